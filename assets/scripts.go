@@ -1,0 +1,35 @@
+package assets
+
+import (
+	"embed"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed scripts/*.txt
+var scripts embed.FS
+
+// Script returns the text of the built-in input script with this name
+// ("katamari", "idle"), and whether it exists.
+func Script(name string) (string, bool) {
+	if strings.ContainsAny(name, "/\\.") {
+		return "", false
+	}
+	b, err := scripts.ReadFile(path.Join("scripts", name+".txt"))
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// ScriptNames lists the built-in scripts, sorted.
+func ScriptNames() []string {
+	entries, _ := scripts.ReadDir("scripts")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".txt"))
+	}
+	sort.Strings(names)
+	return names
+}

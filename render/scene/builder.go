@@ -1,0 +1,439 @@
+package scene
+
+import (
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Builder fills the meshes of one view for one frame. The layers are drawn
+// in this order: Ground (tiles with fog, then grid lines), Shadows (into an
+// offscreen layer at full strength, composited with Style.ShadowAlpha so
+// overlapping shadows do not darken twice), Cubes (depth-sorted faces) and
+// Lines (wireframes and overlay segments, on top of everything).
+type Builder struct {
+	Style Style
+
+	Ground, Shadows, Cubes, Lines Mesh
+
+	proj  Projector
+	faces []face
+	order []uint64     // faceKey values
+	poly  []mgl64.Vec4 // scratch for clipping
+	// ground grid scratch: clip-space corners and their mesh vertex (−1 = behind)
+	gridClip []mgl64.Vec4
+	gridVert []int32
+	clip     []mgl64.Vec4
+	pts      []Point
+}
+
+// Style holds the look: light, colours, fog and tiling.
+type Style struct {
+	// LightDir is the direction the light travels (toward the ground); the
+	// same direction shades faces and throws shadows.
+	LightDir mgl64.Vec3
+	Ambient  float64 // brightness of a face turned away from the light, 0..1
+	Diffuse  float64 // extra brightness of a face facing the light squarely
+
+	Fog              RGBA    // colour far geometry fades into (the horizon colour)
+	FogStart, FogEnd float64 // metres from the eye where fog begins and is complete
+
+	GroundColor    RGBA
+	GroundTile     float64 // ground tile edge, metres (fog is interpolated per tile corner)
+	GroundExtent   float64 // ground drawn this far around the camera target, metres
+	GridColor      RGBA
+	GridSpacing    float64 // metres between grid lines
+	GridExtent     float64 // grid lines drawn this far around the target, metres
+	GridLineWidth  float32 // pixels
+	ShadowAlpha    float32 // opacity of the shadow layer
+	MaxShadowAbove float64 // cubes higher than this (metres) cast no shadow
+
+	// FaceTile is the largest face tile edge the depth sort sees, metres.
+	// Bigger faces are cut into tiles; see the package comment.
+	FaceTile float64
+}
+
+// DefaultStyle is a soft studio look that reads well on a projector.
+func DefaultStyle() Style {
+	return Style{
+		LightDir:       mgl64.Vec3{-0.35, 0.55, -1}.Normalize(),
+		Ambient:        0.42,
+		Diffuse:        0.62,
+		Fog:            RGBA{0.80, 0.84, 0.90, 1},
+		FogStart:       25,
+		FogEnd:         90,
+		GroundColor:    RGBA{0.60, 0.64, 0.68, 1},
+		GroundTile:     5,
+		GroundExtent:   80,
+		GridColor:      RGBA{0.47, 0.51, 0.56, 0.55},
+		GridSpacing:    2,
+		GridExtent:     40,
+		GridLineWidth:  1.2,
+		ShadowAlpha:    0.32,
+		MaxShadowAbove: 30,
+		FaceTile:       0.5,
+	}
+}
+
+// Cube is one cube to draw: its pose, size and unlit colour.
+type Cube struct {
+	Position    mgl64.Vec3
+	Orientation mgl64.Quat
+	HalfExtent  float64
+	Color       RGBA
+}
+
+// face is one visible (tile of a) cube face, ready to sort.
+type face struct {
+	pts [4]Point
+	col RGBA
+}
+
+// A face's sort key packs the squared distance from the eye to the face
+// centre (as float32 bits, which order like unsigned integers for positive
+// numbers) above the face's index. Sorting plain uint64s is several times
+// faster than sorting structs with a comparison function, and the index
+// breaks ties in insertion order so the picture does not flicker.
+func faceKey(dist2 float64, index int) uint64 {
+	return uint64(math.Float32bits(float32(dist2)))<<32 | uint64(uint32(index))
+}
+
+// NewBuilder returns a builder with the given style.
+func NewBuilder(s Style) *Builder { return &Builder{Style: s} }
+
+// Begin starts a frame seen through p and empties every layer.
+func (b *Builder) Begin(p Projector) {
+	b.proj = p
+	b.Ground.Reset()
+	b.Shadows.Reset()
+	b.Cubes.Reset()
+	b.Lines.Reset()
+}
+
+// fogged blends c toward the fog colour by the distance of w from the eye.
+func (b *Builder) fogged(c RGBA, w mgl64.Vec3) RGBA {
+	s := &b.Style
+	d := w.Sub(b.proj.eye).Len()
+	f := float32(clamp01((d - s.FogStart) / (s.FogEnd - s.FogStart)))
+	return RGBA{
+		R: c.R + (s.Fog.R-c.R)*f,
+		G: c.G + (s.Fog.G-c.G)*f,
+		B: c.B + (s.Fog.B-c.B)*f,
+		A: c.A,
+	}
+}
+
+// AddGround adds the ground tiles around the camera target and the grid.
+// Tile corners are shared: each is projected and fogged once, and a tile
+// that lies wholly in front of the near plane is two triangles over shared
+// vertices. Only tiles crossing the near plane are clipped on their own.
+func (b *Builder) AddGround(target mgl64.Vec3) {
+	s := &b.Style
+	// Tiles and grid lines are anchored to world multiples of their size,
+	// so they stay put on the ground as the camera moves.
+	t := s.GroundTile
+	x0 := math.Floor((target[0]-s.GroundExtent)/t) * t
+	y0 := math.Floor((target[1]-s.GroundExtent)/t) * t
+	n := int(math.Ceil(2 * s.GroundExtent / t))
+	stride := n + 1
+	b.gridClip = b.gridClip[:0]
+	b.gridVert = b.gridVert[:0]
+	m := &b.Ground
+	for j := 0; j <= n; j++ {
+		for i := 0; i <= n; i++ {
+			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
+			c := b.proj.Clip(w)
+			b.gridClip = append(b.gridClip, c)
+			idx := int32(-1)
+			if b.proj.InFront(c) {
+				idx = int32(len(m.Vertices))
+				m.vertex(b.proj.ToScreen(c), b.fogged(s.GroundColor, w))
+			}
+			b.gridVert = append(b.gridVert, idx)
+		}
+	}
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
+			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
+			if v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 {
+				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+				continue
+			}
+			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
+			mid := mgl64.Vec3{x0 + (float64(i)+0.5)*t, y0 + (float64(j)+0.5)*t, 0}
+			b.addClipped(m, b.poly, b.fogged(s.GroundColor, mid))
+		}
+	}
+	g := s.GridSpacing
+	lo := func(v float64) float64 { return math.Floor((v-s.GridExtent)/g) * g }
+	gx0, gy0 := lo(target[0]), lo(target[1])
+	lines := int(2 * s.GridExtent / g)
+	for i := 0; i <= lines; i++ {
+		x := gx0 + float64(i)*g
+		y := gy0 + float64(i)*g
+		b.addGridLine(mgl64.Vec3{x, gy0, 0}, mgl64.Vec3{x, gy0 + 2*s.GridExtent, 0}, target)
+		b.addGridLine(mgl64.Vec3{gx0, y, 0}, mgl64.Vec3{gx0 + 2*s.GridExtent, y, 0}, target)
+	}
+}
+
+// addGridLine draws a grid line in short pieces, each fading with its
+// distance from the target, so the grid dissolves softly at its edge.
+func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
+	s := &b.Style
+	const pieces = 16
+	for k := 0; k < pieces; k++ {
+		p := a.Add(c.Sub(a).Mul(float64(k) / pieces))
+		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
+		mid := p.Add(q).Mul(0.5)
+		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
+		if fade <= 0 {
+			continue
+		}
+		col := b.fogged(s.GridColor, mid)
+		col.A *= float32(fade)
+		b.segment(&b.Ground, p, q, s.GridLineWidth, col)
+	}
+}
+
+// AddSegment adds a 3D line segment to the Lines layer (overlays).
+func (b *Builder) AddSegment(p, q mgl64.Vec3, width float32, c RGBA) {
+	b.segment(&b.Lines, p, q, width, c)
+}
+
+func (b *Builder) segment(m *Mesh, p, q mgl64.Vec3, width float32, c RGBA) {
+	cp, cq := b.proj.Clip(p), b.proj.Clip(q)
+	inp, inq := b.proj.InFront(cp), b.proj.InFront(cq)
+	switch {
+	case !inp && !inq:
+		return
+	case !inp:
+		cp = cp.Add(cq.Sub(cp).Mul((b.proj.near - cp[3]) / (cq[3] - cp[3])))
+	case !inq:
+		cq = cq.Add(cp.Sub(cq).Mul((b.proj.near - cq[3]) / (cp[3] - cq[3])))
+	}
+	m.Line(b.proj.ToScreen(cp), b.proj.ToScreen(cq), width, c)
+}
+
+// addClipped clips a clip-space polygon at the near plane and adds it.
+func (b *Builder) addClipped(m *Mesh, poly []mgl64.Vec4, c RGBA) {
+	b.clip = b.proj.clipNear(b.clip[:0], poly)
+	if len(b.clip) < 3 {
+		return
+	}
+	b.pts = b.pts[:0]
+	for _, v := range b.clip {
+		b.pts = append(b.pts, b.proj.ToScreen(v))
+	}
+	m.Polygon(b.pts, c)
+}
+
+// cubeAxes returns the cube's three half-edge vectors in world space: the
+// columns of its rotation matrix scaled by the half extent. (Rotating the
+// three unit vectors with quaternion products would cost three times more.)
+func cubeAxes(c *Cube) [3]mgl64.Vec3 {
+	h := c.HalfExtent
+	w, x, y, z := c.Orientation.W, c.Orientation.V[0], c.Orientation.V[1], c.Orientation.V[2]
+	return [3]mgl64.Vec3{
+		{h * (1 - 2*(y*y+z*z)), h * 2 * (x*y + w*z), h * 2 * (x*z - w*y)},
+		{h * 2 * (x*y - w*z), h * (1 - 2*(x*x+z*z)), h * 2 * (y*z + w*x)},
+		{h * 2 * (x*z + w*y), h * 2 * (y*z - w*x), h * (1 - 2*(x*x+y*y))},
+	}
+}
+
+// cubeCorners returns the eight corners; corner i has +ax[a] where bit a of
+// i is set and −ax[a] where it is clear.
+func cubeCorners(p mgl64.Vec3, ax [3]mgl64.Vec3) [8]mgl64.Vec3 {
+	var cs [8]mgl64.Vec3
+	for i := range cs {
+		w := p
+		for a := 0; a < 3; a++ {
+			if i&(1<<a) != 0 {
+				w = w.Add(ax[a])
+			} else {
+				w = w.Sub(ax[a])
+			}
+		}
+		cs[i] = w
+	}
+	return cs
+}
+
+// cornersOf is cubeCorners in homogeneous clip space, written out by hand:
+// it runs for every cube twice a frame (body and shadow), and sharing the
+// partial sums halves the additions of the generic loop.
+func cornersOf(c mgl64.Vec4, ax [3]mgl64.Vec4) [8]mgl64.Vec4 {
+	add := func(p, q mgl64.Vec4) mgl64.Vec4 {
+		return mgl64.Vec4{p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3]}
+	}
+	sub := func(p, q mgl64.Vec4) mgl64.Vec4 {
+		return mgl64.Vec4{p[0] - q[0], p[1] - q[1], p[2] - q[2], p[3] - q[3]}
+	}
+	lo, hi := sub(c, ax[2]), add(c, ax[2]) // bit 2 clear / set
+	pp, pm := add(ax[0], ax[1]), sub(ax[0], ax[1])
+	return [8]mgl64.Vec4{
+		sub(lo, pp), add(lo, pm), sub(lo, pm), add(lo, pp),
+		sub(hi, pp), add(hi, pm), sub(hi, pm), add(hi, pp),
+	}
+}
+
+// faceCorners[a][s] lists, in order around the face, the corners of the
+// face whose outward normal is +ax[a] (s = 0) or −ax[a] (s = 1).
+var faceCorners = func() (t [3][2][4]int) {
+	for a := 0; a < 3; a++ {
+		u, v := 1<<((a+1)%3), 1<<((a+2)%3)
+		for s := 0; s < 2; s++ {
+			base := 0
+			if s == 0 {
+				base = 1 << a
+			}
+			t[a][s] = [4]int{base, base | u, base | u | v, base | v}
+		}
+	}
+	return t
+}()
+
+// AddCubes adds the cubes' visible faces, depth-sorted, to the Cubes layer
+// and their shadows to the Shadows layer. Cubes that reach behind the near
+// plane are skipped (the camera never gets that close in practice).
+func (b *Builder) AddCubes(cubes []Cube) {
+	b.faces = b.faces[:0]
+	b.order = b.order[:0]
+	eye := b.proj.eye
+	light := b.Style.LightDir
+	for ci := range cubes {
+		c := &cubes[ci]
+		centre := b.proj.Clip(c.Position)
+		// A cube fits in a sphere of radius √3·h around its centre.
+		if b.proj.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+			continue
+		}
+		ax := cubeAxes(c)
+		axClip := [3]mgl64.Vec4{b.proj.ClipDir(ax[0]), b.proj.ClipDir(ax[1]), b.proj.ClipDir(ax[2])}
+		clip := cornersOf(centre, axClip)
+		var screen [8]Point
+		inFront := true
+		for i, cl := range clip {
+			if !b.proj.InFront(cl) {
+				inFront = false
+				break
+			}
+			screen[i] = b.proj.ToScreen(cl)
+		}
+		if !inFront {
+			continue // reaches behind the near plane; the camera never gets that close
+		}
+		shadow := c.Position[2] < b.Style.MaxShadowAbove
+		var ground [8]mgl64.Vec4
+		if shadow {
+			// A point w falls along the light to the ground at
+			// w − l·(w.z / l.z), which is linear in w, so the shadow's
+			// corners are also centre ± axes, each pushed along the light.
+			down := func(w mgl64.Vec3) mgl64.Vec3 { return w.Sub(light.Mul(w[2] / light[2])) }
+			g := b.proj.Clip(down(c.Position))
+			ground = cornersOf(g, [3]mgl64.Vec4{
+				b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2])),
+			})
+		}
+		tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
+		for axis := 0; axis < 3; axis++ {
+			for s, sign := range [2]float64{1, -1} {
+				n := ax[axis].Mul(sign)
+				centre := c.Position.Add(n) // of the face
+				lit := -n.Dot(light) / c.HalfExtent
+				fc := &faceCorners[axis][s]
+				if lit > 0 && shadow {
+					// The light-facing faces of a convex body cover its
+					// shadow exactly once, so their projections tile the
+					// silhouette without overlapping.
+					b.addShadowFace(&ground, fc)
+				}
+				// Back-face culling: keep faces whose outward normal points
+				// toward the eye.
+				if n.Dot(eye.Sub(centre)) <= 0 {
+					continue
+				}
+				shade := b.Style.Ambient + b.Style.Diffuse*math.Max(0, lit)
+				col := b.fogged(RGBA{
+					R: float32(math.Min(1, float64(c.Color.R)*shade)),
+					G: float32(math.Min(1, float64(c.Color.G)*shade)),
+					B: float32(math.Min(1, float64(c.Color.B)*shade)),
+					A: c.Color.A,
+				}, centre)
+				if tiles == 1 {
+					b.queueFace(face{pts: [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}, col: col}, centre)
+					continue
+				}
+				u, v := ax[(axis+1)%3], ax[(axis+2)%3]
+				b.addFaceTiles(centre, u, v, tiles, col)
+			}
+		}
+	}
+	// Ascending keys are near to far; the painter draws far faces first.
+	slices.Sort(b.order)
+	for i := len(b.order) - 1; i >= 0; i-- {
+		f := &b.faces[uint32(b.order[i])]
+		b.Cubes.Quad(&f.pts, f.col)
+	}
+}
+
+// addShadowFace adds the ground projection of one light-facing face.
+func (b *Builder) addShadowFace(ground *[8]mgl64.Vec4, fc *[4]int) {
+	var q [4]Point
+	for k, i := range fc {
+		if !b.proj.InFront(ground[i]) {
+			b.poly = append(b.poly[:0], ground[fc[0]], ground[fc[1]], ground[fc[2]], ground[fc[3]])
+			b.addClipped(&b.Shadows, b.poly, RGBA{0, 0, 0, 1})
+			return
+		}
+		q[k] = b.proj.ToScreen(ground[i])
+	}
+	b.Shadows.Quad(&q, RGBA{0, 0, 0, 1})
+}
+
+// queueFace records a face to be drawn once the sort has placed it.
+func (b *Builder) queueFace(f face, centre mgl64.Vec3) {
+	b.order = append(b.order, faceKey(centre.Sub(b.proj.eye).LenSqr(), len(b.faces)))
+	b.faces = append(b.faces, f)
+}
+
+// addFaceTiles cuts the face with the given centre and half-edge vectors u,
+// v into tiles×tiles quads and queues each for sorting. The caller has
+// checked that the whole cube is in front of the near plane.
+func (b *Builder) addFaceTiles(centre, u, v mgl64.Vec3, tiles int, col RGBA) {
+	inv := 2 / float64(tiles)
+	du, dv := u.Mul(inv), v.Mul(inv)
+	corner := centre.Sub(u).Sub(v)
+	for j := 0; j < tiles; j++ {
+		for i := 0; i < tiles; i++ {
+			p00 := corner.Add(du.Mul(float64(i))).Add(dv.Mul(float64(j)))
+			w := [4]mgl64.Vec3{p00, p00.Add(du), p00.Add(du).Add(dv), p00.Add(dv)}
+			f := face{col: col}
+			for k := range w {
+				f.pts[k] = b.proj.ToScreen(b.proj.Clip(w[k]))
+			}
+			b.queueFace(f, p00.Add(du.Mul(0.5)).Add(dv.Mul(0.5)))
+		}
+	}
+}
+
+// AddWireframe adds the twelve edges of each cube to the Lines layer.
+func (b *Builder) AddWireframe(cubes []Cube, width float32, c RGBA) {
+	for ci := range cubes {
+		cu := &cubes[ci]
+		corners := cubeCorners(cu.Position, cubeAxes(cu))
+		// Corners i and i|bit share an edge along axis bit.
+		for i := 0; i < 8; i++ {
+			for a := 0; a < 3; a++ {
+				if i&(1<<a) == 0 {
+					b.segment(&b.Lines, corners[i], corners[i|1<<a], width, c)
+				}
+			}
+		}
+	}
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

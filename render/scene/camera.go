@@ -1,0 +1,163 @@
+package scene
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// The camera follows the player from behind and above, as in the original
+// demo: it sits at the player's position plus a fixed offset (0, −11, +5) m
+// and looks at a point just above the player. It eases after its goal by a
+// fixed fraction per tick instead of snapping, so a tumbling player does not
+// shake the whole picture.
+
+// CameraConfig holds the camera's tunables.
+type CameraConfig struct {
+	Offset     mgl64.Vec3 // eye position relative to the player, metres; (0, −11, 5) in the original
+	LookAbove  float64    // the eye looks this far above the player centre, metres
+	Ease       float64    // fraction of the remaining distance covered per 1/60 s tick; 1 snaps, small is floaty
+	FovYDeg    float64    // vertical field of view, degrees
+	Near, Far  float64    // clip distances, metres; Near also bounds how close geometry may come
+	MinEyeZ    float64    // the eye never goes below this height, metres
+	ZoomFactor float64    // multiplies Offset; 1 = original framing
+}
+
+// DefaultCameraConfig is the original demo's framing.
+func DefaultCameraConfig() CameraConfig {
+	return CameraConfig{
+		Offset:     mgl64.Vec3{0, -11, 5},
+		LookAbove:  0.5,
+		Ease:       0.08,
+		FovYDeg:    50,
+		Near:       0.1,
+		Far:        200,
+		MinEyeZ:    1,
+		ZoomFactor: 1,
+	}
+}
+
+// Camera is the eye position and look-at target of one view.
+type Camera struct {
+	Eye, Target mgl64.Vec3
+	started     bool
+}
+
+// Follow moves the camera one tick toward framing player. The first call
+// snaps, so a new session does not fly in from the origin.
+func (c *Camera) Follow(player mgl64.Vec3, cfg CameraConfig) {
+	eye := player.Add(cfg.Offset.Mul(cfg.ZoomFactor))
+	eye[2] = math.Max(eye[2], cfg.MinEyeZ)
+	target := player.Add(mgl64.Vec3{0, 0, cfg.LookAbove})
+	if !c.started {
+		c.Eye, c.Target, c.started = eye, target, true
+		return
+	}
+	c.Eye = c.Eye.Add(eye.Sub(c.Eye).Mul(cfg.Ease))
+	c.Target = c.Target.Add(target.Sub(c.Target).Mul(cfg.Ease))
+}
+
+// Snap makes the next Follow jump straight to its goal (after a reset).
+func (c *Camera) Snap() { c.started = false }
+
+// Viewport is the screen rectangle a view is drawn into, in pixels.
+type Viewport struct{ X, Y, W, H float64 }
+
+// Projector maps world points to the screen for one camera and viewport.
+type Projector struct {
+	viewProj mgl64.Mat4
+	eye      mgl64.Vec3
+	vp       Viewport
+	near     float64
+	focal    float64 // the larger of the projection's x and y scale factors
+}
+
+// NewProjector builds the view and perspective matrices (OpenGL
+// conventions, z up in the world).
+func NewProjector(c Camera, cfg CameraConfig, vp Viewport) Projector {
+	view := mgl64.LookAtV(c.Eye, c.Target, mgl64.Vec3{0, 0, 1})
+	proj := mgl64.Perspective(mgl64.DegToRad(cfg.FovYDeg), vp.W/vp.H, cfg.Near, cfg.Far)
+	return Projector{viewProj: proj.Mul4(view), eye: c.Eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
+}
+
+// Eye is the camera position.
+func (p *Projector) Eye() mgl64.Vec3 { return p.eye }
+
+// Clip transforms a world point into homogeneous clip space.
+func (p *Projector) Clip(w mgl64.Vec3) mgl64.Vec4 {
+	return p.viewProj.Mul4x1(mgl64.Vec4{w[0], w[1], w[2], 1})
+}
+
+// ClipDir transforms a world direction (w = 0) into clip space. Because the
+// projection is linear before the divide by w, the clip coordinates of
+// centre ± axes are Clip(centre) ± ClipDir(axis): a cube's eight corners
+// cost four matrix products instead of eight.
+func (p *Projector) ClipDir(d mgl64.Vec3) mgl64.Vec4 {
+	m := &p.viewProj
+	return mgl64.Vec4{
+		m[0]*d[0] + m[4]*d[1] + m[8]*d[2],
+		m[1]*d[0] + m[5]*d[1] + m[9]*d[2],
+		m[2]*d[0] + m[6]*d[1] + m[10]*d[2],
+		m[3]*d[0] + m[7]*d[1] + m[11]*d[2],
+	}
+}
+
+// sphereOffscreen reports whether a sphere with clip-space centre c and
+// radius r (metres) surely lies outside the viewport grown by margin (a
+// fraction of its size) or straddles the near plane. False means "draw it
+// and look closer". The sphere's screen radius in normalised device units
+// is at most r·max(P00, P11)/w.
+func (p *Projector) sphereOffscreen(c mgl64.Vec4, r, margin float64) bool {
+	if c[3] < p.near+r {
+		return false
+	}
+	rr := r * p.focal / c[3]
+	x, y := c[0]/c[3], c[1]/c[3]
+	lim := 1 + 2*margin + rr
+	return x > lim || x < -lim || y > lim || y < -lim
+}
+
+// InFront reports whether a clip-space point lies beyond the near plane.
+// With an OpenGL perspective matrix the clip w is the distance along the
+// view direction, so the near plane is w = near.
+func (p *Projector) InFront(c mgl64.Vec4) bool { return c[3] >= p.near }
+
+// ToScreen divides by w and maps normalised device coordinates to pixels
+// (y grows downward on screen). c must be in front of the near plane.
+func (p *Projector) ToScreen(c mgl64.Vec4) Point {
+	x := c[0] / c[3]
+	y := c[1] / c[3]
+	return Point{
+		X: float32(p.vp.X + (x+1)/2*p.vp.W),
+		Y: float32(p.vp.Y + (1-y)/2*p.vp.H),
+	}
+}
+
+// Project maps a world point to the screen; ok is false behind the near plane.
+func (p *Projector) Project(w mgl64.Vec3) (pt Point, ok bool) {
+	c := p.Clip(w)
+	if !p.InFront(c) {
+		return Point{}, false
+	}
+	return p.ToScreen(c), true
+}
+
+// clipNear cuts a convex clip-space polygon to the part in front of the near
+// plane (one step of Sutherland–Hodgman clipping) and appends the result to
+// dst. Interpolating in clip space is exact because the projection is linear
+// there, before the divide by w.
+func (p *Projector) clipNear(dst, poly []mgl64.Vec4) []mgl64.Vec4 {
+	n := len(poly)
+	for i := 0; i < n; i++ {
+		a, b := poly[i], poly[(i+1)%n]
+		ina, inb := p.InFront(a), p.InFront(b)
+		if ina {
+			dst = append(dst, a)
+		}
+		if ina != inb {
+			t := (p.near - a[3]) / (b[3] - a[3])
+			dst = append(dst, a.Add(b.Sub(a).Mul(t)))
+		}
+	}
+	return dst
+}

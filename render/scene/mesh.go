@@ -1,0 +1,92 @@
+package scene
+
+import "slices"
+
+// Mesh is a triangle list in screen pixels with per-vertex colours, laid out
+// like ebiten.Vertex so package render can pass it straight to
+// DrawTriangles32. Meshes are reset and refilled every frame; their slices
+// keep their capacity, so steady-state building does not allocate.
+
+// Vertex has the same fields, in the same order, as ebiten.Vertex.
+type Vertex struct {
+	DstX, DstY                     float32
+	SrcX, SrcY                     float32
+	ColorR, ColorG, ColorB, ColorA float32
+	Custom0, Custom1               float32
+	Custom2, Custom3               float32
+}
+
+// RGBA is a straight-alpha colour with components in 0..1.
+type RGBA struct{ R, G, B, A float32 }
+
+// Point is a position on screen, in pixels.
+type Point struct{ X, Y float32 }
+
+// Mesh holds triangles: every three indices are one triangle.
+type Mesh struct {
+	Vertices []Vertex
+	Indices  []uint32
+}
+
+// Reset empties the mesh but keeps its storage.
+func (m *Mesh) Reset() {
+	m.Vertices = m.Vertices[:0]
+	m.Indices = m.Indices[:0]
+}
+
+func (m *Mesh) vertex(p Point, c RGBA) {
+	m.Vertices = append(m.Vertices, Vertex{
+		DstX: p.X, DstY: p.Y, SrcX: 1, SrcY: 1, // the centre texel of render's white source
+		ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: c.A,
+	})
+}
+
+// Polygon adds a convex polygon as a triangle fan.
+func (m *Mesh) Polygon(pts []Point, c RGBA) {
+	if len(pts) < 3 {
+		return
+	}
+	base := uint32(len(m.Vertices))
+	for _, p := range pts {
+		m.vertex(p, c)
+	}
+	for i := 1; i+1 < len(pts); i++ {
+		m.Indices = append(m.Indices, base, base+uint32(i), base+uint32(i+1))
+	}
+}
+
+// Quad adds a four-cornered convex polygon; the hot path of cube faces, so
+// it writes in place instead of appending vertex by vertex.
+func (m *Mesh) Quad(p *[4]Point, c RGBA) {
+	base := len(m.Vertices)
+	m.Vertices = slices.Grow(m.Vertices, 4)[:base+4]
+	for i := range p {
+		m.Vertices[base+i] = Vertex{
+			DstX: p[i].X, DstY: p[i].Y, SrcX: 1, SrcY: 1,
+			ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: c.A,
+		}
+	}
+	b := uint32(base)
+	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3)
+}
+
+// Line adds a segment of the given width in pixels as a thin quad.
+func (m *Mesh) Line(a, b Point, width float32, c RGBA) {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l2 := dx*dx + dy*dy
+	if l2 < 1e-6 {
+		return
+	}
+	// The quad's half-width vector is the segment's normal scaled to width/2.
+	s := width / 2 / sqrt32(l2)
+	nx, ny := -dy*s, dx*s
+	base := uint32(len(m.Vertices))
+	m.vertex(Point{a.X + nx, a.Y + ny}, c)
+	m.vertex(Point{b.X + nx, b.Y + ny}, c)
+	m.vertex(Point{b.X - nx, b.Y - ny}, c)
+	m.vertex(Point{a.X - nx, a.Y - ny}, c)
+	m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
+}
+
+// Triangles is the number of triangles in the mesh.
+func (m *Mesh) Triangles() int { return len(m.Indices) / 3 }

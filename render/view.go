@@ -1,0 +1,226 @@
+package render
+
+import (
+	"image"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"netcubes/game"
+	"netcubes/render/scene"
+)
+
+// TintMode chooses what cube colours mean on the right view.
+type TintMode int
+
+const (
+	TintNone     TintMode = iota // player blue, interacting red, resting grey
+	TintPriority                 // heat scale of the priority accumulator
+	TintUpdated                  // flash cubes whose state update was applied this tick
+	tintModes
+)
+
+// String names the mode for the HUD.
+func (t TintMode) String() string {
+	switch t {
+	case TintPriority:
+		return "priority"
+	case TintUpdated:
+		return "updated this tick"
+	}
+	return "interacting"
+}
+
+// Next cycles to the following mode.
+func (t TintMode) Next() TintMode { return (t + 1) % tintModes }
+
+// Overlays are the presenter's visual aids; they only change what is drawn.
+type Overlays struct {
+	Ghost        bool     // draw the left's true pose as a wireframe over the right view
+	Tint         TintMode // what cube colours encode
+	ErrorOffsets bool     // draw each cube's visual smoothing offset as a line
+}
+
+var whiteSrc *ebiten.Image
+
+// white returns the centre texel of a 3×3 white image: a source for
+// DrawTriangles whose colour comes entirely from the vertices, with no
+// filtering bleed from the image edge.
+func white() *ebiten.Image {
+	if whiteSrc == nil {
+		img := ebiten.NewImage(3, 3)
+		img.Fill(image.White)
+		whiteSrc = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	}
+	return whiteSrc
+}
+
+// View renders one side. Call Tick once per simulation tick and Draw once
+// per frame.
+type View struct {
+	Camera       scene.Camera
+	CameraConfig scene.CameraConfig
+	Palette      scene.Palette
+
+	builder *scene.Builder
+	easer   scene.Easer
+	cubes   []scene.Cube
+	ghost   []scene.Cube
+	shadow  *ebiten.Image
+	verts   []ebiten.Vertex
+	sky     [4]ebiten.Vertex
+}
+
+// NewView returns a renderer with the default camera, palette and style.
+func NewView() *View {
+	return &View{
+		CameraConfig: scene.DefaultCameraConfig(),
+		Palette:      scene.DefaultPalette(),
+		builder:      scene.NewBuilder(scene.DefaultStyle()),
+	}
+}
+
+// Reset forgets camera and colour easing, e.g. after the world is reset.
+func (v *View) Reset() {
+	v.Camera.Snap()
+	v.easer.Reset()
+}
+
+// Tick advances the camera and colour easing by one simulation tick.
+func (v *View) Tick(m *game.View) {
+	if len(m.Cubes) == 0 {
+		return
+	}
+	v.Camera.Follow(m.Cubes[m.Player].Position, v.CameraConfig)
+	v.easer.Advance(&v.Palette, len(m.Cubes),
+		func(i int) bool { return m.Cubes[i].Interacting || m.Cubes[i].Player },
+		func(i int) bool { return m.Cubes[i].Updated })
+}
+
+// cubeColor is the unlit colour of cube i under the tint mode.
+func (v *View) cubeColor(m *game.View, i int, tint TintMode) scene.RGBA {
+	c := &m.Cubes[i]
+	p := &v.Palette
+	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
+	if c.Player {
+		base = p.Player
+	}
+	switch tint {
+	case TintPriority:
+		if m.HasPriority && !c.Player {
+			return scene.Mix(p.PriorityLow, p.PriorityHigh, float32(min(1, max(0, c.Priority))))
+		}
+	case TintUpdated:
+		dim := scene.Mix(base, scene.RGBA{R: 0.45, G: 0.47, B: 0.5, A: 1}, 0.6)
+		return scene.Mix(dim, p.Updated, v.easer.Flash(i))
+	}
+	return base
+}
+
+// Draw renders the view model m into rect of dst. ghost, when not nil and
+// ov.Ghost is set, is drawn as a wireframe on top (the left's true pose).
+func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *game.View, ghost *game.View, ov Overlays) {
+	if rect.Empty() {
+		return
+	}
+	target := dst.SubImage(rect).(*ebiten.Image)
+	v.drawSky(target, rect)
+	if len(m.Cubes) == 0 {
+		return
+	}
+	vp := scene.Viewport{X: float64(rect.Min.X), Y: float64(rect.Min.Y), W: float64(rect.Dx()), H: float64(rect.Dy())}
+	proj := scene.NewProjector(v.Camera, v.CameraConfig, vp)
+	b := v.builder
+	b.Begin(proj)
+	b.AddGround(v.Camera.Target)
+
+	v.cubes = v.cubes[:0]
+	for i := range m.Cubes {
+		c := &m.Cubes[i]
+		v.cubes = append(v.cubes, scene.Cube{
+			Position:    c.Position,
+			Orientation: c.Orientation,
+			HalfExtent:  c.HalfExtent,
+			Color:       v.cubeColor(m, i, ov.Tint),
+		})
+	}
+	b.AddCubes(v.cubes)
+	if ov.ErrorOffsets && m.HasErrorOffsets {
+		for i := range m.Cubes {
+			c := &m.Cubes[i]
+			if c.ErrorOffset.LenSqr() > 1e-6 {
+				// From where the simulation has the cube to where it is drawn.
+				b.AddSegment(c.Position.Sub(c.ErrorOffset), c.Position, 2.5, scene.RGBA{R: 1, G: 0.55, B: 0, A: 1})
+			}
+		}
+	}
+	if ov.Ghost && ghost != nil {
+		v.ghost = v.ghost[:0]
+		for i := range ghost.Cubes {
+			c := &ghost.Cubes[i]
+			v.ghost = append(v.ghost, scene.Cube{Position: c.Position, Orientation: c.Orientation, HalfExtent: c.HalfExtent})
+		}
+		b.AddWireframe(v.ghost, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
+	}
+
+	opts := &ebiten.DrawTrianglesOptions{AntiAlias: true}
+	v.drawMesh(target, &b.Ground, opts)
+	v.drawShadows(target, rect, &b.Shadows)
+	v.drawMesh(target, &b.Cubes, opts)
+	v.drawMesh(target, &b.Lines, opts)
+}
+
+// drawSky fills the rectangle with a vertical gradient toward the fog
+// colour, so the far ground melts into the horizon.
+func (v *View) drawSky(dst *ebiten.Image, r image.Rectangle) {
+	top := scene.RGBA{R: 0.50, G: 0.62, B: 0.80, A: 1}
+	bottom := v.builder.Style.Fog
+	x0, y0, x1, y1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)
+	set := func(i int, x, y float32, c scene.RGBA) {
+		v.sky[i] = ebiten.Vertex{DstX: x, DstY: y, SrcX: 1, SrcY: 1, ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: 1}
+	}
+	set(0, x0, y0, top)
+	set(1, x1, y0, top)
+	set(2, x1, y1, bottom)
+	set(3, x0, y1, bottom)
+	dst.DrawTriangles(v.sky[:], []uint16{0, 1, 2, 0, 2, 3}, white(), nil)
+}
+
+// drawShadows draws the shadow mesh at full strength into an offscreen
+// layer and then blends the layer at the shadow alpha: where the shadows of
+// two cubes overlap, the ground is darkened once, as under a real light.
+func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) {
+	if len(m.Indices) == 0 {
+		return
+	}
+	if v.shadow == nil || v.shadow.Bounds().Dx() < r.Max.X || v.shadow.Bounds().Dy() < r.Max.Y {
+		if v.shadow != nil {
+			v.shadow.Deallocate()
+		}
+		v.shadow = ebiten.NewImage(r.Max.X, r.Max.Y)
+	}
+	layer := v.shadow.SubImage(r).(*ebiten.Image)
+	layer.Clear()
+	v.drawMesh(layer, m, &ebiten.DrawTrianglesOptions{AntiAlias: true})
+	op := &ebiten.DrawImageOptions{}
+	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
+	op.ColorScale.ScaleAlpha(v.builder.Style.ShadowAlpha)
+	dst.DrawImage(layer, op)
+}
+
+func (v *View) drawMesh(dst *ebiten.Image, m *scene.Mesh, opts *ebiten.DrawTrianglesOptions) {
+	if len(m.Indices) == 0 {
+		return
+	}
+	v.verts = v.verts[:0]
+	for _, sv := range m.Vertices {
+		v.verts = append(v.verts, ebiten.Vertex(sv))
+	}
+	dst.DrawTriangles32(v.verts, m.Indices, white(), opts)
+}
+
+// compile-time check that scene.Vertex converts to ebiten.Vertex.
+var _ = ebiten.Vertex(scene.Vertex{})
+
+// PlayerPosition is where the camera of this view is looking.
+func (v *View) PlayerPosition() mgl64.Vec3 { return v.Camera.Target }
