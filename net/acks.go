@@ -239,6 +239,22 @@ func (e *Endpoint) Header() AckHeader {
 // NextSequence is the sequence the next packet will carry.
 func (e *Endpoint) NextSequence() uint16 { return e.next }
 
+// SkipTo makes seq the sequence of the next packet, so sequences can double
+// as frame numbers (the state synchronization article's convention): a
+// sender that sends only every sixth frame skips five numbers each time.
+// seq must not be older than NextSequence; an older one is ignored, since
+// reusing a sequence would confuse every ack already sent for it. Before
+// the first packet any sequence may be chosen.
+func (e *Endpoint) SkipTo(seq uint16) {
+	if e.stats.Sent == 0 {
+		e.next, e.judgeNext = seq, seq
+		return
+	}
+	if !SequenceLessThan(seq, e.next) {
+		e.next = seq
+	}
+}
+
 // Sent records that the packet with sequence NextSequence() left at tick now
 // with payloadBytes of payload (PacketHeaderBytes are added for the IP and
 // UDP headers), and returns that sequence. It also judges, as lost, the

@@ -352,3 +352,33 @@ func TestEndpointZeroAllocs(t *testing.T) {
 		t.Fatalf("%v allocs per tick", allocs)
 	}
 }
+
+func TestEndpointSkipTo(t *testing.T) {
+	left := NewEndpoint(DefaultEndpointConfig())
+	right := NewEndpoint(DefaultEndpointConfig())
+	// Send every sixth frame, as a 10 Hz snapshot sender does, with the
+	// frame as the sequence, across the wrap.
+	var sent []uint16
+	for f := 65500; f < 65500+120; f += 6 {
+		left.SkipTo(uint16(f))
+		seq := left.Sent(Tick(f), 10)
+		if seq != uint16(f) {
+			t.Fatalf("sent sequence %d, want %d", seq, uint16(f))
+		}
+		sent = append(sent, seq)
+		if _, fresh := right.Received(Tick(f), AckHeader{Sequence: seq}, 10); !fresh {
+			t.Fatalf("frame %d not fresh", f)
+		}
+		acked, _ := left.Received(Tick(f), right.Header(), 0)
+		if len(acked) != 1 || acked[0] != seq {
+			t.Fatalf("frame %d: acked %v, want [%d]", f, acked, seq)
+		}
+	}
+	left.SkipTo(sent[0]) // backwards: ignored
+	if got := left.NextSequence(); got != sent[len(sent)-1]+1 {
+		t.Errorf("SkipTo backwards moved NextSequence to %d", got)
+	}
+	if loss := left.PacketLoss(); loss != 0 {
+		t.Errorf("gaps in the sequence counted as loss: %v", loss)
+	}
+}

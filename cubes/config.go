@@ -1,0 +1,97 @@
+package cubes
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// Config holds every tunable of the cube world. The defaults reproduce the
+// original demo (see ../shared/DESIGN.md, "The world"); forces are given as
+// accelerations (N per kg) and multiplied by each body's mass, so they do not
+// depend on the density the physics uses.
+type Config struct {
+	// Scene layout.
+	PlayerSize  float64    // player cube edge, m (1.5 in the original)
+	CubeSize    float64    // edge of the other cubes, m (0.4)
+	GridSide    int        // cubes per side of the square grid (30 → 900 cubes)
+	GridSpacing float64    // distance between neighbouring cube centres, m (1)
+	PlayerStart mgl64.Vec3 // where the player is dropped from, m (above the grid centre)
+
+	// Player movement. While an arrow is held the player is pushed
+	// horizontally; pushing against its current velocity doubles the force,
+	// so it turns and stops quickly.
+	//
+	// A push at the centre of a cube of half width h tips it over its
+	// leading edge when it exceeds g (the torques F·h and m·g·h balance)
+	// and slides it when it exceeds μ·g; between the two it tumbles.
+	MoveAccel float64 // horizontal force per kg of player, m/s²; higher is twitchier
+	// TopSpeed fades the push out as the player's speed along it nears
+	// this value, m/s, so a player hovering on a blow cannot accelerate
+	// without bound. Higher lets it tear through the grid.
+	TopSpeed float64
+	// RollAccel is a torque per (kg·m) of player about the horizontal axis
+	// at right angles to the push: it tips the cube over its leading edge so
+	// it rolls and tumbles instead of sliding. Higher tumbles more wildly.
+	RollAccel float64
+	// WobbleAccel is a small sideways push (per kg) alternating every
+	// WobblePeriod ticks, so the rolling looks alive rather than
+	// mechanical. 0 disables it.
+	WobbleAccel  float64
+	WobblePeriod int // ticks per full wobble cycle
+	// UprightAccel is a torque per (kg·m) turning the player's most upward
+	// face toward +z while moving; it lets the player land on faces
+	// rather than balance on edges. Too high and it cannot tumble at all.
+	UprightAccel float64
+
+	// Blow (Space): cubes within BlowRadius of a point BlowDepth below
+	// the player centre are pushed away with acceleration
+	// min(BlowStrength/d², BlowCap); the player is lifted with BlowLift.
+	BlowRadius   float64 // m (2)
+	BlowDepth    float64 // m below the player centre
+	BlowStrength float64 // m³/s² (200)
+	BlowCap      float64 // m/s² (500)
+	BlowLift     float64 // upward acceleration of the player, m/s² (above gravity, so it hovers)
+
+	// Katamari (Z): cubes between PullMin and PullMax from the player
+	// centre are pulled toward it with acceleration min(PullStrength/d²,
+	// PullCap). They stay simulated bodies in the ball, not glued on.
+	PullMin      float64 // m (0.2)
+	PullMax      float64 // m (1.8)
+	PullStrength float64 // m³/s² (200)
+	PullCap      float64 // m/s² (2000)
+
+	// Rest and interaction.
+	RestSpeed       float64 // m/s; a cube slower than this, with no point spinning faster, is resting (0.25)
+	RestFrames      int     // ticks below RestSpeed before a cube counts as at rest (6 = 0.1 s)
+	InteractionHold int     // ticks at rest before an interacting cube turns grey again (100)
+}
+
+// DefaultConfig is the original demo's world.
+func DefaultConfig() Config {
+	return Config{
+		PlayerSize:  1.5,
+		CubeSize:    0.4,
+		GridSide:    30,
+		GridSpacing: 1,
+		PlayerStart: mgl64.Vec3{0, 0, 10},
+
+		MoveAccel:    26,
+		TopSpeed:     9,
+		RollAccel:    12,
+		WobbleAccel:  6,
+		WobblePeriod: 40,
+		UprightAccel: 4,
+
+		BlowRadius:   2,
+		BlowDepth:    0.75,
+		BlowStrength: 200,
+		BlowCap:      500,
+		BlowLift:     32,
+
+		PullMin:      0.2,
+		PullMax:      1.8,
+		PullStrength: 200,
+		PullCap:      2000,
+
+		RestSpeed:       0.25,
+		RestFrames:      6,
+		InteractionHold: 100,
+	}
+}

@@ -1,0 +1,419 @@
+// Package cubes is the 901-cube katamari world of the demo: the scene, the
+// player's forces (move, roll, blow, katamari), the "interacting" state that
+// colours cubes red, the at-rest flag, whole-world state get/set for the
+// networking code, and scripted input.
+//
+// One Step is one 1/60 s tick: apply the input's forces, step the physics,
+// then update rest and interaction from the new velocities and contacts.
+// Everything runs in a fixed order with no randomness, so two worlds given
+// the same inputs stay bit-identical (StateHash).
+package cubes
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/physics"
+)
+
+// Player is the index of the player cube; cubes 1..N are the grid.
+const Player = 0
+
+// CubeState is one cube's networked state.
+type CubeState struct {
+	Position        mgl64.Vec3 // m
+	Orientation     mgl64.Quat // unit quaternion
+	LinearVelocity  mgl64.Vec3 // m/s
+	AngularVelocity mgl64.Vec3 // rad/s
+	Interacting     bool
+}
+
+// meta is the game state of a cube beyond its rigid body.
+type meta struct {
+	interacting bool
+	restTicks   int // consecutive ticks below the rest speed
+	holdTicks   int // ticks at rest since the cube last became interacting
+}
+
+// World is the cube world.
+type World struct {
+	cfg   Config
+	phys  *physics.World
+	ids   []physics.BodyID // ids[i] is cube i's body; cube 0 is the player
+	half  []float64        // half extents
+	meta  []meta
+	frame int
+
+	pairs []physics.ContactPair // scratch
+}
+
+// NewWorld builds the scene: the player above the grid centre and the grid
+// of cubes resting on the ground.
+func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
+	if cfg.GridSide < 1 || cfg.GridSide > 100 || cfg.CubeSize <= 0 || cfg.PlayerSize <= 0 || cfg.GridSpacing < cfg.CubeSize {
+		return nil, errors.New("cubes: invalid scene configuration")
+	}
+	phys, err := physics.NewWorld(pcfg)
+	if err != nil {
+		return nil, err
+	}
+	w := &World{cfg: cfg, phys: phys}
+	add := func(size float64, pos mgl64.Vec3) error {
+		h := size / 2
+		id, err := phys.AddBox(physics.BoxDef{
+			HalfExtents: mgl64.Vec3{h, h, h},
+			Density:     physics.DefaultDensity, // equal density: the player is (1.5/0.4)³ ≈ 53 times a cube
+			Position:    pos,
+			Orientation: mgl64.QuatIdent(),
+		})
+		if err != nil {
+			return err
+		}
+		// Contact pairs name bodies by id; the world relies on body i
+		// being cube i.
+		if id != physics.BodyID(len(w.ids)) {
+			return fmt.Errorf("cubes: body id %d for cube %d", id, len(w.ids))
+		}
+		w.ids = append(w.ids, id)
+		w.half = append(w.half, h)
+		w.meta = append(w.meta, meta{})
+		return nil
+	}
+	if err := add(cfg.PlayerSize, cfg.PlayerStart); err != nil {
+		return nil, err
+	}
+	w.meta[Player].interacting = true
+	n := cfg.GridSide
+	// The grid is centred on the origin: with 30 cubes at 1 m spacing the
+	// centres run from −14.5 to +14.5 m.
+	off := -float64(n-1) / 2 * cfg.GridSpacing
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			pos := mgl64.Vec3{off + float64(i)*cfg.GridSpacing, off + float64(j)*cfg.GridSpacing, cfg.CubeSize / 2}
+			if err := add(cfg.CubeSize, pos); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w, nil
+}
+
+// NumCubes is the number of cubes, the player included (901).
+func (w *World) NumCubes() int { return len(w.ids) }
+
+// Frame is the number of Steps taken.
+func (w *World) Frame() int { return w.frame }
+
+// Config returns the world's configuration.
+func (w *World) Config() Config { return w.cfg }
+
+// Physics exposes the rigid-body world (statistics, contact impulses).
+func (w *World) Physics() *physics.World { return w.phys }
+
+// HalfExtent is half the edge length of cube i, m.
+func (w *World) HalfExtent(i int) float64 { return w.half[i] }
+
+// BodyID is the physics body of cube i.
+func (w *World) BodyID(i int) physics.BodyID { return w.ids[i] }
+
+// Cube returns cube i's state.
+func (w *World) Cube(i int) CubeState {
+	s := w.phys.State(w.ids[i])
+	return CubeState{
+		Position:        s.Position,
+		Orientation:     s.Orientation,
+		LinearVelocity:  s.LinearVelocity,
+		AngularVelocity: s.AngularVelocity,
+		Interacting:     w.meta[i].interacting,
+	}
+}
+
+// States appends every cube's state to dst and returns it.
+func (w *World) States(dst []CubeState) []CubeState {
+	for i := range w.ids {
+		dst = append(dst, w.Cube(i))
+	}
+	return dst
+}
+
+// AtRest reports whether cube i has been slow for RestFrames ticks.
+func (w *World) AtRest(i int) bool { return w.meta[i].restTicks >= w.cfg.RestFrames }
+
+// Interacting reports whether cube i is interacting (drawn red).
+func (w *World) Interacting(i int) bool { return w.meta[i].interacting }
+
+// SetCube snaps cube i to s. The physics wakes the body only if the state
+// really changed (see physics.World.SetState), so re-applying a cube's own
+// quantized state keeps a resting world asleep. A cube set to a moving state
+// is no longer at rest.
+func (w *World) SetCube(i int, s CubeState) error {
+	if i < 0 || i >= len(w.ids) {
+		return fmt.Errorf("cubes: no cube %d", i)
+	}
+	if err := w.phys.SetState(w.ids[i], physics.State{
+		Position:        s.Position,
+		Orientation:     s.Orientation,
+		LinearVelocity:  s.LinearVelocity,
+		AngularVelocity: s.AngularVelocity,
+	}); err != nil {
+		return err
+	}
+	m := &w.meta[i]
+	if !w.slow(i, s.LinearVelocity, s.AngularVelocity) {
+		m.restTicks = 0
+	}
+	if i != Player {
+		if s.Interacting && !m.interacting {
+			m.holdTicks = 0
+		}
+		m.interacting = s.Interacting
+	}
+	return nil
+}
+
+// SetStates snaps every cube; states must hold NumCubes entries.
+func (w *World) SetStates(states []CubeState) error {
+	if len(states) != len(w.ids) {
+		return fmt.Errorf("cubes: %d states for %d cubes", len(states), len(w.ids))
+	}
+	for i := range states {
+		if err := w.SetCube(i, states[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// slow reports whether the linear speed and the speed of the fastest point
+// (|ω|·√3·h for a cube) are both under the rest speed.
+func (w *World) slow(i int, v, omega mgl64.Vec3) bool {
+	r := w.cfg.RestSpeed
+	edge := omega.Len() * w.half[i] * math.Sqrt(3)
+	return v.Len() < r && edge < r
+}
+
+// Step advances the world by one 1/60 s tick under input in.
+func (w *World) Step(in Input) {
+	w.applyPlayerForces(in)
+	if in.Blow {
+		w.applyBlow()
+	}
+	if in.Katamari {
+		w.applyKatamari()
+	}
+	w.phys.Step()
+	w.frame++
+	w.updateRest()
+	w.spreadInteraction()
+}
+
+// applyPlayerForces pushes, rolls, wobbles and rights the player.
+func (w *World) applyPlayerForces(in Input) {
+	var dir mgl64.Vec3
+	if in.Left {
+		dir[0]--
+	}
+	if in.Right {
+		dir[0]++
+	}
+	if in.Up {
+		dir[1]++
+	}
+	if in.Down {
+		dir[1]--
+	}
+	if dir == (mgl64.Vec3{}) {
+		return
+	}
+	dir = dir.Normalize()
+	id := w.ids[Player]
+	s := w.phys.State(id)
+	m := w.phys.Mass(id)
+	h := w.half[Player]
+	c := &w.cfg
+
+	// Pushing against the current horizontal velocity doubles the force,
+	// as in the original: the player brakes and turns briskly.
+	f := c.MoveAccel * m
+	along := dir.Dot(mgl64.Vec3{s.LinearVelocity[0], s.LinearVelocity[1], 0})
+	if along < 0 {
+		f *= 2
+	} else if c.TopSpeed > 0 {
+		f *= math.Max(0, 1-along/c.TopSpeed)
+	}
+	w.phys.ApplyForce(id, dir.Mul(f))
+
+	// Roll about the horizontal axis at right angles to the push
+	// (ẑ × dir): the leading edge dips and the cube tips over it.
+	axis := mgl64.Vec3{0, 0, 1}.Cross(dir)
+	w.phys.ApplyTorque(id, axis.Mul(c.RollAccel*m*h))
+
+	// Wobble: a sideways push following a triangle wave in the frame
+	// count (no sin in the simulation: transcendental functions can
+	// differ between platforms, integer arithmetic cannot).
+	if c.WobbleAccel != 0 && c.WobblePeriod > 1 {
+		p := w.frame % c.WobblePeriod
+		half := c.WobblePeriod / 2
+		tri := float64(min(p, c.WobblePeriod-p))/float64(half)*2 - 1 // −1..1
+		side := mgl64.Vec3{-dir[1], dir[0], 0}
+		w.phys.ApplyForce(id, side.Mul(tri*c.WobbleAccel*m))
+	}
+
+	// Upright: turn the most upward of the six face normals toward +z.
+	if c.UprightAccel != 0 {
+		up := uppermostAxis(s.Orientation)
+		w.phys.ApplyTorque(id, up.Cross(mgl64.Vec3{0, 0, 1}).Mul(c.UprightAccel*m*h))
+	}
+}
+
+// uppermostAxis is the body's face normal (±x, ±y, ±z in body space,
+// rotated to world space) that points most nearly up.
+func uppermostAxis(q mgl64.Quat) mgl64.Vec3 {
+	best := mgl64.Vec3{}
+	bestZ := -2.0
+	for _, a := range [3]mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
+		n := q.Rotate(a)
+		if n[2] < 0 {
+			n = n.Mul(-1)
+		}
+		if n[2] > bestZ {
+			best, bestZ = n, n[2]
+		}
+	}
+	return best
+}
+
+// accelToward is min(strength/d², limit): the 1/d² falloff of the
+// original's blow and katamari fields, capped so a cube at d ≈ 0 does not
+// receive an infinite kick.
+func accelToward(strength, limit, d float64) float64 {
+	return math.Min(strength/(d*d), limit)
+}
+
+// applyBlow pushes cubes near a point under the player away from it and
+// lifts the player.
+func (w *World) applyBlow() {
+	c := &w.cfg
+	pid := w.ids[Player]
+	origin := w.phys.State(pid).Position.Sub(mgl64.Vec3{0, 0, c.BlowDepth})
+	for i := 1; i < len(w.ids); i++ {
+		p := w.phys.State(w.ids[i]).Position
+		d := p.Sub(origin)
+		dist := d.Len()
+		if dist > c.BlowRadius || dist < 1e-6 {
+			continue
+		}
+		a := accelToward(c.BlowStrength, c.BlowCap, dist)
+		w.phys.ApplyForce(w.ids[i], d.Mul(a*w.phys.Mass(w.ids[i])/dist))
+	}
+	w.phys.ApplyForce(pid, mgl64.Vec3{0, 0, c.BlowLift * w.phys.Mass(pid)})
+}
+
+// applyKatamari pulls cubes around the player toward its centre.
+func (w *World) applyKatamari() {
+	c := &w.cfg
+	centre := w.phys.State(w.ids[Player]).Position
+	for i := 1; i < len(w.ids); i++ {
+		p := w.phys.State(w.ids[i]).Position
+		d := centre.Sub(p)
+		dist := d.Len()
+		if dist < c.PullMin || dist > c.PullMax {
+			continue
+		}
+		a := accelToward(c.PullStrength, c.PullCap, dist)
+		w.phys.ApplyForce(w.ids[i], d.Mul(a*w.phys.Mass(w.ids[i])/dist))
+	}
+}
+
+// updateRest counts how long each cube has been slow and lets interacting
+// cubes that have rested for InteractionHold ticks turn grey.
+func (w *World) updateRest() {
+	for i := range w.ids {
+		m := &w.meta[i]
+		if !w.phys.IsAwake(w.ids[i]) {
+			m.restTicks++ // a sleeping body is at rest by definition
+		} else {
+			s := w.phys.State(w.ids[i])
+			if w.slow(i, s.LinearVelocity, s.AngularVelocity) {
+				m.restTicks++
+			} else {
+				m.restTicks = 0
+			}
+		}
+		// Saturate so the counters never overflow on a long run.
+		m.restTicks = min(m.restTicks, 1<<20)
+		if i == Player {
+			continue
+		}
+		if m.interacting && m.restTicks >= w.cfg.RestFrames {
+			m.holdTicks++
+			if m.holdTicks >= w.cfg.InteractionHold {
+				m.interacting = false
+			}
+		}
+	}
+}
+
+// spreadInteraction makes cubes touching a moving interacting cube (or the
+// moving player) interacting. Only moving cubes spread it: a settled pile of
+// red cubes would otherwise keep re-infecting itself and never turn grey.
+// Pairs come in the physics' deterministic order; a cube infected in this
+// pass spreads onward only from the next tick, one contact hop per tick.
+func (w *World) spreadInteraction() {
+	w.pairs = w.phys.ContactPairs(w.pairs[:0])
+	n := len(w.ids)
+	for _, p := range w.pairs {
+		if p.B == physics.Ground {
+			continue
+		}
+		a, b := int(p.A), int(p.B)
+		if a >= n || b >= n {
+			continue
+		}
+		// Decide from the state before this pass.
+		spreadA := w.meta[a].interacting && w.meta[a].restTicks < w.cfg.RestFrames
+		spreadB := w.meta[b].interacting && w.meta[b].restTicks < w.cfg.RestFrames
+		if spreadA {
+			w.infect(b)
+		}
+		if spreadB {
+			w.infect(a)
+		}
+	}
+}
+
+func (w *World) infect(i int) {
+	m := &w.meta[i]
+	if !m.interacting {
+		m.interacting = true
+	}
+	m.holdTicks = 0
+}
+
+// StateHash hashes the whole world: every body's physics state bits, each
+// cube's interaction and rest counters, and the frame number. Two worlds
+// with equal hashes are, for every purpose of the demo, identical.
+func (w *World) StateHash() uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(v uint64) {
+		for k := range buf {
+			buf[k] = byte(v >> (8 * k))
+		}
+		h.Write(buf[:])
+	}
+	put(w.phys.StateHash())
+	put(uint64(w.frame))
+	for _, m := range w.meta {
+		b := uint64(m.restTicks)<<32 | uint64(m.holdTicks)<<1
+		if m.interacting {
+			b |= 1
+		}
+		put(b)
+	}
+	return h.Sum64()
+}
