@@ -1,0 +1,482 @@
+package physics
+
+// Design note: exact collision of two boxes, and of a box with the ground.
+//
+// Box–box uses the separating axis test (SAT). Two convex shapes do not
+// overlap exactly when some axis exists onto which their projections do not
+// overlap. For two boxes it is enough to try 15 axes (Gottschalk, Lin and
+// Manocha, "OBBTree", 1996): the 3 face normals of each box and the 9 cross
+// products of an edge direction of one box with an edge direction of the
+// other. On each axis the gap between the projections is a "separation"
+// (negative when they overlap). The axis with the largest separation is
+// the best guess at the contact normal, and its separation is a lower
+// bound on the distance between the boxes.
+//
+// Because contacts are speculative, we do not stop at "no overlap": as
+// long as the best separation is under the pair's margin, we build contact
+// points, some of which may have a positive separation (a gap the solver
+// is allowed to close this step, but no more).
+//
+// From the best axis to contact points (the approach of Dirk Gregorius,
+// "Robust Contact Creation for Physics Simulations", GDC 2015, and of
+// Box2D's polygon clipping, extended to 3D):
+//
+//   - Face axis: the box that owns the face is the "reference"; the other
+//     box's face most anti-parallel to the normal is the "incident" face.
+//     The incident face (a quad) is clipped against the four side planes
+//     of the reference face (Sutherland–Hodgman), leaving up to 8 points
+//     that lie over the reference face. Each point's depth below the
+//     reference face is its separation. Points deeper than the margin are
+//     dropped, and at most 4 are kept (manifold.go explains which).
+//   - Edge axis: one point, midway between the closest points of the two
+//     edges that are furthest along the axis.
+//
+// The choice between nearly equal axes is biased (face of the first box
+// over the second, faces over edges) with small tolerances, so that a
+// resting contact keeps the same reference face from step to step. Its
+// points then keep the same feature ids, which is what lets warm starting
+// reuse last step's impulses.
+//
+// Feature ids: a clipped point lies where two features cross: two edges of
+// the incident face, or an incident edge and a side plane of the reference
+// face, or two side planes. Tagging each polygon edge with the feature it
+// lies on (incident edges 0–3, side planes 4–7) and each vertex with the
+// tags of its incoming and outgoing edges gives a name for every point that
+// stays the same while the boxes move a little (the idea of Box2D Lite's
+// "ContactID"). The id also records which faces were used.
+
+import "math"
+
+// box is the geometry of a body for collision: centre, rotation (columns
+// are the box's axes in world space) and half extents.
+type box struct {
+	c vec3
+	r mat3
+	e [3]float64
+}
+
+// makeBox returns the collision geometry of a body.
+func makeBox(b *body) box {
+	return box{c: b.pos, r: b.rot, e: [3]float64{b.halfExtents.x, b.halfExtents.y, b.halfExtents.z}}
+}
+
+// Axis selection tolerances. A candidate axis replaces the current best
+// only when its separation is larger by more than
+// rel·|best| + abs·LinearSlop. Faces of the second box need to beat faces
+// of the first by 2 %, edges need to beat faces by 10 %: edge contacts give
+// a single point, so they are only used when they are clearly right.
+const (
+	faceRelTol = 0.02
+	faceAbsTol = 0.1
+	edgeRelTol = 0.10
+	edgeAbsTol = 0.5
+)
+
+// edgeParallelSq: edge pairs whose directions are within about 0.06° of
+// parallel (|a×b|² below this) are skipped: their cross product has no
+// meaningful direction, and the face axes already cover that case.
+const edgeParallelSq = 1e-6
+
+// collideBoxes computes the manifold between boxes a and b (normal from a
+// towards b), keeping points with separation ≤ margin. It returns the
+// number of points.
+func collideBoxes(a, b *box, margin, slop float64, m *manifold) int {
+	m.count = 0
+	d := sub(b.c, a.c)
+
+	// Bounding spheres: cheap early out for pairs whose fat bounds overlap
+	// but which are clearly apart.
+	reach := length(vec3{a.e[0], a.e[1], a.e[2]}) + length(vec3{b.e[0], b.e[1], b.e[2]}) + margin
+	if dot(d, d) > float64(reach*reach) {
+		return 0
+	}
+
+	// C[i][j] = (axis i of a)·(axis j of b): the rotation from b's frame to
+	// a's frame. Its absolute values give projected radii.
+	var absC [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			absC[i][j] = math.Abs(dot(a.r.c[i], b.r.c[j]))
+		}
+	}
+	// Centre offset in a's frame and in b's frame.
+	ta := [3]float64{dot(a.r.c[0], d), dot(a.r.c[1], d), dot(a.r.c[2], d)}
+	tb := [3]float64{dot(b.r.c[0], d), dot(b.r.c[1], d), dot(b.r.c[2], d)}
+
+	// Face axes of a: the gap along a's axis i is |t_i| minus a's half
+	// extent minus b's projected radius.
+	sepA, faceA := math.Inf(-1), 0
+	for i := 0; i < 3; i++ {
+		rb := float64(b.e[0]*absC[i][0]) + float64(b.e[1]*absC[i][1]) + float64(b.e[2]*absC[i][2])
+		s := math.Abs(ta[i]) - a.e[i] - rb
+		if s > margin {
+			return 0
+		}
+		if s > sepA {
+			sepA, faceA = s, i
+		}
+	}
+	// Face axes of b.
+	sepB, faceB := math.Inf(-1), 0
+	for j := 0; j < 3; j++ {
+		ra := float64(a.e[0]*absC[0][j]) + float64(a.e[1]*absC[1][j]) + float64(a.e[2]*absC[2][j])
+		s := math.Abs(tb[j]) - b.e[j] - ra
+		if s > margin {
+			return 0
+		}
+		if s > sepB {
+			sepB, faceB = s, j
+		}
+	}
+	// Edge axes: L = (edge i of a) × (edge j of b), normalized.
+	sepE, edgeA, edgeB := math.Inf(-1), -1, -1
+	var normalE vec3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			l := cross(a.r.c[i], b.r.c[j])
+			l2 := dot(l, l)
+			if l2 < edgeParallelSq {
+				continue
+			}
+			l = scale(l, 1/math.Sqrt(l2))
+			pa := float64(a.e[0]*math.Abs(dot(a.r.c[0], l))) +
+				float64(a.e[1]*math.Abs(dot(a.r.c[1], l))) +
+				float64(a.e[2]*math.Abs(dot(a.r.c[2], l)))
+			pb := float64(b.e[0]*math.Abs(dot(b.r.c[0], l))) +
+				float64(b.e[1]*math.Abs(dot(b.r.c[1], l))) +
+				float64(b.e[2]*math.Abs(dot(b.r.c[2], l)))
+			dl := dot(d, l)
+			s := math.Abs(dl) - pa - pb
+			if s > margin {
+				return 0
+			}
+			if s > sepE {
+				sepE, edgeA, edgeB = s, i, j
+				if dl < 0 {
+					l = scale(l, -1)
+				}
+				normalE = l
+			}
+		}
+	}
+
+	// Pick the axis, biased towards faces of a, then faces of b, then edges.
+	useB := sepB > sepA+float64(faceRelTol*math.Abs(sepA))+float64(faceAbsTol*slop)
+	faceSep := sepA
+	if useB {
+		faceSep = sepB
+	}
+	useEdge := edgeA >= 0 && sepE > faceSep+float64(edgeRelTol*math.Abs(faceSep))+float64(edgeAbsTol*slop)
+	if useEdge {
+		return edgeContact(a, b, edgeA, edgeB, normalE, m)
+	}
+	var n int
+	if useB {
+		// Reference face on b; its outward normal points towards a.
+		sign := 1.0
+		if tb[faceB] > 0 {
+			sign = -1
+		}
+		n = faceContact(b, a, faceB, sign, true, margin, m)
+	} else {
+		sign := 1.0
+		if ta[faceA] < 0 {
+			sign = -1
+		}
+		n = faceContact(a, b, faceA, sign, false, margin, m)
+	}
+	if n == 0 && edgeA >= 0 && sepE <= margin {
+		// The faces' projections do not overlap (boxes meeting edge to
+		// edge from afar); fall back to the edge pair so a speculative
+		// contact still exists.
+		return edgeContact(a, b, edgeA, edgeB, normalE, m)
+	}
+	if n > 0 {
+		// Express anchors relative to both centres.
+		for k := 0; k < n; k++ {
+			p := &m.points[k]
+			p.anchorB = sub(p.anchorA, b.c)
+			p.anchorA = sub(p.anchorA, a.c)
+		}
+	}
+	return n
+}
+
+// clipVertex is a point of the incident polygon in the reference face's
+// frame: x, y along the face, z the height above it (the separation). in
+// and out name the features of the polygon edges arriving at and leaving
+// the vertex.
+type clipVertex struct {
+	x, y, z float64
+	in, out uint8
+}
+
+// faceContact clips the incident box's face against the reference box's
+// face (axis, sign) and writes the points into m, with anchorA temporarily
+// holding the world point. flip says the reference box is the pair's b.
+func faceContact(ref, inc *box, axis int, sign float64, flip bool, margin float64, m *manifold) int {
+	refN := scale(ref.r.c[axis], sign)
+	refCentre := madd(ref.c, float64(sign*ref.e[axis]), ref.r.c[axis])
+	iu, iv := (axis+1)%3, (axis+2)%3
+	u, v := ref.r.c[iu], ref.r.c[iv]
+	eu, ev := ref.e[iu], ref.e[iv]
+
+	// Incident face: the face of inc whose outward normal is most opposed
+	// to refN.
+	k, best := 0, -1.0
+	for i := 0; i < 3; i++ {
+		if d := math.Abs(dot(inc.r.c[i], refN)); d > best {
+			k, best = i, d
+		}
+	}
+	sk := 1.0
+	if dot(inc.r.c[k], refN) > 0 {
+		sk = -1
+	}
+	fc := madd(inc.c, float64(sk*inc.e[k]), inc.r.c[k])
+	ip, iq := (k+1)%3, (k+2)%3
+	pv := scale(inc.r.c[ip], inc.e[ip])
+	qv := scale(inc.r.c[iq], inc.e[iq])
+
+	// The incident quad in the reference frame. Vertex order goes around
+	// the face; edge e joins vertex e to vertex e+1.
+	rel := sub(fc, refCentre)
+	cx, cy, cz := dot(rel, u), dot(rel, v), dot(rel, refN)
+	px, py, pz := dot(pv, u), dot(pv, v), dot(pv, refN)
+	qx, qy, qz := dot(qv, u), dot(qv, v), dot(qv, refN)
+	var bufA, bufB [8]clipVertex
+	bufA[0] = clipVertex{cx + px + qx, cy + py + qy, cz + pz + qz, 3, 0}
+	bufA[1] = clipVertex{cx - px + qx, cy - py + qy, cz - pz + qz, 0, 1}
+	bufA[2] = clipVertex{cx - px - qx, cy - py - qy, cz - pz - qz, 1, 2}
+	bufA[3] = clipVertex{cx + px - qx, cy + py - qy, cz + pz - qz, 2, 3}
+
+	// Clip against the four side planes x ≤ eu, -x ≤ eu, y ≤ ev, -y ≤ ev.
+	n := clipSide(bufA[:4], &bufB, 0, 1, eu, 4)
+	n = clipSide(bufB[:n], &bufA, 0, -1, eu, 5)
+	n = clipSide(bufA[:n], &bufB, 1, 1, ev, 6)
+	n = clipSide(bufB[:n], &bufA, 1, -1, ev, 7)
+
+	// Keep points within the margin.
+	kept := 0
+	for i := 0; i < n; i++ {
+		if bufA[i].z <= margin {
+			bufA[kept] = bufA[i]
+			kept++
+		}
+	}
+	var pick [maxManifoldPoints]int
+	count := reducePoints(bufA[:kept], &pick)
+
+	refFace := uint32(axis * 2)
+	if sign < 0 {
+		refFace++
+	}
+	incFace := uint32(k * 2)
+	if sk < 0 {
+		incFace++
+	}
+	idBase := refFace<<11 | incFace<<8
+	if flip {
+		idBase |= 1 << 14
+		m.normal = scale(refN, -1)
+	} else {
+		m.normal = refN
+	}
+	for i := 0; i < count; i++ {
+		cv := &bufA[pick[i]]
+		// The contact point is midway between the incident point and its
+		// projection onto the reference face.
+		p := madd(madd(madd(refCentre, cv.x, u), cv.y, v), 0.5*cv.z, refN)
+		m.points[i] = manifoldPoint{
+			anchorA:    p, // world point; made relative by the caller
+			separation: cv.z,
+			id:         idBase | uint32(cv.in)<<4 | uint32(cv.out),
+		}
+	}
+	m.count = int32(count)
+	return count
+}
+
+// clipSide clips polygon in against the half-plane sign·coord ≤ limit
+// (coord 0 is x, 1 is y) and writes the result to out, returning its
+// length. feature is the tag of the plane. A convex polygon gains at most
+// one vertex per clip, so 4 vertices become at most 8.
+func clipSide(in []clipVertex, out *[8]clipVertex, coord int, sign, limit float64, feature uint8) int {
+	if len(in) == 0 {
+		return 0
+	}
+	dist := func(c *clipVertex) float64 {
+		if coord == 0 {
+			return float64(sign*c.x) - limit
+		}
+		return float64(sign*c.y) - limit
+	}
+	n := 0
+	prev := in[len(in)-1]
+	dPrev := dist(&prev)
+	for i := range in {
+		cur := in[i]
+		dCur := dist(&cur)
+		switch {
+		case dPrev <= 0 && dCur <= 0:
+			out[n] = cur
+			n++
+		case dPrev <= 0: // leaving the half-plane
+			if dPrev < 0 {
+				out[n] = intersect(&prev, &cur, dPrev, dCur, prev.out, feature)
+				n++
+			}
+		case dCur <= 0: // entering
+			if dCur < 0 {
+				out[n] = intersect(&prev, &cur, dPrev, dCur, feature, cur.in)
+				n++
+			}
+			out[n] = cur
+			n++
+		}
+		prev, dPrev = cur, dCur
+	}
+	return n
+}
+
+// intersect returns the point where segment a→b crosses the plane, given
+// the signed distances of a and b (of opposite signs).
+func intersect(a, b *clipVertex, da, db float64, in, out uint8) clipVertex {
+	t := da / (da - db)
+	return clipVertex{
+		a.x + float64(t*(b.x-a.x)),
+		a.y + float64(t*(b.y-a.y)),
+		a.z + float64(t*(b.z-a.z)),
+		in, out,
+	}
+}
+
+// edgeContact builds the single point of an edge-edge contact: edge i of a
+// and edge j of b, the pair whose cross product gave normal n (from a to
+// b).
+func edgeContact(a, b *box, i, j int, n vec3, m *manifold) int {
+	// The edge of a parallel to axis i that lies furthest along n: for the
+	// two other axes, take the side of the box that faces n. The sides
+	// taken also name the edge (two bits).
+	pa := a.c
+	idA := uint32(i) << 2
+	bit := uint32(0)
+	for k := 0; k < 3; k++ {
+		if k == i {
+			continue
+		}
+		if dot(n, a.r.c[k]) >= 0 {
+			pa = madd(pa, a.e[k], a.r.c[k])
+			idA |= 1 << bit
+		} else {
+			pa = msub(pa, a.e[k], a.r.c[k])
+		}
+		bit++
+	}
+	// The edge of b parallel to axis j that lies furthest along -n.
+	pb := b.c
+	idB := uint32(j) << 2
+	bit = 0
+	for k := 0; k < 3; k++ {
+		if k == j {
+			continue
+		}
+		if dot(n, b.r.c[k]) <= 0 {
+			pb = madd(pb, b.e[k], b.r.c[k])
+			idB |= 1 << bit
+		} else {
+			pb = msub(pb, b.e[k], b.r.c[k])
+		}
+		bit++
+	}
+	// Closest points of the lines pa + s·da and pb + t·db: setting the
+	// derivatives of |pa + s·da - pb - t·db|² to zero gives
+	// s = (k·f - c)/(1 - k²), t = f + s·k with k = da·db, c = da·(pa-pb),
+	// f = db·(pa-pb). 1 - k² = |da×db|² is not small: parallel pairs were
+	// skipped.
+	da, db := a.r.c[i], b.r.c[j]
+	r := sub(pa, pb)
+	kk := dot(da, db)
+	c := dot(da, r)
+	f := dot(db, r)
+	den := 1 - float64(kk*kk)
+	s := (float64(kk*f) - c) / den
+	s = maxf(-a.e[i], minf(a.e[i], s))
+	t := f + float64(s*kk)
+	t = maxf(-b.e[j], minf(b.e[j], t))
+	ca := madd(pa, s, da)
+	cb := madd(pb, t, db)
+	p := scale(add(ca, cb), 0.5)
+	m.normal = n
+	m.points[0] = manifoldPoint{
+		anchorA:    sub(p, a.c),
+		anchorB:    sub(p, b.c),
+		separation: dot(sub(cb, ca), n),
+		id:         1<<15 | idA<<4 | idB,
+	}
+	m.count = 1
+	return 1
+}
+
+// collideBoxGround computes the manifold between box a and the ground
+// plane z = 0, normal (0, 0, -1) from the box to the ground. The contact
+// points are the box's lowest corners within the margin, at most 4, and
+// each corner's index (0–7) is its feature id.
+func collideBoxGround(a *box, margin float64, m *manifold) int {
+	m.count = 0
+	// Corner k is c ± e0·axis0 ± e1·axis1 ± e2·axis2, bit i of k choosing
+	// the sign of term i; its height is c.z plus the z of those terms.
+	var hz [3]float64
+	var hv [3]vec3
+	for i := 0; i < 3; i++ {
+		hv[i] = scale(a.r.c[i], a.e[i])
+		hz[i] = hv[i].z
+	}
+	var z [8]float64
+	for k := 0; k < 8; k++ {
+		zk := a.c.z
+		for i := 0; i < 3; i++ {
+			if k&(1<<i) != 0 {
+				zk += hz[i]
+			} else {
+				zk -= hz[i]
+			}
+		}
+		z[k] = zk
+	}
+	// Take the (up to) 4 lowest corners under the margin, lowest first;
+	// ties go to the lower index so the choice is deterministic.
+	var taken [8]bool
+	count := 0
+	for count < maxManifoldPoints {
+		best := -1
+		for k := 0; k < 8; k++ {
+			if !taken[k] && z[k] <= margin && (best < 0 || z[k] < z[best]) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		taken[best] = true
+		v := a.c
+		for i := 0; i < 3; i++ {
+			if best&(1<<i) != 0 {
+				v = add(v, hv[i])
+			} else {
+				v = sub(v, hv[i])
+			}
+		}
+		p := vec3{v.x, v.y, float64(0.5 * v.z)} // midway between corner and ground
+		m.points[count] = manifoldPoint{
+			anchorA:    sub(p, a.c),
+			anchorB:    p,
+			separation: v.z,
+			id:         uint32(best),
+		}
+		count++
+	}
+	m.normal = vec3{0, 0, -1}
+	m.count = int32(count)
+	return count
+}

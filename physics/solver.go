@@ -1,0 +1,783 @@
+package physics
+
+// Design note: the contact solver, in the "soft step" style of Box2D v3
+// (Erin Catto, "Solver2D", box2d.org/posts/2024/02/solver2d, and Box2D
+// v3's solver). One Step of dt is cut into n substeps of h = dt/n, and
+// each substep runs:
+//
+//  1. integrate velocities: v += h·(g + F/m), ω += h·I⁻¹·τ, then clamp;
+//  2. warm start: apply the impulses each contact ended the previous
+//     substep (or step) with, so the solver starts near the answer;
+//  3. solve with bias: for each contact point, compute the impulse that
+//     makes the approach speed along the normal zero, plus a "soft" push
+//     that removes overlap like a damped spring, and clamp the accumulated
+//     impulse to be non-negative (contacts push, never pull);
+//  4. integrate positions: x += h·v, q += ½·h·ω⊗q;
+//  5. relax: solve again without the push-out bias. The bias added speed
+//     only to move bodies apart; relaxing removes that speed again, so
+//     push-out does not launch bodies. Friction is solved here (as in
+//     Box2D v3), once the substep's normal impulses are known.
+//
+// After the substeps: restitution (if any), then the impulses are stored
+// in the manifolds for the next step's warm start.
+//
+// Positions change only in step 4, and collision is not re-run per
+// substep. So the separation of a contact point during the substeps is
+// updated from the bodies' motion since the step began:
+//
+//	s = s0 + n·(Δp_B + ΔR_B·r_B − Δp_A − ΔR_A·r_A) − n·(r_B − r_A)
+//
+// where s0 is the separation the narrowphase measured, r the anchors at
+// the start of the step and Δp, ΔR the change of position and rotation.
+//
+// Speculative contacts: when s > 0 (a gap), the point lets the bodies
+// approach at up to s/h this substep: exactly closing the gap, never
+// passing through. That is the whole anti-tunnelling mechanism, and it is
+// rigid (no softness), because it describes a collision that has not
+// happened yet.
+//
+// Soft contacts: for s ≤ 0 the constraint is a spring-damper with natural
+// frequency ω = 2π·hertz and damping ratio ζ, solved implicitly. The
+// coefficients come from Erin Catto's soft step derivation (Box2D v3's
+// b2MakeSoft; "Solver2D" post, section "Soft Step"):
+//
+//	biasRate     = ω / (2ζ + hω)
+//	massScale    = hω(2ζ + hω) / (1 + hω(2ζ + hω))
+//	impulseScale = 1 / (1 + hω(2ζ + hω))
+//
+// and the impulse at a point is
+//
+//	Δλ = −m_eff · massScale · (v_n + biasRate·s) − impulseScale · λ.
+//
+// With massScale = 1 and impulseScale = 0 this is the rigid constraint
+// v_n = −biasRate·s; the two scales make it compliant, which is what keeps
+// a 53:1 mass ratio from exploding: the light cube's constraint cannot
+// demand an arbitrarily large correction in one iteration. Because the
+// spring is a frequency, it behaves the same for any mass. The price is
+// sag: a resting contact sinks until the spring holds its load, by about
+// a/ω² (a: load per unit effective mass). Small cubes under 20 m/s²
+// gravity need a stiff spring, hence 90 Hz and 12 substeps by default.
+//
+// Friction acts at the centre of the contact points ("patch friction",
+// as in many 3D engines): one 2D tangential impulse, limited to μ times
+// the sum of the points' normal impulses (Coulomb's cone), plus a twist
+// impulse about the normal that resists spinning, limited to μ times the
+// normal impulse times the patch's mean radius. It costs three rows per
+// contact instead of eight for per-point friction, and the 2D impulse is
+// solved with the exact 2×2 effective mass, so both tangent directions
+// converge together.
+//
+// How the work is organised, for speed:
+//
+//   - Within one contact, the points' normal speeds are linear in the
+//     points' impulses: v_i = v_i⁰ + Σ_j k_ij·δ_j, with k = J·M⁻¹·Jᵀ (a
+//     4×4 matrix computed once per step). So the sequential sweep over
+//     the points runs on these scalars, and the bodies' velocities are read
+//     and written once per contact instead of once per point. It is the
+//     same Gauss–Seidel sweep, just without the memory round trips.
+//   - Warm starting only adds impulses, it reads no velocity, so its sum
+//     per body does not depend on the order of the contacts. The relax
+//     pass, which fixes a substep's impulses, adds each contact's impulses
+//     to its bodies' sums as it finishes, and the next substep applies the
+//     sums with gravity. That saves a pass over the contacts per substep.
+//   - Body–body constraints are ordered by a greedy graph colouring, so
+//     consecutive constraints share no body: each constraint then does not
+//     wait for the previous one's results, and the CPU overlaps them (the
+//     order Box2D v3 uses for SIMD). Ground constraints come last, in a
+//     loop without the ground's (zero) terms; a body has one ground
+//     contact at most, so they are independent too, and the floor gets the
+//     last word in each pass. The order depends only on the contact list,
+//     so it is deterministic.
+//
+// Determinism: every product that is followed by an addition is written
+// float64(x*y) to forbid FMA fusion, and only +, −, ×, ÷ and sqrt are
+// used.
+
+import (
+	"math"
+	"math/bits"
+)
+
+// softness holds the soft constraint coefficients for one substep length.
+type softness struct {
+	biasRate     float64 // 1/s: bias velocity per metre of overlap
+	massScale    float64 // fraction of the rigid impulse applied
+	impulseScale float64 // fraction of the accumulated impulse relaxed
+}
+
+// makeSoft computes the soft constraint coefficients for a spring of
+// natural frequency hertz and damping ratio zeta, for substep h (see the
+// file comment for the formulas' origin). 2π is a constant; nothing here
+// is transcendental.
+func makeSoft(hertz, zeta, h float64) softness {
+	if hertz == 0 {
+		return softness{0, 1, 0}
+	}
+	omega := 2 * math.Pi * hertz
+	a1 := 2*zeta + float64(h*omega)
+	a2 := float64(float64(h*omega) * a1)
+	a3 := 1 / (1 + a2)
+	return softness{
+		biasRate:     omega / a1,
+		massScale:    float64(a2 * a3),
+		impulseScale: a3,
+	}
+}
+
+// solverBody is an awake body's state during the substeps, kept compact so
+// the constraint loops touch little memory. Index 0 of the solver's body
+// array is a static body (zero inverse mass) that stands for the ground.
+type solverBody struct {
+	v, w    vec3
+	dp      vec3 // displacement since the start of the step
+	dq      quat // rotation since the start of the step
+	dR      mat3 // dq as a matrix, for rotating anchors
+	invMass float64
+	invI    mat3 // world inverse inertia, fixed for the step
+	dv, dw  vec3 // velocity change per substep from gravity, force, torque
+	maxLin  float64
+	maxAng  float64
+	// warmP and warmL are the linear and angular impulses of the next warm
+	// start, summed over the body's contacts (see warmStart).
+	warmP, warmL vec3
+}
+
+// constraintPoint is a contact point prepared for the solver.
+type constraintPoint struct {
+	rA, rB     vec3 // anchors (fixed for the step)
+	rnA, rnB   vec3 // r × n: the angular part of the normal Jacobian
+	baseSep    float64
+	normalMass float64 // effective mass along the normal
+
+	normalImpulse      float64 // accumulated over the current substep
+	totalNormalImpulse float64 // applied over the whole step
+	relativeVelocity   float64 // approach speed before solving, for restitution
+}
+
+// contactConstraint is a contact prepared for the solver.
+type contactConstraint struct {
+	a, b    int32 // solver body indices; b is 0 for the ground
+	contact int32
+	count   int32
+	normal  vec3
+	t1, t2  vec3
+	soft    softness
+
+	// k[i][j] is the change of point i's normal speed per unit impulse at
+	// point j: J_i·M⁻¹·J_jᵀ. Within one contact the points' speeds are
+	// linear in their impulses, so the solver sweeps the points on these
+	// numbers alone and touches the bodies' velocities once per contact.
+	k [maxManifoldPoints][maxManifoldPoints]float64
+
+	// Patch friction at the points' centre c: the angular Jacobians of the
+	// two tangents on each body (c×t), the inverse of the 2×2 tangential
+	// effective mass (tk11, tk12, tk22), the twist's effective mass and
+	// lever (the patch's mean radius), and the accumulated impulses.
+	ctA, ctB   [2]vec3
+	tk11, tk12 float64
+	tk22       float64
+	twistMass  float64
+	twistLever float64
+	friction   [2]float64
+	twist      float64
+
+	points [maxManifoldPoints]constraintPoint
+}
+
+type solver struct {
+	bodies      []solverBody
+	constraints []contactConstraint
+	points      int
+	// dynamic is how many constraints, at the front, join two bodies;
+	// the rest touch the ground.
+	dynamic int
+	// colouring scratch
+	colour []uint8
+	masks  []uint64
+	counts [66]int32
+}
+
+// prepareSolver builds the solver bodies (from the awake list) and the
+// constraints (from the active contacts that have points).
+func (w *World) prepareSolver(h float64) {
+	s := &w.sol
+	cfg := &w.cfg
+	s.bodies = s.bodies[:0]
+	s.bodies = append(s.bodies, solverBody{dq: quatIdentity, dR: mat3Identity})
+	for _, i := range w.awake {
+		b := &w.bodies[i]
+		b.solverIndex = int32(len(s.bodies))
+		invI := worldInverseInertia(&b.rot, b.invInertia)
+		acc := madd(w.gravity, b.invMass, b.force)
+		s.bodies = append(s.bodies, solverBody{
+			v:       b.v,
+			w:       b.w,
+			dq:      quatIdentity,
+			dR:      mat3Identity,
+			invMass: b.invMass,
+			invI:    invI,
+			dv:      scale(acc, h),
+			dw:      scale(mulMV(&invI, b.torque), h),
+			maxLin:  b.maxLin,
+			maxAng:  b.maxAng,
+		})
+	}
+
+	// Stiffness is capped at an eighth of the substep rate (Box2D's
+	// limit): a stiffer spring than the substeps can follow makes the
+	// solver overshoot and jitter.
+	hertz := minf(cfg.ContactHertz, 0.125/h)
+	dynSoft := makeSoft(hertz, cfg.ContactDampingRatio, h)
+	groundSoft := makeSoft(2*hertz, cfg.ContactDampingRatio, h)
+
+	// Colour the contacts first, then prepare each constraint straight
+	// into its place in colour order.
+	s.colourContacts(w)
+	s.points = 0
+	k := 0
+	for _, ci := range w.cs.active {
+		c := &w.cs.pool[ci]
+		if c.m.count == 0 {
+			continue
+		}
+		soft := groundSoft
+		bi := int32(0)
+		if c.b >= 0 {
+			bi = w.bodies[c.b].solverIndex
+			soft = dynSoft
+		}
+		col := s.colour[k]
+		k++
+		cc := &s.constraints[s.counts[col]]
+		s.counts[col]++
+		w.prepareConstraint(cc, c, ci, w.bodies[c.a].solverIndex, bi, soft)
+		s.points += int(cc.count)
+	}
+}
+
+// colourContacts decides the constraints' order: first the body–body
+// constraints sorted by a greedy graph colouring (each takes the lowest
+// colour not yet used by either of its bodies, and constraints are listed
+// colour by colour, in contact order within a colour; past 64 colours they
+// share a last one), then the ground constraints in contact order. A body
+// has at most one ground contact, so consecutive ground constraints are
+// always independent, and solving them last gives the floor the last word
+// in each pass. It leaves in s.colour each constraint's colour and in
+// s.counts the first slot of each colour, and sizes s.constraints.
+func (s *solver) colourContacts(w *World) {
+	if cap(s.masks) < len(s.bodies) {
+		s.masks = make([]uint64, len(s.bodies), 2*len(s.bodies))
+	}
+	s.masks = s.masks[:len(s.bodies)]
+	clear(s.masks)
+	s.colour = s.colour[:0]
+	s.counts = [66]int32{}
+	const groundColour = 65
+	for _, ci := range w.cs.active {
+		c := &w.cs.pool[ci]
+		if c.m.count == 0 {
+			continue
+		}
+		col := uint8(groundColour)
+		if c.b >= 0 {
+			a, b := w.bodies[c.a].solverIndex, w.bodies[c.b].solverIndex
+			used := s.masks[a] | s.masks[b]
+			col = 64
+			if used != math.MaxUint64 {
+				col = uint8(bits.TrailingZeros64(^used)) // lowest free colour
+				bit := uint64(1) << col
+				s.masks[a] |= bit
+				s.masks[b] |= bit
+			}
+		}
+		s.colour = append(s.colour, col)
+		s.counts[col]++
+	}
+	n := len(s.colour)
+	s.dynamic = n - int(s.counts[groundColour])
+	start := int32(0)
+	for k := range s.counts {
+		c := s.counts[k]
+		s.counts[k] = start
+		start += c
+	}
+	if cap(s.constraints) < n {
+		s.constraints = make([]contactConstraint, n, 2*n)
+	}
+	s.constraints = s.constraints[:n]
+}
+
+// prepareConstraint fills cc from contact c: anchors, effective masses and
+// warm-start impulses.
+func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi int32, soft softness) {
+	s := &w.sol
+	A, B := &s.bodies[ai], &s.bodies[bi]
+	n := c.m.normal
+	t1, t2 := tangentBasis(n)
+	cc.a, cc.b = ai, bi
+	cc.contact = ci
+	cc.count = c.m.count
+	cc.normal = n
+	cc.t1, cc.t2 = t1, t2
+	cc.soft = soft
+	mA, mB := A.invMass, B.invMass
+	warm := w.cfg.WarmStarting
+	var sumA, sumB vec3
+	var inA, inB [maxManifoldPoints]vec3 // I⁻¹·(r × n) per point
+	for j := int32(0); j < c.m.count; j++ {
+		mp := &c.m.points[j]
+		cp := &cc.points[j]
+		rA, rB := mp.anchorA, mp.anchorB
+		sumA, sumB = add(sumA, rA), add(sumB, rB)
+		cp.rA, cp.rB = rA, rB
+		// The constant part of the separation formula (file comment).
+		cp.baseSep = mp.separation - dot(sub(rB, rA), n)
+		cp.rnA, cp.rnB = cross(rA, n), cross(rB, n)
+		inA[j], inB[j] = mulMV(&A.invI, cp.rnA), mulMV(&B.invI, cp.rnB)
+		// Effective mass along direction d at anchor r:
+		// 1/m_eff = 1/m_A + 1/m_B + (r_A×d)·I_A⁻¹(r_A×d) + (r_B×d)·I_B⁻¹(r_B×d)
+		k := mA + mB + dot(cp.rnA, inA[j]) + dot(cp.rnB, inB[j])
+		cp.normalMass = 1 / k
+		cp.normalImpulse = 0
+		if warm {
+			cp.normalImpulse = mp.normalImpulse
+		}
+		cp.totalNormalImpulse = 0
+		// Approach speed before solving, for restitution.
+		dv := sub(add(B.v, cross(B.w, rB)), add(A.v, cross(A.w, rA)))
+		cp.relativeVelocity = dot(dv, n)
+	}
+
+	// Coupling between the points' normal speeds.
+	for i := int32(0); i < cc.count; i++ {
+		for j := int32(0); j <= i; j++ {
+			pi := &cc.points[i]
+			kij := mA + mB + dot(pi.rnA, inA[j]) + dot(pi.rnB, inB[j])
+			cc.k[i][j], cc.k[j][i] = kij, kij
+		}
+	}
+
+	// Patch friction at the mean of the anchors.
+	inv := 1 / float64(c.m.count)
+	cA, cB := scale(sumA, inv), scale(sumB, inv)
+	cc.ctA = [2]vec3{cross(cA, t1), cross(cA, t2)}
+	cc.ctB = [2]vec3{cross(cB, t1), cross(cB, t2)}
+	itA0, itA1 := mulMV(&A.invI, cc.ctA[0]), mulMV(&A.invI, cc.ctA[1])
+	itB0, itB1 := mulMV(&B.invI, cc.ctB[0]), mulMV(&B.invI, cc.ctB[1])
+	// 2×2 tangential effective mass matrix K (the 1/m_eff formula above
+	// with d = t_i on one side and t_j on the other), inverted.
+	k11 := mA + mB + dot(cc.ctA[0], itA0) + dot(cc.ctB[0], itB0)
+	k12 := dot(cc.ctA[0], itA1) + dot(cc.ctB[0], itB1)
+	k22 := mA + mB + dot(cc.ctA[1], itA1) + dot(cc.ctB[1], itB1)
+	det := float64(k11*k22) - float64(k12*k12)
+	if det > 0 {
+		id := 1 / det
+		cc.tk11, cc.tk12, cc.tk22 = k22*id, -k12*id, k11*id
+	} else {
+		cc.tk11, cc.tk12, cc.tk22 = 0, 0, 0
+	}
+	// Twist: a pure rotation about n on each body.
+	kt := dot(n, mulMV(&A.invI, n)) + dot(n, mulMV(&B.invI, n))
+	cc.twistMass = 0
+	if kt > 0 {
+		cc.twistMass = 1 / kt
+	}
+	// Mean distance of the points from the patch centre: the lever arm
+	// through which friction resists twisting.
+	radius := 0.0
+	for j := int32(0); j < c.m.count; j++ {
+		d := sub(c.m.points[j].anchorA, cA)
+		d = msub(d, dot(d, n), n)
+		radius += length(d)
+	}
+	cc.twistLever = radius * inv
+	if warm {
+		cc.friction = [2]float64{dot(c.m.frictionImpulse, t1), dot(c.m.frictionImpulse, t2)}
+		cc.twist = c.m.twistImpulse
+	} else {
+		cc.friction = [2]float64{}
+		cc.twist = 0
+	}
+}
+
+// integrateVelocities applies gravity, forces, damping and the speed
+// clamps for one substep.
+func (w *World) integrateVelocities(h float64) {
+	cfg := &w.cfg
+	damp := cfg.LinearDamping != 0 || cfg.AngularDamping != 0
+	linDamp := 1 / (1 + float64(h*cfg.LinearDamping))
+	angDamp := 1 / (1 + float64(h*cfg.AngularDamping))
+	bodies := w.sol.bodies
+	for k := 1; k < len(bodies); k++ {
+		b := &bodies[k]
+		// Gravity and forces, then the warm start impulses summed for
+		// this body (see warmStart).
+		v := madd(add(b.v, b.dv), b.invMass, b.warmP)
+		av := add(add(b.w, b.dw), mulMV(&b.invI, b.warmL))
+		b.warmP, b.warmL = vec3{}, vec3{}
+		if damp {
+			v = scale(v, linDamp)
+			av = scale(av, angDamp)
+		}
+		b.v = clampLength(v, b.maxLin)
+		b.w = clampLength(av, b.maxAng)
+	}
+}
+
+// integratePositions moves every awake body by its velocity for one
+// substep. Only the change since the start of the step is tracked; the
+// bodies' real positions are written once, after the last substep.
+func (w *World) integratePositions(h float64) {
+	bodies := w.sol.bodies
+	for k := 1; k < len(bodies); k++ {
+		b := &bodies[k]
+		b.dp = madd(b.dp, h, b.v)
+		b.dq = qintegrate(b.dq, b.w, h)
+		b.dR = rotationMatrix(b.dq)
+	}
+}
+
+// warmStart prepares the first substep's warm start: it sums, per body,
+// the impulses every contact ended the last step with. integrateVelocities
+// applies the sums.
+//
+// Warm starting applies impulses without reading any velocity, so the sum
+// does not depend on the order of the contacts, and it can be collected
+// anywhere once the impulses are known. The later substeps' warm starts are
+// therefore collected by the relax pass of the substep before, as each
+// contact finishes (see addWarmStart), which saves a pass over the
+// contacts per substep.
+func (w *World) warmStart() {
+	for ci := range w.sol.constraints {
+		w.addWarmStart(&w.sol.constraints[ci])
+	}
+}
+
+// addWarmStart adds the impulses that contact c holds now to its bodies'
+// warm-start sums.
+func (w *World) addWarmStart(c *contactConstraint) {
+	bodies := w.sol.bodies
+	A, B := &bodies[c.a], &bodies[c.b]
+	var total float64
+	var angA, angB vec3
+	for j := int32(0); j < c.count; j++ {
+		cp := &c.points[j]
+		l := cp.normalImpulse
+		total += l
+		angA = madd(angA, l, cp.rnA)
+		angB = madd(angB, l, cp.rnB)
+	}
+	f1, f2 := c.friction[0], c.friction[1]
+	lin := madd(madd(scale(c.normal, total), f1, c.t1), f2, c.t2)
+	angA = madd(madd(madd(angA, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, c.normal)
+	angB = madd(madd(madd(angB, f1, c.ctB[0]), f2, c.ctB[1]), c.twist, c.normal)
+	A.warmP = sub(A.warmP, lin)
+	A.warmL = sub(A.warmL, angA)
+	if c.b != 0 {
+		B.warmP = add(B.warmP, lin)
+		B.warmL = add(B.warmL, angB)
+	}
+}
+
+// solveContacts runs one pass over all constraints. With useBias it is the
+// "solve" stage (soft push-out); without, the "relax" stage, which also
+// solves friction.
+func (w *World) solveContacts(h float64, useBias bool) {
+	invH := 1 / h
+	maxPush := w.cfg.MaxPushOutSpeed
+	mu := w.cfg.Friction
+	bodies := w.sol.bodies
+	for ci := range w.sol.constraints[:w.sol.dynamic] {
+		c := &w.sol.constraints[ci]
+		A, B := &bodies[c.a], &bodies[c.b]
+		vA, wA, vB, wB := A.v, A.w, B.v, B.w
+		n := c.normal
+		// Separation update terms shared by the points: n·(Δp_B − Δp_A),
+		// and n in each body's rotated frame, so that n·(ΔR·r) = (ΔRᵀn)·r.
+		dpn := dot(sub(B.dp, A.dp), n)
+		nA := mulMTV(&A.dR, n)
+		nB := mulMTV(&B.dR, n)
+		soft := c.soft
+		vnLinear := dot(n, sub(vB, vA))
+
+		// Sequential impulses over the points (Gauss–Seidel), on scalars:
+		// point j's normal speed is its speed at the start of the contact
+		// plus Σ_i k[j][i]·δ_i for the impulses δ_i applied so far.
+		var delta [maxManifoldPoints]float64
+		var total float64
+		for j := int32(0); j < c.count; j++ {
+			cp := &c.points[j]
+			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
+			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA)
+			kj := &c.k[j]
+			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
+
+			var impulse float64
+			switch {
+			case s > 0:
+				// Speculative: allow closing the gap this substep, no more.
+				impulse = -float64(cp.normalMass * (vn + float64(s*invH)))
+			case useBias:
+				bias := maxf(soft.biasRate*s, -maxPush)
+				impulse = -float64(float64(cp.normalMass*soft.massScale)*(vn+bias)) - float64(soft.impulseScale*cp.normalImpulse)
+			default:
+				impulse = -float64(cp.normalMass * vn)
+			}
+			// Contacts only push: clamp the accumulated impulse at zero.
+			newImpulse := maxf(cp.normalImpulse+impulse, 0)
+			impulse = newImpulse - cp.normalImpulse
+			cp.normalImpulse = newImpulse
+			delta[j] = impulse
+			total += newImpulse
+		}
+		// Apply the sweep's impulses to the bodies: the linear impulse
+		// n·Σδ and the angular impulses Σ δ·(r × n).
+		var sum float64
+		var angA, angB vec3
+		for j := int32(0); j < c.count; j++ {
+			cp := &c.points[j]
+			sum += delta[j]
+			angA = madd(angA, delta[j], cp.rnA)
+			angB = madd(angB, delta[j], cp.rnB)
+		}
+		vA = msub(vA, float64(A.invMass*sum), n)
+		vB = madd(vB, float64(B.invMass*sum), n)
+
+		wA = sub(wA, mulMV(&A.invI, angA))
+		wB = add(wB, mulMV(&B.invI, angB))
+
+		if !useBias {
+			// Relax: this pass ends the substep, so the impulses found
+			// now are the substep's. Solve friction with them, then add
+			// them to the step's totals and to the next warm start.
+			if mu > 0 {
+				vA, wA, vB, wB = solveFriction(c, A, B, vA, wA, vB, wB, mu*total)
+			}
+			// The same sums as addWarmStart, fused with the totals.
+			var lA, lB vec3
+			for j := int32(0); j < c.count; j++ {
+				cp := &c.points[j]
+				l := cp.normalImpulse
+				cp.totalNormalImpulse += l
+				lA = madd(lA, l, cp.rnA)
+				lB = madd(lB, l, cp.rnB)
+			}
+			f1, f2 := c.friction[0], c.friction[1]
+			lin := madd(madd(scale(n, total), f1, c.t1), f2, c.t2)
+			A.warmP = sub(A.warmP, lin)
+			A.warmL = sub(A.warmL, madd(madd(madd(lA, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, n))
+			B.warmP = add(B.warmP, lin)
+			B.warmL = add(B.warmL, madd(madd(madd(lB, f1, c.ctB[0]), f2, c.ctB[1]), c.twist, n))
+		}
+
+		A.v, A.w = vA, wA
+		B.v, B.w = vB, wB
+	}
+	w.solveGround(h, useBias)
+}
+
+// solveGround is solveContacts for the contacts with the ground: the same
+// computation with body B's terms removed, because the ground does not
+// move (its velocity, displacement and inverse mass are zero).
+func (w *World) solveGround(h float64, useBias bool) {
+	invH := 1 / h
+	maxPush := w.cfg.MaxPushOutSpeed
+	mu := w.cfg.Friction
+	bodies := w.sol.bodies
+	cons := w.sol.constraints[w.sol.dynamic:]
+	for ci := range cons {
+		c := &cons[ci]
+		A := &bodies[c.a]
+		vA, wA := A.v, A.w
+		n := c.normal
+		dpn := -dot(A.dp, n)
+		nA := mulMTV(&A.dR, n)
+		soft := c.soft
+		vnLinear := -dot(n, vA)
+
+		var delta [maxManifoldPoints]float64
+		var total float64
+		for j := int32(0); j < c.count; j++ {
+			cp := &c.points[j]
+			s := cp.baseSep + dpn + dot(n, cp.rB) - dot(nA, cp.rA)
+			vn := vnLinear - dot(wA, cp.rnA)
+			kj := &c.k[j]
+			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
+			var impulse float64
+			switch {
+			case s > 0:
+				impulse = -float64(cp.normalMass * (vn + float64(s*invH)))
+			case useBias:
+				bias := maxf(soft.biasRate*s, -maxPush)
+				impulse = -float64(float64(cp.normalMass*soft.massScale)*(vn+bias)) - float64(soft.impulseScale*cp.normalImpulse)
+			default:
+				impulse = -float64(cp.normalMass * vn)
+			}
+			newImpulse := maxf(cp.normalImpulse+impulse, 0)
+			impulse = newImpulse - cp.normalImpulse
+			cp.normalImpulse = newImpulse
+			delta[j] = impulse
+			total += newImpulse
+		}
+		var sum float64
+		var angA vec3
+		for j := int32(0); j < c.count; j++ {
+			sum += delta[j]
+			angA = madd(angA, delta[j], c.points[j].rnA)
+		}
+		vA = msub(vA, float64(A.invMass*sum), n)
+		wA = sub(wA, mulMV(&A.invI, angA))
+
+		if !useBias {
+			if mu > 0 {
+				maxF := mu * total
+				v1 := -dot(vA, c.t1) - dot(wA, c.ctA[0])
+				v2 := -dot(vA, c.t2) - dot(wA, c.ctA[1])
+				l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
+				l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
+				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
+					k := maxF / math.Sqrt(m2)
+					l1, l2 = l1*k, l2*k
+				}
+				d1, d2 := l1-c.friction[0], l2-c.friction[1]
+				c.friction = [2]float64{l1, l2}
+				maxT := float64(maxF * c.twistLever)
+				vt := -dot(wA, n)
+				lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
+				dt := lt - c.twist
+				c.twist = lt
+				vA = msub(vA, A.invMass, madd(scale(c.t1, d1), d2, c.t2))
+				wA = sub(wA, mulMV(&A.invI, madd(madd(scale(c.ctA[0], d1), d2, c.ctA[1]), dt, n)))
+			}
+			// Totals and the next warm start (addWarmStart for one body).
+			var angW vec3
+			var tot float64
+			for j := int32(0); j < c.count; j++ {
+				cp := &c.points[j]
+				cp.totalNormalImpulse += cp.normalImpulse
+				tot += cp.normalImpulse
+				angW = madd(angW, cp.normalImpulse, cp.rnA)
+			}
+			f1, f2 := c.friction[0], c.friction[1]
+			A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, c.t1), f2, c.t2))
+			A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, n))
+		}
+		A.v, A.w = vA, wA
+	}
+}
+
+// solveFriction solves the patch friction of contact c, given the bodies'
+// current velocities, and returns the new ones; maxF = μ·Σλ_n is the
+// friction limit.
+//
+// The tangential impulse acts at the patch centre on both tangent axes at
+// once, through the inverse 2×2 effective mass, and is then clamped to
+// Coulomb's cone |λ_t| ≤ maxF. The twist impulse about the normal resists
+// spinning and is clamped to maxF times the patch's mean radius.
+func solveFriction(c *contactConstraint, A, B *solverBody, vA, wA, vB, wB vec3, maxF float64) (vec3, vec3, vec3, vec3) {
+	n := c.normal
+	dv := sub(vB, vA)
+	v1 := dot(dv, c.t1) + dot(wB, c.ctB[0]) - dot(wA, c.ctA[0])
+	v2 := dot(dv, c.t2) + dot(wB, c.ctB[1]) - dot(wA, c.ctA[1])
+	l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
+	l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
+	if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
+		k := maxF / math.Sqrt(m2)
+		l1, l2 = l1*k, l2*k
+	}
+	d1, d2 := l1-c.friction[0], l2-c.friction[1]
+	c.friction = [2]float64{l1, l2}
+
+	maxT := float64(maxF * c.twistLever)
+	vt := dot(sub(wB, wA), n)
+	lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
+	dt := lt - c.twist
+	c.twist = lt
+
+	p := madd(scale(c.t1, d1), d2, c.t2)
+	vA = msub(vA, A.invMass, p)
+	vB = madd(vB, B.invMass, p)
+	wA = sub(wA, mulMV(&A.invI, madd(madd(scale(c.ctA[0], d1), d2, c.ctA[1]), dt, n)))
+	wB = add(wB, mulMV(&B.invI, madd(madd(scale(c.ctB[0], d1), d2, c.ctB[1]), dt, n)))
+	return vA, wA, vB, wB
+}
+
+// applyRestitution adds the bounce after the substeps: for points that
+// were approaching faster than the threshold and actually pushed, it sets
+// the separating speed to −restitution × the approach speed.
+func (w *World) applyRestitution() {
+	e := w.cfg.Restitution
+	if e == 0 {
+		return
+	}
+	threshold := w.cfg.RestitutionThreshold
+	bodies := w.sol.bodies
+	for ci := range w.sol.constraints {
+		c := &w.sol.constraints[ci]
+		A, B := &bodies[c.a], &bodies[c.b]
+		vA, wA, vB, wB := A.v, A.w, B.v, B.w
+		mA, mB := A.invMass, B.invMass
+		n := c.normal
+		for j := int32(0); j < c.count; j++ {
+			cp := &c.points[j]
+			if cp.relativeVelocity > -threshold || cp.totalNormalImpulse == 0 {
+				continue
+			}
+			vn := dot(n, sub(vB, vA)) + dot(wB, cp.rnB) - dot(wA, cp.rnA)
+			impulse := -float64(cp.normalMass * (vn + float64(e*cp.relativeVelocity)))
+			newImpulse := maxf(cp.normalImpulse+impulse, 0)
+			impulse = newImpulse - cp.normalImpulse
+			cp.normalImpulse = newImpulse
+			cp.totalNormalImpulse += impulse
+			vA = msub(vA, float64(mA*impulse), n)
+			wA = sub(wA, mulMV(&A.invI, scale(cp.rnA, impulse)))
+			vB = madd(vB, float64(mB*impulse), n)
+			wB = add(wB, mulMV(&B.invI, scale(cp.rnB, impulse)))
+		}
+		A.v, A.w = vA, wA
+		if c.b != 0 {
+			B.v, B.w = vB, wB
+		}
+	}
+}
+
+// storeImpulses copies the impulses back into the manifolds (warm start
+// for the next step), and decides, for the game, which contacts touched
+// during the step and which began to.
+func (w *World) storeImpulses() {
+	slop := w.cfg.LinearSlop
+	bodies := w.sol.bodies
+	for ci := range w.sol.constraints {
+		c := &w.sol.constraints[ci]
+		ct := &w.cs.pool[c.contact]
+		A, B := &bodies[c.a], &bodies[c.b]
+		n := c.normal
+		dpn := dot(sub(B.dp, A.dp), n)
+		nA := mulMTV(&A.dR, n)
+		nB := mulMTV(&B.dR, n)
+		touching := false
+		total := 0.0
+		for j := int32(0); j < c.count; j++ {
+			cp := &c.points[j]
+			mp := &ct.m.points[j]
+			mp.normalImpulse = cp.normalImpulse
+			mp.totalNormalImpulse = cp.totalNormalImpulse
+			total += cp.totalNormalImpulse
+			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
+			if s <= slop || cp.totalNormalImpulse > 0 {
+				touching = true
+			}
+		}
+		ct.m.frictionImpulse = madd(scale(c.t1, c.friction[0]), c.friction[1], c.t2)
+		ct.m.twistImpulse = c.twist
+		ct.impulse = total
+		if touching {
+			if ct.flags&flagTouching == 0 {
+				ct.flags |= flagBegan
+			}
+			ct.flags |= flagTouching
+		} else {
+			ct.flags &^= flagTouching
+		}
+	}
+}
