@@ -40,14 +40,27 @@ type Config struct {
 	// rather than balance on edges. Too high and it cannot tumble at all.
 	UprightAccel float64
 
-	// Blow (Space): cubes within BlowRadius of a point BlowDepth below
-	// the player centre are pushed away with acceleration
-	// min(BlowStrength/d², BlowCap); the player is lifted with BlowLift.
-	BlowRadius   float64 // m (2)
-	BlowDepth    float64 // m below the player centre
-	BlowStrength float64 // m³/s² (200)
-	BlowCap      float64 // m/s² (500)
-	BlowLift     float64 // upward acceleration of the player, m/s² (above gravity, so it hovers)
+	// Blow (Space): cubes within BlowRadius of a point on the ground under
+	// the player (height BlowOriginZ) are pushed away with acceleration
+	// min(BlowStrength/d², BlowCap). The player is pushed too, from a point
+	// BlowLiftOffset lower relative to it, with a force (not an
+	// acceleration: as in the original it is not scaled by mass) of
+	// min(BlowStrength/d², BlowCap) newtons. That force falls off as the
+	// player rises, so it hovers where the force equals its weight, about
+	// 2.3 m up for the 3.4 kg player under 20 m/s².
+	BlowRadius     float64 // m (2)
+	BlowOriginZ    float64 // m (−0.1: just below the ground)
+	BlowStrength   float64 // m³/s² for cubes, N·m² for the player (200)
+	BlowCap        float64 // m/s² for cubes, N for the player (500)
+	BlowLiftOffset float64 // m (0.7)
+	// While blowing the hovering player bobs: a wobble force and torque
+	// (triangle waves of the frame count, with periods of a few seconds),
+	// a torque keeping it upright, and damping of its velocity per tick.
+	BobForce, BobTorque float64 // N, N·m (2, 1.5)
+	BobUpright          float64 // N·m per radian of tilt (100)
+	BobDampLinear       float64 // horizontal velocity kept per tick (0.96)
+	BobDampVertical     float64 // vertical velocity kept per tick: lower settles the hover sooner (0.95)
+	BobDampAngular      float64 // angular velocity kept per tick (0.95)
 
 	// Katamari (Z): cubes between PullMin and PullMax from the player
 	// centre are pulled toward it with acceleration min(PullStrength/d²,
@@ -73,17 +86,23 @@ func DefaultConfig() Config {
 		PlayerStart: mgl64.Vec3{0, 0, 10},
 
 		MoveAccel:    26,
-		TopSpeed:     9,
+		TopSpeed:     4,
 		RollAccel:    12,
 		WobbleAccel:  6,
 		WobblePeriod: 40,
 		UprightAccel: 4,
 
-		BlowRadius:   2,
-		BlowDepth:    0.75,
-		BlowStrength: 200,
-		BlowCap:      500,
-		BlowLift:     32,
+		BlowRadius:      2,
+		BlowOriginZ:     -0.1,
+		BlowStrength:    200,
+		BlowCap:         500,
+		BlowLiftOffset:  0.7,
+		BobForce:        2,
+		BobTorque:       1.5,
+		BobUpright:      100,
+		BobDampLinear:   0.96,
+		BobDampVertical: 0.95,
+		BobDampAngular:  0.95,
 
 		PullMin:      0.2,
 		PullMax:      1.8,

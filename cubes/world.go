@@ -62,9 +62,10 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 		return nil, err
 	}
 	w := &World{cfg: cfg, phys: phys}
-	add := func(size float64, pos mgl64.Vec3) error {
+	add := func(size float64, pos mgl64.Vec3, asleep bool) error {
 		h := size / 2
 		id, err := phys.AddBox(physics.BoxDef{
+			Asleep:      asleep,
 			HalfExtents: mgl64.Vec3{h, h, h},
 			Density:     physics.DefaultDensity, // equal density: the player is (1.5/0.4)³ ≈ 53 times a cube
 			Position:    pos,
@@ -83,7 +84,7 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 		w.meta = append(w.meta, meta{})
 		return nil
 	}
-	if err := add(cfg.PlayerSize, cfg.PlayerStart); err != nil {
+	if err := add(cfg.PlayerSize, cfg.PlayerStart, false); err != nil {
 		return nil, err
 	}
 	w.meta[Player].interacting = true
@@ -94,7 +95,9 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
 			pos := mgl64.Vec3{off + float64(i)*cfg.GridSpacing, off + float64(j)*cfg.GridSpacing, cfg.CubeSize / 2}
-			if err := add(cfg.CubeSize, pos); err != nil {
+			// The grid is placed exactly at rest, so it starts asleep and
+			// costs nothing until the player reaches it.
+			if err := add(cfg.CubeSize, pos, true); err != nil {
 				return nil, err
 			}
 		}
@@ -294,12 +297,13 @@ func accelToward(strength, limit, d float64) float64 {
 	return math.Min(strength/(d*d), limit)
 }
 
-// applyBlow pushes cubes near a point under the player away from it and
-// lifts the player.
+// applyBlow pushes cubes near a point on the ground under the player away
+// from it, lifts the player so it hovers, and makes it bob.
 func (w *World) applyBlow() {
 	c := &w.cfg
 	pid := w.ids[Player]
-	origin := w.phys.State(pid).Position.Sub(mgl64.Vec3{0, 0, c.BlowDepth})
+	ps := w.phys.State(pid)
+	origin := mgl64.Vec3{ps.Position[0], ps.Position[1], c.BlowOriginZ}
 	for i := 1; i < len(w.ids); i++ {
 		p := w.phys.State(w.ids[i]).Position
 		d := p.Sub(origin)
@@ -310,7 +314,43 @@ func (w *World) applyBlow() {
 		a := accelToward(c.BlowStrength, c.BlowCap, dist)
 		w.phys.ApplyForce(w.ids[i], d.Mul(a*w.phys.Mass(w.ids[i])/dist))
 	}
-	w.phys.ApplyForce(pid, mgl64.Vec3{0, 0, c.BlowLift * w.phys.Mass(pid)})
+	// The lift: the same falloff, measured from a point BlowLiftOffset
+	// lower, as a force rather than an acceleration.
+	d := ps.Position.Sub(origin)
+	d[2] -= c.BlowLiftOffset
+	if dist := d.Len(); dist < c.BlowRadius && dist > 1e-6 {
+		w.phys.ApplyForce(pid, d.Mul(accelToward(c.BlowStrength, c.BlowCap, dist)/dist))
+	}
+	w.bob(ps)
+}
+
+// tri is a triangle wave of period ticks with phase offset, in −1..1: the
+// bobbing's smooth-enough oscillation without sin in the simulation.
+func tri(frame, period, phase int) float64 {
+	p := (frame + phase) % period
+	return 4*math.Abs(float64(p)/float64(period)-0.5) - 1
+}
+
+// bob makes the hovering player wobble, stay upright and slow down, as the
+// original does while blowing.
+func (w *World) bob(s physics.State) {
+	c := &w.cfg
+	pid := w.ids[Player]
+	f := w.frame
+	wave := func(phase int) float64 {
+		return tri(f, 126, phase) + tri(f, 251, phase*2) + 0.5*tri(f, 13, phase)
+	}
+	w.phys.ApplyForce(pid, mgl64.Vec3{wave(10), wave(40), wave(70)}.Mul(c.BobForce))
+	w.phys.ApplyTorque(pid, mgl64.Vec3{wave(20), wave(50), wave(80)}.Mul(c.BobTorque))
+	// Upright: turn the body's z axis back toward +z. |up × z| is the sine
+	// of the tilt, close enough to the angle for the small tilts of a hover.
+	up := s.Orientation.Rotate(mgl64.Vec3{0, 0, 1})
+	w.phys.ApplyTorque(pid, up.Cross(mgl64.Vec3{0, 0, 1}).Mul(c.BobUpright))
+	s.LinearVelocity[0] *= c.BobDampLinear
+	s.LinearVelocity[1] *= c.BobDampLinear
+	s.LinearVelocity[2] *= c.BobDampVertical
+	s.AngularVelocity = s.AngularVelocity.Mul(c.BobDampAngular)
+	w.phys.SetState(pid, s)
 }
 
 // applyKatamari pulls cubes around the player toward its centre.

@@ -4,6 +4,7 @@ package physics
 // that a sleeping world does no work.
 
 import (
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -143,5 +144,55 @@ func TestThrownCubeDoesNotFreezeMidAir(t *testing.T) {
 	}
 	if w.State(id).Position[2] > cubeHalf+0.01 {
 		t.Errorf("cube did not come down")
+	}
+}
+
+// TestStartAsleep creates a grid asleep: the first step does no work, and a
+// box dropped on one cube wakes it; the woken cube finds the ground and
+// rests on it instead of falling through.
+func TestStartAsleep(t *testing.T) {
+	w, err := NewWorld(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mgl64.Vec3{0.2, 0.2, 0.2}
+	var ids []BodyID
+	for j := 0; j < 10; j++ {
+		for i := 0; i < 10; i++ {
+			id, err := w.AddBox(BoxDef{HalfExtents: h, Density: DefaultDensity, Asleep: true,
+				Position: mgl64.Vec3{float64(i), float64(j), 0.2}, Orientation: mgl64.QuatIdent()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+	}
+	w.Step()
+	if st := w.Stats(); st.AwakeBodies != 0 || st.ActiveContacts != 0 {
+		t.Fatalf("a grid created asleep did work on its first step: %+v", st)
+	}
+	target := ids[55]
+	p := w.State(target).Position
+	drop, err := w.AddBox(BoxDef{HalfExtents: h, Density: DefaultDensity,
+		Position: p.Add(mgl64.Vec3{0, 0, 1}), Orientation: mgl64.QuatIdent()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	woke := false
+	for s := 0; s < 240; s++ {
+		w.Step()
+		woke = woke || w.IsAwake(target)
+	}
+	if !woke {
+		t.Fatal("the cube under the dropped box never woke")
+	}
+	if z := w.State(target).Position[2]; math.Abs(z-0.2) > 0.005 {
+		t.Errorf("the woken cube ended at z = %.4f, want 0.2 (resting on the ground)", z)
+	}
+	if z := w.State(drop).Position[2]; math.Abs(z-0.6) > 0.01 {
+		t.Errorf("the dropped box ended at z = %.4f, want 0.6 (on the cube)", z)
+	}
+	if !w.TouchesGround(target) {
+		t.Error("the woken cube does not touch the ground")
 	}
 }

@@ -85,6 +85,13 @@ type BoxDef struct {
 	// speeds; 0 means the Config's defaults.
 	MaxLinearSpeed  float64
 	MaxAngularSpeed float64
+	// Asleep creates the body asleep (its velocities are ignored), for
+	// bodies placed at rest, like the demo's grid of cubes on the ground: a
+	// settled scene then costs nothing from the first step instead of
+	// simulating everything until it falls asleep. It wakes like any
+	// sleeping body (a touch, a force, a real state change); its contacts
+	// are found on the step it wakes. Ignored when sleeping is disabled.
+	Asleep bool
 }
 
 // body is one rigid box. Fields are grouped by the phase that uses them.
@@ -247,7 +254,27 @@ func (w *World) AddBox(def BoxDef) (BodyID, error) {
 	b.rot = rotationMatrix(b.q)
 	w.bodies = append(w.bodies, b)
 	w.awakeDirty = true
-	return BodyID(len(w.bodies) - 1), nil
+	id := BodyID(len(w.bodies) - 1)
+	if def.Asleep && w.cfg.EnableSleep {
+		w.startAsleep(id)
+	}
+	return id, nil
+}
+
+// startAsleep puts a new body to sleep in an island of its own.
+func (w *World) startAsleep(id BodyID) {
+	isl := w.allocIsland()
+	w.isl.sleeping++
+	b := &w.bodies[id]
+	w.isl.list[isl].head = int32(id)
+	w.isl.list[isl].size = 1
+	b.island = isl
+	b.islandNext = -1
+	b.awake = false
+	b.v, b.w = vec3{}, vec3{}
+	b.restPos, b.restQ = b.pos, b.q
+	w.setBounds(b, 0)
+	w.bp.sleepingDirty = true
 }
 
 // get returns the body named by id, or nil.
