@@ -274,6 +274,15 @@ func (e *Endpoint) Sent(now Tick, payloadBytes int) uint16 {
 	return seq
 }
 
+// IsFresh reports whether a packet with sequence seq would be fresh: not
+// received before and not too old to track. It records nothing, so a
+// receiver can decode a packet first and acknowledge it (with Received)
+// only if it was valid: acking a packet the application rejected would let
+// the sender use it as a delta baseline the receiver does not have.
+func (e *Endpoint) IsFresh(seq uint16) bool {
+	return !e.received.IsStale(seq) && !e.received.Exists(seq)
+}
+
 // Received processes the header of a packet that arrived at tick now with
 // payloadBytes of payload. It returns the sequences of our own packets that
 // this header acks for the first time (in increasing order; the slice is

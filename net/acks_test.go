@@ -382,3 +382,24 @@ func TestEndpointSkipTo(t *testing.T) {
 		t.Errorf("gaps in the sequence counted as loss: %v", loss)
 	}
 }
+
+func TestEndpointIsFresh(t *testing.T) {
+	e := NewEndpoint(DefaultEndpointConfig())
+	if !e.IsFresh(5) {
+		t.Fatal("nothing received yet, but 5 is not fresh")
+	}
+	if !e.IsFresh(5) || e.Header().HasAck {
+		t.Fatal("IsFresh must not record the packet")
+	}
+	e.Received(1, AckHeader{Sequence: 5}, 10)
+	if e.IsFresh(5) {
+		t.Error("a received sequence is still fresh")
+	}
+	if !e.IsFresh(4) {
+		t.Error("an older sequence not yet received should be fresh (reordering)")
+	}
+	e.Received(2, AckHeader{Sequence: 1000}, 10)
+	if e.IsFresh(5) || e.IsFresh(1000-uint16(e.Config().ReceivedPackets)-1) {
+		t.Error("sequences too old to track should not be fresh")
+	}
+}
