@@ -111,6 +111,16 @@ func (w *World) NumCubes() int { return len(w.ids) }
 // Frame is the number of Steps taken.
 func (w *World) Frame() int { return w.frame }
 
+// SetFrame sets the frame counter. The player's wobble and bobbing follow
+// the frame number, so a receiver that starts simulating in the middle of a
+// session (a strategy switched on at frame F) sets its fresh world to F
+// instead of replaying F idle steps.
+func (w *World) SetFrame(f int) {
+	if f >= 0 {
+		w.frame = f
+	}
+}
+
 // Config returns the world's configuration.
 func (w *World) Config() Config { return w.cfg }
 

@@ -237,15 +237,22 @@ func (s *Session) Step(in cubes.Input) {
 			s.metrics.Rejected++
 			continue
 		}
-		// Duplicates and packets too old to track are dropped here; a
-		// packet that merely arrives out of order is fresh.
-		_, fresh := s.rightEP.Received(now, net.AckHeader{Sequence: seq}, len(d.Data))
-		if !fresh {
+		// Duplicates and packets too old to track are dropped here (the
+		// endpoint still counts them); a packet that merely arrives out of
+		// order is fresh.
+		hdr := net.AckHeader{Sequence: seq}
+		if !s.rightEP.IsFresh(seq) {
+			s.rightEP.Received(now, hdr, len(d.Data))
 			continue
 		}
+		// Only a packet the strategy accepted is acknowledged: the left
+		// uses acked packets as delta baselines, so acking one the right
+		// threw away would leave the two sides disagreeing on a baseline.
 		if err := st.Receive(&s.ctx, seq, s.r); err != nil {
 			s.metrics.Rejected++
+			continue
 		}
+		s.rightEP.Received(now, hdr, len(d.Data))
 	}
 	st.Update(&s.ctx)
 

@@ -231,6 +231,12 @@ func TestSessionRejectsGarbage(t *testing.T) {
 		if m := s.Metrics(); m.Rejected != 2 {
 			t.Errorf("rejected %d packets, want 2", m.Rejected)
 		}
+		// A rejected packet must not be acknowledged: the left would take
+		// it for a baseline the right does not have.
+		h := s.rightEP.Header()
+		if !s.rightEP.IsFresh(7) || h.Acked(7) {
+			t.Error("the right acknowledged a packet it rejected")
+		}
 	})
 }
 
