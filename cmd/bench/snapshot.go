@@ -1,0 +1,341 @@
+package main
+
+// The snapshot sections: the eleven compression levels of "Snapshot
+// Compression" side by side with the article's figures, the render modes of
+// snapshot interpolation at each send rate, and the article's headline
+// numbers against what this run measured. Every run plays the script on the
+// bench's preset with the snapshot strategy active from the first frame.
+//
+// Two error figures: "err" compares the right, as drawn, with the left at
+// the frame the right says it shows (the session's figure); "steady err"
+// compares it with the left played back at a steady delay (the run's
+// slowly averaged delay), which is what a viewer sees: showing the latest
+// snapshot as it arrives has no error at the frame it shows, but it shows
+// each frame at the wrong moment, and this figure catches the hitches.
+
+import (
+	"fmt"
+	"math"
+	"text/tabwriter"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/net"
+)
+
+func init() {
+	register("snapshot compression", benchSnapshotCompression)
+	register("snapshot interpolation", benchSnapshotInterpolation)
+	register("snapshot: the article's figures", benchSnapshotArticle)
+}
+
+// snapshotRun is one run's figures beyond the summary.
+type snapshotRun struct {
+	sum                   summary
+	stats                 game.SnapshotStats
+	rmsSq, rmsN           float64
+	steadySq, steadyN     float64
+	rejected              uint64
+	posMax, rotMax, popMx float64
+}
+
+func (r *snapshotRun) errRMS() float64    { return math.Sqrt(r.rmsSq / math.Max(r.rmsN, 1)) }
+func (r *snapshotRun) steadyRMS() float64 { return math.Sqrt(r.steadySq / math.Max(r.steadyN, 1)) }
+
+// leftHistory remembers the left world's positions for the steady error.
+type leftHistory struct {
+	frames []int
+	pos    [][]mgl64.Vec3
+}
+
+func newLeftHistory(ticks, n int) *leftHistory {
+	h := &leftHistory{frames: make([]int, ticks), pos: make([][]mgl64.Vec3, ticks)}
+	for i := range h.pos {
+		h.frames[i] = -1
+		h.pos[i] = make([]mgl64.Vec3, n)
+	}
+	return h
+}
+
+func (h *leftHistory) record(f int, w *cubes.World) {
+	k := f % len(h.frames)
+	h.frames[k] = f
+	for i := range h.pos[k] {
+		h.pos[k][i] = w.Cube(i).Position
+	}
+}
+
+// at returns cube i at fractional frame t (linear between frames).
+func (h *leftHistory) at(t float64, i int) (mgl64.Vec3, bool) {
+	f := int(math.Floor(t))
+	if f < 0 {
+		return mgl64.Vec3{}, false
+	}
+	a, b := f%len(h.frames), (f+1)%len(h.frames)
+	u := t - float64(f)
+	if h.frames[a] != f || (u > 0 && h.frames[b] != f+1) {
+		return mgl64.Vec3{}, false
+	}
+	if u == 0 {
+		return h.pos[a][i], true
+	}
+	return h.pos[a][i].Add(h.pos[b][i].Sub(h.pos[a][i]).Mul(u)), true
+}
+
+// runSnapshot plays the script on the bench's preset with the snapshot
+// strategy set up by set.
+func (b *bench) runSnapshot(section, name string, set func(st *game.SnapshotStrategy)) (snapshotRun, error) {
+	s, err := b.newSession(game.StrategySnapshot)
+	if err != nil {
+		return snapshotRun{}, err
+	}
+	st := game.SnapshotOf(s)
+	set(st)
+	var r snapshotRun
+	hist := newLeftHistory(game.DefaultConfig().HistoryTicks, s.Left().NumCubes())
+	hist.record(0, s.Left())
+	var delay float64
+	nDelay := 0
+	r.sum = b.runSession(section, name, s, func(s *game.Session) {
+		hist.record(s.Frame(), s.Left())
+		m := s.Metrics()
+		if !m.Valid {
+			return
+		}
+		r.rmsSq += m.PosRMSCm * m.PosRMSCm
+		r.rmsN++
+		r.posMax = math.Max(r.posMax, m.PosMaxCm)
+		r.rotMax = math.Max(r.rotMax, m.OrientMaxDeg)
+		r.popMx = math.Max(r.popMx, m.MaxPopCm)
+		// A running mean for the first two seconds, then an exponential
+		// average over about two seconds.
+		nDelay++
+		delay += (float64(m.Frame) - m.ShownFrame - delay) / float64(min(nDelay, 120))
+		if s.Frame() < 4*net.TicksPerSecond {
+			return
+		}
+		v := s.RightView()
+		var sq float64
+		for i := range v.Cubes {
+			p, ok := hist.at(float64(m.Frame)-delay, i)
+			if !ok {
+				return
+			}
+			sq += v.Cubes[i].Position.Sub(p).LenSqr()
+		}
+		rms := 100 * math.Sqrt(sq/float64(len(v.Cubes)))
+		r.steadySq += rms * rms
+		r.steadyN++
+	})
+	r.stats = st.Stats()
+	r.sum.changedCubes, r.sum.changedCubeBits = r.stats.Total.Changed, r.stats.Total.CubeBits
+	r.rejected = s.Metrics().Rejected
+	if r.rejected != 0 {
+		return r, fmt.Errorf("%s: %d packets rejected", name, r.rejected)
+	}
+	return r, nil
+}
+
+// articleLevel is what the article says about a level, for the table.
+var articleLevel = [...]string{
+	1:  "17.37 Mbit/s, 321 b/cube",
+	2:  "222 b/cube",
+	3:  "127 at rest, 160 moving",
+	4:  "126 b/cube",
+	5:  "80 b/cube",
+	6:  "1 b/cube + 80 changed",
+	7:  "≈15 kbit/s all at rest",
+	8:  "5.5 b/index",
+	9:  "26.1 b/position",
+	10: "23.3 b/orientation",
+	11: "≈58 b/changed, < 256 kbit/s",
+}
+
+type levelRow struct {
+	level   net.SnapshotLevel
+	predict bool
+}
+
+func (r levelRow) name() string {
+	if r.predict {
+		return fmt.Sprintf("%d+pred", r.level)
+	}
+	return fmt.Sprintf("%d", r.level)
+}
+
+func snapshotLevelRows() []levelRow {
+	var rows []levelRow
+	for l := net.MinSnapshotLevel; l <= net.MaxSnapshotLevel; l++ {
+		rows = append(rows, levelRow{l, false})
+	}
+	for l := net.SnapshotDeltaPosition; l <= net.MaxSnapshotLevel; l++ {
+		rows = append(rows, levelRow{l, true})
+	}
+	return rows
+}
+
+func benchSnapshotCompression(b *bench) error {
+	w := tabwriter.NewWriter(b.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "level\tstage\tavg kbit/s\tpeak kbit/s\tbits/changed\tchanged/pkt\tb/index\tb/pos\tb/rot\terr cm\tmax err cm\tmax rot°\tstarved\tthe article\t")
+	for _, row := range snapshotLevelRows() {
+		r, err := b.runSnapshot("snapshot compression", "level "+row.name(), func(st *game.SnapshotStrategy) {
+			st.UseCompressionDemo()
+			st.SetLevel(row.level)
+			st.SetPlayerPrediction(row.predict)
+		})
+		if err != nil {
+			return err
+		}
+		t := r.stats.Total
+		stage := row.level.Title()
+		if row.predict {
+			stage += " + player prediction"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.1f\t%.1f\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n",
+			row.name(), stage, r.sum.avgWireKbps(), r.sum.kbpsPeak, t.BitsPerChanged(), t.ChangedPerPacket(),
+			orDash(t.BitsPerIndex()), t.BitsPerPosition(), t.BitsPerOrientation(),
+			r.errRMS(), r.posMax, r.rotMax, r.stats.StarvedTicks, articleLevel[row.level])
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.out, "60 Hz, linear interpolation, default delay. kbit/s include 28 bytes of IP/UDP header per packet; bits/changed is the cube data (changed bits,")
+	fmt.Fprintln(b.out, "indices, flags, fields) per cube carried; b/index, b/pos, b/rot average each field as sent (absolute fallbacks included). err: RMS over the")
+	fmt.Fprintln(b.out, "run of the per-tick RMS position error of all 901 cubes at the frame shown. +pred: the player-relative prediction (ours, beyond the article).")
+	return nil
+}
+
+func orDash(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func benchSnapshotInterpolation(b *bench) error {
+	w := tabwriter.NewWriter(b.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "rate\tmode\tdelay ms\tavg kbit/s\terr cm\tsteady err cm\tmax err cm\tmax pop cm\tstarved\textrapolated\t")
+	for _, rate := range game.SnapshotRates {
+		for m := game.RenderMode(0); m < game.NumRenderModes; m++ {
+			r, err := b.runSnapshot("snapshot interpolation", fmt.Sprintf("%v %v", rate, m), func(st *game.SnapshotStrategy) {
+				st.UseInterpolationDemo()
+				st.SetRate(rate)
+				st.SetRender(m)
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%v\t%v\t%.0f\t%.1f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%d\t\n",
+				rate, m, r.stats.PlayoutDelayMs, r.sum.avgWireKbps(), r.errRMS(), r.steadyRMS(), r.posMax, r.popMx,
+				r.stats.StarvedTicks, r.stats.ExtrapolatedTicks)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.out, "Uncompressed snapshots (level 1, with velocity). delay: network + interpolation delay at the end of the run. steady err: against the left")
+	fmt.Fprintln(b.out, "played back at the run's average delay (hitches count). starved: ticks with nothing to interpolate toward; extrapolated: ticks shown")
+	fmt.Fprintln(b.out, "past the newest snapshot.")
+	return nil
+}
+
+// idleKbps measures the delta levels with every cube at rest: the world
+// settles with nothing pressed, then two seconds of level 11 at 60 Hz.
+func (b *bench) idleKbps() (float64, error) {
+	s, err := b.newSession(game.StrategySnapshot)
+	if err != nil {
+		return 0, err
+	}
+	game.SnapshotOf(s).UseCompressionDemo()
+	prev := s.Left().StateHash()
+	still := 0
+	for still < 2*net.TicksPerSecond && s.Frame() < 60*net.TicksPerSecond {
+		s.Step(cubes.Input{})
+		// The frame number is part of the hash: compare states only.
+		cur := s.Left().States(nil)
+		h := hashStates(cur)
+		if h == prev {
+			still++
+		} else {
+			still = 0
+		}
+		prev = h
+	}
+	for range 2 * net.TicksPerSecond {
+		s.Step(cubes.Input{})
+	}
+	return s.Metrics().SentKbps, nil
+}
+
+func hashStates(st []cubes.CubeState) uint64 {
+	var h uint64 = 14695981039346656037
+	mix := func(x float64) { h = (h ^ math.Float64bits(x)) * 1099511628211 }
+	for _, c := range st {
+		mix(c.Position[0])
+		mix(c.Position[1])
+		mix(c.Position[2])
+		mix(c.Orientation.W)
+		mix(c.Orientation.V[0])
+		if c.Interacting {
+			mix(1)
+		}
+	}
+	return h
+}
+
+func benchSnapshotArticle(b *bench) error {
+	find := func(level net.SnapshotLevel, predict bool) (snapshotRun, error) {
+		return b.runSnapshot("snapshot article", fmt.Sprintf("level %d predict %v", level, predict), func(st *game.SnapshotStrategy) {
+			st.UseCompressionDemo()
+			st.SetLevel(level)
+			st.SetPlayerPrediction(predict)
+		})
+	}
+	l1, err := find(net.SnapshotUncompressed, false)
+	if err != nil {
+		return err
+	}
+	l5, err := find(net.SnapshotBoundedPosition, false)
+	if err != nil {
+		return err
+	}
+	l11, err := find(net.SnapshotChangedFields, false)
+	if err != nil {
+		return err
+	}
+	p11, err := find(net.SnapshotChangedFields, true)
+	if err != nil {
+		return err
+	}
+	idle, err := b.idleKbps()
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(b.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "figure\tthe article\tmeasured\twith player prediction\t")
+	row := func(name, article string, measured, pred float64, unit string) {
+		ps := "-"
+		if !math.IsNaN(pred) {
+			ps = fmt.Sprintf("%.1f %s", pred, unit)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.1f %s\t%s\t\n", name, article, measured, unit, ps)
+	}
+	row("uncompressed (level 1), peak", "17.37 Mbit/s", l1.sum.kbpsPeak/1000, math.NaN(), "Mbit/s")
+	row("after quantization (level 5)", "80 bits/cube", l5.stats.Total.BitsPerChanged(), math.NaN(), "bits/cube")
+	row("relative index (level 11)", "5.5 bits", l11.stats.Total.BitsPerIndex(), p11.stats.Total.BitsPerIndex(), "bits")
+	row("delta position (level 11)", "26.1 bits", l11.stats.Total.BitsPerPosition(), p11.stats.Total.BitsPerPosition(), "bits")
+	row("delta orientation (level 11)", "23.3 bits", l11.stats.Total.BitsPerOrientation(), p11.stats.Total.BitsPerOrientation(), "bits")
+	row("per changed cube (level 11)", "≈ 58 bits", l11.stats.Total.BitsPerChanged(), p11.stats.Total.BitsPerChanged(), "bits")
+	row("all at rest (level 11)", "≈ 15 kbit/s", idle, math.NaN(), "kbit/s")
+	row("katamari average (level 11)", "< 256 kbit/s", l11.sum.avgWireKbps(), p11.sum.avgWireKbps(), "kbit/s")
+	row("katamari peak (level 11)", "-", l11.sum.kbpsPeak, p11.sum.kbpsPeak, "kbit/s")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	age := l11.stats.Total.MeanBaselineAge()
+	fmt.Fprintf(b.out, "Per-field figures average every field sent (absolute fallbacks included). Baseline age on this link: %.1f frames on average\n", age)
+	fmt.Fprintln(b.out, "(about one round trip); the older the baseline, the further cubes have moved and the larger their deltas.")
+	return nil
+}
