@@ -53,7 +53,7 @@ gotest:
 # Each fuzz target runs for a bounded time on top of its seed corpus (which
 # `go test` already replays). Targets are listed as package:Target.
 FUZZTIME ?= 10s
-FUZZ_TARGETS := ./net:FuzzReadStream ./net:FuzzSamplePacket ./net:FuzzAckHeader
+FUZZ_TARGETS := ./net:FuzzReadStream ./net:FuzzSamplePacket ./net:FuzzAckHeader ./net:FuzzSnapshotPacket ./game:FuzzSnapshotReceive ./net:FuzzStateSyncPacket ./game:FuzzStateSyncReceive
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -1,42 +1,40 @@
 // Command netcubes shows how to network a physics simulation: a 901-cube
-// world runs on a "left" sender and is rebuilt on a "right" receiver only from
-// packets that crossed a simulated lossy link.
+// world runs on a "left" sender and is rebuilt on a "right" receiver only
+// from packets that crossed a simulated lossy link. Keys switch strategies
+// live; H shows them all.
 //
-// This file stays thin: it parses flags, sets up the window and hands over to
-// the game loop. Everything with logic in it lives in packages.
+// This file stays thin: it parses flags, sets up the window and hands over
+// to package ui.
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
+	"math"
 	"os"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/gofont/gobold"
+
+	"netcubes/assets"
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/net"
+	"netcubes/ui"
 )
+
+// A bad command line is a ui.UsageError: main prints it on one line and
+// exits with code 2, so a typo on stage gives a clear message, not a wall of
+// text.
+func usagef(format string, args ...any) error { return ui.UsageError(fmt.Sprintf(format, args...)) }
 
 // options are the command-line settings.
 type options struct {
-	screenshot string // PNG file to write after frames ticks, then exit
-	frames     int    // ticks to run before the screenshot (0 = run until closed)
-	width      int    // window width in device-independent pixels
-	height     int    // window height in device-independent pixels
+	ui            ui.Options
+	width, height int
 }
-
-// usageError is a bad command line: main prints it on one line and exits
-// with code 2, so a typo on stage gives a clear message, not a wall of text.
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
-
-func usagef(format string, args ...any) error { return usageError(fmt.Sprintf(format, args...)) }
 
 // parseFlags reads the command line. -h prints the flag list to help and
 // returns flag.ErrHelp.
@@ -46,10 +44,23 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 	// The flag package prints its error followed by the whole usage; keep
 	// errors to one line and show the usage only when asked for.
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.screenshot, "screenshot", "", "write a PNG of the screen to `FILE` after -frames ticks, then exit")
-	fs.IntVar(&o.frames, "frames", 0, "number of 1/60 s ticks to run before -screenshot (or before exiting)")
+	strategy := fs.String("strategy", ui.EntryNames()[0], "strategy to start with: "+strings.Join(ui.EntryNames(), ", "))
+	preset := fs.String("preset", "perfect", "network preset: "+presetNames())
+	latency := fs.Float64("latency", -1, "one-way latency in ms (-1 keeps the preset's)")
+	jitter := fs.Float64("jitter", -1, "jitter in ms, ± around the latency (-1 keeps the preset's)")
+	loss := fs.Float64("loss", -1, "packet loss in percent (-1 keeps the preset's)")
+	seed := fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
+	script := fs.String("script", "", "play a scripted input: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
+	fs.StringVar(&o.ui.RecordPath, "record", "", "write the run's input to `FILE` on exit, in the script format")
+	fs.BoolVar(&o.ui.Fullscreen, "fullscreen", false, "start fullscreen")
+	fs.StringVar(&o.ui.Screenshot, "screenshot", "", "write a PNG of the screen to `FILE` after -frames ticks, then exit")
+	fs.IntVar(&o.ui.Frames, "frames", 0, "number of 1/60 s ticks to run (with -screenshot, or to exit after)")
 	fs.IntVar(&o.width, "width", 1600, "window width in pixels")
 	fs.IntVar(&o.height, "height", 900, "window height in pixels")
+	fs.BoolVar(&o.ui.NoAudio, "mute", false, "no sound at all (the sound device is not even opened)")
+	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
+	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
+	setup := ui.StrategyFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(help)
@@ -57,29 +68,87 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 			fs.PrintDefaults()
 			return o, err
 		}
-		return o, usageError(err.Error())
+		return o, ui.UsageError(err.Error())
 	}
 	switch {
 	case fs.NArg() > 0:
 		return o, usagef("unexpected argument %q", fs.Arg(0))
-	case o.frames < 0:
-		return o, usagef("-frames must be >= 0, got %d", o.frames)
-	case o.screenshot != "" && o.frames == 0:
+	case o.ui.Frames < 0:
+		return o, usagef("-frames must be >= 0, got %d", o.ui.Frames)
+	case o.ui.Screenshot != "" && o.ui.Frames == 0:
 		return o, usagef("-screenshot needs -frames N with N > 0")
 	case o.width < 320 || o.height < 240:
 		return o, usagef("window must be at least 320x240, got %dx%d", o.width, o.height)
+	case o.ui.TextScale < 0.6 || o.ui.TextScale > 2:
+		return o, usagef("-text-scale must be in 0.6..2, got %g", o.ui.TextScale)
+	}
+	o.ui.NoAntiAlias = !*antiAlias
+	entry, ok := ui.EntryByName(*strategy)
+	if !ok {
+		return o, usagef("unknown -strategy %q (strategies: %s)", *strategy, strings.Join(ui.EntryNames(), ", "))
+	}
+	o.ui.Entry = entry
+	p, ok := net.LinkPresetByName(*preset)
+	if !ok {
+		return o, usagef("unknown -preset %q (presets: %s)", *preset, presetNames())
+	}
+	cfg := game.DefaultConfig()
+	cfg.Seed = *seed
+	cfg.Link = p.Config()
+	o.ui.Preset = p.String()
+	for _, k := range []struct {
+		name     string
+		v        float64
+		max      float64
+		dst      *float64
+		isSetMsg string
+	}{
+		{"latency", *latency, 5000, &cfg.Link.LatencyMs, "ms"},
+		{"jitter", *jitter, 5000, &cfg.Link.JitterMs, "ms"},
+		{"loss", *loss, 100, &cfg.Link.LossPercent, "%"},
+	} {
+		if k.v == -1 {
+			continue
+		}
+		if math.IsNaN(k.v) || k.v < 0 || k.v > k.max {
+			return o, usagef("-%s must be in 0..%g %s, got %g", k.name, k.max, k.isSetMsg, k.v)
+		}
+		*k.dst = k.v
+		o.ui.Preset = "" // custom numbers
+	}
+	o.ui.Session = cfg
+	if *script != "" {
+		sc, err := cubes.LoadScript(*script)
+		if err != nil {
+			return o, ui.UsageError(err.Error())
+		}
+		o.ui.Script = sc
+	}
+	var err error
+	if o.ui.Setup, err = setup(); err != nil {
+		return o, err
 	}
 	return o, nil
 }
 
+func presetNames() string {
+	var names []string
+	for p := net.LinkPreset(0); p < net.NumLinkPresets; p++ {
+		names = append(names, p.String())
+	}
+	return strings.Join(names, ", ")
+}
+
 func main() {
+	ui.RunAudioProbe() // returns at once unless this process is the audio probe
 	o, err := parseFlags(os.Args[1:], os.Stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, "netcubes:", err)
-		if _, ok := err.(usageError); ok {
+		var u ui.UsageError
+		if errors.As(err, &u) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -91,75 +160,24 @@ func main() {
 }
 
 func run(o options) error {
-	src, err := text.NewGoTextFaceSource(bytes.NewReader(gobold.TTF))
-	if err != nil {
-		return err
-	}
-	ebiten.SetWindowTitle("netcubes")
 	ebiten.SetWindowSize(o.width, o.height)
-	g := &titleGame{opts: o, font: src}
-	if err := ebiten.RunGame(g); err != nil && !errors.Is(err, ebiten.Termination) {
-		return err
-	}
-	return g.err
-}
-
-// titleGame draws the product title until the real app exists.
-type titleGame struct {
-	opts  options
-	font  *text.GoTextFaceSource
-	ticks int
-	shot  bool // the screenshot has been written
-	err   error
-}
-
-func (g *titleGame) Update() error {
-	if g.err != nil {
-		return g.err
-	}
-	if g.opts.frames > 0 && g.ticks >= g.opts.frames {
-		// Ebitengine may run several ticks between two draws; hold here until
-		// Draw has saved the screenshot of exactly this tick.
-		if g.opts.screenshot == "" || g.shot {
-			return ebiten.Termination
+	app, err := ui.Run(o.ui)
+	if app != nil && o.ui.RecordPath != "" {
+		if rec := app.Recording(); rec != nil {
+			if werr := writeScript(o.ui.RecordPath, rec); werr != nil && err == nil {
+				err = werr
+			}
 		}
-		return nil
 	}
-	g.ticks++
-	return nil
+	return err
 }
 
-func (g *titleGame) Draw(screen *ebiten.Image) {
-	screen.Fill(color.RGBA{0x1c, 0x22, 0x2b, 0xff})
-	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
-	face := &text.GoTextFace{Source: g.font, Size: float64(h) / 8}
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(float64(w)/2, float64(h)/2)
-	op.PrimaryAlign = text.AlignCenter
-	op.SecondaryAlign = text.AlignCenter
-	op.ColorScale.ScaleWithColor(color.RGBA{0xf0, 0xf0, 0xf0, 0xff})
-	text.Draw(screen, "netcubes", face, op)
-	if g.opts.screenshot != "" && g.ticks == g.opts.frames && !g.shot {
-		g.err = savePNG(screen, g.opts.screenshot)
-		g.shot = true
-	}
-}
-
-func (g *titleGame) Layout(outsideWidth, outsideHeight int) (int, int) {
-	return outsideWidth, outsideHeight
-}
-
-// savePNG writes the screen's pixels. It runs in Draw on the frame the
-// screenshot was asked for; it reads the screen and never touches the game.
-func savePNG(screen *ebiten.Image, path string) error {
-	b := screen.Bounds()
-	img := image.NewRGBA(b)
-	screen.ReadPixels(img.Pix)
+func writeScript(path string, s *cubes.Script) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, img); err != nil {
+	if _, err := s.WriteTo(f); err != nil {
 		f.Close()
 		return err
 	}

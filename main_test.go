@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -9,26 +10,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"netcubes/cubes"
+	"netcubes/ui"
 )
 
 // When this variable is set, the test binary behaves as the netcubes
-// command itself, so tests can run the real app in a subprocess (Ebitengine
+// command itself, so tests run the real app in a subprocess (Ebitengine
 // allows one RunGame per process) without a separate go build.
 const runAsMainEnv = "NETCUBES_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(runAsMainEnv) == "1" {
+	if os.Getenv(runAsMainEnv) == "1" || os.Getenv(ui.AudioProbeEnv) == "1" {
 		main()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
 
-// runApp runs the app with args and returns its combined output and error.
-func runApp(t *testing.T, args ...string) (string, error) {
+// runApp runs the app with args (and extra environment) and returns its
+// combined output and error.
+func runApp(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), runAsMainEnv+"=1")
+	cmd.Env = append(append(os.Environ(), runAsMainEnv+"=1"), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
@@ -36,12 +41,8 @@ func runApp(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestScreenshot(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shot.png")
-	out, err := runApp(t, "-frames", "10", "-screenshot", path)
-	if err != nil {
-		t.Fatalf("app failed: %v\n%s", err, out)
-	}
+func loadPNG(t *testing.T, path string) image.Image {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -51,28 +52,136 @@ func TestScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := img.Bounds().Size(); got != image.Pt(1600, 900) {
-		t.Errorf("screenshot is %v, want 1600x900", got)
-	}
-	if n := distinctColours(img, 1000); n < 8 {
-		t.Errorf("screenshot has %d distinct colours; looks blank", n)
-	}
+	return img
 }
 
-// distinctColours counts distinct colours in img, stopping at limit.
-func distinctColours(img image.Image, limit int) int {
-	seen := make(map[[4]uint32]bool)
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 2 {
-		for x := b.Min.X; x < b.Max.X; x += 2 {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[[4]uint32{r, g, bl, a}] = true
+// cubePixels counts pixels in r that look like a cube face: red
+// (interacting), the player's blue, or the light grey of resting cubes,
+// but not the ground or the sky.
+func cubePixels(img image.Image, r image.Rectangle) (red, grey, blue int) {
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			c, g, b, _ := img.At(x, y).RGBA()
+			R, G, B := int(c>>8), int(g>>8), int(b>>8)
+			switch {
+			case R > 150 && G < 90 && B < 90:
+				red++
+			case B > 150 && R < 110 && G < 170 && B-R > 80:
+				blue++
+			case R > 200 && G > 200 && B > 190 && abs(R-B) < 20:
+				grey++
+			}
+		}
+	}
+	return
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// distinctColours counts distinct colours in r, stopping at limit.
+func distinctColours(img image.Image, r image.Rectangle, limit int) int {
+	seen := make(map[[3]uint32]bool)
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			c, g, b, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{c, g, b}] = true
 			if len(seen) >= limit {
 				return limit
 			}
 		}
 	}
 	return len(seen)
+}
+
+// TestScreenshotEveryStrategy runs the app headless on the katamari script
+// for each strategy and checks what it drew: the right size, cubes in both
+// halves (and red ones: the ball is forming), and text in the HUD. The
+// PNGs are kept in $NETCUBES_SHOTS when set, to look at.
+func TestScreenshotEveryStrategy(t *testing.T) {
+	dir := os.Getenv("NETCUBES_SHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	for _, name := range ui.EntryNames() {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, "shot-"+name+".png")
+			// Without anti-aliasing: on the virtual display's software
+			// OpenGL it costs ten times the rest of the frame.
+			out, err := runApp(t, nil, "-mute", "-antialias=false", "-strategy", name, "-preset", "intercontinental",
+				"-script", "katamari", "-frames", "540", "-screenshot", path)
+			if err != nil {
+				t.Fatalf("app failed: %v\n%s", err, out)
+			}
+			img := loadPNG(t, path)
+			if got := img.Bounds().Size(); got != image.Pt(1600, 900) {
+				t.Fatalf("screenshot is %v, want 1600x900", got)
+			}
+			// The middle band of each half: below the top bar, above the panel.
+			left := image.Rect(0, 150, 790, 650)
+			right := image.Rect(810, 150, 1600, 650)
+			for _, half := range []struct {
+				name string
+				r    image.Rectangle
+			}{{"left", left}, {"right", right}} {
+				red, grey, blue := cubePixels(img, half.r)
+				if grey < 500 || red < 200 || blue < 50 {
+					t.Errorf("%s half: %d grey, %d red, %d blue cube pixels; want a grid, a red ball and the player", half.name, grey, red, blue)
+				}
+			}
+			for _, hud := range []struct {
+				name string
+				r    image.Rectangle
+			}{{"top bar", image.Rect(0, 0, 1600, 80)}, {"bottom panel", image.Rect(0, 720, 1600, 900)}} {
+				if n := distinctColours(img, hud.r, 50); n < 30 {
+					t.Errorf("%s has %d colours: blank?", hud.name, n)
+				}
+			}
+		})
+	}
+}
+
+// TestStuckAudioDoesNotStopTheApp makes the audio probe hang: the app must
+// run its frames and exit normally, silently.
+func TestStuckAudioDoesNotStopTheApp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shot.png")
+	out, err := runApp(t, []string{"NETCUBES_AUDIO_PROBE_HANG=1"}, "-frames", "30", "-screenshot", path)
+	if err != nil {
+		t.Fatalf("app failed with a hanging audio device: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMissingAudioDoesNotStopTheApp runs with sound enabled on a machine
+// that may have no sound device (this one has none): the probe must see it
+// and the app carry on without sound.
+func TestMissingAudioDoesNotStopTheApp(t *testing.T) {
+	out, err := runApp(t, nil, "-frames", "240", "-antialias=false", "-script", "katamari")
+	if err != nil {
+		t.Fatalf("app failed with sound enabled: %v\n%s", err, out)
+	}
+}
+
+func TestRecordWritesAReplayableScript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.txt")
+	out, err := runApp(t, nil, "-mute", "-antialias=false", "-script", "katamari", "-frames", "400", "-record", path)
+	if err != nil {
+		t.Fatalf("app failed: %v\n%s", err, out)
+	}
+	rec, err := cubes.LoadScript(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := cubes.LoadScript("katamari")
+	for f := 0; f < rec.Length; f++ {
+		if rec.InputAt(f) != src.InputAt(f) {
+			t.Fatalf("frame %d: recorded %v, script %v", f, rec.InputAt(f), src.InputAt(f))
+		}
+	}
+	if rec.Length < 300 {
+		t.Errorf("recording is %d frames long", rec.Length)
+	}
 }
 
 func TestBadFlagsExitTwo(t *testing.T) {
@@ -86,15 +195,39 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-frames", "ten"}, `netcubes: invalid value "ten" for flag -frames: parse error`},
 		{[]string{"-nosuch"}, "netcubes: flag provided but not defined: -nosuch"},
 		{[]string{"extra"}, `netcubes: unexpected argument "extra"`},
+		{[]string{"-preset", "moon"}, `netcubes: unknown -preset "moon" (presets: ` + presetNames() + ")"},
+		{[]string{"-strategy", "magic"}, fmt.Sprintf("netcubes: unknown -strategy %q (strategies: %s)", "magic", strings.Join(ui.EntryNames(), ", "))},
+		{[]string{"-loss", "120"}, "netcubes: -loss must be in 0..100 %, got 120"},
+		{[]string{"-latency", "-5"}, "netcubes: -latency must be in 0..5000 ms, got -5"},
+		{[]string{"-text-scale", "9"}, "netcubes: -text-scale must be in 0.6..2, got 9"},
+		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {
-		out, err := runApp(t, tt.args...)
+		out, err := runApp(t, nil, tt.args...)
 		ee, ok := err.(*exec.ExitError)
 		if !ok || ee.ExitCode() != 2 {
 			t.Errorf("%v: err = %v, want exit code 2", tt.args, err)
 		}
 		if got := strings.TrimSpace(out); got != tt.want {
-			t.Errorf("%v: output %q, want %q", tt.args, got, tt.want)
+			t.Errorf("%v: output\n%q\nwant\n%q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestReadmeListsEveryKey keeps the README's keys table in step with the
+// app's key bindings.
+func TestReadmeListsEveryKey(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range ui.KeyTable() {
+		if k.Key == "" {
+			continue
+		}
+		row := fmt.Sprintf("| %s | %s |", "`"+k.Key+"`", k.Help)
+		if !bytes.Contains(readme, []byte(row)) {
+			t.Errorf("README has no row %q", row)
 		}
 	}
 }

@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"netcubes/net"
+)
+
+// Link knob steps and limits.
+const (
+	latencyStepMs = 10
+	jitterStepMs  = 5
+	lossStep      = 1.0 // percent
+	maxLatencyMs  = 1000
+	maxJitterMs   = 500
+	maxLoss       = 50.0
+	tapOutage     = net.TicksPerSecond // a tap of the outage key drops 1 s
+)
+
+var bindingTable []binding
+
+// bindings returns the key table (built once: the closures take the app as
+// an argument).
+func bindings() []binding {
+	if bindingTable == nil {
+		bindingTable = buildBindings()
+	}
+	return bindingTable
+}
+
+func buildBindings() []binding {
+	t := []binding{
+		{group: "Drive the left world", label: "Arrows", help: "move the player cube (it rolls and tumbles)"},
+		{group: "Drive the left world", label: "Space", help: "blow: push nearby cubes away, lift the player"},
+		{group: "Drive the left world", label: "Z", help: "katamari: pull nearby cubes into a ball"},
+	}
+	for i, e := range entries {
+		i := i
+		t = append(t, binding{group: "Strategy", keys: keys(e.key), shift: noShift, label: e.label, help: e.name,
+			do: func(a *App) { a.selectEntry(i) }})
+	}
+	t = append(t,
+		binding{group: "Strategy", keys: keys(ebiten.KeyBracketLeft), label: "[", help: "previous sub-mode (render mode, compression level, build-up step)",
+			do: func(a *App) { a.subMode(-1) }},
+		binding{group: "Strategy", keys: keys(ebiten.KeyBracketRight), label: "]", help: "next sub-mode",
+			do: func(a *App) { a.subMode(+1) }},
+	)
+	t = append(t, strategyBindings()...)
+	t = append(t,
+		binding{group: "Network", keys: keys(ebiten.KeyN), shift: noShift, label: "N", help: "next network preset",
+			do: func(a *App) { a.cyclePreset(+1) }},
+		binding{group: "Network", keys: keys(ebiten.KeyN), shift: withShift, label: "Shift+N", help: "previous network preset",
+			do: func(a *App) { a.cyclePreset(-1) }},
+		binding{group: "Network", keys: keys(ebiten.KeyL), shift: noShift, repeat: true, label: "L / Shift+L", help: fmt.Sprintf("latency +%d / −%d ms (one way)", latencyStepMs, latencyStepMs),
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.LatencyMs = math.Min(maxLatencyMs, c.LatencyMs+latencyStepMs) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyL), shift: withShift, repeat: true,
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.LatencyMs = math.Max(0, c.LatencyMs-latencyStepMs) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyU), shift: noShift, repeat: true, label: "U / Shift+U", help: fmt.Sprintf("jitter +%d / −%d ms", jitterStepMs, jitterStepMs),
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.JitterMs = math.Min(maxJitterMs, c.JitterMs+jitterStepMs) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyU), shift: withShift, repeat: true,
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.JitterMs = math.Max(0, c.JitterMs-jitterStepMs) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyK), shift: noShift, repeat: true, label: "K / Shift+K", help: "packet loss +1 / −1 %",
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.LossPercent = math.Min(maxLoss, c.LossPercent+lossStep) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyK), shift: withShift, repeat: true,
+			do: func(a *App) {
+				a.adjustLink(func(c *net.LinkConfig) { c.LossPercent = math.Max(0, c.LossPercent-lossStep) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyY), label: "Y", help: "TCP-like link on/off (in order, lost packets resent late)",
+			do: func(a *App) { a.adjustLink(func(c *net.LinkConfig) { c.TCPLike = !c.TCPLike }) }},
+		binding{group: "Network", keys: keys(ebiten.KeyX), label: "X", help: "outage: drop every packet while held (a tap drops 1 s)",
+			hold: func(a *App, down bool) { a.outageKey(down) }},
+
+		binding{group: "Show", keys: keys(ebiten.KeyG), label: "G", help: "ghost: the left's true pose as a wireframe on the right",
+			do: func(a *App) { a.overlays.Ghost = !a.overlays.Ghost; a.say("ghost %s", onOff(a.overlays.Ghost)) }},
+		binding{group: "Show", keys: keys(ebiten.KeyT), label: "T", help: "tint: interacting / priority / updated this tick",
+			do: func(a *App) { a.overlays.Tint = a.overlays.Tint.Next(); a.say("tint: %s", a.overlays.Tint) }},
+		binding{group: "Show", keys: keys(ebiten.KeyE), label: "E", help: "smoothing error offsets as lines",
+			do: func(a *App) {
+				a.overlays.ErrorOffsets = !a.overlays.ErrorOffsets
+				a.say("error offsets %s", onOff(a.overlays.ErrorOffsets))
+			}},
+		binding{group: "Show", keys: keys(ebiten.KeyH, ebiten.KeyF1), label: "H or F1", help: "this help",
+			do: func(a *App) { a.help = !a.help }},
+		binding{group: "Show", keys: keys(ebiten.KeyEqual, ebiten.KeyNumpadAdd), label: "= / -", help: "text larger / smaller",
+			do: func(a *App) { a.fonts.scale = math.Min(2, a.fonts.scale*1.1) }},
+		binding{group: "Show", keys: keys(ebiten.KeyMinus, ebiten.KeyNumpadSubtract),
+			do: func(a *App) { a.fonts.scale = math.Max(0.6, a.fonts.scale/1.1) }},
+		binding{group: "Show", keys: keys(ebiten.KeyF11), label: "F11 or Alt+Enter", help: "fullscreen",
+			do: func(a *App) { ebiten.SetFullscreen(!ebiten.IsFullscreen()) }},
+		binding{group: "Show", keys: keys(ebiten.KeyEnter), alt: true,
+			do: func(a *App) { ebiten.SetFullscreen(!ebiten.IsFullscreen()) }},
+		binding{group: "Show", keys: keys(ebiten.KeyF9), label: "F9", help: "smooth edges (anti-aliasing) on / off",
+			do: func(a *App) { a.setAntiAlias(!a.left.AntiAlias); a.say("smooth edges %s", onOff(a.left.AntiAlias)) }},
+		binding{group: "Show", keys: keys(ebiten.KeyM), label: "M", help: "mute / unmute sound",
+			do: func(a *App) { a.snd.muted = !a.snd.muted; a.say("sound %s", a.snd.status()) }},
+
+		binding{group: "Time", keys: keys(ebiten.KeyP), label: "P", help: "pause / resume",
+			do: func(a *App) { a.paused = !a.paused }},
+		binding{group: "Time", keys: keys(ebiten.KeyPeriod), repeat: true, label: ".", help: "single step (while paused)",
+			do: func(a *App) { a.paused = true; a.stepOnce = true }},
+		binding{group: "Time", keys: keys(ebiten.KeyComma), label: ",", help: "slow motion (¼ speed) on / off",
+			do: func(a *App) { a.slow = !a.slow; a.say("slow motion %s", onOff(a.slow)) }},
+		binding{group: "Time", keys: keys(ebiten.KeyF5), label: "F5", help: "reset: the world, the script and the right side start over",
+			do: func(a *App) { a.reset() }},
+		binding{group: "Time", keys: keys(ebiten.KeyQ), ctrl: true, label: "Ctrl+Q", help: "quit (a chord, so a stray key on stage cannot)",
+			do: func(a *App) { a.quit = true }},
+	)
+	return t
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (a *App) selectEntry(i int) {
+	if err := entries[i].apply(a.sess); err != nil {
+		a.err = err
+		return
+	}
+	a.entry = i
+	a.right.Reset()
+	a.kbps.clear()
+	a.say("%s", entries[i].name)
+}
+
+func (a *App) reset() {
+	if err := a.restart(); err != nil {
+		a.err = err
+		return
+	}
+	a.say("reset")
+}
+
+func (a *App) cyclePreset(d int) {
+	n := int(net.NumLinkPresets)
+	a.preset = (a.preset + d + n) % n
+	a.custom = false
+	a.sess.SetLink(net.LinkPreset(a.preset).Config())
+	a.say("network: %s", a.linkName())
+}
+
+func (a *App) adjustLink(f func(*net.LinkConfig)) {
+	c := a.sess.Link()
+	f(&c)
+	a.sess.SetLink(c)
+	a.custom = true
+	a.say("network: %s", describeLink(c))
+}
+
+func (a *App) outageKey(down bool) {
+	if down {
+		a.outageStart = a.ticks
+		a.sess.HoldOutage(true)
+		a.say("outage: every packet dropped")
+		return
+	}
+	if a.outageStart < 0 {
+		return
+	}
+	a.sess.HoldOutage(false)
+	// A short tap still makes a full second of outage, long enough to see.
+	if held := a.ticks - a.outageStart; held < tapOutage {
+		a.sess.Outage(tapOutage - held)
+	}
+	a.outageStart = -1
+}
+
+// linkName names the current conditions: the preset, or "custom".
+func (a *App) linkName() string {
+	if a.custom {
+		return "custom"
+	}
+	return net.LinkPreset(a.preset).String()
+}
+
+// describeLink writes the link's numbers compactly.
+func describeLink(c net.LinkConfig) string {
+	s := fmt.Sprintf("%.0f ms ±%.0f, %.1f%% loss", c.LatencyMs, c.JitterMs, c.LossPercent)
+	if c.Burst.GoodToBadPercent > 0 {
+		s += " + bursts"
+	}
+	if c.DuplicatePercent > 0 {
+		s += fmt.Sprintf(", %.0f%% dup", c.DuplicatePercent)
+	}
+	if c.ReorderPercent > 0 {
+		s += fmt.Sprintf(", %.0f%% reorder", c.ReorderPercent)
+	}
+	if c.TCPLike {
+		s += ", TCP-like"
+	}
+	return s
+}

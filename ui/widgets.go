@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"netcubes/render/scene"
+)
+
+// Small drawing helpers for the HUD. They draw; they never decide what to
+// show. Everything is positioned in screen pixels.
+
+// panel draws a translucent rounded-looking backdrop.
+func panel(dst *ebiten.Image, r image.Rectangle) {
+	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colPanel, false)
+}
+
+// label draws s with its top-left at (x, y) and returns its width.
+func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) float64 {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	text.Draw(dst, s, face, op)
+	w, _ := text.Measure(s, face, 0)
+	return w
+}
+
+// labelRight draws s with its top-right at (x, y).
+func labelRight(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) {
+	w, _ := text.Measure(s, face, 0)
+	label(dst, s, face, x-w, y, c)
+}
+
+// span is a run of text in one colour, for lines that mix values and labels.
+type span struct {
+	s string
+	c color.Color
+}
+
+// spans draws runs one after the other and returns the total width.
+func spans(dst *ebiten.Image, face text.Face, x, y float64, runs ...span) float64 {
+	x0 := x
+	for _, r := range runs {
+		x += label(dst, r.s, face, x, y, r.c)
+	}
+	return x - x0
+}
+
+// lineHeight is the distance between lines of this face.
+func lineHeight(face *text.GoTextFace) float64 { return face.Size * 1.3 }
+
+// meshDrawer draws scene meshes (screen-space triangles) with Ebitengine.
+type meshDrawer struct {
+	antiAlias bool
+	mesh      scene.Mesh
+	verts     []ebiten.Vertex
+	white     *ebiten.Image
+}
+
+func (m *meshDrawer) flush(dst *ebiten.Image) {
+	if m.white == nil {
+		img := ebiten.NewImage(3, 3)
+		img.Fill(color.White)
+		m.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	}
+	if len(m.mesh.Indices) > 0 {
+		m.verts = m.verts[:0]
+		for _, v := range m.mesh.Vertices {
+			m.verts = append(m.verts, ebiten.Vertex(v))
+		}
+		dst.DrawTriangles32(m.verts, m.mesh.Indices, m.white, &ebiten.DrawTrianglesOptions{AntiAlias: m.antiAlias})
+	}
+	m.mesh.Reset()
+}
+
+func rgba(c color.RGBA) scene.RGBA {
+	return scene.RGBA{R: float32(c.R) / 255, G: float32(c.G) / 255, B: float32(c.B) / 255, A: float32(c.A) / 255}
+}
+
+// series is a fixed-length history of one value per tick, oldest first
+// after the head.
+type series struct {
+	v    []float64
+	head int // index of the next write
+	n    int // samples written, up to len(v)
+}
+
+func newSeries(n int) *series { return &series{v: make([]float64, n)} }
+
+func (s *series) push(x float64) {
+	s.v[s.head] = x
+	s.head = (s.head + 1) % len(s.v)
+	s.n = min(s.n+1, len(s.v))
+}
+
+// at returns the i-th sample, 0 = oldest kept.
+func (s *series) at(i int) float64 {
+	start := (s.head - s.n + len(s.v)) % len(s.v)
+	return s.v[(start+i)%len(s.v)]
+}
+
+func (s *series) max() float64 {
+	m := 0.0
+	for i := 0; i < s.n; i++ {
+		m = max(m, s.at(i))
+	}
+	return m
+}
+
+func (s *series) clear() { s.head, s.n = 0, 0 }
+
+// graph draws the series as a line inside r, scaled so yMax is the top,
+// with an optional horizontal budget line (budget ≤ 0: none).
+func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *series, yMax, budget float64) {
+	x0, y0 := float32(r.Min.X), float32(r.Max.Y)
+	w, h := float32(r.Dx()), float32(r.Dy())
+	y := func(v float64) float32 { return y0 - h*float32(min(1, v/yMax)) }
+	// Faint quarter lines give the scale.
+	for q := 1; q <= 3; q++ {
+		yy := y0 - h*float32(q)/4
+		m.mesh.Line(scene.Point{X: x0, Y: yy}, scene.Point{X: x0 + w, Y: yy}, 1, rgba(colGridDim))
+	}
+	if budget > 0 {
+		yb := y(budget)
+		m.mesh.Line(scene.Point{X: x0, Y: yb}, scene.Point{X: x0 + w, Y: yb}, 2, rgba(colBudget))
+	}
+	n := len(s.v)
+	// Samples fill the graph from the right, so "now" is always the right edge.
+	for i := 1; i < s.n; i++ {
+		xa := x0 + w*float32(n-s.n+i-1)/float32(n-1)
+		xb := x0 + w*float32(n-s.n+i)/float32(n-1)
+		m.mesh.Line(scene.Point{X: xa, Y: y(s.at(i - 1))}, scene.Point{X: xb, Y: y(s.at(i))}, 2, rgba(colGraph))
+	}
+	m.flush(dst)
+}
