@@ -59,6 +59,7 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 	fs.IntVar(&o.height, "height", 900, "window height in pixels")
 	fs.BoolVar(&o.ui.NoAudio, "mute", false, "no sound at all (the sound device is not even opened)")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
+	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost")
 	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
 	setup := ui.StrategyFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +84,10 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 		return o, usagef("-text-scale must be in 0.6..2, got %g", o.ui.TextScale)
 	}
 	o.ui.NoAntiAlias = !*antiAlias
+	var err error
+	if o.ui.Show, err = ui.ParseShow(*show); err != nil {
+		return o, err
+	}
 	entry, ok := ui.EntryByName(*strategy)
 	if !ok {
 		return o, usagef("unknown -strategy %q (strategies: %s)", *strategy, strings.Join(ui.EntryNames(), ", "))
@@ -124,7 +129,6 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 		}
 		o.ui.Script = sc
 	}
-	var err error
 	if o.ui.Setup, err = setup(); err != nil {
 		return o, err
 	}

@@ -140,6 +140,42 @@ func TestScreenshotEveryStrategy(t *testing.T) {
 	}
 }
 
+// TestHelpOverlay starts with the help shown (-show help): over the views
+// the screen is the help panel's dark colour, with text on it, where
+// without it are the sky and the grid.
+func TestHelpOverlay(t *testing.T) {
+	dir := t.TempDir()
+	dark := func(path string) float64 {
+		img := loadPNG(t, path)
+		n, all := 0, 0
+		for y := 150; y < 650; y += 3 {
+			for x := 100; x < 1500; x += 3 {
+				r, g, b, _ := img.At(x, y).RGBA()
+				if r>>8 < 0x40 && g>>8 < 0x40 && b>>8 < 0x50 {
+					n++
+				}
+				all++
+			}
+		}
+		if c := distinctColours(img, image.Rect(100, 150, 1500, 650), 20); c < 20 {
+			t.Errorf("%s: %d colours over the views: no text?", path, c)
+		}
+		return float64(n) / float64(all)
+	}
+	var frac [2]float64
+	for i, show := range []string{"help", ""} {
+		path := filepath.Join(dir, fmt.Sprintf("help-%d.png", i))
+		out, err := runApp(t, nil, "-mute", "-antialias=false", "-show", show, "-frames", "3", "-screenshot", path)
+		if err != nil {
+			t.Fatalf("app failed: %v\n%s", err, out)
+		}
+		frac[i] = dark(path)
+	}
+	if frac[0] < 0.6 || frac[1] > 0.2 {
+		t.Errorf("dark share over the views: %.2f with the help, %.2f without; want > 0.6 and < 0.2", frac[0], frac[1])
+	}
+}
+
 // TestStuckAudioDoesNotStopTheApp makes the audio probe hang: the app must
 // run its frames and exit normally, silently.
 func TestStuckAudioDoesNotStopTheApp(t *testing.T) {
@@ -200,6 +236,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-loss", "120"}, "netcubes: -loss must be in 0..100 %, got 120"},
 		{[]string{"-latency", "-5"}, "netcubes: -latency must be in 0..5000 ms, got -5"},
 		{[]string{"-text-scale", "9"}, "netcubes: -text-scale must be in 0.6..2, got 9"},
+		{[]string{"-show", "help,fireworks"}, `netcubes: unknown -show item "fireworks" (items: help, priority, updated, offsets, no-ghost)`},
 		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {

@@ -413,6 +413,13 @@ func (st *StateSync) Explain() string {
 // Settings returns the current settings.
 func (st *StateSync) Settings() StateSyncSettings { return st.set }
 
+// BudgetKbps is the bandwidth limit in kbit/s (headers included) and
+// whether the sender keeps to it (off at step 1: the HUD then draws the
+// limit as what the sender is ignoring).
+func (st *StateSync) BudgetKbps() (float64, bool) {
+	return float64(st.set.BandwidthKbps), st.set.LimitBandwidth
+}
+
 // SetSettings changes the settings (numbers are clamped to their ranges).
 // Every change takes effect from the next tick: packets describe their own
 // format, so packets in flight stay readable.

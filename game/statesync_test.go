@@ -103,6 +103,11 @@ func TestStateSyncSettings(t *testing.T) {
 		if !strings.HasPrefix(st.Mode(), "step ") || st.Explain() == "" || StateSyncStepName(n) == "custom" {
 			t.Errorf("step %d: mode %q, explain %q", n, st.Mode(), st.Explain())
 		}
+		// The HUD draws the budget line from BudgetKbps; only step 1
+		// ignores it.
+		if kbps, kept := st.BudgetKbps(); kbps != 256 || kept != (n >= 2) {
+			t.Errorf("step %d: BudgetKbps %v, %v", n, kbps, kept)
+		}
 		t.Logf("step %d %-28s %s", n, StateSyncStepName(n), st.Mode())
 	}
 	// Walking with [ and ] stops at the ends.

@@ -13,6 +13,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
@@ -43,6 +44,46 @@ type Options struct {
 	TextScale  float64
 	// NoAntiAlias draws hard edges: much cheaper on software OpenGL.
 	NoAntiAlias bool
+	// Show is what the presenter sees at start (the -show flag): the
+	// overlays and the help. Zero value: the ghost only (see ParseShow).
+	Show Show
+}
+
+// Show is the starting state of the toggles G, T, E and H.
+type Show struct {
+	NoGhost bool
+	Tint    render.TintMode
+	Offsets bool
+	Help    bool
+}
+
+// showWords are the words of -show, in the order the usage lists them.
+var showWords = []string{"help", "priority", "updated", "offsets", "no-ghost"}
+
+// ParseShow reads a comma-separated -show list: help (the key list),
+// priority or updated (the T tints), offsets (E), no-ghost (G off).
+func ParseShow(list string) (Show, error) {
+	var sh Show
+	if list == "" {
+		return sh, nil
+	}
+	for _, w := range strings.Split(list, ",") {
+		switch strings.TrimSpace(w) {
+		case "help":
+			sh.Help = true
+		case "priority":
+			sh.Tint = render.TintPriority
+		case "updated":
+			sh.Tint = render.TintUpdated
+		case "offsets":
+			sh.Offsets = true
+		case "no-ghost":
+			sh.NoGhost = true
+		default:
+			return sh, UsageError(fmt.Sprintf("unknown -show item %q (items: %s)", w, strings.Join(showWords, ", ")))
+		}
+	}
+	return sh, nil
 }
 
 // App is the ebiten.Game.
@@ -100,7 +141,8 @@ func NewApp(o Options) (*App, error) {
 		kbps:        newSeries(10 * net.TicksPerSecond),
 		entry:       o.Entry,
 		outageStart: -1,
-		overlays:    render.Overlays{Ghost: true},
+		overlays:    render.Overlays{Ghost: !o.Show.NoGhost, Tint: o.Show.Tint, ErrorOffsets: o.Show.Offsets},
+		help:        o.Show.Help,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
 	a.preset = -1

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"netcubes/game"
 	"netcubes/net"
@@ -26,7 +27,7 @@ import (
 const articleTargetKbps = 256
 
 // budgeted is implemented by strategies with a bandwidth limit.
-type budgeted interface{ BudgetKbps() float64 }
+type budgeted interface{ BudgetKbps() (float64, bool) }
 
 var categoryColours = [net.NumCategories]color.RGBA{
 	net.CategoryHeader:      {0x9a, 0xa4, 0xb4, 0xff},
@@ -166,7 +167,12 @@ func (a *App) drawBandwidthColumn(dst *ebiten.Image, r image.Rectangle, big, sma
 	x, y := float64(r.Min.X), float64(r.Min.Y)
 	budget, budgetName := float64(articleTargetKbps), "article's target"
 	if b, ok := st.(budgeted); ok {
-		budget, budgetName = b.BudgetKbps(), "budget"
+		var on bool
+		budget, on = b.BudgetKbps()
+		budgetName = "budget"
+		if !on {
+			budgetName = "budget (not kept)"
+		}
 	}
 	kc := colGood
 	if m.SentKbps > budget*1.02 {
@@ -353,41 +359,128 @@ func niceCeil(x float64) float64 {
 	return 10 * p
 }
 
-// drawHelp draws every key of the key table in columns over the views.
-func (a *App) drawHelp(dst *ebiten.Image) {
-	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
-	body := a.fonts.size(h) * 0.8
-	keyFace := a.fonts.face(a.fonts.bold, body)
-	txt := a.fonts.face(a.fonts.regular, body)
-	head := a.fonts.face(a.fonts.bold, body*1.1)
-	r := image.Rect(w/20, h/14, w-w/20, h-h/14)
-	panel(dst, r)
-	panel(dst, r) // twice: the help must be readable over busy views
-	lh := lineHeight(txt)
-	cols := 2
-	colW := float64(r.Dx()) / float64(cols)
-	x, y := float64(r.Min.X)+lh, float64(r.Min.Y)+lh
-	col := 0
-	group := ""
+// helpGroup is one heading of the help overlay and its keys.
+type helpGroup struct {
+	name string
+	rows []KeyHelp
+}
+
+func helpGroups() []helpGroup {
+	var gs []helpGroup
 	for _, k := range KeyTable() {
 		if k.Key == "" {
 			continue
 		}
-		if k.Group != group {
-			if y+lh*3 > float64(r.Max.Y) && col+1 < cols {
-				col++
-				x, y = float64(r.Min.X)+lh+colW*float64(col), float64(r.Min.Y)+lh
+		if len(gs) == 0 || gs[len(gs)-1].name != k.Group {
+			gs = append(gs, helpGroup{name: k.Group})
+		}
+		gs[len(gs)-1].rows = append(gs[len(gs)-1].rows, k)
+	}
+	return gs
+}
+
+// splitColumns deals whole groups of heights hs, in order, into cols
+// columns so that the tallest column is as short as possible. It returns
+// the index of the first group of each column and that tallest height.
+// There are a handful of groups, so trying every split is cheap.
+func splitColumns(hs []float64, cols int) ([]int, float64) {
+	best, bestH := []int(nil), math.Inf(1)
+	starts := make([]int, cols)
+	var try func(c, from int)
+	try = func(c, from int) {
+		starts[c] = from
+		if c == cols-1 {
+			tallest, col := 0.0, 0
+			sum := 0.0
+			for g := range hs {
+				if col+1 < cols && g == starts[col+1] {
+					tallest, sum, col = math.Max(tallest, sum), 0, col+1
+				}
+				sum += hs[g]
 			}
-			group = k.Group
-			label(dst, strings.ToUpper(group), head, x, y, colAccent)
-			y += lineHeight(head)
+			tallest = math.Max(tallest, sum)
+			if tallest < bestH {
+				best, bestH = append([]int(nil), starts...), tallest
+			}
+			return
 		}
-		label(dst, k.Key, keyFace, x, y, colText)
-		label(dst, k.Help, txt, x+colW*0.27, y, colDim)
-		y += lh
-		if y+lh > float64(r.Max.Y) && col+1 < cols {
+		for next := from + 1; next <= len(hs)-(cols-1-c); next++ {
+			try(c+1, next)
+		}
+	}
+	try(0, 0)
+	return best, bestH
+}
+
+// drawHelp draws every key of the key table over the views, in a panel
+// sized to its text: whole groups dealt into two or three columns,
+// whichever lets the text be larger, and the text shrunk only when even
+// that does not fit the screen.
+func (a *App) drawHelp(dst *ebiten.Image) {
+	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
+	groups := helpGroups()
+	// Measure at the base size; every length scales with the font size.
+	base := a.fonts.size(h) * 0.8
+	keyFace := a.fonts.face(a.fonts.bold, base)
+	txt := a.fonts.face(a.fonts.regular, base)
+	head := a.fonts.face(a.fonts.bold, base*1.1)
+	lh, hh := lineHeight(txt), lineHeight(head)
+	keyW, helpW := 0.0, 0.0
+	hs := make([]float64, len(groups))
+	for g, gr := range groups {
+		hs[g] = hh + lh*float64(len(gr.rows)) + lh*0.4
+		for _, k := range gr.rows {
+			keyW = math.Max(keyW, measure(k.Key, keyFace))
+			helpW = math.Max(helpW, measure(k.Help, txt))
+		}
+	}
+	keyGap, colGap, pad := base*1.2, base*2.5, base*1.2
+	colW := keyW + keyGap + helpW
+	title := "Keys  ·  H or F1 closes this"
+	titleH := hh * 1.4
+	availW, availH := float64(w)*0.96, float64(h)*0.94
+	var starts []int
+	var scale, contentW, contentH float64
+	for cols := 2; cols <= 3 && cols <= len(groups); cols++ {
+		st, tallest := splitColumns(hs, cols)
+		cw := float64(cols)*colW + float64(cols-1)*colGap + 2*pad
+		ch := tallest + titleH + 2*pad
+		sc := math.Min(1, math.Min(availW/cw, availH/ch))
+		if sc > scale+1e-9 {
+			starts, scale, contentW, contentH = st, sc, cw, ch
+		}
+	}
+	if starts == nil {
+		return
+	}
+	// Draw at the chosen size.
+	size := base * scale
+	keyFace = a.fonts.face(a.fonts.bold, size)
+	txt = a.fonts.face(a.fonts.regular, size)
+	head = a.fonts.face(a.fonts.bold, size*1.1)
+	lh, hh = lineHeight(txt), lineHeight(head)
+	x0 := (float64(w) - contentW*scale) / 2
+	y0 := (float64(h) - contentH*scale) / 2
+	r := image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale))
+	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colHelp, false)
+	// An outline, so the panel's edge shows where it lies over the HUD.
+	vector.StrokeRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), float32(math.Max(1, size/10)), colGridDim, false)
+	label(dst, title, head, x0+pad*scale, y0+pad*scale, colText)
+	top := y0 + pad*scale + titleH*scale
+	col := -1
+	var x, y float64
+	for g, gr := range groups {
+		if col+1 < len(starts) && g == starts[col+1] {
 			col++
-			x, y = float64(r.Min.X)+lh+colW*float64(col), float64(r.Min.Y)+lh
+			x, y = x0+pad*scale+float64(col)*(colW+colGap)*scale, top
 		}
+		label(dst, strings.ToUpper(gr.name), head, x, y, colAccent)
+		y += hh
+		for _, k := range gr.rows {
+			label(dst, k.Key, keyFace, x, y, colText)
+			label(dst, k.Help, txt, x+(keyW+keyGap)*scale, y, colDim)
+			y += lh
+		}
+		y += lh * 0.4
 	}
 }

@@ -325,9 +325,9 @@ type UsageError string
 func (e UsageError) Error() string { return string(e) }
 
 // strategyFacts is one line of the strategy's own figures for the HUD: what
-// a packet holds and how the right copes, so the presenter can point at the
-// number an article talks about (bits per changed cube, updates per
-// packet) while it changes.
+// a packet holds, so the presenter can point at the number an article
+// talks about (bits per changed cube, updates per packet) while it changes.
+// Averages are over the last second.
 func strategyFacts(st game.Strategy) string {
 	switch s := st.(type) {
 	case *game.SnapshotStrategy:
@@ -336,25 +336,25 @@ func strategyFacts(st game.Strategy) string {
 			return "no snapshot sent yet"
 		}
 		sec := ss.Second
-		out := ""
+		var out string
 		if s.Level().IsDelta() {
-			out = fmt.Sprintf("%.0f changed/packet · %.1f bits per changed cube · baseline %.0f ticks old · ",
+			out = fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %.0f ticks old",
 				sec.ChangedPerPacket(), sec.BitsPerChanged(), sec.MeanBaselineAge())
 		} else {
-			out = fmt.Sprintf("%.0f bits per cube · ", sec.BitsPerChanged())
+			out = fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
 		}
-		return out + fmt.Sprintf("%d buffered ahead · starved %d ticks", ss.BufferDepth, ss.StarvedTicks)
+		if ss.StarvedTicks > 0 {
+			out += fmt.Sprintf(" · starved %d ticks", ss.StarvedTicks)
+		}
+		return out
 	case *game.StateSync:
 		ss := s.Stats()
-		out := fmt.Sprintf("%.1f updates/packet · %.0f bits/update", ss.UpdatesPerPacket, ss.BitsPerUpdate)
-		if ss.BudgetUsed > 0 {
-			out += fmt.Sprintf(" · %.0f %% of budget used", 100*ss.BudgetUsed)
-		}
+		out := fmt.Sprintf("per packet: %.1f updates × %.0f bits", ss.UpdatesPerPacket, ss.BitsPerUpdate)
 		out += fmt.Sprintf(" · longest wait %.1f s", float64(ss.OldestUnsentTicks)/net.TicksPerSecond)
 		if ss.NeverSent > 0 {
 			out += fmt.Sprintf(" · %d never sent", ss.NeverSent)
 		}
-		return out + fmt.Sprintf(" · %d in jitter buffer", ss.Buffered)
+		return out
 	}
 	return ""
 }
