@@ -51,7 +51,10 @@ type hudLayout struct {
 // layout sizes the HUD for a w×h screen: the views fill what the top bar
 // and the bottom panel leave.
 func (a *App) layout(w, h int) hudLayout {
-	body := a.fonts.size(h)
+	// The bars take about 12.7 lines of body text; capping the size at
+	// h/28 keeps them under 45 % of the screen however far the presenter
+	// enlarges the text, so the views never shrink to a strip.
+	body := math.Min(a.fonts.size(h), math.Floor(float64(h)/28))
 	l := hudLayout{
 		pad:       math.Round(body * 0.5),
 		bold:      a.fonts.face(a.fonts.bold, body),
@@ -74,9 +77,8 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	// Top bar.
 	x := pad
 	x += spans(dst, big, x, pad, span{entries[a.entry].label + "  " + entries[a.entry].name, colText})
-	label(dst, "   "+st.Mode(), bold, x, pad+(big.Size-bold.Size)*0.8, colAccent)
-	label(dst, st.Explain(), small, pad, pad+lineHeight(big), colDim)
-	// Status at the right of the bar.
+	label(dst, fit("   "+st.Mode(), bold, float64(w)-pad-x), bold, x, pad+(big.Size-bold.Size)*0.8, colAccent)
+	// Status at the right of the bar, the explanation in what it leaves.
 	var status []span
 	if a.paused {
 		status = append(status, span{"PAUSED  ", colBad})
@@ -98,6 +100,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		sw += ww
 	}
 	spans(dst, small, float64(w)-pad-sw, pad+lineHeight(big), status...)
+	label(dst, fit(st.Explain(), small, float64(w)-pad*3-sw), small, pad, pad+lineHeight(big), colDim)
 
 	// View labels.
 	viewLabel := func(r image.Rectangle, title, sub string, c color.Color) {
@@ -152,9 +155,9 @@ func (a *App) drawNetworkColumn(dst *ebiten.Image, r image.Rectangle, bold, reg,
 	if m.HasRTT {
 		rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
 	}
-	spans(dst, reg, x, y, span{rtt, colText}, span{fmt.Sprintf("  ·  measured loss %.1f %%", 100*m.Loss), colText})
+	label(dst, fit(rtt+fmt.Sprintf("  ·  measured loss %.1f %%", 100*m.Loss), reg, float64(r.Dx())), reg, x, y, colText)
 	y += lineHeight(reg)
-	label(dst, fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost), small, x, y, colDim)
+	label(dst, fit(fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost), small, float64(r.Dx())), small, x, y, colDim)
 	y += lineHeight(small)
 	if a.sess.InOutage() {
 		label(dst, "OUTAGE: every packet is dropped", bold, x, y, colBad)
@@ -179,7 +182,7 @@ func (a *App) drawBandwidthColumn(dst *ebiten.Image, r image.Rectangle, big, sma
 		kc = colBad
 	}
 	w := spans(dst, big, x, y, span{formatKbps(m.SentKbps), kc})
-	label(dst, fmt.Sprintf("  sent, headers included · %s %s", budgetName, formatKbps(budget)), small, x+w, y+big.Size-small.Size, colDim)
+	label(dst, fit(fmt.Sprintf("  sent, headers included · %s %s", budgetName, formatKbps(budget)), small, float64(r.Dx())-w), small, x+w, y+big.Size-small.Size, colDim)
 	y += lineHeight(big)
 	if facts := strategyFacts(st); facts != "" {
 		label(dst, fit(facts, small, float64(r.Dx())), small, x, y, colText)
@@ -251,11 +254,12 @@ func (a *App) drawErrorColumn(dst *ebiten.Image, r image.Rectangle, bold, reg, s
 		} else if m.PosMaxCm > 2 {
 			ec = colAccent
 		}
-		spans(dst, bold, x, y, span{"Error ", colDim}, span{fmt.Sprintf("%.1f cm RMS · %.1f cm max · %.1f°", m.PosRMSCm, m.PosMaxCm, m.OrientMaxDeg), ec})
+		ew := spans(dst, bold, x, y, span{"Error ", colDim})
+		label(dst, fit(fmt.Sprintf("%.1f cm RMS · %.1f cm max · %.1f°", m.PosRMSCm, m.PosMaxCm, m.OrientMaxDeg), bold, float64(r.Dx())-ew), bold, x+ew, y, ec)
 		y += lineHeight(bold)
-		label(dst, fmt.Sprintf("vs. the left %.0f ms ago, the moment the right shows", m.DelayMs), small, x, y, colDim)
+		label(dst, fit(fmt.Sprintf("vs. the left %.0f ms ago, the moment the right shows", m.DelayMs), small, float64(r.Dx())), small, x, y, colDim)
 	} else {
-		spans(dst, bold, x, y, span{"Error ", colDim}, span{"waiting for the right to show something", colDim})
+		label(dst, fit("Error: waiting for the right to show something", bold, float64(r.Dx())), bold, x, y, colDim)
 		y += lineHeight(bold)
 	}
 	y += lineHeight(small) + small.Size*0.3
@@ -413,7 +417,7 @@ func splitColumns(hs []float64, cols int) ([]int, float64) {
 }
 
 // drawHelp draws every key of the key table over the views, in a panel
-// sized to its text: whole groups dealt into two or three columns,
+// sized to its text: whole groups dealt into one to three columns,
 // whichever lets the text be larger, and the text shrunk only when even
 // that does not fit the screen.
 func (a *App) drawHelp(dst *ebiten.Image) {
@@ -441,7 +445,7 @@ func (a *App) drawHelp(dst *ebiten.Image) {
 	availW, availH := float64(w)*0.96, float64(h)*0.94
 	var starts []int
 	var scale, contentW, contentH float64
-	for cols := 2; cols <= 3 && cols <= len(groups); cols++ {
+	for cols := 1; cols <= 3 && cols <= len(groups); cols++ {
 		st, tallest := splitColumns(hs, cols)
 		cw := float64(cols)*colW + float64(cols-1)*colGap + 2*pad
 		ch := tallest + titleH + 2*pad
