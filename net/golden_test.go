@@ -10,18 +10,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// TestSamplePacketGolden pins the wire format: the sample packet must write
-// exactly the bytes of testdata/sample_packet.golden (regenerate with
-// go test ./net/ -run Golden -update after an intended format change), read
-// back to the same values, and measure to the same size.
-func TestSamplePacketGolden(t *testing.T) {
-	p := newSamplePacket()
-	w := NewWriteStream(make([]byte, 256))
-	if err := p.Serialize(w); err != nil {
-		t.Fatal(err)
-	}
-	got := w.Bytes()
-	path := filepath.Join("testdata", "sample_packet.golden")
+// golden compares got with testdata/name (rewriting the file first under
+// -update) and returns the file's bytes, so a test can also read them back.
+func golden(t *testing.T, name string, got []byte) []byte {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -32,8 +25,22 @@ func TestSamplePacketGolden(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("wrote\n% x\nwant\n% x", got, want)
+		t.Fatalf("%s: wrote\n% x\nwant\n% x", name, got, want)
 	}
+	return want
+}
+
+// TestSamplePacketGolden pins the wire format: the sample packet must write
+// exactly the bytes of testdata/sample_packet.golden (regenerate with
+// go test ./net/ -run Golden -update after an intended format change), read
+// back to the same values, and measure to the same size.
+func TestSamplePacketGolden(t *testing.T) {
+	p := newSamplePacket()
+	w := NewWriteStream(make([]byte, 256))
+	if err := p.Serialize(w); err != nil {
+		t.Fatal(err)
+	}
+	want := golden(t, "sample_packet.golden", w.Bytes())
 	if w.BitsProcessed() != sampleBits() || len(want) != BitsToBytes(sampleBits()) {
 		t.Fatalf("wrote %d bits (%d bytes), want %d", w.BitsProcessed(), len(want), sampleBits())
 	}

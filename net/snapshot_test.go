@@ -1,12 +1,9 @@
 package net
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -565,19 +562,7 @@ func TestSnapshotGolden(t *testing.T) {
 	for l := MinSnapshotLevel; l <= MaxSnapshotLevel; l++ {
 		p := &SnapshotPacket{Level: l, Baseline: 100, Predict: true, Cubes: quantizeAll(l, fx.now), Baselines: bl}
 		got, _ := encodeSnapshot(t, p)
-		path := filepath.Join("testdata", fmt.Sprintf("snapshot_level%02d.golden", l))
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%v: wrote\n% x\nwant\n% x", l, got, want)
-		}
+		want := golden(t, fmt.Sprintf("snapshot_level%02d.golden", l), got)
 		q, err := decodeSnapshot(want, n, bl)
 		if err != nil {
 			t.Fatalf("%v: %v", l, err)

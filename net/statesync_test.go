@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -202,19 +200,7 @@ func TestStateSyncGolden(t *testing.T) {
 	_, pkt := stateSyncFixtures()
 	for name, p := range map[string]*StateSyncPacket{"statesync_delta.golden": pkt, "statesync_raw.golden": rawFixture()} {
 		got, _ := writePacket(t, p)
-		path := filepath.Join("testdata", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: wrote\n% x\nwant\n% x", name, got, want)
-		}
+		golden(t, name, got)
 	}
 }
 
