@@ -32,9 +32,11 @@ func main() {
 	hold := flag.Int("hold", 60, "ticks of katamari held standing still before the blow")
 	blow := flag.Int("blow", 45, "ticks of blow")
 	settle := flag.Int("settle", 720, "ticks of nothing at the end")
+	cfg := cubes.DefaultConfig()
+	flag.Float64Var(&cfg.PullMax, "pullmax", cfg.PullMax, "katamari reach, m (to try other worlds; the standard script uses the default)")
 	flag.Parse()
 
-	w, err := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
+	w, err := cubes.NewWorld(cfg, physics.DefaultConfig())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
