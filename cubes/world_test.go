@@ -65,12 +65,13 @@ func phases(t *testing.T, s *Script) (gatherEnd, blowEnd int) {
 // jammed cubes are) and the centre is 1.8 m up: the pull then reaches only
 // the ground cubes within 0.8 m sideways, and the ball stops growing. Over
 // 120 steering variations the count had a median of 110 and a maximum of
-// 135; longer gathers (1500 ticks) and slower players reach 116-134. A
-// still player with 485 cubes placed densely around it keeps 412, so it
-// is how a rolling ball packs, not what the solver can hold. With the
-// reach at 2.2 m instead of 1.8 m the same steering (cmd/genscript)
-// gathers 188 (132 at 2.0 m; `go run ./cmd/genscript -pullmax 2.2
-// >/dev/null` prints the count). The standard script gathers 122.
+// 135; longer gathers (1300-1500 ticks) reach 110-134, slower players
+// (top speed 2-3 m/s) 109-127. A still player with 485 cubes placed
+// densely around it keeps 412, so it is how a rolling ball packs, not what
+// the solver can hold. With the reach at 2.2 m instead of 1.8 m the same
+// steering (cmd/genscript) gathers 188 (132 at 2.0 m; `go run
+// ./cmd/genscript -pullmax 2.2 >/dev/null` prints the count). The standard
+// script gathers 122.
 const minBall = 100
 
 // TestKatamariScenario checks the standard scenario does what it promises:
