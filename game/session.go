@@ -143,6 +143,14 @@ func (s *Session) Frame() int { return s.frame }
 // Left is the authoritative world.
 func (s *Session) Left() *cubes.World { return s.left }
 
+// LeftAt returns cube i of the left world at (fractional) frame t, from
+// the history the error metrics compare against, and false when frame t is
+// no longer (or not yet) kept. Tools use it to judge the right against the
+// left at any delay they choose.
+func (s *Session) LeftAt(t float64, i int) (mgl64.Vec3, mgl64.Quat, bool) {
+	return s.hist.pose(t, i)
+}
+
 // Strategy returns the active strategy.
 func (s *Session) Strategy() Strategy { return s.strategies[s.active] }
 

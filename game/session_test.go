@@ -152,6 +152,54 @@ func TestSessionPerfectLinkHasNoError(t *testing.T) {
 	})
 }
 
+// TestSessionLeftAt: the left's history serves any past frame exactly,
+// fractional frames in between, and nothing it no longer (or not yet)
+// keeps.
+func TestSessionLeftAt(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.HistoryTicks = 30
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := cubes.LoadScript("katamari")
+	past := map[int]mgl64.Vec3{}
+	for f := 0; f < 120; f++ {
+		s.Step(sc.InputAt(f))
+		past[s.Frame()] = s.Left().Cube(cubes.Player).Position
+	}
+	now := s.Frame()
+	for _, tc := range []struct {
+		frame float64
+		ok    bool
+	}{
+		{float64(now), true},
+		{float64(now - 29), true},
+		{float64(now) - 10.25, true},
+		{float64(now - 30), false}, // overwritten by the ring
+		{float64(now + 1), false},  // not yet simulated
+		{-1, false},
+	} {
+		p, q, ok := s.LeftAt(tc.frame, cubes.Player)
+		if ok != tc.ok {
+			t.Errorf("frame %v: ok = %v, want %v", tc.frame, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		f := int(math.Floor(tc.frame))
+		u := tc.frame - float64(f)
+		want := past[f]
+		if u > 0 {
+			want = want.Add(past[f+1].Sub(want).Mul(u))
+		}
+		if p.Sub(want).Len() > 1e-12 || math.Abs(q.Len()-1) > 1e-9 {
+			t.Errorf("frame %v: %v (|q| %v), want %v", tc.frame, p, q.Len(), want)
+		}
+	}
+}
+
 func TestSessionLatencyAndLoss(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Link = net.PresetIntercontinental.Config()

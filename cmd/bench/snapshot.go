@@ -18,8 +18,6 @@ import (
 	"math"
 	"text/tabwriter"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/net"
@@ -44,46 +42,6 @@ type snapshotRun struct {
 func (r *snapshotRun) errRMS() float64    { return math.Sqrt(r.rmsSq / math.Max(r.rmsN, 1)) }
 func (r *snapshotRun) steadyRMS() float64 { return math.Sqrt(r.steadySq / math.Max(r.steadyN, 1)) }
 
-// leftHistory remembers the left world's positions for the steady error.
-type leftHistory struct {
-	frames []int
-	pos    [][]mgl64.Vec3
-}
-
-func newLeftHistory(ticks, n int) *leftHistory {
-	h := &leftHistory{frames: make([]int, ticks), pos: make([][]mgl64.Vec3, ticks)}
-	for i := range h.pos {
-		h.frames[i] = -1
-		h.pos[i] = make([]mgl64.Vec3, n)
-	}
-	return h
-}
-
-func (h *leftHistory) record(f int, w *cubes.World) {
-	k := f % len(h.frames)
-	h.frames[k] = f
-	for i := range h.pos[k] {
-		h.pos[k][i] = w.Cube(i).Position
-	}
-}
-
-// at returns cube i at fractional frame t (linear between frames).
-func (h *leftHistory) at(t float64, i int) (mgl64.Vec3, bool) {
-	f := int(math.Floor(t))
-	if f < 0 {
-		return mgl64.Vec3{}, false
-	}
-	a, b := f%len(h.frames), (f+1)%len(h.frames)
-	u := t - float64(f)
-	if h.frames[a] != f || (u > 0 && h.frames[b] != f+1) {
-		return mgl64.Vec3{}, false
-	}
-	if u == 0 {
-		return h.pos[a][i], true
-	}
-	return h.pos[a][i].Add(h.pos[b][i].Sub(h.pos[a][i]).Mul(u)), true
-}
-
 // runSnapshot plays the script on the bench's preset with the snapshot
 // strategy set up by set.
 func (b *bench) runSnapshot(section, name string, set func(st *game.SnapshotStrategy)) (snapshotRun, error) {
@@ -94,12 +52,9 @@ func (b *bench) runSnapshot(section, name string, set func(st *game.SnapshotStra
 	st := game.SnapshotOf(s)
 	set(st)
 	var r snapshotRun
-	hist := newLeftHistory(game.DefaultConfig().HistoryTicks, s.Left().NumCubes())
-	hist.record(0, s.Left())
 	var delay float64
 	nDelay := 0
 	r.sum = b.runSession(section, name, s, func(s *game.Session) {
-		hist.record(s.Frame(), s.Left())
 		m := s.Metrics()
 		if !m.Valid {
 			return
@@ -119,7 +74,7 @@ func (b *bench) runSnapshot(section, name string, set func(st *game.SnapshotStra
 		v := s.RightView()
 		var sq float64
 		for i := range v.Cubes {
-			p, ok := hist.at(float64(m.Frame)-delay, i)
+			p, _, ok := s.LeftAt(float64(m.Frame)-delay, i)
 			if !ok {
 				return
 			}
