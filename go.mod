@@ -3,20 +3,20 @@ module netcubes
 go 1.26
 
 require (
-	github.com/hajimehoshi/ebiten/v2 v2.9.10
-	golang.org/x/image v0.43.0
+	github.com/ebitengine/oto/v3 v3.5.0
+	github.com/go-gl/mathgl v1.2.0
+	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	golang.org/x/image v0.45.0
 )
 
 require (
-	github.com/ebitengine/gomobile v0.0.0-20250923094054-ea854a63cce1 // indirect
+	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
-	github.com/ebitengine/oto/v3 v3.4.1 // indirect
-	github.com/ebitengine/purego v0.9.0 // indirect
-	github.com/go-gl/mathgl v1.2.0 // indirect
-	github.com/go-text/typesetting v0.3.0 // indirect
-	github.com/jezek/xgb v1.1.1 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/sys v0.44.0 // indirect
-	golang.org/x/text v0.38.0 // indirect
+	github.com/ebitengine/purego v0.11.0 // indirect
+	github.com/go-text/typesetting v0.3.5 // indirect
+	github.com/jfreymuth/pulse v0.1.3 // indirect
+	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
 )

@@ -12,17 +12,24 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/assets"
+	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/net"
+	"netcubes/internal/cliutil"
+	"netcubes/link"
+	"netcubes/strategy"
 	"netcubes/ui"
+	"netcubes/wire"
 )
 
 // A bad command line is a ui.UsageError: main prints it on one line and
@@ -34,34 +41,66 @@ func usagef(format string, args ...any) error { return ui.UsageError(fmt.Sprintf
 type options struct {
 	ui            ui.Options
 	width, height int
+	net           netOptions
 }
 
+// Window size bounds. Below the minimum the HUD cannot be laid out; above
+// the maximum the screen no longer fits the GPU's largest texture (8,192
+// pixels on many integrated GPUs, 16,384 on most others; Ebitengine panics
+// beyond it) and X refuses windows wider than 32,767 pixels.
+const (
+	minWidth, minHeight = 320, 240
+	maxWindowSide       = 8192
+)
+
+// The files the flags name are reached through these, so the fuzz target
+// of the flag parser can keep it off the file system.
+var (
+	loadScript      = cubes.LoadScript
+	checkRecordPath = cubes.CheckRecordPath
+)
+
 // parseFlags reads the command line. -h prints the flag list to help and
-// returns flag.ErrHelp.
+// returns flag.ErrHelp. Every other error is a ui.UsageError of one line
+// (at most cliutil.MaxMessageBytes, control characters escaped), whatever
+// the arguments hold.
 func parseFlags(args []string, help io.Writer) (options, error) {
+	o, err := parseArgs(args, help)
+	var u ui.UsageError
+	if errors.As(err, &u) {
+		err = ui.UsageError(cliutil.OneLine(u.Error()))
+	}
+	return o, err
+}
+
+func parseArgs(args []string, help io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("netcubes", flag.ContinueOnError)
 	// The flag package prints its error followed by the whole usage; keep
 	// errors to one line and show the usage only when asked for.
 	fs.SetOutput(io.Discard)
-	strategy := fs.String("strategy", ui.EntryNames()[0], "strategy to start with: "+strings.Join(ui.EntryNames(), ", "))
+	list := catalog.All()
+	ids := catalog.IDs()
+	strategyName := fs.String("strategy", ids[0], "strategy to start with: "+strings.Join(ids, ", ")+" (or its number key)")
 	preset := fs.String("preset", "perfect", "network preset: "+presetNames())
 	latency := fs.Float64("latency", -1, "one-way latency in ms (-1 keeps the preset's)")
 	jitter := fs.Float64("jitter", -1, "jitter in ms, ± around the latency (-1 keeps the preset's)")
 	loss := fs.Float64("loss", -1, "packet loss in percent (-1 keeps the preset's)")
+	bwCap := fs.Float64("cap", -1, "bandwidth cap of both directions in kbit/s, a bottleneck with a queue (0: none; -1 keeps the preset's)")
 	seed := fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
 	script := fs.String("script", "", "play a scripted input: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
-	fs.StringVar(&o.ui.RecordPath, "record", "", "write the run's input to `FILE` on exit, in the script format")
+	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run's input to `FILE` in the script format (saved every second and on exit)")
 	fs.BoolVar(&o.ui.Fullscreen, "fullscreen", false, "start fullscreen")
 	fs.StringVar(&o.ui.Screenshot, "screenshot", "", "write a PNG of the screen to `FILE` after -frames ticks, then exit")
 	fs.IntVar(&o.ui.Frames, "frames", 0, "number of 1/60 s ticks to run (with -screenshot, or to exit after)")
 	fs.IntVar(&o.width, "width", 1600, "window width in pixels")
 	fs.IntVar(&o.height, "height", 900, "window height in pixels")
-	fs.BoolVar(&o.ui.NoAudio, "mute", false, "no sound at all (the sound device is not even opened)")
+	fs.BoolVar(&o.ui.NoAudio, "mute", false, "start muted: the sound device is not opened until M unmutes")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
 	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost")
 	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
-	setup := ui.StrategyFlags(fs)
+	applyStrategyFlags := ui.StrategyFlags(fs, list)
+	checkNet := netFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(help)
@@ -78,9 +117,10 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 		return o, usagef("-frames must be >= 0, got %d", o.ui.Frames)
 	case o.ui.Screenshot != "" && o.ui.Frames == 0:
 		return o, usagef("-screenshot needs -frames N with N > 0")
-	case o.width < 320 || o.height < 240:
-		return o, usagef("window must be at least 320x240, got %dx%d", o.width, o.height)
-	case o.ui.TextScale < 0.6 || o.ui.TextScale > 2:
+	case o.width < minWidth || o.height < minHeight || o.width > maxWindowSide || o.height > maxWindowSide:
+		return o, usagef("window must be %dx%d to %dx%d pixels, got %dx%d",
+			minWidth, minHeight, maxWindowSide, maxWindowSide, o.width, o.height)
+	case !(o.ui.TextScale >= 0.6 && o.ui.TextScale <= 2): // also NaN
 		return o, usagef("-text-scale must be in 0.6..2, got %g", o.ui.TextScale)
 	}
 	o.ui.NoAntiAlias = !*antiAlias
@@ -88,16 +128,16 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 	if o.ui.Show, err = ui.ParseShow(*show); err != nil {
 		return o, err
 	}
-	entry, ok := ui.EntryByName(*strategy)
+	entry, ok := catalog.Find(list, *strategyName)
 	if !ok {
-		return o, usagef("unknown -strategy %q (strategies: %s)", *strategy, strings.Join(ui.EntryNames(), ", "))
+		return o, usagef("unknown -strategy %q (strategies: %s)", *strategyName, strings.Join(ids, ", "))
 	}
-	o.ui.Entry = entry
-	p, ok := net.LinkPresetByName(*preset)
+	p, ok := link.PresetByName(*preset)
 	if !ok {
 		return o, usagef("unknown -preset %q (presets: %s)", *preset, presetNames())
 	}
 	cfg := game.DefaultConfig()
+	cfg.Strategies, cfg.Start = list, entry
 	cfg.Seed = *seed
 	cfg.Link = p.Config()
 	o.ui.Preset = p.String()
@@ -111,25 +151,47 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 		{"latency", *latency, 5000, &cfg.Link.LatencyMs, "ms"},
 		{"jitter", *jitter, 5000, &cfg.Link.JitterMs, "ms"},
 		{"loss", *loss, 100, &cfg.Link.LossPercent, "%"},
+		{"cap", *bwCap, 1e6, &cfg.Link.BandwidthKbps, "kbit/s"},
 	} {
 		if k.v == -1 {
 			continue
 		}
-		if math.IsNaN(k.v) || k.v < 0 || k.v > k.max {
+		if !(k.v >= 0 && k.v <= k.max) { // also NaN and the infinities
 			return o, usagef("-%s must be in 0..%g %s, got %g", k.name, k.max, k.isSetMsg, k.v)
 		}
 		*k.dst = k.v
 		o.ui.Preset = "" // custom numbers
 	}
 	o.ui.Session = cfg
+	if o.ui.RecordPath != "" {
+		// Fail now, not after the talk.
+		if err := checkRecordPath(o.ui.RecordPath); err != nil {
+			return o, usagef("-record: %v", err)
+		}
+	}
 	if *script != "" {
-		sc, err := cubes.LoadScript(*script)
+		sc, err := loadScript(*script)
 		if err != nil {
 			return o, ui.UsageError(err.Error())
 		}
 		o.ui.Script = sc
 	}
-	if o.ui.Setup, err = setup(); err != nil {
+	if err := applyStrategyFlags(); err != nil {
+		return o, err
+	}
+	// A strategy whose modes are network conditions (lockstep) starts on
+	// its mode's link, unless the command line chose the network.
+	netFlag := false
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "preset", "latency", "jitter", "loss", "cap":
+			netFlag = true
+		}
+	})
+	if _, ok := list[entry].(strategy.LinkChooser); ok && !netFlag {
+		o.ui.Session.ChosenLink = true
+	}
+	if o.net, err = checkNet(); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -137,7 +199,7 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 
 func presetNames() string {
 	var names []string
-	for p := net.LinkPreset(0); p < net.NumLinkPresets; p++ {
+	for p := link.Preset(0); p < link.NumPresets; p++ {
 		names = append(names, p.String())
 	}
 	return strings.Join(names, ", ")
@@ -158,32 +220,98 @@ func main() {
 		os.Exit(1)
 	}
 	if err := run(o); err != nil {
-		fmt.Fprintln(os.Stderr, "netcubes:", err)
+		fmt.Fprintln(os.Stderr, "netcubes:", explainRunError(err))
+		var st stoppedError
+		if errors.As(err, &st) {
+			os.Exit(128 + int(st.sig))
+		}
 		os.Exit(1)
 	}
 }
 
-func run(o options) error {
-	ebiten.SetWindowSize(o.width, o.height)
-	app, err := ui.Run(o.ui)
-	if app != nil && o.ui.RecordPath != "" {
-		if rec := app.Recording(); rec != nil {
-			if werr := writeScript(o.ui.RecordPath, rec); werr != nil && err == nil {
-				err = werr
-			}
-		}
+// explainRunError turns Ebitengine's "no window system" (a server, an SSH
+// session, a CI machine) into one line that says what to do instead.
+func explainRunError(err error) string {
+	if strings.Contains(err.Error(), "no window system is available") {
+		return "no display to open a window on: run it in a desktop session, or under a virtual display " +
+			"(xvfb-run -a netcubes ...); the headless bench needs none (go run ./cmd/bench)"
 	}
-	return err
+	return err.Error()
 }
 
-func writeScript(path string, s *cubes.Script) error {
-	f, err := os.Create(path)
-	if err != nil {
+// stopSignals end the run as Ctrl+Q does: the terminal's Ctrl+C, a kill,
+// a closed terminal. The recording is saved on the way out.
+var stopSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// stopGrace is how long a signalled app may take to end its run (the next
+// tick) before main gives up on it and exits with what was last saved.
+const stopGrace = 3 * time.Second
+
+// stoppedError is the run ended by a signal: main exits with 128 + its
+// number, as a shell reports a process killed by it.
+type stoppedError struct{ sig syscall.Signal }
+
+func (e stoppedError) Error() string { return "stopped by " + signalName(e.sig) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
+
+func run(o options) error {
+	if err := openNetwork(&o, os.Stdout); err != nil {
 		return err
 	}
-	if _, err := s.WriteTo(f); err != nil {
-		f.Close()
-		return err
+	if o.net.headless {
+		return runHeadless(o)
 	}
-	return f.Close()
+	ebiten.SetWindowSize(o.width, o.height)
+	stop := make(chan struct{})
+	o.ui.Stop = stop
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	var got atomic.Value // syscall.Signal
+	go func() {
+		s, ok := <-sigs
+		if !ok {
+			return
+		}
+		sig, _ := s.(syscall.Signal)
+		got.Store(sig)
+		close(stop)
+		// The app ends at its next tick. If it cannot (its loop is stuck),
+		// the recording on disk is the one saved last second.
+		time.Sleep(stopGrace)
+		fmt.Fprintf(os.Stderr, "netcubes: %s; the app did not stop within %v", stoppedError{sig}, stopGrace)
+		if o.ui.RecordPath != "" {
+			fmt.Fprintf(os.Stderr, "; the recording saved last is in %s", o.ui.RecordPath)
+		}
+		fmt.Fprintln(os.Stderr)
+		os.Exit(128 + int(sig))
+	}()
+	app, err := ui.Run(o.ui)
+	if app != nil && o.ui.RecordPath != "" {
+		frames, werr := app.SaveRecording()
+		if werr != nil {
+			fmt.Fprintf(os.Stderr, "netcubes: cannot save the recording to %s: %v\n", o.ui.RecordPath, werr)
+			if err == nil {
+				err = werr
+			}
+		} else if frames > 0 {
+			fmt.Fprintf(os.Stderr, "netcubes: recording of %d ticks (%.1f s) saved to %s\n",
+				frames, float64(frames)/wire.TicksPerSecond, o.ui.RecordPath)
+		}
+	}
+	if sig, ok := got.Load().(syscall.Signal); ok && err == nil {
+		err = stoppedError{sig}
+	}
+	return err
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/ui"
 )
@@ -102,7 +103,7 @@ func TestScreenshotEveryStrategy(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	for _, name := range ui.EntryNames() {
+	for _, name := range catalog.IDs() {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, "shot-"+name+".png")
 			// Without anti-aliasing: on the virtual display's software
@@ -227,16 +228,37 @@ func TestBadFlagsExitTwo(t *testing.T) {
 	}{
 		{[]string{"-frames", "-3"}, "netcubes: -frames must be >= 0, got -3"},
 		{[]string{"-screenshot", "x.png"}, "netcubes: -screenshot needs -frames N with N > 0"},
-		{[]string{"-width", "10"}, "netcubes: window must be at least 320x240, got 10x900"},
+		{[]string{"-width", "10"}, "netcubes: window must be 320x240 to 8192x8192 pixels, got 10x900"},
+		{[]string{"-width", "20000", "-height", "20000"}, "netcubes: window must be 320x240 to 8192x8192 pixels, got 20000x20000"},
+		{[]string{"-width", "65536", "-height", "300"}, "netcubes: window must be 320x240 to 8192x8192 pixels, got 65536x300"},
+		{[]string{"-width", "2147483647"}, "netcubes: window must be 320x240 to 8192x8192 pixels, got 2147483647x900"},
+		{[]string{"-text-scale", "NaN"}, "netcubes: -text-scale must be in 0.6..2, got NaN"},
+		{[]string{"-text-scale", "+Inf"}, "netcubes: -text-scale must be in 0.6..2, got +Inf"},
+		{[]string{"-latency", "NaN"}, "netcubes: -latency must be in 0..5000 ms, got NaN"},
+		{[]string{"-loss", "-Inf"}, "netcubes: -loss must be in 0..100 %, got -Inf"},
+		{[]string{"-cap", "NaN"}, "netcubes: -cap must be in 0..1e+06 kbit/s, got NaN"},
+		{[]string{"-cap", "-5"}, "netcubes: -cap must be in 0..1e+06 kbit/s, got -5"},
+		{[]string{"-level", "1\n2"}, `netcubes: -level must be 1..13, got "1\n2"`},
+		{[]string{"-level", strings.Repeat("9", 60000)}, `netcubes: -level must be 1..13, got "9999999999999999999999999999999999999999"… (60000 bytes)`},
+		{[]string{"-frames", "1\n2"}, `netcubes: invalid value "1\n2" for flag -frames: parse error`},
+		{[]string{"-record", "/no/such/dir/rec.txt"}, "netcubes: -record: cannot save /no/such/dir/rec.txt: the directory /no/such/dir does not exist"},
+		{[]string{"-record", os.TempDir()}, "netcubes: -record: " + os.TempDir() + " is a directory: want a file name"},
 		{[]string{"-frames", "ten"}, `netcubes: invalid value "ten" for flag -frames: parse error`},
 		{[]string{"-nosuch"}, "netcubes: flag provided but not defined: -nosuch"},
 		{[]string{"extra"}, `netcubes: unexpected argument "extra"`},
 		{[]string{"-preset", "moon"}, `netcubes: unknown -preset "moon" (presets: ` + presetNames() + ")"},
-		{[]string{"-strategy", "magic"}, fmt.Sprintf("netcubes: unknown -strategy %q (strategies: %s)", "magic", strings.Join(ui.EntryNames(), ", "))},
+		{[]string{"-strategy", "magic"}, fmt.Sprintf("netcubes: unknown -strategy %q (strategies: %s)", "magic", strings.Join(catalog.IDs(), ", "))},
 		{[]string{"-loss", "120"}, "netcubes: -loss must be in 0..100 %, got 120"},
 		{[]string{"-latency", "-5"}, "netcubes: -latency must be in 0..5000 ms, got -5"},
 		{[]string{"-text-scale", "9"}, "netcubes: -text-scale must be in 0.6..2, got 9"},
 		{[]string{"-show", "help,fireworks"}, `netcubes: unknown -show item "fireworks" (items: help, priority, updated, offsets, no-ghost)`},
+		{[]string{"-role", "middle"}, `netcubes: -role must be left or right, got "middle"`},
+		{[]string{"-role", "left"}, "netcubes: -role left needs -listen ADDR (e.g. -listen :40000)"},
+		{[]string{"-role", "right", "-connect", "host:1"}, "netcubes: -role right needs -connect HOST:PORT and -token (the left prints both)"},
+		{[]string{"-role", "right", "-connect", "host:1", "-token", "xyz"}, `netcubes: -token: a token is 16 hex digits, got "xyz"`},
+		{[]string{"-headless"}, "netcubes: -listen and -headless go with -role left"},
+		{[]string{"-connect", "host:1"}, "netcubes: -connect goes with -role right"},
+		{[]string{"-diag-every", "-1"}, "netcubes: -diag-every must be 0..600 ticks, got -1"},
 		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {
@@ -247,6 +269,46 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		}
 		if got := strings.TrimSpace(out); got != tt.want {
 			t.Errorf("%v: output\n%q\nwant\n%q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestWithoutDisplay runs the app with no display at all (DISPLAY and
+// WAYLAND_DISPLAY unset, as on a server): -h prints the flags and exits 0,
+// a bad flag prints one line and exits 2, and a real run prints one line
+// saying what to do and exits 1 — never a panic or a goroutine trace.
+func TestWithoutDisplay(t *testing.T) {
+	noDisplay := []string{"DISPLAY=", "WAYLAND_DISPLAY="}
+	tests := []struct {
+		args  []string
+		code  int
+		lines int // 0: any number
+		want  string
+	}{
+		{[]string{"-h"}, 0, 0, "usage: netcubes [flags]"},
+		{[]string{"-nosuch"}, 2, 1, "netcubes: flag provided but not defined: -nosuch"},
+		{[]string{"-mute", "-frames", "1"}, 1, 1, "netcubes: no display to open a window on: run it in a desktop session, or under a virtual display"},
+	}
+	for _, tt := range tests {
+		out, err := runApp(t, noDisplay, tt.args...)
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		out = strings.TrimSpace(out)
+		if code != tt.code {
+			t.Errorf("%v: exit code %d, want %d\n%s", tt.args, code, tt.code, out)
+		}
+		if !strings.HasPrefix(out, tt.want) {
+			t.Errorf("%v: output\n%s\nwant it to start with %q", tt.args, out, tt.want)
+		}
+		if n := strings.Count(out, "\n") + 1; tt.lines > 0 && n != tt.lines {
+			t.Errorf("%v: %d lines, want %d:\n%s", tt.args, n, tt.lines, out)
+		}
+		if strings.Contains(out, "goroutine") || strings.Contains(out, "panic") {
+			t.Errorf("%v: a trace:\n%s", tt.args, out)
 		}
 	}
 }

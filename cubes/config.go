@@ -3,7 +3,8 @@ package cubes
 import "github.com/go-gl/mathgl/mgl64"
 
 // Config holds every tunable of the cube world. The defaults reproduce the
-// original demo (see ../shared/DESIGN.md, "The world"); forces are given as
+// original demo (ODE, 60 Hz, gravity 20 m/s², μ ≈ 100, speed clamps of
+// 32 m/s and 16 rad/s, the 901-cube katamari scene); forces are given as
 // accelerations (N per kg) and multiplied by each body's mass, so they do not
 // depend on the density the physics uses.
 type Config struct {

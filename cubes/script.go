@@ -19,14 +19,17 @@ package cubes
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"netcubes/assets"
+	"netcubes/internal/cliutil"
 )
 
 // Range holds Input for frames From..To inclusive.
@@ -46,19 +49,46 @@ type Script struct {
 // ask for an absurd run.
 const maxScriptFrames = 60 * 60 * 60 * 24
 
-// ParseScript reads a script. Errors name the line: "katamari.txt:3:
-// unknown key "jump" (keys: left right up down blow katamari)".
+// Limits on what a script file may be, so that a wrong file (a binary, a
+// device such as /dev/zero, a file with no line breaks) gets a one-line
+// error instead of a long wait, a huge allocation or a huge message.
+const (
+	// MaxLineBytes bounds one line: a range and its keys take a few dozen
+	// bytes; the rest leaves room for a long comment.
+	MaxLineBytes = 4096
+	// MaxScriptBytes bounds a whole script: an hour's recording with the
+	// keys changing every tick is about 5 MB.
+	MaxScriptBytes = 16 << 20
+	// quoteBytes is how much of a bad token an error message quotes.
+	quoteBytes = 32
+)
+
+// utf8BOM is the byte-order mark some editors put at the start of a UTF-8
+// file; it is not part of the first line.
+const utf8BOM = "\ufeff"
+
+// ParseScript reads a script. Every error names the file, the line and what
+// was expected there: "katamari.txt:3: unknown key "jump" (keys: left
+// right up down blow katamari, or - for none)".
 func ParseScript(name string, r io.Reader) (*Script, error) {
 	s := &Script{Name: name}
-	sc := bufio.NewScanner(r)
+	limited := &io.LimitedReader{R: r, N: MaxScriptBytes + 1}
+	sc := bufio.NewScanner(limited)
+	sc.Buffer(make([]byte, 0, 256), MaxLineBytes)
 	line := 0
-	ended := false
+	ended := 0 // the line of "end N", 0 before it
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
 	for sc.Scan() {
 		line++
 		text := sc.Text()
+		if line == 1 {
+			if strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff") {
+				return nil, fail("the file is UTF-16 text: want UTF-8 (plain text)")
+			}
+			text = strings.TrimPrefix(text, utf8BOM)
+		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
@@ -66,22 +96,22 @@ func ParseScript(name string, r io.Reader) (*Script, error) {
 		if len(fields) == 0 {
 			continue
 		}
-		if ended {
-			return nil, fail("nothing may follow the end line")
+		if ended > 0 {
+			return nil, fail("nothing may follow the end line (line %d): want it last", ended)
 		}
 		if fields[0] == "end" {
 			if len(fields) != 2 {
-				return nil, fail("want \"end N\"")
+				return nil, fail("want \"end N\" with N a frame number, got %s", quote(strings.Join(fields, " ")))
 			}
 			n, err := parseFrame(fields[1])
 			if err != nil {
 				return nil, fail("%v", err)
 			}
 			if last := s.lastFrame(); n <= last {
-				return nil, fail("end %d is not after the last range's frame %d", n, last)
+				return nil, fail("end %d is not after the last range's frame %d: want a larger N", n, last)
 			}
 			s.Length = n
-			ended = true
+			ended = line
 			continue
 		}
 		rg, err := parseRange(fields)
@@ -89,21 +119,34 @@ func ParseScript(name string, r io.Reader) (*Script, error) {
 			return nil, fail("%v", err)
 		}
 		if last := s.lastFrame(); rg.From <= last {
-			return nil, fail("range %d-%d overlaps or precedes the previous range, which ends at %d", rg.From, rg.To, last)
+			return nil, fail("range %d-%d overlaps or precedes the previous range, which ends at %d: want ranges in increasing order", rg.From, rg.To, last)
 		}
 		s.Ranges = append(s.Ranges, rg)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		line++ // the line that could not be read
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fail("line %d is longer than %d bytes: want a frame range and its keys (is this a script?)", line, MaxLineBytes)
+		}
+		return nil, fail("cannot read line %d: %v", line, err)
 	}
-	if !ended {
+	if limited.N <= 0 {
+		return nil, fail("the script is longer than %d MiB: want a text file of frame ranges", MaxScriptBytes>>20)
+	}
+	if ended == 0 {
 		s.Length = s.lastFrame() + 1
 	}
 	if s.Length == 0 {
-		return nil, fmt.Errorf("%s: empty script", name)
+		line = max(line, 1)
+		return nil, fail("empty script: want at least one frame range, such as \"0-59 up\", or \"end N\"")
 	}
 	return s, nil
 }
+
+// quote writes a token for an error message: quoted, and cut to its first
+// quoteBytes bytes (at a character boundary) with its length when longer,
+// so a huge bad token cannot make a huge message.
+func quote(tok string) string { return cliutil.QuoteCut(tok, quoteBytes) }
 
 // lastFrame is the last frame any range covers, or −1.
 func (s *Script) lastFrame() int {
@@ -117,9 +160,9 @@ func parseFrame(f string) (int, error) {
 	n, err := strconv.Atoi(f)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("bad frame %q: want a whole number", f)
+		return 0, fmt.Errorf("bad frame %s: want a whole number", quote(f))
 	case n < 0:
-		return 0, fmt.Errorf("negative frame %d", n)
+		return 0, fmt.Errorf("negative frame %d: want 0 or more", n)
 	case n > maxScriptFrames:
 		return 0, fmt.Errorf("frame %d is beyond the limit of %d (24 h)", n, maxScriptFrames)
 	}
@@ -131,7 +174,7 @@ func parseRange(fields []string) (Range, error) {
 	from, to, isRange := strings.Cut(fields[0], "-")
 	if from == "" && isRange {
 		// "-5" is a negative frame, not an open range.
-		return rg, fmt.Errorf("negative frame -%s", to)
+		return rg, fmt.Errorf("negative frame %s: want 0 or more", quote("-"+to))
 	}
 	var err error
 	if rg.From, err = parseFrame(from); err != nil {
@@ -139,15 +182,18 @@ func parseRange(fields []string) (Range, error) {
 	}
 	rg.To = rg.From
 	if isRange {
+		if strings.HasPrefix(to, "-") {
+			return rg, fmt.Errorf("negative frame %s: want 0 or more", quote(to))
+		}
 		if rg.To, err = parseFrame(to); err != nil {
 			return rg, err
 		}
 		if rg.To < rg.From {
-			return rg, fmt.Errorf("range %d-%d ends before it starts", rg.From, rg.To)
+			return rg, fmt.Errorf("range %d-%d ends before it starts: want FROM-TO with TO ≥ FROM", rg.From, rg.To)
 		}
 	}
 	if len(fields) == 1 {
-		return rg, fmt.Errorf("range %s has no keys (use - to hold nothing)", fields[0])
+		return rg, fmt.Errorf("range %s has no keys: want keys after it (- to hold nothing)", quote(fields[0]))
 	}
 	for _, k := range fields[1:] {
 		if k == "-" {
@@ -167,7 +213,7 @@ func parseRange(fields []string) (Range, error) {
 		case "katamari":
 			rg.Input.Katamari = true
 		default:
-			return rg, fmt.Errorf("unknown key %q (keys: %s, or - for none)", k, strings.Join(keyNames[:], " "))
+			return rg, fmt.Errorf("unknown key %s (keys: %s, or - for none)", quote(k), strings.Join(keyNames[:], " "))
 		}
 	}
 	return rg, nil
@@ -212,6 +258,9 @@ func LoadScript(nameOrFile string) (*Script, error) {
 			nameOrFile, strings.Join(assets.ScriptNames(), ", "), err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("script %q is a directory: want a script file", nameOrFile)
+	}
 	return ParseScript(nameOrFile, f)
 }
 
@@ -246,4 +295,81 @@ func (r *Recorder) Script() *Script {
 	s.Ranges = append([]Range(nil), r.s.Ranges...)
 	s.Length = max(r.frame, 1)
 	return &s
+}
+
+// Frames is the number of frames recorded so far.
+func (r *Recorder) Frames() int { return r.frame }
+
+// Design note: a recording that survives any stop. A presenter's rehearsal
+// recorded with -record must not depend on the app ending with Ctrl+Q: the
+// app saves the recording as it goes (every second), and again when it is
+// stopped by a signal or a closed window, so a kill loses at most the last
+// second and a crash nothing before its last save. Each save writes the
+// whole script to a temporary file in the same directory and renames it
+// over the recording: rename is atomic, so a reader (or a kill in the
+// middle of a save) sees the previous recording or the new one, never half
+// of one. Saves are not forced to the disk (fsync), which could stall a
+// frame on a busy disk: a killed process loses nothing saved, a power cut
+// may lose the last seconds.
+
+// CheckRecordPath reports, before a run starts, whether a recording can be
+// saved at path: not a directory, in a directory that exists and takes new
+// files, and not an existing file that cannot be written. Its errors are one
+// line naming the path.
+func CheckRecordPath(path string) error {
+	if path == "" {
+		return errors.New("no file named")
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%s is a directory: want a file name", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", path, errors.Unwrap(err))
+		}
+		f.Close()
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot save %s: the directory %s does not exist", path, dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".check-*")
+	if err != nil {
+		return fmt.Errorf("cannot save %s: cannot create files in %s: %v", path, dir, errors.Unwrap(err))
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// SaveScript writes s to path atomically: to a temporary file in path's
+// directory, then renamed over path (see the design note above).
+func SaveScript(path string, s *Script) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".saving-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	// A temporary file is private (0600); the recording is an ordinary
+	// text file.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if _, err := s.WriteTo(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

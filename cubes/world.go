@@ -1,7 +1,10 @@
 // Package cubes is the 901-cube katamari world of the demo: the scene, the
 // player's forces (move, roll, blow, katamari), the "interacting" state that
 // colours cubes red, the at-rest flag, whole-world state get/set for the
-// networking code, and scripted input.
+// networking code, save and restore of the whole world (save.go, for
+// rewind and replay), scripted input (script.go) and a steering presenter
+// made of code (presenter.go: the spiral the katamari script was recorded
+// from, which the physics bench drives live).
 //
 // One Step is one 1/60 s tick: apply the input's forces, step the physics,
 // then update rest and interaction from the new velocities and contacts.
@@ -366,10 +369,17 @@ func (w *World) bob(s physics.State) {
 // applyKatamari pulls cubes around the player toward its centre.
 func (w *World) applyKatamari() {
 	c := &w.cfg
-	centre := w.phys.State(w.ids[Player]).Position
+	centre := w.phys.Position(w.ids[Player])
+	// Most cubes are far from the player: reject them on the squared
+	// distance, with a little slack so that every cube the exact test
+	// below would take is still tested.
+	reach2 := c.PullMax * c.PullMax * 1.001
 	for i := 1; i < len(w.ids); i++ {
-		p := w.phys.State(w.ids[i]).Position
+		p := w.phys.Position(w.ids[i])
 		d := centre.Sub(p)
+		if d.Dot(d) > reach2 {
+			continue
+		}
 		dist := d.Len()
 		if dist < c.PullMin || dist > c.PullMax {
 			continue

@@ -68,10 +68,12 @@ func phases(t *testing.T, s *Script) (gatherEnd, blowEnd int) {
 // 135; longer gathers (1300-1500 ticks) reach 110-134, slower players
 // (top speed 2-3 m/s) 109-127. A still player with 485 cubes placed
 // densely around it keeps 412, so it is how a rolling ball packs, not what
-// the solver can hold. With the reach at 2.2 m instead of 1.8 m the same
-// steering (cmd/genscript) gathers 188 (132 at 2.0 m; `go run
-// ./cmd/genscript -pullmax 2.2 >/dev/null` prints the count). The standard
-// script gathers 122.
+// the solver can hold. (Those figures are of the 12-substep solver.) With
+// the 8-substep solver, the reach at 2.2 m instead of 1.8 m makes the same
+// steering (cmd/genscript) gather 177 (142 at 2.0 m; `go run
+// ./cmd/genscript -pullmax 2.2 >/dev/null` prints the count); eight
+// presenters (cmd/bench -physics) gather 106-117 at 1.8 m, and the
+// standard script 111 (122 with 12 substeps).
 const minBall = 100
 
 // TestKatamariScenario checks the standard scenario does what it promises:

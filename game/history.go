@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
+	"netcubes/geom"
 )
 
 // history keeps the left world's poses for the last few seconds, so the
@@ -40,6 +41,13 @@ func (h *history) record(f int, w *cubes.World) {
 	}
 }
 
+// clear forgets every frame.
+func (h *history) clear() {
+	for i := range h.frames {
+		h.frames[i] = -1
+	}
+}
+
 // slot returns the slot of frame f, or −1 when it is not kept.
 func (h *history) slot(f int) int {
 	if f < 0 {
@@ -70,23 +78,33 @@ func (h *history) pose(t float64, i int) (mgl64.Vec3, mgl64.Quat, bool) {
 		return h.pos[a][i], h.rot[a][i], true
 	}
 	p := h.pos[a][i].Add(h.pos[b][i].Sub(h.pos[a][i]).Mul(u))
-	return p, nlerp(h.rot[a][i], h.rot[b][i], u), true
+	return p, geom.Nlerp(h.rot[a][i], h.rot[b][i], u), true
 }
 
-// nlerp blends two rotations along the shorter arc and renormalizes.
-func nlerp(a, b mgl64.Quat, u float64) mgl64.Quat {
-	if a.Dot(b) < 0 {
-		b = b.Scale(-1)
+// recordPoses stores the poses of frame f from outside a world (the
+// two-process right's diagnostics), and fills the frames since prev (the
+// previous frame recorded this way, −1 for none) by blending the two, so
+// the interpolating lookups in pose work between diagnostics too. Gaps
+// longer than the history are not filled.
+func (h *history) recordPoses(f, prev int, pos []mgl64.Vec3, rot []mgl64.Quat) {
+	if f < 0 || len(pos) != len(h.pos[0]) || len(rot) != len(pos) {
+		return
 	}
-	q := mgl64.Quat{W: a.W + (b.W-a.W)*u, V: a.V.Add(b.V.Sub(a.V).Mul(u))}
-	return q.Normalize()
-}
-
-// angleBetween is the rotation angle, in radians, that takes a to b: the
-// angle of r = a⁻¹b, 2·atan2(|r.v|, |r.w|). (2·acos(|a·b|) is the same
-// angle but loses half its digits near zero, where the errors we report
-// live.)
-func angleBetween(a, b mgl64.Quat) float64 {
-	r := a.Conjugate().Mul(b)
-	return 2 * math.Atan2(r.V.Len(), math.Abs(r.W))
+	pk := h.slot(prev)
+	if pk >= 0 && f-prev > 1 && f-prev < len(h.frames) {
+		for g := prev + 1; g < f; g++ {
+			u := float64(g-prev) / float64(f-prev)
+			k := g % len(h.frames)
+			h.frames[k] = g
+			for i := range pos {
+				a := h.pos[pk][i]
+				h.pos[k][i] = a.Add(pos[i].Sub(a).Mul(u))
+				h.rot[k][i] = geom.Nlerp(h.rot[pk][i], rot[i], u)
+			}
+		}
+	}
+	k := f % len(h.frames)
+	h.frames[k] = f
+	copy(h.pos[k], pos)
+	copy(h.rot[k], rot)
 }

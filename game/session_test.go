@@ -7,7 +7,10 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
-	"netcubes/net"
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+	"netcubes/wire"
 )
 
 // echoPacket carries every cube's pose as raw floats: the simplest payload
@@ -17,9 +20,9 @@ type echoPacket struct {
 	rot []mgl64.Quat
 }
 
-func (p *echoPacket) Serialize(s net.Stream) error {
+func (p *echoPacket) Serialize(s wire.Stream) error {
 	n := int32(len(p.pos))
-	if err := net.SerializeInt(s, &n, 0, 1023); err != nil {
+	if err := wire.SerializeInt(s, &n, 0, 1023); err != nil {
 		return err
 	}
 	if s.IsReading() {
@@ -30,18 +33,18 @@ func (p *echoPacket) Serialize(s net.Stream) error {
 			p.rot = append(p.rot, mgl64.Quat{})
 		}
 	}
-	s.SetCategory(net.CategoryPosition)
+	s.SetCategory(wire.CategoryPosition)
 	for i := range p.pos {
 		for k := 0; k < 3; k++ {
-			if err := net.SerializeFloat64(s, &p.pos[i][k]); err != nil {
+			if err := wire.SerializeFloat64(s, &p.pos[i][k]); err != nil {
 				return err
 			}
 		}
-		if err := net.SerializeFloat64(s, &p.rot[i].W); err != nil {
+		if err := wire.SerializeFloat64(s, &p.rot[i].W); err != nil {
 			return err
 		}
 		for k := 0; k < 3; k++ {
-			if err := net.SerializeFloat64(s, &p.rot[i].V[k]); err != nil {
+			if err := wire.SerializeFloat64(s, &p.rot[i].V[k]); err != nil {
 				return err
 			}
 		}
@@ -61,13 +64,17 @@ type echoStrategy struct {
 	halves []float64
 }
 
-func (e *echoStrategy) Name() string    { return "echo" }
-func (e *echoStrategy) Mode() string    { return "test" }
-func (e *echoStrategy) Explain() string { return "test strategy" }
-func (e *echoStrategy) Reset(ctx *Context) {
+func (e *echoStrategy) ID() string                   { return "echo" }
+func (e *echoStrategy) Name() string                 { return "echo" }
+func (e *echoStrategy) Family() string               { return "Echo" }
+func (e *echoStrategy) Mode() string                 { return "test" }
+func (e *echoStrategy) Explain() string              { return "test strategy" }
+func (e *echoStrategy) Controls() []strategy.Control { return nil }
+func (e *echoStrategy) SubMode(int) string           { return "" }
+func (e *echoStrategy) Reset(ctx strategy.Context) {
 	e.have, e.acked = false, nil
 }
-func (e *echoStrategy) Send(ctx *Context) {
+func (e *echoStrategy) Send(ctx strategy.Context) {
 	if ctx.Frame()%e.every != 0 {
 		return
 	}
@@ -83,8 +90,8 @@ func (e *echoStrategy) Send(ctx *Context) {
 		panic(err)
 	}
 }
-func (e *echoStrategy) Acked(ctx *Context, seq uint16) { e.acked = append(e.acked, seq) }
-func (e *echoStrategy) Receive(ctx *Context, seq uint16, s *net.ReadStream) error {
+func (e *echoStrategy) Acked(ctx strategy.Context, seq uint16) { e.acked = append(e.acked, seq) }
+func (e *echoStrategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
 	if err := e.in.Serialize(s); err != nil {
 		return err
 	}
@@ -93,25 +100,22 @@ func (e *echoStrategy) Receive(ctx *Context, seq uint16, s *net.ReadStream) erro
 	e.have = true
 	return nil
 }
-func (e *echoStrategy) Update(ctx *Context) {}
-func (e *echoStrategy) View(v *View) (float64, bool) {
+func (e *echoStrategy) Update(ctx strategy.Context) {}
+func (e *echoStrategy) View(v *viewmodel.View) (float64, bool) {
 	if !e.have {
 		return 0, false
 	}
 	for i := range e.in.pos {
-		v.Cubes = append(v.Cubes, CubeView{Position: e.in.pos[i], Orientation: e.in.rot[i], HalfExtent: e.halves[i]})
+		v.Cubes = append(v.Cubes, viewmodel.CubeView{Position: e.in.pos[i], Orientation: e.in.rot[i], HalfExtent: e.halves[i]})
 	}
 	return float64(e.frame), true
 }
 
-// withEcho runs f with the echo strategy installed as the snapshot strategy.
+// withEcho runs f in a session whose only strategy is the echo strategy.
 func withEcho(t *testing.T, every int, cfg Config, f func(s *Session, e *echoStrategy)) {
 	t.Helper()
-	saved := strategyConstructors
-	defer func() { strategyConstructors = saved }()
 	e := &echoStrategy{every: every}
-	strategyConstructors[StrategySnapshot] = func() Strategy { return e }
-	cfg.Strategy = StrategySnapshot
+	cfg.Strategies = []strategy.Strategy{e}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +139,7 @@ func TestSessionPerfectLinkHasNoError(t *testing.T) {
 		if m.LastPacketBytes != wantBytes {
 			t.Errorf("packet is %d bytes, want %d", m.LastPacketBytes, wantBytes)
 		}
-		wantKbps := float64((wantBytes+net.PacketHeaderBytes)*8*60) / 1000
+		wantKbps := float64((wantBytes+wire.PacketHeaderBytes)*8*60) / 1000
 		if math.Abs(m.SentKbps-wantKbps) > 0.01*wantKbps {
 			t.Errorf("sent %.1f kbit/s, want %.1f", m.SentKbps, wantKbps)
 		}
@@ -143,7 +147,7 @@ func TestSessionPerfectLinkHasNoError(t *testing.T) {
 		if m.LastPacket.Total() != 8*wantBytes {
 			t.Errorf("breakdown total %d bits, want %d", m.LastPacket.Total(), 8*wantBytes)
 		}
-		if got := m.LastPacket.Bits(net.CategoryHeader); got != 16+10 {
+		if got := m.LastPacket.Bits(wire.CategoryHeader); got != 16+10 {
 			t.Errorf("header bits %d, want 26", got)
 		}
 		if len(e.acked) < 230 {
@@ -158,6 +162,7 @@ func TestSessionPerfectLinkHasNoError(t *testing.T) {
 func TestSessionLeftAt(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.HistoryTicks = 30
+	cfg.Strategies = []strategy.Strategy{&echoStrategy{every: 1}}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +207,7 @@ func TestSessionLeftAt(t *testing.T) {
 
 func TestSessionLatencyAndLoss(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Link = net.PresetIntercontinental.Config()
+	cfg.Link = link.PresetIntercontinental.Config()
 	withEcho(t, 1, cfg, func(s *Session, e *echoStrategy) {
 		sc, _ := cubes.LoadScript("katamari")
 		for f := 0; f < 900; f++ {
@@ -226,9 +231,9 @@ func TestSessionLatencyAndLoss(t *testing.T) {
 		var lost, delivered, acked int
 		for _, p := range tl {
 			switch p.Fate {
-			case net.FateLost:
+			case link.FateLost:
 				lost++
-			case net.FateDelivered:
+			case link.FateDelivered:
 				delivered++
 				if p.Arrival-p.Sent < 5 || p.Arrival-p.Sent > 8 {
 					t.Errorf("packet %d took %d ticks", p.Seq, p.Arrival-p.Sent)
@@ -236,7 +241,7 @@ func TestSessionLatencyAndLoss(t *testing.T) {
 			}
 			if p.Acked {
 				acked++
-				if p.Fate != net.FateDelivered {
+				if p.Fate != link.FateDelivered {
 					t.Errorf("packet %d acked but %v", p.Seq, p.Fate)
 				}
 			}
@@ -249,10 +254,10 @@ func TestSessionLatencyAndLoss(t *testing.T) {
 
 func TestSessionDeterministic(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Link = net.PresetTerrible.Config()
-	run := func() (uint64, Metrics) {
+	cfg.Link = link.PresetTerrible.Config()
+	run := func() (uint64, viewmodel.Metrics) {
 		var h uint64
-		var m Metrics
+		var m viewmodel.Metrics
 		withEcho(t, 3, cfg, func(s *Session, e *echoStrategy) {
 			sc, _ := cubes.LoadScript("katamari")
 			for f := 0; f < 600; f++ {
@@ -273,8 +278,8 @@ func TestSessionRejectsGarbage(t *testing.T) {
 	withEcho(t, 1, DefaultConfig(), func(s *Session, e *echoStrategy) {
 		s.Step(cubes.Input{})
 		// Hand the right a truncated packet directly through the link.
-		s.toRight.Send(net.Tick(s.frame+1), []byte{1})
-		s.toRight.Send(net.Tick(s.frame+1), []byte{7, 0, 0xff, 0xff, 0xff})
+		s.toRight.Send(wire.Tick(s.frame+1), []byte{1})
+		s.toRight.Send(wire.Tick(s.frame+1), []byte{7, 0, 0xff, 0xff, 0xff})
 		s.Step(cubes.Input{})
 		if m := s.Metrics(); m.Rejected != 2 {
 			t.Errorf("rejected %d packets, want 2", m.Rejected)
@@ -297,4 +302,130 @@ func TestSessionStepAllocs(t *testing.T) {
 			t.Errorf("a session step allocates %v times", n)
 		}
 	})
+}
+
+// backPacket is a strategy payload from the right: one frame number.
+type backPacket struct{ frame uint32 }
+
+func (p *backPacket) Serialize(s wire.Stream) error {
+	s.SetCategory(wire.CategoryInput)
+	return wire.SerializeUint32(s, &p.frame)
+}
+
+// clientStrategy is a two-way, right-driven strategy in miniature: the
+// right keeps the presenter's input and sends it back every tick with its
+// frame; the left steps with the newest input that came back.
+type clientStrategy struct {
+	echoStrategy
+	back   backPacket
+	got    []uint32 // frames the left received back, in order
+	leftIn cubes.Input
+	newest int
+}
+
+func (c *clientStrategy) SendBack(ctx strategy.Context) {
+	in := ctx.PresenterInput()
+	c.back.frame = uint32(ctx.Frame())<<8 | uint32(in.Bits())
+	if _, err := ctx.SendBack(&c.back); err != nil {
+		panic(err)
+	}
+}
+
+func (c *clientStrategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error {
+	var p backPacket
+	if err := p.Serialize(s); err != nil {
+		return err
+	}
+	c.got = append(c.got, p.frame>>8)
+	if f := int(p.frame >> 8); f > c.newest {
+		c.newest = f
+		c.leftIn = cubes.InputFromBits(uint8(p.frame))
+	}
+	return nil
+}
+
+func (c *clientStrategy) LeftInput(ctx strategy.Context) cubes.Input { return c.leftIn }
+func (c *clientStrategy) SideLabels() (string, string, string, string) {
+	return "SERVER", "", "CLIENT", ""
+}
+
+// TestSessionTwoWayRightDriven: with a right-driven strategy the left steps
+// with the input that came back over the link, one round trip late, never
+// the presenter's directly; the payload rides in the ack packets and is
+// counted in the right → left bandwidth.
+func TestSessionTwoWayRightDriven(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Link = link.Config{LatencyMs: 50}
+	c := &clientStrategy{echoStrategy: echoStrategy{every: 1}}
+	cfg.Strategies = []strategy.Strategy{c}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := cubes.Input{Up: true}
+	for f := 0; f < 60; f++ {
+		in := cubes.Input{}
+		if f >= 10 {
+			in = up
+		}
+		s.Step(in)
+		// 50 ms is 3 ticks one way: the left sees the key 3 ticks after
+		// the right pressed it (sent at the end of tick 10, received at
+		// the start of tick 13).
+		want := cubes.Input{}
+		if f >= 10+3 {
+			want = up
+		}
+		if got := s.ctx.Input(s.Frame() - 1); got != want {
+			t.Fatalf("tick %d: the left stepped with %+v, want %+v", f, got, want)
+		}
+	}
+	if len(c.got) == 0 || s.Metrics().AckKbps <= 0 || s.Metrics().LastBackFrame != s.Frame() {
+		t.Errorf("payloads back: %d, ack kbit/s %.1f, last back frame %d", len(c.got), s.Metrics().AckKbps, s.Metrics().LastBackFrame)
+	}
+	for k := 1; k < len(c.got); k++ {
+		if c.got[k] != c.got[k-1]+1 {
+			t.Fatalf("payloads back out of order: %v", c.got)
+		}
+	}
+	if s.Metrics().RejectedBack != 0 {
+		t.Errorf("%d packets back rejected", s.Metrics().RejectedBack)
+	}
+	// A payload the active strategy cannot take (it is not two-way) is
+	// counted and dropped, and its ack still counts.
+	withEcho(t, 1, DefaultConfig(), func(s *Session, e *echoStrategy) {
+		s.Step(cubes.Input{})
+		s.toLeft.Send(wire.Tick(s.frame+1), []byte{1, 0, 0, 9, 9})
+		s.Step(cubes.Input{})
+		if m := s.Metrics(); m.RejectedBack != 1 {
+			t.Errorf("rejected %d packets back, want 1", m.RejectedBack)
+		}
+	})
+}
+
+// TestSessionStrategyList: the list is checked, and switching changes the
+// active strategy.
+func TestSessionStrategyList(t *testing.T) {
+	cfg := DefaultConfig()
+	if _, err := New(cfg); err == nil {
+		t.Error("a session without strategies")
+	}
+	e1, e2 := &echoStrategy{every: 1}, &echoStrategy{every: 2}
+	cfg.Strategies = []strategy.Strategy{e1, e2}
+	if _, err := New(cfg); err == nil {
+		t.Error("two strategies with one ID")
+	}
+	cfg.Strategies = []strategy.Strategy{e1}
+	cfg.Start = 1
+	if _, err := New(cfg); err == nil {
+		t.Error("a start beyond the list")
+	}
+	cfg.Start = 0
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Strategy() != e1 || s.StrategyIndex() != 0 || s.SetStrategy(1) == nil {
+		t.Error("strategy switching")
+	}
 }

@@ -59,8 +59,15 @@ type spatialHash struct {
 	entryBody   []int32
 }
 
+// aabb is an axis-aligned box: a body's fat bounds.
+type aabb struct{ min, max vec3 }
+
 type broadphase struct {
-	invCell       float64
+	invCell float64
+	// fat[i] is body i's fat bounds, kept apart from the bodies so that
+	// the searches, which test many candidates, read 48 bytes per
+	// candidate instead of a cache line of a large body.
+	fat           []aabb
 	sleeping      spatialHash
 	awake         spatialHash
 	sleepingDirty bool
@@ -99,11 +106,11 @@ func cellHash(x, y, z int32, mask uint32) uint32 {
 
 // cellRange returns the cell ranges covered by a body's fat bounds and
 // how many cells that is.
-func (bp *broadphase) cellRange(b *body) (lo, hi [3]int32, n int) {
+func (bp *broadphase) cellRange(b *aabb) (lo, hi [3]int32, n int) {
 	n = 1
 	for k := 0; k < 3; k++ {
-		lo[k] = bp.cellCoord(b.fatMin.comp(k))
-		hi[k] = bp.cellCoord(b.fatMax.comp(k))
+		lo[k] = bp.cellCoord(b.min.comp(k))
+		hi[k] = bp.cellCoord(b.max.comp(k))
 		span := int(hi[k]) - int(lo[k]) + 1
 		if span > maxCellsPerBody {
 			span = maxCellsPerBody + 1 // avoid overflow; the total is too many anyway
@@ -115,14 +122,14 @@ func (bp *broadphase) cellRange(b *body) (lo, hi [3]int32, n int) {
 
 // build fills g with the bodies in list (which must be in increasing
 // index order, so the grid's contents are deterministic).
-func (bp *broadphase) build(g *spatialHash, bodies []body, list []int32) {
+func (bp *broadphase) build(g *spatialHash, list []int32) {
 	g.entryBucket = g.entryBucket[:0]
 	g.entryBody = g.entryBody[:0]
 	g.big = g.big[:0]
 	// First pass: count entries to size the table.
 	entries := 0
 	for _, i := range list {
-		_, _, n := bp.cellRange(&bodies[i])
+		_, _, n := bp.cellRange(&bp.fat[i])
 		if n > maxCellsPerBody {
 			continue
 		}
@@ -134,8 +141,7 @@ func (bp *broadphase) build(g *spatialHash, bodies []body, list []int32) {
 	}
 	g.mask = uint32(buckets - 1)
 	for _, i := range list {
-		b := &bodies[i]
-		lo, hi, n := bp.cellRange(b)
+		lo, hi, n := bp.cellRange(&bp.fat[i])
 		if n > maxCellsPerBody {
 			g.big = append(g.big, i)
 			continue
@@ -185,10 +191,10 @@ func (g *spatialHash) bucket(bk uint32) []int32 {
 }
 
 // overlaps reports whether two bodies' fat bounds overlap.
-func overlaps(a, b *body) bool {
-	return a.fatMin.x <= b.fatMax.x && b.fatMin.x <= a.fatMax.x &&
-		a.fatMin.y <= b.fatMax.y && b.fatMin.y <= a.fatMax.y &&
-		a.fatMin.z <= b.fatMax.z && b.fatMin.z <= a.fatMax.z
+func overlaps(a, b *aabb) bool {
+	return a.min.x <= b.max.x && b.min.x <= a.max.x &&
+		a.min.y <= b.max.y && b.min.y <= a.max.y &&
+		a.min.z <= b.max.z && b.min.z <= a.max.z
 }
 
 // pairKey packs a pair of bodies into the key contacts are sorted by:
@@ -232,13 +238,13 @@ func (w *World) findPairs() {
 				w.isl.scratch = append(w.isl.scratch, int32(i))
 			}
 		}
-		bp.build(&bp.sleeping, w.bodies, w.isl.scratch)
+		bp.build(&bp.sleeping, w.isl.scratch)
 		bp.sleepingDirty = false
 	}
 	for _, i := range w.awake {
-		w.bodyBounds(&w.bodies[i])
+		w.bodyBounds(i)
 	}
-	bp.build(&bp.awake, w.bodies, w.awake)
+	bp.build(&bp.awake, w.awake)
 
 	groundReach := float64(0.5 * w.cfg.SpeculativeDistance)
 	for _, i := range w.awake {
@@ -254,8 +260,8 @@ func (w *World) findPairs() {
 			bp.stamp = 1
 		}
 		bp.stamps[i] = bp.stamp
-		bp.search(&bp.sleeping, w.bodies, i, false)
-		bp.search(&bp.awake, w.bodies, i, true)
+		bp.search(&bp.sleeping, i, false)
+		bp.search(&bp.awake, i, true)
 	}
 	slices.Sort(bp.pairs)
 }
@@ -263,17 +269,19 @@ func (w *World) findPairs() {
 // search appends the pairs of body i with the bodies of grid g. In the awake
 // grid only partners with a higher index are taken, so each awake pair is
 // found once.
-func (bp *broadphase) search(g *spatialHash, bodies []body, i int32, onlyHigher bool) {
-	b := &bodies[i]
+func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
+	b := &bp.fat[i]
+	fat := bp.fat
 	test := func(j int32) {
+		// Lower partners in the awake grid found this pair already.
+		if onlyHigher && j < i {
+			return
+		}
 		if bp.stamps[j] == bp.stamp {
 			return
 		}
 		bp.stamps[j] = bp.stamp
-		if onlyHigher && j < i {
-			return
-		}
-		if overlaps(b, &bodies[j]) {
+		if overlaps(b, &fat[j]) {
 			bp.pairs = append(bp.pairs, pairKey(i, j))
 		}
 	}
@@ -318,7 +326,8 @@ func (bp *broadphase) search(g *spatialHash, bodies []body, i int32, onlyHigher 
 // bodies move together, as the cubes of a katamari ball do. The fat
 // bounds use the body's own total, half the speculative distance on top,
 // capped by what the speed clamps allow.
-func (w *World) bodyBounds(b *body) {
+func (w *World) bodyBounds(i int32) {
+	b := &w.bodies[i]
 	dt := w.cfg.TimeStep
 	accFactor := float64(0.5*float64(dt*dt)) * (1 + 1/float64(w.cfg.Substeps))
 	b.acc = madd(w.gravity, b.invMass, b.force)
@@ -330,7 +339,7 @@ func (w *World) bodyBounds(b *body) {
 	if !(sweep <= b.maxSweep) {
 		sweep = b.maxSweep
 	}
-	w.setBounds(b, sweep)
+	w.setBounds(i, sweep)
 }
 
 // pairMargin bounds how much the gap between bodies a and b can close
@@ -360,9 +369,10 @@ func (w *World) pairMargin(a, b *body) float64 {
 	return w.cfg.SpeculativeDistance + m
 }
 
-// setBounds sets b's fat bounds: the box's world-axis bounds grown by
-// SpeculativeDistance/2 + sweep, and records its lowest point.
-func (w *World) setBounds(b *body, sweep float64) {
+// setBounds sets body i's fat bounds: the box's world-axis bounds grown
+// by SpeculativeDistance/2 + sweep, and records its lowest point.
+func (w *World) setBounds(i int32, sweep float64) {
+	b := &w.bodies[i]
 	r := &b.rot
 	e := b.halfExtents
 	// Half-width of the rotated box along each world axis: the sum of its
@@ -374,7 +384,6 @@ func (w *World) setBounds(b *body, sweep float64) {
 	}
 	b.margin = float64(0.5*w.cfg.SpeculativeDistance) + sweep
 	grow := add(ext, vec3{b.margin, b.margin, b.margin})
-	b.fatMin = sub(b.pos, grow)
-	b.fatMax = add(b.pos, grow)
+	w.bp.fat[i] = aabb{sub(b.pos, grow), add(b.pos, grow)}
 	b.minZ = b.pos.z - ext.z
 }

@@ -52,7 +52,7 @@
 //     solver runs, so the sleeping bodies take part in this very step.
 //
 //  5. Solver, "soft step" (solver.go; after Erin Catto's Solver2D and Box2D
-//     v3). The step is cut into substeps (12 by default). Each substep:
+//     v3). The step is cut into substeps (8 by default). Each substep:
 //     integrate velocities (gravity, forces, and the warm start: last
 //     substep's impulses applied again up front); solve the contacts with a
 //     soft push-out bias (a damped spring per contact point, stiff but
@@ -95,6 +95,14 @@
 // does not wake it, so a receiver that re-quantizes every body before
 // every step ("quantize both sides") keeps a resting world asleep and
 // still; a real correction wakes it and its island. See SetState.
+//
+// Save and Restore (save.go) copy the complete world, contacts, warm-start
+// impulses, sleep state and scratch included, into a reusable Saved value
+// and back: stepping a restored world reproduces the original run bit for
+// bit, which is what rewind and replay (client-side prediction) needs. For
+// 901 cubes mid-gather a save costs about 23 µs and a restore 19 µs, with
+// no allocation once the Saved value is warm (BenchmarkSaveRestore in
+// package cubes).
 //
 // # Units
 //

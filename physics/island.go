@@ -191,7 +191,7 @@ func (w *World) updateSleep() {
 		b.restPos, b.restQ = b.pos, b.q
 		b.solverIndex = 0
 		// It will not move: its margin is just half the speculative distance.
-		w.setBounds(b, 0)
+		w.setBounds(bi, 0)
 		slept = true
 	}
 	if slept {

@@ -195,7 +195,7 @@ func pileCount(w *World, player BodyID, r float64) int {
 // mode does: positions to 1/4096 m, the orientation through 15-bit
 // smallest three (drop the largest component, quantize the other three in
 // ±1/√2 to 15 bits, rebuild the largest from unit length, renormalize).
-// Velocities are left as they are. (The real quantizer lives in net/.)
+// Velocities are left as they are. (The real quantizer lives in package wire.)
 func quantizeState(s State) State {
 	for k := 0; k < 3; k++ {
 		s.Position[k] = math.Floor(float64(s.Position[k]*4096)+0.5) / 4096

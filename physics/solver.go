@@ -56,7 +56,7 @@ package physics
 // spring is a frequency, it behaves the same for any mass. The price is
 // sag: a resting contact sinks until the spring holds its load, by about
 // a/ω² (a: load per unit effective mass). Small cubes under 20 m/s²
-// gravity need a stiff spring, hence 90 Hz and 12 substeps by default.
+// gravity need a stiff spring, hence 90 Hz and 8 substeps by default.
 //
 // Friction acts at the centre of the contact points ("patch friction",
 // as in many 3D engines): one 2D tangential impulse, limited to μ times
@@ -128,24 +128,28 @@ func makeSoft(hertz, zeta, h float64) softness {
 // the constraint loops touch little memory. Index 0 of the solver's body
 // array is a static body (zero inverse mass) that stands for the ground.
 type solverBody struct {
-	v, w    vec3
-	dp      vec3 // displacement since the start of the step
+	// What the contact loops read and write comes first, so that one
+	// body's share of a constraint touches as few cache lines as possible.
+	v, w vec3
+	dp   vec3 // displacement since the start of the step
+	dR   mat3 // dq as a matrix, for rotating anchors
+	// warmP and warmL are the linear and angular impulses of the next warm
+	// start, summed over the body's contacts (see warmStart).
+	warmP, warmL vec3
+
 	dq      quat // rotation since the start of the step
-	dR      mat3 // dq as a matrix, for rotating anchors
 	invMass float64
 	invI    mat3 // world inverse inertia, fixed for the step
 	dv, dw  vec3 // velocity change per substep from gravity, force, torque
 	maxLin  float64
 	maxAng  float64
-	// warmP and warmL are the linear and angular impulses of the next warm
-	// start, summed over the body's contacts (see warmStart).
-	warmP, warmL vec3
 }
 
 // constraintPoint is a contact point prepared for the solver.
 type constraintPoint struct {
 	rA, rB     vec3 // anchors (fixed for the step)
 	rnA, rnB   vec3 // r × n: the angular part of the normal Jacobian
+	iA, iB     vec3 // I⁻¹·(r × n): the angular velocity a unit impulse gives
 	baseSep    float64
 	normalMass float64 // effective mass along the normal
 
@@ -162,6 +166,7 @@ type contactConstraint struct {
 	normal  vec3
 	t1, t2  vec3
 	soft    softness
+	mA, mB  float64 // the bodies' inverse masses (0 for the ground)
 
 	// k[i][j] is the change of point i's normal speed per unit impulse at
 	// point j: J_i·M⁻¹·J_jᵀ. Within one contact the points' speeds are
@@ -174,6 +179,8 @@ type contactConstraint struct {
 	// effective mass (tk11, tk12, tk22), the twist's effective mass and
 	// lever (the patch's mean radius), and the accumulated impulses.
 	ctA, ctB   [2]vec3
+	itA, itB   [2]vec3 // I⁻¹·(c × t): angular velocity per unit friction impulse
+	inA, inB   vec3    // I⁻¹·n: angular velocity per unit twist impulse
 	tk11, tk12 float64
 	tk22       float64
 	twistMass  float64
@@ -223,10 +230,10 @@ func (w *World) prepareSolver(h float64) {
 		})
 	}
 
-	// Stiffness is capped at an eighth of the substep rate (Box2D's
+	// Stiffness is capped at a quarter of the substep rate (Box2D v3's
 	// limit): a stiffer spring than the substeps can follow makes the
 	// solver overshoot and jitter.
-	hertz := minf(cfg.ContactHertz, 0.125/h)
+	hertz := minf(cfg.ContactHertz, 0.25/h)
 	dynSoft := makeSoft(hertz, cfg.ContactDampingRatio, h)
 	groundSoft := makeSoft(2*hertz, cfg.ContactDampingRatio, h)
 
@@ -321,6 +328,7 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 	cc.t1, cc.t2 = t1, t2
 	cc.soft = soft
 	mA, mB := A.invMass, B.invMass
+	cc.mA, cc.mB = mA, mB
 	warm := w.cfg.WarmStarting
 	var sumA, sumB vec3
 	var inA, inB [maxManifoldPoints]vec3 // I⁻¹·(r × n) per point
@@ -334,6 +342,7 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 		cp.baseSep = mp.separation - dot(sub(rB, rA), n)
 		cp.rnA, cp.rnB = cross(rA, n), cross(rB, n)
 		inA[j], inB[j] = mulMV(&A.invI, cp.rnA), mulMV(&B.invI, cp.rnB)
+		cp.iA, cp.iB = inA[j], inB[j]
 		// Effective mass along direction d at anchor r:
 		// 1/m_eff = 1/m_A + 1/m_B + (r_A×d)·I_A⁻¹(r_A×d) + (r_B×d)·I_B⁻¹(r_B×d)
 		k := mA + mB + dot(cp.rnA, inA[j]) + dot(cp.rnB, inB[j])
@@ -364,6 +373,8 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 	cc.ctB = [2]vec3{cross(cB, t1), cross(cB, t2)}
 	itA0, itA1 := mulMV(&A.invI, cc.ctA[0]), mulMV(&A.invI, cc.ctA[1])
 	itB0, itB1 := mulMV(&B.invI, cc.ctB[0]), mulMV(&B.invI, cc.ctB[1])
+	cc.itA = [2]vec3{itA0, itA1}
+	cc.itB = [2]vec3{itB0, itB1}
 	// 2×2 tangential effective mass matrix K (the 1/m_eff formula above
 	// with d = t_i on one side and t_j on the other), inverted.
 	k11 := mA + mB + dot(cc.ctA[0], itA0) + dot(cc.ctB[0], itB0)
@@ -377,7 +388,8 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 		cc.tk11, cc.tk12, cc.tk22 = 0, 0, 0
 	}
 	// Twist: a pure rotation about n on each body.
-	kt := dot(n, mulMV(&A.invI, n)) + dot(n, mulMV(&B.invI, n))
+	cc.inA, cc.inB = mulMV(&A.invI, n), mulMV(&B.invI, n)
+	kt := dot(n, cc.inA) + dot(n, cc.inB)
 	cc.twistMass = 0
 	if kt > 0 {
 		cc.twistMass = 1 / kt
@@ -533,25 +545,51 @@ func (w *World) solveContacts(h float64, useBias bool) {
 		// Apply the sweep's impulses to the bodies: the linear impulse
 		// n·Σδ and the angular impulses Σ δ·(r × n).
 		var sum float64
-		var angA, angB vec3
 		for j := int32(0); j < c.count; j++ {
 			cp := &c.points[j]
 			sum += delta[j]
-			angA = madd(angA, delta[j], cp.rnA)
-			angB = madd(angB, delta[j], cp.rnB)
+			wA = msub(wA, delta[j], cp.iA)
+			wB = madd(wB, delta[j], cp.iB)
 		}
-		vA = msub(vA, float64(A.invMass*sum), n)
-		vB = madd(vB, float64(B.invMass*sum), n)
-
-		wA = sub(wA, mulMV(&A.invI, angA))
-		wB = add(wB, mulMV(&B.invI, angB))
+		vA = msub(vA, float64(c.mA*sum), n)
+		vB = madd(vB, float64(c.mB*sum), n)
 
 		if !useBias {
 			// Relax: this pass ends the substep, so the impulses found
 			// now are the substep's. Solve friction with them, then add
 			// them to the step's totals and to the next warm start.
 			if mu > 0 {
-				vA, wA, vB, wB = solveFriction(c, A, B, vA, wA, vB, wB, mu*total)
+				// Patch friction, given the bodies' current velocities,
+				// with maxF = μ·Σλ_n the friction limit. The tangential
+				// impulse acts at the patch centre on both tangent axes at
+				// once, through the inverse 2×2 effective mass, and is then
+				// clamped to Coulomb's cone |λ_t| ≤ maxF. The twist impulse
+				// about the normal resists spinning and is clamped to maxF
+				// times the patch's mean radius. (Written out here: as a
+				// function it was not inlined, and the call with its
+				// twelve returned floats cost a few per cent of a step.)
+				maxF := mu * total
+				dv := sub(vB, vA)
+				v1 := dot(dv, c.t1) + dot(wB, c.ctB[0]) - dot(wA, c.ctA[0])
+				v2 := dot(dv, c.t2) + dot(wB, c.ctB[1]) - dot(wA, c.ctA[1])
+				l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
+				l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
+				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
+					k := maxF / math.Sqrt(m2)
+					l1, l2 = l1*k, l2*k
+				}
+				d1, d2 := l1-c.friction[0], l2-c.friction[1]
+				c.friction = [2]float64{l1, l2}
+				maxT := float64(maxF * c.twistLever)
+				vt := dot(sub(wB, wA), n)
+				lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
+				dt := lt - c.twist
+				c.twist = lt
+				p := madd(scale(c.t1, d1), d2, c.t2)
+				vA = msub(vA, c.mA, p)
+				vB = madd(vB, c.mB, p)
+				wA = sub(wA, madd(madd(scale(c.itA[0], d1), d2, c.itA[1]), dt, c.inA))
+				wB = add(wB, madd(madd(scale(c.itB[0], d1), d2, c.itB[1]), dt, c.inB))
 			}
 			// The same sums as addWarmStart, fused with the totals.
 			var lA, lB vec3
@@ -620,13 +658,11 @@ func (w *World) solveGround(h float64, useBias bool) {
 			total += newImpulse
 		}
 		var sum float64
-		var angA vec3
 		for j := int32(0); j < c.count; j++ {
 			sum += delta[j]
-			angA = madd(angA, delta[j], c.points[j].rnA)
+			wA = msub(wA, delta[j], c.points[j].iA)
 		}
-		vA = msub(vA, float64(A.invMass*sum), n)
-		wA = sub(wA, mulMV(&A.invI, angA))
+		vA = msub(vA, float64(c.mA*sum), n)
 
 		if !useBias {
 			if mu > 0 {
@@ -646,8 +682,8 @@ func (w *World) solveGround(h float64, useBias bool) {
 				lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
 				dt := lt - c.twist
 				c.twist = lt
-				vA = msub(vA, A.invMass, madd(scale(c.t1, d1), d2, c.t2))
-				wA = sub(wA, mulMV(&A.invI, madd(madd(scale(c.ctA[0], d1), d2, c.ctA[1]), dt, n)))
+				vA = msub(vA, c.mA, madd(scale(c.t1, d1), d2, c.t2))
+				wA = sub(wA, madd(madd(scale(c.itA[0], d1), d2, c.itA[1]), dt, c.inA))
 			}
 			// Totals and the next warm start (addWarmStart for one body).
 			var angW vec3
@@ -664,42 +700,6 @@ func (w *World) solveGround(h float64, useBias bool) {
 		}
 		A.v, A.w = vA, wA
 	}
-}
-
-// solveFriction solves the patch friction of contact c, given the bodies'
-// current velocities, and returns the new ones; maxF = μ·Σλ_n is the
-// friction limit.
-//
-// The tangential impulse acts at the patch centre on both tangent axes at
-// once, through the inverse 2×2 effective mass, and is then clamped to
-// Coulomb's cone |λ_t| ≤ maxF. The twist impulse about the normal resists
-// spinning and is clamped to maxF times the patch's mean radius.
-func solveFriction(c *contactConstraint, A, B *solverBody, vA, wA, vB, wB vec3, maxF float64) (vec3, vec3, vec3, vec3) {
-	n := c.normal
-	dv := sub(vB, vA)
-	v1 := dot(dv, c.t1) + dot(wB, c.ctB[0]) - dot(wA, c.ctA[0])
-	v2 := dot(dv, c.t2) + dot(wB, c.ctB[1]) - dot(wA, c.ctA[1])
-	l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
-	l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
-	if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
-		k := maxF / math.Sqrt(m2)
-		l1, l2 = l1*k, l2*k
-	}
-	d1, d2 := l1-c.friction[0], l2-c.friction[1]
-	c.friction = [2]float64{l1, l2}
-
-	maxT := float64(maxF * c.twistLever)
-	vt := dot(sub(wB, wA), n)
-	lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
-	dt := lt - c.twist
-	c.twist = lt
-
-	p := madd(scale(c.t1, d1), d2, c.t2)
-	vA = msub(vA, A.invMass, p)
-	vB = madd(vB, B.invMass, p)
-	wA = sub(wA, mulMV(&A.invI, madd(madd(scale(c.ctA[0], d1), d2, c.ctA[1]), dt, n)))
-	wB = add(wB, mulMV(&B.invI, madd(madd(scale(c.ctB[0], d1), d2, c.ctB[1]), dt, n)))
-	return vA, wA, vB, wB
 }
 
 // applyRestitution adds the bounce after the substeps: for points that

@@ -114,12 +114,12 @@ type body struct {
 	// accumulated external force and torque, cleared by each Step
 	force, torque vec3
 
-	// broadphase: the box's bounds grown by its speculative margin
-	// (SpeculativeDistance/2 plus how far it can move in one step), and the
-	// lowest point of the box itself, for the ground test.
-	fatMin, fatMax vec3
-	minZ           float64
-	margin         float64
+	// broadphase: the lowest point of the box itself, for the ground
+	// test, and its speculative margin (SpeculativeDistance/2 plus how far
+	// it can move in one step), by which its bounds are grown (the grown
+	// bounds are in the broadphase's fat slice).
+	minZ   float64
+	margin float64
 	// motion bounds for this step (see bodyBounds): acceleration from
 	// gravity and forces, the reach of rotation, and the most the clamps
 	// allow.
@@ -253,6 +253,7 @@ func (w *World) AddBox(def BoxDef) (BodyID, error) {
 	b.w = clampLength(b.w, b.maxAng)
 	b.rot = rotationMatrix(b.q)
 	w.bodies = append(w.bodies, b)
+	w.bp.fat = append(w.bp.fat, aabb{})
 	w.awakeDirty = true
 	id := BodyID(len(w.bodies) - 1)
 	if def.Asleep && w.cfg.EnableSleep {
@@ -273,7 +274,7 @@ func (w *World) startAsleep(id BodyID) {
 	b.awake = false
 	b.v, b.w = vec3{}, vec3{}
 	b.restPos, b.restQ = b.pos, b.q
-	w.setBounds(b, 0)
+	w.setBounds(int32(id), 0)
 	w.bp.sleepingDirty = true
 }
 
@@ -292,6 +293,16 @@ func (w *World) State(id BodyID) State {
 		return State{}
 	}
 	return State{b.pos.mgl(), b.q.mgl(), b.v.mgl(), b.w.mgl()}
+}
+
+// Position returns the body's position (the zero vector for an invalid
+// id): State's first field, without building the rest, for callers that
+// scan every body.
+func (w *World) Position(id BodyID) mgl64.Vec3 {
+	if b := w.get(id); b != nil {
+		return b.pos.mgl()
+	}
+	return mgl64.Vec3{}
 }
 
 // HalfExtents returns the body's half extents in metres (zero for an

@@ -1,14 +1,16 @@
 package render
 
 import (
+	"cmp"
 	"image"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"netcubes/game"
 	"netcubes/render/scene"
+	"netcubes/viewmodel"
 )
 
 // TintMode chooses what cube colours mean on the right view.
@@ -71,9 +73,13 @@ type View struct {
 	easer   scene.Easer
 	cubes   []scene.Cube
 	ghost   []scene.Cube
-	shadow  *ebiten.Image
-	verts   []ebiten.Vertex
-	sky     [4]ebiten.Vertex
+	// ghostIdx lists the cubes that differ; ghostOff and ghostDrawn count
+	// them and the outlined ones at the last Draw (for the legend).
+	ghostIdx             []int
+	ghostOff, ghostDrawn int
+	shadow               *ebiten.Image
+	verts                []ebiten.Vertex
+	sky                  [4]ebiten.Vertex
 }
 
 // NewView returns a renderer with the default camera, palette and style.
@@ -93,18 +99,18 @@ func (v *View) Reset() {
 }
 
 // Tick advances the camera and colour easing by one simulation tick.
-func (v *View) Tick(m *game.View) {
+func (v *View) Tick(m *viewmodel.View) {
 	if len(m.Cubes) == 0 {
 		return
 	}
-	v.Camera.Follow(m.Cubes[m.Player].Position, v.CameraConfig)
+	v.Camera.Follow(m.Cubes[m.Player].Position, BallRadius(m), v.CameraConfig)
 	v.easer.Advance(&v.Palette, len(m.Cubes),
 		func(i int) bool { return m.Cubes[i].Interacting || m.Cubes[i].Player },
 		func(i int) bool { return m.Cubes[i].Updated })
 }
 
 // cubeColor is the unlit colour of cube i under the tint mode.
-func (v *View) cubeColor(m *game.View, i int, tint TintMode) scene.RGBA {
+func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	c := &m.Cubes[i]
 	p := &v.Palette
 	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
@@ -125,7 +131,7 @@ func (v *View) cubeColor(m *game.View, i int, tint TintMode) scene.RGBA {
 
 // Draw renders the view model m into rect of dst. ghost, when not nil and
 // ov.Ghost is set, is drawn as a wireframe on top (the left's true pose).
-func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *game.View, ghost *game.View, ov Overlays) {
+func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) {
 	if rect.Empty() {
 		return
 	}
@@ -151,28 +157,39 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *game.View, ghost
 		})
 	}
 	b.AddCubes(v.cubes)
-	if ov.ErrorOffsets && m.HasErrorOffsets {
-		for i := range m.Cubes {
-			c := &m.Cubes[i]
-			if c.ErrorOffset.LenSqr() > 1e-6 {
-				// From where the simulation has the cube to where it is drawn.
-				b.AddSegment(c.Position.Sub(c.ErrorOffset), c.Position, 2.5, scene.RGBA{R: 1, G: 0.55, B: 0, A: 1})
-			}
-		}
-	}
+	v.ghostOff, v.ghostDrawn = 0, 0
 	if ov.Ghost && ghost != nil {
 		// Outline only the cubes whose true pose differs visibly from the
 		// drawn one: in sync the view stays clean, and divergence, pops and
-		// lag stand out in green.
+		// lag stand out in green. When many differ, only the MaxGhosts
+		// farthest are outlined (and the player): beyond that the ball
+		// turns into a green mesh that hides what it should show.
+		v.ghostIdx, v.ghostOff = pickGhosts(m, ghost, v.ghostIdx[:0])
 		v.ghost = v.ghost[:0]
-		for i := range ghost.Cubes {
+		for _, i := range v.ghostIdx {
 			c := &ghost.Cubes[i]
-			if i < len(m.Cubes) && !differs(&m.Cubes[i], c) {
-				continue
-			}
 			v.ghost = append(v.ghost, scene.Cube{Position: c.Position, Orientation: c.Orientation, HalfExtent: c.HalfExtent})
 		}
+		v.ghostDrawn = len(v.ghost)
 		b.AddWireframe(v.ghost, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
+	}
+	if ov.ErrorOffsets && m.HasErrorOffsets {
+		// After the ghosts, so they are drawn on top; magnified, since a
+		// smoothing offset is millimetres to centimetres: from where the
+		// simulation has the cube, OffsetScale times the offset, with a
+		// dot at the simulation's end.
+		for i := range m.Cubes {
+			c := &m.Cubes[i]
+			if c.ErrorOffset.LenSqr() > 1e-6 {
+				from := c.Position.Sub(c.ErrorOffset)
+				to := from.Add(c.ErrorOffset.Mul(OffsetScale))
+				b.AddSegment(from, to, 4, scene.RGBA{R: 1, G: 0.6, B: 0.1, A: 1})
+				b.AddSegment(from, from.Add(mgl64.Vec3{0, 0, 0.06}), 7, scene.RGBA{R: 1, G: 0.85, B: 0.2, A: 1})
+			}
+		}
+	}
+	if ov.Ghost {
+		v.drawMarks(b, m.Marks)
 	}
 
 	opts := &ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
@@ -180,6 +197,24 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *game.View, ghost
 	v.drawShadows(target, rect, &b.Shadows)
 	v.drawMesh(target, &b.Cubes, opts)
 	v.drawMesh(target, &b.Lines, opts)
+}
+
+// drawMarks outlines a strategy's marks: the server's last known pose in
+// cyan, a replay's jump in orange (the pose it left, and a line to where it
+// went).
+func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
+	for k := range marks {
+		mk := &marks[k]
+		c := []scene.Cube{{Position: mk.Position, Orientation: mk.Orientation, HalfExtent: mk.HalfExtent}}
+		switch mk.Kind {
+		case viewmodel.MarkServer:
+			b.AddWireframe(c, 1.6, scene.RGBA{R: 0.1, G: 0.85, B: 0.95, A: 0.95})
+		case viewmodel.MarkReplay:
+			orange := scene.RGBA{R: 1, G: 0.55, B: 0.05, A: 0.95}
+			b.AddWireframe(c, 1.6, orange)
+			b.AddSegment(mk.Position, mk.To, 3, orange)
+		}
+	}
 }
 
 // drawSky fills the rectangle with a vertical gradient toward the fog
@@ -231,6 +266,70 @@ func (v *View) drawMesh(dst *ebiten.Image, m *scene.Mesh, opts *ebiten.DrawTrian
 	dst.DrawTriangles32(v.verts, m.Indices, white(), opts)
 }
 
+// pickGhosts appends to dst the cubes whose drawn pose differs visibly
+// from the truth, at most MaxGhosts of them: the player first, then the
+// farthest. off is how many differ in all.
+func pickGhosts(m, ghost *viewmodel.View, dst []int) (idx []int, off int) {
+	for i := range ghost.Cubes {
+		if i < len(m.Cubes) && !differs(&m.Cubes[i], &ghost.Cubes[i]) {
+			continue
+		}
+		dst = append(dst, i)
+	}
+	off = len(dst)
+	if len(dst) > MaxGhosts && len(m.Cubes) == len(ghost.Cubes) {
+		dist := func(i int) float64 { return m.Cubes[i].Position.Sub(ghost.Cubes[i].Position).LenSqr() }
+		slices.SortStableFunc(dst, func(a, b int) int {
+			if pa, pb := a == m.Player, b == m.Player; pa != pb {
+				if pa {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(dist(b), dist(a))
+		})
+		dst = dst[:MaxGhosts]
+	}
+	return dst, off
+}
+
+// BallRadius is how far the katamari ball reaches from the player's centre:
+// the player's own half size, or the farthest interacting cube within
+// ballReach of it (plus that cube's half size), whichever is larger.
+func BallRadius(m *viewmodel.View) float64 {
+	if m.Player < 0 || m.Player >= len(m.Cubes) {
+		return 0
+	}
+	p := &m.Cubes[m.Player]
+	r := p.HalfExtent
+	for i := range m.Cubes {
+		c := &m.Cubes[i]
+		if i == m.Player || !c.Interacting {
+			continue
+		}
+		if d := c.Position.Sub(p.Position).Len(); d < ballReach {
+			r = max(r, d+c.HalfExtent)
+		}
+	}
+	return r
+}
+
+// ballReach bounds the ball: cubes farther from the player are flying, not
+// stuck (the katamari pull reaches 1.8 m from the centre).
+const ballReach = 3.0
+
+// MaxGhosts is the most cubes outlined by the ghost at once (the
+// farthest from the truth, the player first).
+const MaxGhosts = 40
+
+// OffsetScale magnifies the smoothing offsets E draws, so that offsets of
+// a few millimetres show as lines; the legend says so.
+const OffsetScale = 5
+
+// GhostCounts is how many cubes differed from the truth at the last Draw
+// and how many of them were outlined.
+func (v *View) GhostCounts() (off, drawn int) { return v.ghostOff, v.ghostDrawn }
+
 // Ghost thresholds: a cube is outlined when its drawn pose is this far from
 // the truth. 2 cm is about a pixel and a half for a cube at the centre of a
 // 1080p view; 3° tilts a 0.4 m cube's edge by 1 cm.
@@ -240,7 +339,7 @@ const (
 )
 
 // differs reports whether the drawn cube is visibly away from the truth.
-func differs(drawn, truth *game.CubeView) bool {
+func differs(drawn, truth *viewmodel.CubeView) bool {
 	if drawn.Position.Sub(truth.Position).LenSqr() > ghostMinOffset*ghostMinOffset {
 		return true
 	}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ensure-packages.sh PKG...: make sure the Debian packages that Ebitengine
-# (and the headless test display) need are installed.
+# loads at run time (and the headless test display) are installed.
 #
 # On Debian/Ubuntu it installs what is missing with apt-get, through sudo when
 # not root. On other Linux systems it prints exactly what to install and
@@ -15,7 +15,7 @@ fi
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "netcubes needs these libraries (Debian names; install your distribution's equivalents):" >&2
 	echo "  $*" >&2
-	echo "  e.g. Fedora: mesa-libGL-devel libXcursor-devel libXi-devel libXinerama-devel libXrandr-devel libXxf86vm-devel alsa-lib-devel pkgconf xorg-x11-server-Xvfb xorg-x11-xauth" >&2
+	echo "  e.g. Fedora: mesa-libGL mesa-libEGL mesa-dri-drivers libX11 libXcursor libXext libXi libXinerama libXrandr libXrender alsa-lib xorg-x11-server-Xvfb xorg-x11-xauth" >&2
 	echo "Install them, then run make again." >&2
 	exit 1
 fi

@@ -14,29 +14,36 @@ import (
 	"image/png"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/net"
+	"netcubes/link"
 	"netcubes/render"
+	"netcubes/viewmodel"
+	"netcubes/wire"
 )
 
 // Options configure the app; main fills them from flags.
 type Options struct {
+	// Session is the session's configuration; its Strategies are the menu
+	// (the number keys), built once by the caller (catalog.All) and kept,
+	// settings and all, across restarts (F5). Session.Start is the entry
+	// to start with.
 	Session game.Config
-	// Entry is the strategy menu entry to start with (see entries).
-	Entry int
-	// Setup, when not nil, adjusts the session after each (re)start, e.g.
-	// the compression level given on the command line.
-	Setup func(*game.Session) error
 	// Preset is the name shown for the starting link conditions ("" =
 	// custom).
-	Preset     string
-	Script     *cubes.Script // played from frame 0 when not nil
-	RecordPath string        // the inputs of the run are written here on exit
+	Preset string
+	Script *cubes.Script // played from frame 0 when not nil
+	// RecordPath is where the run's inputs are recorded, in the script
+	// format: saved every second as the run goes and once more on exit
+	// (cubes.SaveScript replaces the file atomically).
+	RecordPath string
+	// Stop, when closed, ends the run at the next tick as Ctrl+Q does
+	// (main closes it on SIGINT, SIGTERM and SIGHUP).
+	Stop       <-chan struct{}
 	Fullscreen bool
 	Screenshot string // PNG written after Frames ticks, then exit
 	Frames     int    // ticks to run (0 = until closed)
@@ -47,6 +54,9 @@ type Options struct {
 	// Show is what the presenter sees at start (the -show flag): the
 	// overlays and the help. Zero value: the ghost only (see ParseShow).
 	Show Show
+	// Connect is the left's address a right process connects to (shown on
+	// the HUD); Session.Role and Session.Net set up the two-process mode.
+	Connect string
 }
 
 // Show is the starting state of the toggles G, T, E and H.
@@ -97,7 +107,8 @@ type App struct {
 	mesh     meshDrawer
 	kbps     *series
 	overlays render.Overlays
-	entry    int
+	entry    int       // the active strategy's index in the list
+	binds    []binding // the key table
 
 	paused, slow bool
 	stepOnce     bool
@@ -107,19 +118,28 @@ type App struct {
 	scriptOn    bool
 	scriptStart int // session frame at which the script's frame 0 played
 	recorder    *cubes.Recorder
+	recSaved    int  // frames in the last saved recording
+	recFailed   bool // the last save failed (said once)
 
 	preset      int  // index into the link presets
 	custom      bool // link numbers adjusted away from the preset
 	outageStart int  // tick the outage key went down, −1 when up
 
-	ticks    int // Update calls
+	epoch uint32 // sessions started (a left's restart starts its right over)
+	ticks int    // Update calls
+
+	// Slow drawing (slowdraw.go): ticks reached per second of wall time.
+	slowW       slowWatch
+	sampleAt    time.Time
+	sampleTicks int
+
 	shotDone bool
 	err      error
 	quit     bool
 
 	note      string // transient message after a key ("level 9: delta position")
 	noteTicks int
-	timeline  []game.PacketRecord
+	timeline  []viewmodel.PacketRecord
 	lastBlow  bool
 }
 
@@ -138,15 +158,16 @@ func NewApp(o Options) (*App, error) {
 		right:       render.NewView(),
 		fonts:       f,
 		snd:         newSounds(o.NoAudio),
-		kbps:        newSeries(10 * net.TicksPerSecond),
-		entry:       o.Entry,
+		kbps:        newSeries(10 * wire.TicksPerSecond),
+		entry:       o.Session.Start,
+		binds:       buildBindings(o.Session.Strategies),
 		outageStart: -1,
 		overlays:    render.Overlays{Ghost: !o.Show.NoGhost, Tint: o.Show.Tint, ErrorOffsets: o.Show.Offsets},
 		help:        o.Show.Help,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
 	a.preset = -1
-	for p := net.LinkPreset(0); p < net.NumLinkPresets; p++ {
+	for p := link.Preset(0); p < link.NumPresets; p++ {
 		if p.String() == o.Preset {
 			a.preset = int(p)
 		}
@@ -168,6 +189,9 @@ func NewApp(o Options) (*App, error) {
 // script from its start, the current strategy entry and link conditions.
 func (a *App) restart() error {
 	cfg := a.opts.Session
+	cfg.Start = a.entry
+	a.epoch++
+	cfg.Epoch = a.epoch
 	if a.sess != nil {
 		cfg.Link = a.sess.Link()
 	}
@@ -175,15 +199,14 @@ func (a *App) restart() error {
 	if err != nil {
 		return err
 	}
+	if a.recorder != nil && a.sess != nil {
+		// A recording replays the world on screen from frame 0, so it
+		// starts over with the world (the file keeps the previous run
+		// until the next save).
+		a.recorder = cubes.NewRecorder("recorded")
+		a.recSaved = -1
+	}
 	a.sess = s
-	if err := entries[a.entry].apply(s); err != nil {
-		return err
-	}
-	if a.opts.Setup != nil {
-		if err := a.opts.Setup(s); err != nil {
-			return err
-		}
-	}
 	a.scriptOn = a.opts.Script != nil
 	a.scriptStart = 0
 	a.left.Reset()
@@ -208,20 +231,93 @@ func (a *App) Recording() *cubes.Script {
 	return a.recorder.Script()
 }
 
+// recordSaveTicks is how often the recording is saved as the run goes: a
+// kill loses at most this much of it.
+const recordSaveTicks = wire.TicksPerSecond
+
+// SaveRecording saves the recording to Options.RecordPath if anything was
+// recorded since the last save, and returns the number of frames saved
+// (0 without -record).
+func (a *App) SaveRecording() (frames int, err error) {
+	if a.recorder == nil {
+		return 0, nil
+	}
+	n := a.recorder.Frames()
+	if n == a.recSaved {
+		return n, nil
+	}
+	if err := cubes.SaveScript(a.opts.RecordPath, a.recorder.Script()); err != nil {
+		return a.recSaved, err
+	}
+	a.recSaved = n
+	return n, nil
+}
+
+// saveAsWeGo saves the recording every recordSaveTicks recorded frames; a
+// failure is said once on the HUD (the talk goes on) and retried.
+func (a *App) saveAsWeGo() {
+	if a.recorder == nil || a.recorder.Frames()%recordSaveTicks != 0 {
+		return
+	}
+	_, err := a.SaveRecording()
+	if err != nil && !a.recFailed {
+		a.say("recording: cannot save: %v", err)
+	}
+	a.recFailed = err != nil
+}
+
 // say shows a short message for two seconds.
 func (a *App) say(format string, args ...any) {
 	a.note = fmt.Sprintf(format, args...)
-	a.noteTicks = 2 * net.TicksPerSecond
+	a.noteTicks = 2 * wire.TicksPerSecond
 	a.snd.clickSound()
+}
+
+// watchDrawing measures, once a second of wall time, how many ticks the
+// app reached, and takes the cheaper drawing path when drawing holds the
+// simulation back (slowdraw.go). It changes how the app draws, never what
+// it simulates.
+func (a *App) watchDrawing() {
+	now := time.Now()
+	if a.sampleAt.IsZero() {
+		a.sampleAt, a.sampleTicks = now, a.ticks
+		return
+	}
+	dt := now.Sub(a.sampleAt).Seconds()
+	if dt < 1 {
+		return
+	}
+	tps := float64(a.ticks-a.sampleTicks) / dt
+	a.sampleAt, a.sampleTicks = now, a.ticks
+	act := a.slowW.observe(tps, a.left.AntiAlias)
+	if act == slowAntiAliasOff {
+		a.setAntiAlias(false)
+	}
+	if n := slowNote(act, tps); n != "" {
+		a.say("%s", n)
+		a.noteTicks = 5 * wire.TicksPerSecond
+	}
 }
 
 // Update runs one 1/60 s tick: keys, then at most one session step.
 func (a *App) Update() error {
+	defer func() {
+		// A crash keeps what was recorded up to it.
+		if r := recover(); r != nil {
+			_, _ = a.SaveRecording()
+			panic(r)
+		}
+	}()
 	if a.err != nil {
 		return a.err
 	}
 	if a.quit {
 		return ebiten.Termination
+	}
+	select {
+	case <-a.opts.Stop:
+		return ebiten.Termination
+	default:
 	}
 	if a.opts.Frames > 0 && a.ticks >= a.opts.Frames {
 		// Wait for Draw to have saved the screenshot of exactly this tick.
@@ -231,6 +327,7 @@ func (a *App) Update() error {
 		return nil
 	}
 	a.ticks++
+	a.watchDrawing()
 	a.handleKeys()
 	if a.noteTicks > 0 {
 		a.noteTicks--
@@ -271,14 +368,16 @@ func (a *App) step() {
 		}
 	}
 	a.sess.Step(in)
+	a.netEvents()
 	if a.recorder != nil {
 		a.recorder.Add(in)
+		a.saveAsWeGo()
 	}
 	if in.Blow && !a.lastBlow {
 		a.snd.blowSound()
 	}
 	a.lastBlow = in.Blow
-	a.snd.tick(a.sess.Left())
+	a.snd.tick(a.sess)
 	a.left.Tick(a.sess.LeftView())
 	a.right.Tick(a.sess.RightView())
 	a.kbps.push(a.sess.Metrics().SentKbps)
@@ -298,20 +397,23 @@ func keyboardInput() cubes.Input {
 	}
 }
 
-func (a *App) handleKeys() {
-	for _, b := range bindings() {
+func (a *App) handleKeys() { a.handleKeysFrom(ebitenKeys{}) }
+
+// handleKeysFrom runs every binding that fires in ks this tick.
+func (a *App) handleKeysFrom(ks keyState) {
+	for _, b := range a.binds {
 		if b.hold != nil {
 			for _, k := range b.keys {
-				if inpututil.IsKeyJustPressed(k) {
+				if ks.JustPressed(k) {
 					b.hold(a, true)
 				}
-				if inpututil.IsKeyJustReleased(k) {
+				if ks.JustReleased(k) {
 					b.hold(a, false)
 				}
 			}
 			continue
 		}
-		if b.do != nil && b.matches() {
+		if b.do != nil && b.matches(ks) && !a.refuseOnRight(&b) {
 			b.do(a)
 		}
 	}
@@ -325,14 +427,16 @@ func (a *App) Draw(screen *ebiten.Image) {
 	screen.Fill(colBackdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)
-	gap := max(4, w/300)
-	lr := image.Rect(0, l.topH, w/2-gap/2, h-l.botH)
-	rr := image.Rect(w/2+gap/2, l.topH, w, h-l.botH)
-	a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
-	a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+	lr, rr := a.viewRects(w, h, l.topH, l.botH)
+	if !lr.Empty() {
+		a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
+	}
+	if !rr.Empty() {
+		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+	}
 	a.drawHUD(screen, l, lr, rr)
 	if a.help {
-		a.drawHelp(screen)
+		a.drawHelp(screen, l)
 	}
 	if a.opts.Screenshot != "" && a.ticks == a.opts.Frames && !a.shotDone {
 		if err := savePNG(screen, a.opts.Screenshot); err != nil {

@@ -24,8 +24,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/audio"
 
 	"netcubes/assets"
-	"netcubes/cubes"
-	"netcubes/physics"
+	"netcubes/game"
 )
 
 // AudioProbeEnv makes the binary act as the audio probe (see RunAudioProbe).
@@ -85,6 +84,7 @@ const (
 	audioProbing int32 = iota
 	audioReady
 	audioUnavailable
+	audioNotProbed // -mute: nothing opened yet; the first unmute probes
 )
 
 // sounds plays the app's sound effects.
@@ -97,7 +97,6 @@ type sounds struct {
 	muted   bool
 	players []*audio.Player
 	tokens  float64 // impact budget, refilled per tick
-	pairs   []physics.ContactPair
 }
 
 // Impact rate limit: tokens refill at impactsPerSecond and cap at
@@ -111,24 +110,41 @@ const (
 	fullImpactSpeed = 8.0
 )
 
-// newSounds starts the probe in the background; disabled skips it.
-func newSounds(disabled bool) *sounds {
-	s := &sounds{blow: assets.Blow(), click: assets.Click()}
+// newSounds starts the probe in the background; muted (-mute) starts
+// muted and opens nothing until the presenter unmutes (M).
+func newSounds(muted bool) *sounds {
+	s := &sounds{blow: assets.Blow(), click: assets.Click(), muted: muted}
 	for i := 0; i < assets.ImpactVariants; i++ {
 		s.impacts = append(s.impacts, assets.Impact(i))
 	}
-	if disabled {
-		s.state.Store(audioUnavailable)
+	if muted {
+		s.state.Store(audioNotProbed)
 		return s
 	}
+	s.startProbe(probeAudio)
+	return s
+}
+
+// startProbe looks for a sound device in the background.
+func (s *sounds) startProbe(probe func() bool) {
+	s.state.Store(audioProbing)
 	go func() {
-		if probeAudio() {
+		if probe() {
 			s.state.Store(audioReady)
 		} else {
 			s.state.Store(audioUnavailable)
 		}
 	}()
-	return s
+}
+
+// toggleMute is the M key: it mutes or unmutes, probing for a device the
+// first time sound is asked for after -mute, and says what happened.
+func (s *sounds) toggleMute(probe func() bool) string {
+	s.muted = !s.muted
+	if !s.muted && s.state.Load() == audioNotProbed {
+		s.startProbe(probe)
+	}
+	return "sound " + s.status()
 }
 
 // status is a word for the HUD.
@@ -137,9 +153,9 @@ func (s *sounds) status() string {
 	case s.muted:
 		return "muted"
 	case s.state.Load() == audioProbing:
-		return "starting"
+		return "on as soon as the sound device answers"
 	case s.state.Load() == audioUnavailable:
-		return "no device"
+		return "unavailable: no sound device answered"
 	}
 	return "on"
 }
@@ -161,13 +177,13 @@ func (s *sounds) play(pcm []byte, volume float64) {
 	if !s.ready() || volume <= 0 {
 		return
 	}
-	// Finished players are closed and forgotten.
+	// Finished players are forgotten: they hold no device resource once
+	// they stopped (Ebitengine v2.10 deprecates Close; the garbage collector
+	// takes the player).
 	live := s.players[:0]
 	for _, p := range s.players {
 		if p.IsPlaying() {
 			live = append(live, p)
-		} else {
-			p.Close()
 		}
 	}
 	s.players = live
@@ -183,32 +199,17 @@ func (s *sounds) play(pcm []byte, volume float64) {
 func (s *sounds) clickSound() { s.play(s.click, 0.5) }
 func (s *sounds) blowSound()  { s.play(s.blow, 0.8) }
 
-// tick plays the impacts of the last physics step of w.
-func (s *sounds) tick(w *cubes.World) {
+// tick plays the hardest impact of the session's last step.
+func (s *sounds) tick(sess *game.Session) {
 	s.tokens = min(impactBurst, s.tokens+impactsPerSecond/60.0)
 	if !s.ready() || s.tokens < 1 {
 		return
 	}
-	ph := w.Physics()
-	s.pairs = ph.ContactPairs(s.pairs[:0])
-	best, bestSpeed := -1, minImpactSpeed
-	for i, p := range s.pairs {
-		if !p.Began {
-			continue
-		}
-		// The speed change of the lighter body tells how hard it hit.
-		m := ph.Mass(p.A)
-		if p.B != physics.Ground {
-			m = min(m, ph.Mass(p.B))
-		}
-		if dv := p.NormalImpulse / m; dv > bestSpeed {
-			best, bestSpeed = i, dv
-		}
-	}
-	if best < 0 {
+	im, ok := sess.HardestImpact(minImpactSpeed)
+	if !ok {
 		return
 	}
 	s.tokens--
-	v := (bestSpeed - minImpactSpeed) / (fullImpactSpeed - minImpactSpeed)
-	s.play(s.impacts[(w.Frame()+best)%len(s.impacts)], 0.15+0.6*min(1, v))
+	v := (im.Speed - minImpactSpeed) / (fullImpactSpeed - minImpactSpeed)
+	s.play(s.impacts[(sess.Frame()+im.Index)%len(s.impacts)], 0.15+0.6*min(1, v))
 }

@@ -6,7 +6,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"netcubes/net"
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/wire"
 )
 
 // Link knob steps and limits.
@@ -17,38 +19,53 @@ const (
 	maxLatencyMs  = 1000
 	maxJitterMs   = 500
 	maxLoss       = 50.0
-	tapOutage     = net.TicksPerSecond // a tap of the outage key drops 1 s
+	tapOutage     = wire.TicksPerSecond // a tap of the outage key drops 1 s
 )
 
-var bindingTable []binding
+// capSteps are the bandwidth caps F7 steps through, kbit/s (0: no cap),
+// tighter with each press: from a line that carries everything but the
+// uncompressed snapshots down to one that starves even state sync's budget.
+var capSteps = []float64{0, 2048, 1024, 512, 256, 128, 64}
 
-// bindings returns the key table (built once: the closures take the app as
-// an argument).
-func bindings() []binding {
-	if bindingTable == nil {
-		bindingTable = buildBindings()
+// nextCap returns the cap after cur in capSteps going dir (+1 tighter, −1
+// looser), wrapping through "off"; a cap between two steps (a preset's, a
+// flag's) moves to the next step that way, or off past the end.
+func nextCap(cur float64, dir int) float64 {
+	n := len(capSteps)
+	for i, v := range capSteps {
+		if v == cur {
+			return capSteps[((i+dir)%n+n)%n]
+		}
 	}
-	return bindingTable
+	if !(cur > 0) {
+		return capSteps[((dir)%n+n)%n]
+	}
+	if dir > 0 {
+		for _, v := range capSteps[1:] {
+			if v < cur {
+				return v
+			}
+		}
+		return 0
+	}
+	for i := n - 1; i >= 1; i-- {
+		if capSteps[i] > cur {
+			return capSteps[i]
+		}
+	}
+	return 0
 }
 
-func buildBindings() []binding {
+// buildBindings returns the key table for the strategies in list (the
+// closures take the app as an argument, so one table serves any session
+// with that list).
+func buildBindings(list []strategy.Strategy) []binding {
 	t := []binding{
 		{group: "Drive the left world", label: "Arrows", help: "move the player cube (it rolls and tumbles)"},
 		{group: "Drive the left world", label: "Space", help: "blow: push nearby cubes away, lift the player"},
 		{group: "Drive the left world", label: "Z", help: "katamari: pull nearby cubes into a ball"},
 	}
-	for i, e := range entries {
-		i := i
-		t = append(t, binding{group: "Strategy", keys: keys(e.key), shift: noShift, label: e.label, help: e.name,
-			do: func(a *App) { a.selectEntry(i) }})
-	}
-	t = append(t,
-		binding{group: "Strategy", keys: keys(ebiten.KeyBracketLeft), label: "[", help: "previous sub-mode (render mode, compression level, build-up step)",
-			do: func(a *App) { a.subMode(-1) }},
-		binding{group: "Strategy", keys: keys(ebiten.KeyBracketRight), label: "]", help: "next sub-mode",
-			do: func(a *App) { a.subMode(+1) }},
-	)
-	t = append(t, strategyBindings()...)
+	t = append(t, strategyBindings(list)...)
 	t = append(t,
 		binding{group: "Network", keys: keys(ebiten.KeyN), shift: noShift, label: "N", help: "next network preset",
 			do: func(a *App) { a.cyclePreset(+1) }},
@@ -56,30 +73,34 @@ func buildBindings() []binding {
 			do: func(a *App) { a.cyclePreset(-1) }},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: noShift, repeat: true, label: "L / Shift+L", help: fmt.Sprintf("latency +%d / −%d ms (one way)", latencyStepMs, latencyStepMs),
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.LatencyMs = math.Min(maxLatencyMs, c.LatencyMs+latencyStepMs) })
+				a.adjustLink(func(c *link.Config) { c.LatencyMs = math.Min(maxLatencyMs, c.LatencyMs+latencyStepMs) })
 			}},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: withShift, repeat: true,
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.LatencyMs = math.Max(0, c.LatencyMs-latencyStepMs) })
+				a.adjustLink(func(c *link.Config) { c.LatencyMs = math.Max(0, c.LatencyMs-latencyStepMs) })
 			}},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: noShift, repeat: true, label: "U / Shift+U", help: fmt.Sprintf("jitter +%d / −%d ms", jitterStepMs, jitterStepMs),
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.JitterMs = math.Min(maxJitterMs, c.JitterMs+jitterStepMs) })
+				a.adjustLink(func(c *link.Config) { c.JitterMs = math.Min(maxJitterMs, c.JitterMs+jitterStepMs) })
 			}},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: withShift, repeat: true,
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.JitterMs = math.Max(0, c.JitterMs-jitterStepMs) })
+				a.adjustLink(func(c *link.Config) { c.JitterMs = math.Max(0, c.JitterMs-jitterStepMs) })
 			}},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: noShift, repeat: true, label: "K / Shift+K", help: "packet loss +1 / −1 %",
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.LossPercent = math.Min(maxLoss, c.LossPercent+lossStep) })
+				a.adjustLink(func(c *link.Config) { c.LossPercent = math.Min(maxLoss, c.LossPercent+lossStep) })
 			}},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: withShift, repeat: true,
 			do: func(a *App) {
-				a.adjustLink(func(c *net.LinkConfig) { c.LossPercent = math.Max(0, c.LossPercent-lossStep) })
+				a.adjustLink(func(c *link.Config) { c.LossPercent = math.Max(0, c.LossPercent-lossStep) })
 			}},
+		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: noShift, label: "F7 / Shift+F7", help: "bandwidth cap: off, 2048 … 64 kbit/s (a bottleneck queue: delay, then loss)",
+			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, +1) }) }},
+		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: withShift,
+			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, -1) }) }},
 		binding{group: "Network", keys: keys(ebiten.KeyY), label: "Y", help: "TCP-like link on/off (in order, lost packets resent late)",
-			do: func(a *App) { a.adjustLink(func(c *net.LinkConfig) { c.TCPLike = !c.TCPLike }) }},
+			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.TCPLike = !c.TCPLike }) }},
 		binding{group: "Network", keys: keys(ebiten.KeyX), label: "X", help: "outage: drop every packet while held (a tap drops 1 s)",
 			hold: func(a *App, down bool) { a.outageKey(down) }},
 
@@ -105,7 +126,7 @@ func buildBindings() []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyF9), label: "F9", help: "smooth edges (anti-aliasing) on / off",
 			do: func(a *App) { a.setAntiAlias(!a.left.AntiAlias); a.say("smooth edges %s", onOff(a.left.AntiAlias)) }},
 		binding{group: "Show", keys: keys(ebiten.KeyM), label: "M", help: "mute / unmute sound",
-			do: func(a *App) { a.snd.muted = !a.snd.muted; a.say("sound %s", a.snd.status()) }},
+			do: func(a *App) { a.say("%s", a.snd.toggleMute(probeAudio)) }},
 
 		binding{group: "Time", keys: keys(ebiten.KeyP), label: "P", help: "pause / resume",
 			do: func(a *App) { a.paused = !a.paused }},
@@ -129,14 +150,14 @@ func onOff(b bool) string {
 }
 
 func (a *App) selectEntry(i int) {
-	if err := entries[i].apply(a.sess); err != nil {
+	if err := a.sess.SetStrategy(i); err != nil {
 		a.err = err
 		return
 	}
 	a.entry = i
 	a.right.Reset()
 	a.kbps.clear()
-	a.say("%s", entries[i].name)
+	a.say("%s", a.sess.Strategy().Name())
 }
 
 func (a *App) reset() {
@@ -148,14 +169,14 @@ func (a *App) reset() {
 }
 
 func (a *App) cyclePreset(d int) {
-	n := int(net.NumLinkPresets)
+	n := int(link.NumPresets)
 	a.preset = (a.preset + d + n) % n
 	a.custom = false
-	a.sess.SetLink(net.LinkPreset(a.preset).Config())
+	a.sess.SetLink(link.Preset(a.preset).Config())
 	a.say("network: %s", a.linkName())
 }
 
-func (a *App) adjustLink(f func(*net.LinkConfig)) {
+func (a *App) adjustLink(f func(*link.Config)) {
 	c := a.sess.Link()
 	f(&c)
 	a.sess.SetLink(c)
@@ -183,14 +204,17 @@ func (a *App) outageKey(down bool) {
 
 // linkName names the current conditions: the preset, or "custom".
 func (a *App) linkName() string {
+	if src := a.sess.LinkSource(); src != "" {
+		return "set by " + src
+	}
 	if a.custom {
 		return "custom"
 	}
-	return net.LinkPreset(a.preset).String()
+	return link.Preset(a.preset).String()
 }
 
 // describeLink writes the link's numbers compactly.
-func describeLink(c net.LinkConfig) string {
+func describeLink(c link.Config) string {
 	s := fmt.Sprintf("%.0f ms ±%.0f, %.1f%% loss", c.LatencyMs, c.JitterMs, c.LossPercent)
 	if c.Burst.GoodToBadPercent > 0 {
 		s += " + bursts"
@@ -200,6 +224,9 @@ func describeLink(c net.LinkConfig) string {
 	}
 	if c.ReorderPercent > 0 {
 		s += fmt.Sprintf(", %.0f%% reorder", c.ReorderPercent)
+	}
+	if c.BandwidthKbps > 0 {
+		s += fmt.Sprintf(", cap %.0f kbit/s", c.BandwidthKbps)
 	}
 	if c.TCPLike {
 		s += ", TCP-like"

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image"
 	"reflect"
 	"testing"
 )
@@ -53,5 +54,33 @@ func TestHelpGroupsCoverKeyTable(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("help shows %d keys, key table has %d", len(got), len(want))
+	}
+}
+
+// TestHelpNeverCoversTheHUD: at the three projector sizes and the three
+// text scales, the help panel lies inside the band between the top bar and
+// the bottom HUD (it used to be centred on the whole window, over the
+// network column), and its text stays at least 9 px.
+func TestHelpNeverCoversTheHUD(t *testing.T) {
+	f, sess := newTestApp(t, "statesync")
+	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
+		for _, scale := range []float64{1, 1.5, 2} {
+			f.scale = scale
+			a := &App{fonts: f, sess: sess}
+			w, h := sz[0], sz[1]
+			l := a.layout(w, h)
+			p, ok := a.helpLayout(w, h, l)
+			if !ok {
+				t.Errorf("%dx%d scale %v: no help panel", w, h, scale)
+				continue
+			}
+			band := image.Rect(0, l.topH, w, h-l.botH)
+			if !p.rect.In(band) {
+				t.Errorf("%dx%d scale %v: help %v outside the views' band %v", w, h, scale, p.rect, band)
+			}
+			if p.size < 9 {
+				t.Errorf("%dx%d scale %v: help text %.1f px", w, h, scale, p.size)
+			}
+		}
 	}
 }

@@ -2,16 +2,20 @@
 // strategy and setting, the bandwidth it needs and the error it leaves,
 // under a scripted scenario and named network conditions, from a seed.
 //
-// It is its own main package and imports nothing from Ebitengine (with
-// Ebitengine v2.9 a binary that imports it panics at start-up without a
-// display), so it runs on servers and in CI:
+// It imports nothing from Ebitengine, so it runs on servers and in CI
+// without a display:
 //
 //	go run ./cmd/bench                          # every section, katamari, intercontinental
 //	go run ./cmd/bench -only snapshot -preset perfect
 //	go run ./cmd/bench -csv frames.csv          # one row per frame per run
+//	go run ./cmd/bench -physics -ode tools/odebench/odebench  # step time vs ODE (physics.go)
+//	go run ./cmd/bench -export-challenge k.bin  # the script's run in the 2015 challenge layout
+//	go run ./cmd/bench -challenge k.bin         # levels 8-13 on such a file
 //
-// Each strategy contributes a section from its own file (snapshot.go,
-// statesync.go) by calling register in an init function.
+// The tables are the strategies' own (strategy.Benched, in each strategy's
+// bench.go): the bench runs the sections of every strategy in the catalog,
+// in menu order, once per section name, and offers them the scenario, the
+// progress bar and the CSV through strategy.Bench.
 package main
 
 import (
@@ -25,29 +29,39 @@ import (
 	"strings"
 
 	"netcubes/assets"
+	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/net"
+	"netcubes/internal/cliutil"
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/wire"
 )
 
-// section is one table of the report.
-type section struct {
-	name string
-	run  func(b *bench) error
-}
-
-var sections []section
-
-// register adds a section; sections print in registration order (file
-// name order, as Go runs init functions).
-func register(name string, run func(b *bench) error) {
-	sections = append(sections, section{name, run})
+// sections are the tables of every strategy in the catalog, in menu order,
+// each name once.
+func sections() []strategy.BenchSection {
+	var out []strategy.BenchSection
+	seen := map[string]bool{}
+	for _, st := range catalog.All() {
+		b, ok := st.(strategy.Benched)
+		if !ok {
+			continue
+		}
+		for _, sec := range b.BenchSections() {
+			if !seen[sec.Name] {
+				seen[sec.Name] = true
+				out = append(out, sec)
+			}
+		}
+	}
+	return out
 }
 
 // bench holds the options and the outputs shared by every section.
 type bench struct {
 	script   *cubes.Script
-	preset   net.LinkPreset
+	preset   link.Preset
 	seed     uint64
 	frames   int // ticks per run: the script's length unless -frames is set
 	out      io.Writer
@@ -55,11 +69,14 @@ type bench struct {
 	progress *progress
 }
 
+// A bad command line prints one line (the value quoted, control characters
+// escaped, cut short: cliutil) and exits with code 2, as the app does; -h
+// prints the flags.
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		var u usageError
 		if errors.As(err, &u) {
-			fmt.Fprintln(os.Stderr, "bench:", err)
+			fmt.Fprintln(os.Stderr, "bench:", cliutil.OneLine(err.Error()))
 			os.Exit(2)
 		}
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -73,7 +90,9 @@ func (e usageError) Error() string { return string(e) }
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package prints its error and then every flag; keep errors
+	// to one line and print the flags only when asked (-h).
+	fs.SetOutput(io.Discard)
 	scriptName := fs.String("script", "katamari", "input script: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
 	presetName := fs.String("preset", "intercontinental", "network conditions: "+presetNames())
 	seed := fs.Uint64("seed", 1, "seed of the simulated links")
@@ -81,25 +100,49 @@ func run(args []string, stdout, stderr io.Writer) error {
 	csvPath := fs.String("csv", "", "write one row per frame of every run to this CSV file")
 	only := fs.String("only", "", "run only the sections whose name contains this")
 	noProgress := fs.Bool("quiet", false, "no progress bar")
+	physicsMode := fs.Bool("physics", false, "compare the physics engines' step time on the katamari gather phase instead (see -rounds, -ode, -engine)")
+	rounds := fs.Int("rounds", 8, "with -physics: runs of the gather phase per engine (each with another presenter, see physics.go)")
+	ode := fs.String("ode", "", "with -physics: the ODE harness to compare with (build it: make -C tools/odebench; then -ode tools/odebench/odebench)")
+	var engines engineList
+	fs.Var(&engines, "engine", "with -physics: another engine speaking the protocol, NAME=COMMAND (repeatable)")
+	child := fs.Bool("physics-child", false, "run the gather phase once, the presenter deciding every N ticks (the argument), and print its step times (what -physics runs)")
+	challenge := fs.String("challenge", "", "code this file in the 2015 snapshot challenge layout at levels 8-13 (no other section runs)")
+	export := fs.String("export-challenge", "", "write the script's run in the 2015 snapshot challenge layout to this file (no other section runs)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fmt.Fprintln(stderr, "usage: bench [flags]")
+			fs.PrintDefaults()
 			return nil
 		}
 		return usageError(err.Error())
 	}
+	if *child {
+		every, err := strconv.Atoi(fs.Arg(0))
+		if fs.NArg() != 1 || err != nil || every < 1 {
+			return usageError("-physics-child wants one argument, the presenter's ticks between decisions")
+		}
+		return physicsChild(stdout, every)
+	}
 	if fs.NArg() > 0 {
 		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *physicsMode {
+		if *rounds < 1 {
+			return usageError(errNoRounds.Error())
+		}
+		return runPhysics(stdout, *rounds, *ode, engines)
 	}
 	sc, err := cubes.LoadScript(*scriptName)
 	if err != nil {
 		return usageError(err.Error())
 	}
-	preset, ok := net.LinkPresetByName(*presetName)
+	preset, ok := link.PresetByName(*presetName)
 	if !ok {
 		return usageError(fmt.Sprintf("unknown preset %q (presets: %s)", *presetName, presetNames()))
 	}
 	if *frames < 0 {
-		return usageError("-frames must be >= 0")
+		return usageError(fmt.Sprintf("-frames must be >= 0, got %d", *frames))
 	}
 	b := &bench{script: sc, preset: preset, seed: *seed, frames: sc.Length, out: stdout}
 	if *frames > 0 {
@@ -116,17 +159,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 		b.csv.Write(csvHeader)
 	}
 	b.progress = newProgress(stderr, !*noProgress)
+	if *challenge != "" || *export != "" {
+		return runChallenge(b, *export, *challenge)
+	}
 	fmt.Fprintf(stdout, "netcubes bench: script %s (%d frames, %.1f s), preset %s, seed %d\n",
-		sc.Name, b.frames, float64(b.frames)/net.TicksPerSecond, preset, *seed)
+		sc.Name, b.frames, float64(b.frames)/wire.TicksPerSecond, preset, *seed)
 	ran := 0
-	for _, s := range sections {
-		if *only != "" && !strings.Contains(s.name, *only) {
+	for _, s := range sections() {
+		if *only != "" && !strings.Contains(s.Name, *only) {
 			continue
 		}
 		ran++
-		fmt.Fprintf(stdout, "\n== %s ==\n", s.name)
-		if err := s.run(b); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+		fmt.Fprintf(stdout, "\n== %s ==\n", s.Name)
+		if err := s.Run(b); err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	b.progress.done()
@@ -142,66 +188,41 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 func presetNames() string {
 	var names []string
-	for p := net.LinkPreset(0); p < net.NumLinkPresets; p++ {
+	for p := link.Preset(0); p < link.NumPresets; p++ {
 		names = append(names, p.String())
 	}
 	return strings.Join(names, ", ")
 }
 
-// summary accumulates the figures of one run.
-type summary struct {
-	frames                         int
-	kbpsSum, kbpsPeak              float64
-	errFrames                      int
-	rmsSum, rmsMax, posMax, rotMax float64
-	popMax                         float64
-	packets, packetBytes           int
-	lastFrame                      game.Metrics
-	changedCubes, changedCubeBits  int // filled by sections that know them
-}
-
-// add records one tick's metrics. Bandwidth is averaged from the second
-// frame on (the one-second meter needs a second of history, so the first
-// 60 ticks are counted as they come: the average is over all ticks).
-func (s *summary) add(m *game.Metrics) {
-	s.frames++
-	s.kbpsSum += m.SentKbps
-	s.kbpsPeak = max(s.kbpsPeak, m.SentKbps)
-	if m.LastPacketFrame == m.Frame {
-		s.packets++
-		s.packetBytes += m.LastPacketBytes
-	}
-	if m.Valid {
-		s.errFrames++
-		s.rmsSum += m.PosRMSCm
-		s.rmsMax = max(s.rmsMax, m.PosRMSCm)
-		s.posMax = max(s.posMax, m.PosMaxCm)
-		s.rotMax = max(s.rotMax, m.OrientMaxDeg)
-		s.popMax = max(s.popMax, m.MaxPopCm)
-	}
-	s.lastFrame = *m
-}
-
-// avgWireKbps is the exact average bandwidth over the run: every packet's
-// bytes plus 28 bytes of IP and UDP header, over the run's duration.
-func (s *summary) avgWireKbps() float64 {
-	bits := float64(s.packetBytes+s.packets*net.PacketHeaderBytes) * 8
-	return bits / (float64(max(1, s.frames)) / net.TicksPerSecond) / 1000
-}
-
 var csvHeader = []string{"section", "run", "frame", "sent_kbps", "packet_bytes", "rtt_ms", "loss", "valid", "pos_rms_cm", "pos_max_cm", "orient_max_deg", "max_pop_cm"}
 
-// runSession steps a session through the script, calling perFrame (may be
-// nil) after every tick, writing CSV rows and advancing the progress bar.
-func (b *bench) runSession(sectionName, runName string, s *game.Session, perFrame func(s *game.Session)) summary {
-	var sum summary
+// Out implements strategy.Bench.
+func (b *bench) Out() io.Writer { return b.out }
+
+// Preset implements strategy.Bench.
+func (b *bench) Preset() link.Preset { return b.preset }
+
+// NewRun implements strategy.Bench: a session on the bench's seed.
+func (b *bench) NewRun(c link.Config, st strategy.Strategy) (strategy.Run, error) {
+	cfg := game.DefaultConfig()
+	cfg.Seed = b.seed
+	cfg.Link = c
+	cfg.Strategies = []strategy.Strategy{st}
+	return game.New(cfg)
+}
+
+// Play implements strategy.Bench: it steps r through the script, calling
+// tick (may be nil) after every step, writing CSV rows and advancing the
+// progress bar.
+func (b *bench) Play(sectionName, runName string, s strategy.Run, tick func()) strategy.Summary {
+	var sum strategy.Summary
 	b.progress.start(sectionName+": "+runName, b.frames)
 	for f := 0; f < b.frames; f++ {
 		s.Step(b.script.InputAt(f))
 		m := s.Metrics()
-		sum.add(m)
-		if perFrame != nil {
-			perFrame(s)
+		sum.Add(m)
+		if tick != nil {
+			tick()
 		}
 		if b.csv != nil {
 			pb := 0
@@ -218,12 +239,3 @@ func (b *bench) runSession(sectionName, runName string, s *game.Session, perFram
 }
 
 func ff(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
-
-// newSession builds a session on the bench's preset and seed.
-func (b *bench) newSession(id game.StrategyID) (*game.Session, error) {
-	cfg := game.DefaultConfig()
-	cfg.Seed = b.seed
-	cfg.Link = b.preset.Config()
-	cfg.Strategy = id
-	return game.New(cfg)
-}

@@ -1,5 +1,5 @@
 // Command genscript regenerates the standard katamari input script. A
-// steering controller drives the player along a spiral through the grid
+// steering controller (cubes.Spiral) drives the player along a spiral through the grid
 // with katamari held, then stands still, blows the ball apart and waits for
 // everything to settle; the inputs it chose are recorded in the script
 // format. The world is deterministic, so replaying the script reproduces
@@ -14,22 +14,20 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
-
-	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
 	"netcubes/physics"
 )
 
 func main() {
-	gather := flag.Int("gather", 1080, "ticks of steering with katamari held")
-	r0 := flag.Float64("r0", 2, "spiral start radius, m")
-	r1 := flag.Float64("r1", 10, "spiral end radius, m")
-	laps := flag.Float64("laps", 2, "spiral turns")
-	every := flag.Int("every", 8, "ticks between steering decisions (fewer script lines when larger)")
-	hold := flag.Int("hold", 60, "ticks of katamari held standing still before the blow")
+	sp := cubes.DefaultSpiral()
+	flag.IntVar(&sp.Gather, "gather", sp.Gather, "ticks of steering with katamari held")
+	flag.Float64Var(&sp.R0, "r0", sp.R0, "spiral start radius, m")
+	flag.Float64Var(&sp.R1, "r1", sp.R1, "spiral end radius, m")
+	flag.Float64Var(&sp.Laps, "laps", sp.Laps, "spiral turns")
+	flag.IntVar(&sp.Every, "every", sp.Every, "ticks between steering decisions (fewer script lines when larger)")
+	flag.IntVar(&sp.Hold, "hold", sp.Hold, "ticks of katamari held standing still before the blow")
 	blow := flag.Int("blow", 45, "ticks of blow")
 	settle := flag.Int("settle", 720, "ticks of nothing at the end")
 	cfg := cubes.DefaultConfig()
@@ -43,41 +41,11 @@ func main() {
 	}
 	rec := cubes.NewRecorder("katamari")
 	step := func(in cubes.Input) { rec.Add(in); w.Step(in) }
-	for f := 0; f < 60; f++ { // the drop
-		step(cubes.Input{})
+	// The drop, the gather along the spiral and the hold (cubes.Spiral).
+	for f := 0; f < sp.Length(); f++ {
+		step(sp.Input(f, w.Cube(cubes.Player).Position))
 	}
-	var cur cubes.Input
-	for f := 0; f < *gather; f++ {
-		if f%*every == 0 {
-			// The next waypoint on an Archimedean spiral around the origin.
-			u := float64(f) / float64(*gather)
-			ang := u * *laps * 2 * math.Pi
-			r := *r0 + (*r1-*r0)*u
-			target := mgl64.Vec3{r * math.Sin(ang), -r * math.Cos(ang), 0}
-			p := w.Cube(cubes.Player).Position
-			d := target.Sub(mgl64.Vec3{p[0], p[1], 0})
-			cur = cubes.Input{Katamari: true}
-			if d.Len() > 0.3 {
-				// Steer with the arrow combination closest to the bearing.
-				oct := (int(math.Round(math.Atan2(d[1], d[0])/(math.Pi/4))) + 8) % 8
-				dx := [8]int{1, 1, 0, -1, -1, -1, 0, 1}[oct]
-				dy := [8]int{0, 1, 1, 1, 0, -1, -1, -1}[oct]
-				cur.Right, cur.Left, cur.Up, cur.Down = dx > 0, dx < 0, dy > 0, dy < 0
-			}
-		}
-		step(cur)
-	}
-	for f := 0; f < *hold; f++ {
-		step(cubes.Input{Katamari: true})
-	}
-	centre := w.Cube(cubes.Player).Position
-	near := 0
-	for i := 1; i < w.NumCubes(); i++ {
-		if w.Cube(i).Position.Sub(centre).Len() < 2.5 {
-			near++
-		}
-	}
-	fmt.Fprintf(os.Stderr, "genscript: %d cubes within 2.5 m of the player at the end of the gather (frame %d)\n", near, w.Frame())
+	fmt.Fprintf(os.Stderr, "genscript: %d cubes within %.1f m of the player at the end of the gather (frame %d)\n", w.BallSize(), cubes.BallRadius, w.Frame())
 	for f := 0; f < *blow; f++ {
 		step(cubes.Input{Blow: true})
 	}

@@ -7,10 +7,18 @@ import (
 )
 
 // The camera follows the player from behind and above, as in the original
-// demo: it sits at the player's position plus a fixed offset (0, −11, +5) m
-// and looks at a point just above the player. It eases after its goal by a
-// fixed fraction per tick instead of snapping, so a tumbling player does not
-// shake the whole picture.
+// demo: it sits at the player's position plus an offset in the direction
+// (0, −11, +5) and looks at a point just above the player. It eases after
+// its goal by a fixed fraction per tick instead of snapping, so a tumbling
+// player does not shake the whole picture.
+//
+// Framing: the original's fixed 12 m distance leaves the katamari ball a
+// quarter of the view wide and most of the frame a uniform grid. Here the
+// distance follows the action: FrameRadius times the ball's radius (the
+// player and the cubes stuck to it) plus FrameSpeed seconds of the
+// player's speed, between MinDistance and MaxDistance, eased much more
+// slowly than the position (DistanceEase) so the picture breathes instead
+// of pumping, and both views, following worlds that agree, frame alike.
 
 // CameraConfig holds the camera's tunables.
 type CameraConfig struct {
@@ -21,6 +29,14 @@ type CameraConfig struct {
 	Near, Far  float64    // clip distances, metres; Near also bounds how close geometry may come
 	MinEyeZ    float64    // the eye never goes below this height, metres
 	ZoomFactor float64    // multiplies Offset; 1 = original framing
+
+	// Framing (see the file comment). AutoFrame off keeps the original's
+	// fixed distance, |Offset| × ZoomFactor.
+	AutoFrame                bool
+	FrameRadius              float64 // distance per metre of ball radius (the ball's share of the view grows as it falls)
+	FrameSpeed               float64 // seconds of the player's speed added to the distance: room to see where it goes
+	MinDistance, MaxDistance float64 // metres from the eye to the player
+	DistanceEase             float64 // fraction of the distance change per tick; small is steady
 }
 
 // DefaultCameraConfig is the original demo's framing.
@@ -34,19 +50,50 @@ func DefaultCameraConfig() CameraConfig {
 		Far:        200,
 		MinEyeZ:    1,
 		ZoomFactor: 1,
+
+		AutoFrame:    true,
+		FrameRadius:  3.4,
+		FrameSpeed:   0.5,
+		MinDistance:  7,
+		MaxDistance:  16,
+		DistanceEase: 0.02,
 	}
 }
 
 // Camera is the eye position and look-at target of one view.
 type Camera struct {
 	Eye, Target mgl64.Vec3
+	Distance    float64 // eye to player, metres, as eased
+	last        mgl64.Vec3
 	started     bool
 }
 
-// Follow moves the camera one tick toward framing player. The first call
-// snaps, so a new session does not fly in from the origin.
-func (c *Camera) Follow(player mgl64.Vec3, cfg CameraConfig) {
-	eye := player.Add(cfg.Offset.Mul(cfg.ZoomFactor))
+// FrameDistance is the distance the camera aims for: the ball's radius
+// (metres) and the player's speed (m/s) scaled and clamped by cfg.
+func FrameDistance(radius, speed float64, cfg CameraConfig) float64 {
+	d := cfg.FrameRadius*radius + cfg.FrameSpeed*speed
+	return min(max(d, cfg.MinDistance), cfg.MaxDistance)
+}
+
+// Follow moves the camera one tick toward framing player, whose ball has
+// the given radius (metres; see FrameDistance). The first call snaps, so a
+// new session does not fly in from the origin.
+func (c *Camera) Follow(player mgl64.Vec3, radius float64, cfg CameraConfig) {
+	dist := cfg.Offset.Len() * cfg.ZoomFactor
+	if cfg.AutoFrame {
+		speed := 0.0
+		if c.started {
+			speed = player.Sub(c.last).Len() * 60 // one tick is 1/60 s
+		}
+		goal := FrameDistance(radius, speed, cfg) * cfg.ZoomFactor
+		if c.started {
+			dist = c.Distance + (goal-c.Distance)*cfg.DistanceEase
+		} else {
+			dist = goal
+		}
+	}
+	c.Distance, c.last = dist, player
+	eye := player.Add(cfg.Offset.Normalize().Mul(dist))
 	eye[2] = math.Max(eye[2], cfg.MinEyeZ)
 	target := player.Add(mgl64.Vec3{0, 0, cfg.LookAbove})
 	if !c.started {

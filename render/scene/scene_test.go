@@ -10,8 +10,9 @@ import (
 // testProjector frames the origin the way the demo frames the player.
 func testProjector() Projector {
 	cfg := DefaultCameraConfig()
+	cfg.AutoFrame = false
 	var c Camera
-	c.Follow(mgl64.Vec3{}, cfg)
+	c.Follow(mgl64.Vec3{}, 0, cfg)
 	return NewProjector(c, cfg, Viewport{X: 100, Y: 50, W: 800, H: 900})
 }
 
@@ -45,20 +46,56 @@ func TestProject(t *testing.T) {
 
 func TestCameraEases(t *testing.T) {
 	cfg := DefaultCameraConfig()
+	cfg.AutoFrame = false // the original's fixed framing
 	var c Camera
-	c.Follow(mgl64.Vec3{}, cfg)
+	c.Follow(mgl64.Vec3{}, 0, cfg)
 	if want := cfg.Offset; c.Eye != want {
 		t.Fatalf("first Follow should snap: eye %v, want %v", c.Eye, want)
 	}
-	c.Follow(mgl64.Vec3{10, 0, 0}, cfg)
+	c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
 	if got := c.Eye[0]; math.Abs(got-10*cfg.Ease) > 1e-12 {
 		t.Errorf("after one tick the eye moved %v in x, want %v", got, 10*cfg.Ease)
 	}
 	for i := 0; i < 600; i++ {
-		c.Follow(mgl64.Vec3{10, 0, 0}, cfg)
+		c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
 	}
 	if d := c.Eye.Sub(mgl64.Vec3{10, 0, 0}.Add(cfg.Offset)).Len(); d > 1e-6 {
 		t.Errorf("camera did not settle behind the player: %v m away", d)
+	}
+}
+
+// TestCameraFramesTheBall: the distance follows the ball's radius and the
+// player's speed, clamped, and eases slowly (a change of goal moves it 2 %
+// a tick); a larger ball is framed from farther, so it keeps its share of
+// the view.
+func TestCameraFramesTheBall(t *testing.T) {
+	cfg := DefaultCameraConfig()
+	for _, tt := range []struct {
+		radius, speed, want float64
+	}{
+		{0.75, 0, cfg.MinDistance},
+		{2.5, 0, 3.4 * 2.5},
+		{2.5, 4, 3.4*2.5 + 2},
+		{3, 40, cfg.MaxDistance},
+	} {
+		if got := FrameDistance(tt.radius, tt.speed, cfg); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("FrameDistance(%v m, %v m/s) = %v, want %v", tt.radius, tt.speed, got, tt.want)
+		}
+	}
+	var c Camera
+	c.Follow(mgl64.Vec3{}, 0.75, cfg)
+	if c.Distance != cfg.MinDistance || math.Abs(c.Eye.Len()-cfg.MinDistance) > 1e-9 {
+		t.Fatalf("first frame: distance %v, eye %v", c.Distance, c.Eye)
+	}
+	c.Follow(mgl64.Vec3{}, 2.5, cfg)
+	if step := c.Distance - cfg.MinDistance; math.Abs(step-(8.5-7)*cfg.DistanceEase) > 1e-12 {
+		t.Errorf("one tick toward a larger ball moved the distance %v m", step)
+	}
+	for range 600 {
+		c.Follow(mgl64.Vec3{}, 2.5, cfg)
+	}
+	if math.Abs(c.Distance-8.5) > 0.01 {
+		t.Errorf("after 10 s the distance is %v, want 8.5", c.Distance)
 	}
 }
 

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"netcubes/catalog"
+)
+
+// TestSoakShort runs the soak for 1,200 ticks with an action every 10: every
+// kind of action happens, nothing is NaN, the report and the summary print.
+func TestSoakShort(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run([]string{"-ticks", "1200", "-rotate", "10", "-every", "1h"}, &out, &errOut, time.Now); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{fmt.Sprintf("soak: %d strategies", len(catalog.All())), "soak: 1200 ticks, 119 actions, 0 restarts, 0 NaN, largest error"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestSoakBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-duration", "0"}, "-duration must be > 0, got 0s"},
+		{[]string{"-rotate", "0"}, "-rotate must be >= 1, got 0"},
+		{[]string{"-every", "x"}, `invalid value "x" for flag -every: parse error`},
+		{[]string{"more"}, `unexpected argument "more"`},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		err := run(tt.args, &out, &errOut, time.Now)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q: %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestTortureShort plays the first 300 ticks of the script per strategy and
+// condition: every line prints, nothing is NaN.
+func TestTortureShort(t *testing.T) {
+	var out, errOut bytes.Buffer
+	sc := "0-59 -\n60-299 up katamari\n"
+	path := t.TempDir() + "/short.txt"
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-torture", "-script", path}, &out, &errOut, time.Now); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if want := 2 + len(catalog.All())*len(conditions()) + 1; len(lines) != want {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), want, out.String())
+	}
+	for _, l := range lines[2 : len(lines)-1] {
+		if f := strings.Fields(l); f[len(f)-1] != "0" {
+			t.Errorf("NaN in %q", l)
+		}
+	}
+}

@@ -1,0 +1,540 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/udp"
+	"netcubes/wire"
+)
+
+// Design note: the two-process mode. The same Session runs in both
+// processes, each stepping only its half of every tick:
+//
+//   - the left process (RoleLeft) steps the left world and the strategy's
+//     sender, exactly as in one process; its packets go through its own
+//     simulated link (so a presenter on a quiet LAN can still show the
+//     terrible preset) and then out on the real socket as data datagrams,
+//     byte for byte the packets of the one-process mode;
+//   - the right process (RoleRight) runs the strategy's receiver and sends
+//     its acks (and a strategy's own data) back the same way.
+//
+// The left is the authority over the session. Its state — a session epoch
+// (a new one each time the left restarts), its frame, the active strategy,
+// every strategy's live settings (strategy.Shared), the simulated link
+// conditions, and the figures only it can measure (RTT and loss from the
+// acks) — travels in the accept datagram that connects a right and in
+// control datagrams, sent whenever it changes and once a second. The right
+// follows: it switches strategy, takes the settings, restarts with a new
+// epoch, and impairs its own outgoing packets with the same conditions.
+//
+// The right cannot see the truth, so its error figure needs a diagnostics
+// channel: every DiagEvery ticks the left sends its whole world quantized
+// as snapshot level 5 sends it (2 mm, 0.2°; 79 bits a cube, about 9 kB)
+// with its state hash. It is not part of any strategy, it is not counted in
+// the bandwidth figures, and the HUD says the error is measured against it.
+// The right records it in its history, filling the ticks between two
+// diagnostics by interpolation, and measures the error as in one process.
+
+// Role says which half of the session a process runs.
+type Role uint8
+
+// The roles.
+const (
+	RoleBoth  Role = iota // one process: both halves, the simulated link between them
+	RoleLeft              // the left process: the left world and the strategy's sender
+	RoleRight             // the right process: the strategy's receiver
+)
+
+// String names the role.
+func (r Role) String() string {
+	switch r {
+	case RoleLeft:
+		return "left"
+	case RoleRight:
+		return "right"
+	}
+	return "both"
+}
+
+// DefaultDiagEvery is the diagnostics period in ticks: every tick, 4.3
+// Mbit/s of truth for the right's error figure (a LAN carries it without
+// noticing). With a longer period the right fills the ticks between two
+// diagnostics by interpolation, which is exact for cubes at rest and off
+// by up to a few centimetres for a cube bouncing in between.
+const DefaultDiagEvery = 1
+
+// diagResolution and diagOrientationBits are the precision of the truth
+// the right's error is measured against (snapshot level 5's).
+const (
+	diagResolution      = wire.SnapshotPositionResolution
+	diagOrientationBits = wire.SnapshotOrientationBits
+)
+
+// remoteState is the left's state as a right follows it.
+type remoteState struct {
+	seq      uint32 // control sequence: older ones are ignored
+	epoch    uint32 // the left's session; a new one restarts the right
+	frame    uint32 // the left's frame when it was sent
+	active   uint8
+	link     link.Config
+	rtt      float32 // ms, from the left's acks; negative before the first ack
+	loss     float32 // 0..1
+	sentKbps float32 // left → right, IP/UDP headers included, as the left counts it
+	// facts is the strategy's line of figures as the left has it (bits per
+	// cube, updates per packet: the sender's numbers), refreshed with each
+	// control datagram, at least once a second.
+	facts string
+}
+
+// maxFactsBytes bounds the facts line in a control datagram.
+const maxFactsBytes = 240
+
+// serializeState writes or reads the left's state and then every strategy's
+// settings, in list order (both processes run the same catalog).
+func (s *Session) serializeState(st wire.Stream, rs *remoteState) error {
+	st.SetCategory(wire.CategoryHeader)
+	for _, v := range []*uint32{&rs.seq, &rs.epoch, &rs.frame} {
+		if err := wire.SerializeUint32(st, v); err != nil {
+			return err
+		}
+	}
+	if err := wire.SerializeInt(st, &rs.active, 0, uint8(len(s.strategies)-1)); err != nil {
+		return err
+	}
+	if err := serializeLinkConfig(st, &rs.link); err != nil {
+		return err
+	}
+	for _, f := range []*float32{&rs.rtt, &rs.loss, &rs.sentKbps} {
+		if err := serializeFinite32(st, f); err != nil {
+			return err
+		}
+	}
+	if err := serializeText(st, &rs.facts, maxFactsBytes); err != nil {
+		return err
+	}
+	for _, x := range s.strategies {
+		if sh, ok := x.(strategy.Shared); ok {
+			if err := sh.SerializeSettings(st); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// serializeText serializes a string of at most max bytes: a length, then
+// the bytes. On read, a longer length or bytes that are not UTF-8 fail.
+func serializeText(s wire.Stream, t *string, max int) error {
+	n := int32(len(*t))
+	if s.IsWriting() && n > int32(max) {
+		n = int32(max)
+	}
+	if err := wire.SerializeInt(s, &n, 0, int32(max)); err != nil {
+		return err
+	}
+	var buf [maxFactsBytes]byte
+	b := buf[:n]
+	if s.IsWriting() {
+		copy(b, *t)
+	}
+	for i := range b {
+		v := uint32(b[i])
+		if err := wire.SerializeBits(s, &v, 8); err != nil {
+			return err
+		}
+		b[i] = byte(v)
+	}
+	if s.IsReading() {
+		if !utf8.Valid(b) {
+			return s.Fail(wire.ErrValueOutOfRange)
+		}
+		*t = string(b)
+	}
+	return nil
+}
+
+// serializeFinite32 serializes a float32, rejecting NaN and infinities on
+// read.
+func serializeFinite32(s wire.Stream, f *float32) error {
+	if err := wire.SerializeFloat32(s, f); err != nil {
+		return err
+	}
+	if v := float64(*f); math.IsNaN(v) || math.IsInf(v, 0) {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	return nil
+}
+
+// serializeLinkConfig carries the simulated conditions. Each number is
+// range-checked on read: a hostile control message cannot set a negative
+// latency or a loss above 100 %.
+func serializeLinkConfig(s wire.Stream, c *link.Config) error {
+	fields := []struct {
+		v      *float64
+		lo, hi float64
+	}{
+		{&c.LatencyMs, 0, 10000}, {&c.JitterMs, 0, 10000}, {&c.LossPercent, 0, 100},
+		{&c.DuplicatePercent, 0, 100}, {&c.ReorderPercent, 0, 100}, {&c.ReorderExtraMs, 0, 10000},
+		{&c.Burst.GoodToBadPercent, 0, 100}, {&c.Burst.BadToGoodPercent, 0, 100}, {&c.Burst.BadLossPercent, 0, 100},
+		{&c.BandwidthKbps, 0, 1e7},
+	}
+	for _, f := range fields {
+		x := float32(*f.v)
+		if err := serializeFinite32(s, &x); err != nil {
+			return err
+		}
+		if s.IsReading() {
+			if float64(x) < f.lo || float64(x) > f.hi {
+				return s.Fail(wire.ErrValueOutOfRange)
+			}
+			*f.v = float64(x)
+		}
+	}
+	return wire.SerializeBool(s, &c.TCPLike)
+}
+
+// leftState is the state the left publishes now.
+func (s *Session) leftState(now wire.Tick) remoteState {
+	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active), link: s.cfg.Link, rtt: -1}
+	if rtt, ok := s.leftEP.RTT(); ok {
+		rs.rtt = float32(rtt)
+	}
+	rs.loss = float32(s.leftEP.PacketLoss())
+	rs.sentKbps = float32(s.leftEP.SentKbps(now))
+	if f, ok := s.strategies[s.active].(strategy.Facts); ok {
+		rs.facts = f.Facts()
+	}
+	return rs
+}
+
+// stepLeftProcess is a tick of the left process: the left half, its
+// packets out through the simulated link onto the socket, and the state
+// and diagnostics for the right.
+func (s *Session) stepLeftProcess(now wire.Tick) {
+	st := s.strategies[s.active]
+	s.net.Poll(now)
+	if e := s.net.Epoch(); e != s.connEpoch {
+		// A new right (or the old one back after a timeout): it starts
+		// from the state in the accept, so the strategy's sender starts
+		// over too (no baseline, no acked packet of the old right).
+		s.connEpoch = e
+		s.resetNetwork()
+	}
+	s.leftHalf(st, now, s.net.Data())
+	s.flush(s.toRight, now)
+
+	// The state: in every accept, and as control when it changed (the
+	// session, the strategy, the settings or the link; not the figures,
+	// which change every tick) or once a second, since a control datagram
+	// can be lost.
+	key := s.writeState(s.keyW, s.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active), link: s.cfg.Link})
+	changed := string(key) != string(s.lastKey)
+	if changed {
+		s.lastKey = append(s.lastKey[:0], key...)
+	}
+	if changed || int(now)%wire.TicksPerSecond == 0 {
+		s.ctlSeq++
+		rs := s.leftState(now)
+		if body := s.writeState(s.ctlW, s.ctlBuf, rs); body != nil {
+			s.net.Send(udp.KindControl, body)
+		}
+	}
+	if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now)); body != nil {
+		s.net.SetAccept(body)
+	}
+	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 {
+		if body, ok := s.diagBody(); ok {
+			s.net.Send(udp.KindDiag, body)
+		}
+	}
+	s.fillLeftView()
+	s.right.Cubes = s.right.Cubes[:0]
+	s.updateMetrics(0, false)
+}
+
+// writeState serializes rs and every strategy's settings into buf, or
+// returns nil.
+func (s *Session) writeState(w *wire.WriteStream, buf []byte, rs remoteState) []byte {
+	w.Reset(buf)
+	if s.serializeState(w, &rs) != nil || w.SerializeAlign() != nil {
+		return nil
+	}
+	return w.Bytes()
+}
+
+// flush moves the packets that came out of a simulated link this tick onto
+// the socket.
+func (s *Session) flush(l *link.Link, now wire.Tick) {
+	for _, d := range l.Receive(now) {
+		s.net.Send(udp.KindData, d.Data)
+	}
+}
+
+// diagBody writes the left's truth: frame, state hash and every cube.
+func (s *Session) diagBody() ([]byte, bool) {
+	w := s.diagW
+	w.Reset(s.diagBuf)
+	f := uint32(s.frame)
+	h := s.left.StateHash()
+	n := int32(s.left.NumCubes())
+	w.SetCategory(wire.CategoryHeader)
+	if wire.SerializeUint32(w, &f) != nil || wire.SerializeUint64(w, &h) != nil || wire.SerializeInt(w, &n, 1, maxDiagCubes) != nil {
+		return nil, false
+	}
+	for i := 0; i < int(n); i++ {
+		c := s.left.Cube(i)
+		d := diagCube{pos: wire.QuantizePosition(c.Position, diagResolution), rot: wire.QuantizeQuat(c.Orientation, diagOrientationBits)}
+		if d.serialize(w) != nil {
+			return nil, false
+		}
+	}
+	return w.Bytes(), w.Err() == nil
+}
+
+// maxDiagCubes bounds the cubes a diagnostics datagram may claim.
+const maxDiagCubes = 4096
+
+// diagCube is one cube of the diagnostics: 79 bits.
+type diagCube struct {
+	pos wire.QuantizedVec3
+	rot wire.QuantizedQuat
+}
+
+func (d *diagCube) serialize(s wire.Stream) error {
+	if err := wire.SerializeQuantizedPosition(s, &d.pos, diagResolution); err != nil {
+		return err
+	}
+	return wire.SerializeQuantizedQuat(s, &d.rot, diagOrientationBits)
+}
+
+// stepRightProcess is a tick of the right process: the left's state and
+// truth, then the right half, its packets out through the simulated link
+// onto the socket.
+func (s *Session) stepRightProcess(wire.Tick) {
+	s.net.Poll(wire.Tick(s.frame + 1))
+	if body, _, ok := s.net.Accepted(); ok {
+		s.applyState(body, true)
+	}
+	for _, body := range s.net.Control() {
+		s.applyState(body, false)
+	}
+	if !s.joined {
+		s.fillLeftView()
+		s.right.Cubes = s.right.Cubes[:0]
+		s.updateMetrics(0, false)
+		return
+	}
+	for _, body := range s.net.Diag() {
+		s.recordDiag(body)
+	}
+	st := s.strategies[s.active]
+	s.frame++
+	s.followLeft(s.leftFrame)
+	data := s.net.Data()
+	for _, d := range data {
+		s.followData(d)
+	}
+	now := wire.Tick(s.frame)
+	s.second[s.frame%len(s.second)] = wire.Breakdown{}
+	s.rightHalf(st, now, data)
+	s.flush(s.toLeft, now)
+	s.right.Cubes = s.right.Cubes[:0]
+	shown, ok := st.View(&s.right)
+	s.updateMetrics(shown, ok)
+}
+
+// applyState follows the left's state (an accept or a control datagram).
+// A body that does not parse is counted and changes nothing.
+func (s *Session) applyState(body []byte, accept bool) {
+	// Read into a scratch copy first: a hostile body must not leave half
+	// its settings behind. The strategies' settings are read in place only
+	// when the header part parsed.
+	var rs remoteState
+	s.r.Reset(body)
+	if err := s.readStateHeader(&rs); err != nil || int(rs.active) >= len(s.strategies) {
+		s.metrics.RejectedBack++
+		return
+	}
+	if !accept && s.joined && rs.epoch == s.remote.epoch && rs.seq <= s.remote.seq {
+		return // an older control that arrived late
+	}
+	s.r.Reset(body)
+	if err := s.serializeState(s.r, &rs); err != nil {
+		s.metrics.RejectedBack++
+		return
+	}
+	restart := accept || !s.joined || rs.epoch != s.remote.epoch
+	if !restart && int(rs.frame) > s.frame+resyncTicks {
+		// This process fell behind the left (it could not keep up with
+		// real time, or it was suspended): start over at the left's frame
+		// rather than decode packets from its future.
+		restart = true
+		s.events = append(s.events, fmt.Sprintf("the right fell %.1f s behind the left: starting over at its frame", float64(int(rs.frame)-s.frame)/wire.TicksPerSecond))
+	}
+	switchTo := int(rs.active) != s.active
+	s.remote, s.joined = rs, true
+	if rs.link != s.cfg.Link {
+		s.SetLink(rs.link)
+	}
+	if !restart && int(rs.frame) > s.leftFrame {
+		s.leftFrame = int(rs.frame) // followed at the tick (stepRightProcess)
+	}
+	switch {
+	case restart:
+		s.restartAt(int(rs.frame))
+	case switchTo:
+		s.active = int(rs.active)
+		s.resetNetwork()
+	}
+}
+
+// readStateHeader reads the state without the settings, to judge a body
+// before anything is applied.
+func (s *Session) readStateHeader(rs *remoteState) error {
+	for _, v := range []*uint32{&rs.seq, &rs.epoch, &rs.frame} {
+		if err := wire.SerializeUint32(s.r, v); err != nil {
+			return err
+		}
+	}
+	if rs.frame > wire.MaxFrame {
+		return errFrameTooLarge
+	}
+	return wire.SerializeInt(s.r, &rs.active, 0, uint8(len(s.strategies)-1))
+}
+
+// errFrameTooLarge refuses a left's frame past wire.MaxFrame: the
+// strategies' 32-bit frame fields would overflow on it.
+var errFrameTooLarge = errors.New("game: the left's frame is past wire.MaxFrame")
+
+// followLeft moves the right's frame up to the left's frame f when f is
+// ahead of it by at most resyncTicks. The two processes tick on their own
+// clocks: a right whose clock runs a little behind would otherwise see the
+// left's newest packets as coming from its future and refuse every one
+// (wire.FrameOf's rule against hostile sequence numbers). Frames further
+// ahead are left to applyState's restart; frames behind change nothing.
+func (s *Session) followLeft(f int) {
+	if f > s.frame && f <= s.frame+resyncTicks {
+		s.frame = f
+	}
+}
+
+// followData follows the frame of a data packet (its sequence number, the
+// left's frame mod 65536), unwrapped against the furthest frame followLeft
+// accepts. A packet that does not parse is left to the receiver to count.
+func (s *Session) followData(d []byte) {
+	var seq uint16
+	s.r.Reset(d)
+	if wire.SerializeUint16(s.r, &seq) != nil {
+		return
+	}
+	if f, ok := wire.FrameOf(seq, s.frame+resyncTicks); ok {
+		s.followLeft(f)
+	}
+}
+
+// resyncTicks is how far behind the left's frame the right may fall before
+// it starts over at the left's frame: 2 s, well beyond any jitter buffer or
+// playout delay, so only a process that could not keep up does it.
+const resyncTicks = 2 * wire.TicksPerSecond
+
+// Events returns (and forgets) what the two-process mode has to say since
+// the last call: the connection's events (a right connected, timed out, was
+// refused) and the session's own (the right fell behind). Nil in one
+// process.
+func (s *Session) Events() []string {
+	if s.net == nil {
+		return nil
+	}
+	e := append(s.net.Events(), s.events...)
+	s.events = s.events[:0]
+	return e
+}
+
+// restartAt starts the right over at the left's frame f: the initial world
+// (for the strategies' shapes), an empty history, the links and the active
+// strategy reset.
+func (s *Session) restartAt(f int) {
+	s.active = int(s.remote.active)
+	if err := s.left.SetStates(s.initial); err == nil {
+		s.left.SetFrame(0)
+	}
+	s.frame, s.leftFrame = f, f
+	s.hist.clear()
+	s.lastDiag = -1
+	s.resetNetwork()
+}
+
+// recordDiag records the left's truth in the history, filling the frames
+// since the previous diagnostics by interpolation.
+func (s *Session) recordDiag(body []byte) {
+	var f uint32
+	var h uint64
+	var n int32
+	s.r.Reset(body)
+	s.r.SetCategory(wire.CategoryHeader)
+	if wire.SerializeUint32(s.r, &f) != nil || wire.SerializeUint64(s.r, &h) != nil || wire.SerializeInt(s.r, &n, 1, maxDiagCubes) != nil ||
+		int(n) != s.left.NumCubes() {
+		s.metrics.RejectedBack++
+		return
+	}
+	frame := int(f)
+	if frame <= s.lastDiag || frame > s.frame+10*wire.TicksPerSecond || frame < s.frame-10*wire.TicksPerSecond {
+		return // old, reordered, or absurd: the history keeps what it has
+	}
+	if cap(s.diagPos) < int(n) {
+		s.diagPos = make([]mgl64.Vec3, n)
+		s.diagRot = make([]mgl64.Quat, n)
+	}
+	pos, rot := s.diagPos[:n], s.diagRot[:n]
+	for i := range pos {
+		var d diagCube
+		if d.serialize(s.r) != nil {
+			s.metrics.RejectedBack++
+			return
+		}
+		pos[i] = wire.DequantizePosition(d.pos, diagResolution)
+		rot[i] = wire.DequantizeQuat(d.rot, diagOrientationBits)
+	}
+	s.hist.recordPoses(frame, s.lastDiag, pos, rot)
+	s.lastDiag = frame
+	s.remoteHash, s.remoteHashFrame = h, frame
+}
+
+// RemoteState is what the right process knows of the left: whether it has
+// joined, the left's RTT and loss, its bandwidth, the frame and hash of
+// the newest diagnostics. Zero in one process.
+type RemoteState struct {
+	Joined    bool
+	RTTms     float64
+	HasRTT    bool
+	Loss      float64
+	SentKbps  float64
+	DiagFrame int
+	DiagHash  uint64
+	// Facts is the strategy's line of figures as the left computes them
+	// (at most a second old); the right's own instance only receives.
+	Facts string
+}
+
+// Remote returns what the right process knows of the left.
+func (s *Session) Remote() RemoteState {
+	r := RemoteState{Joined: s.joined, Loss: float64(s.remote.loss), SentKbps: float64(s.remote.sentKbps),
+		DiagFrame: s.remoteHashFrame, DiagHash: s.remoteHash, Facts: s.remote.facts}
+	if s.remote.rtt >= 0 {
+		r.RTTms, r.HasRTT = float64(s.remote.rtt), true
+	}
+	return r
+}
+
+// Role is the half of the session this process runs.
+func (s *Session) Role() Role { return s.cfg.Role }
+
+// Net is the two-process connection (nil in one process).
+func (s *Session) Net() *udp.Conn { return s.net }

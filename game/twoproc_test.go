@@ -1,0 +1,491 @@
+package game
+
+import (
+	"bytes"
+	"math"
+	"testing"
+	"time"
+
+	"netcubes/cubes"
+	"netcubes/link"
+	"netcubes/lockstep"
+	"netcubes/predict"
+	"netcubes/snapshot"
+	"netcubes/statesync"
+	"netcubes/strategy"
+	"netcubes/udp"
+	"netcubes/wire"
+)
+
+// strategiesForTest are the strategies of the two-process tests, built
+// fresh (each process has its own instances, as two programs would).
+func strategiesForTest() []strategy.Strategy {
+	return []strategy.Strategy{snapshot.NewInterpolation(), snapshot.NewCompression(), statesync.New(statesync.DefaultConfig()),
+		lockstep.New(lockstep.DefaultConfig()), predict.New(predict.DefaultConfig())}
+}
+
+// procPair is a left and a right session on the loopback interface in one
+// test process, stepped in turn: each side's datagrams of a tick are all in
+// (counted) before the other side steps, so the run is as deterministic as
+// the one-process one.
+type procPair struct {
+	t           *testing.T
+	left, right *Session
+	lc, rc      *udp.Conn
+	// Datagrams the left sent and received before the current right
+	// joined (to or from an earlier right).
+	leftSentBefore, leftGotBefore uint64
+}
+
+func newProcPair(t *testing.T, start int) *procPair {
+	t.Helper()
+	tok, err := udp.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, err := udp.Listen("127.0.0.1:0", tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := udp.Dial(lc.LocalAddr().String(), tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lc.Close(); rc.Close() })
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Start = strategiesForTest(), start
+	cfg.Role, cfg.Net = RoleLeft, lc
+	left, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Strategies, cfg.Start = strategiesForTest(), 0
+	cfg.Role, cfg.Net = RoleRight, rc
+	right, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &procPair{t: t, left: left, right: right, lc: lc, rc: rc}
+	// The handshake, before the left's first tick: the right asks, the left
+	// answers from its Poll, the right joins at frame 0.
+	p.settle(func() bool {
+		right.net.Poll(0)
+		lc.Poll(0)
+		return !right.joinedAfterPoll()
+	})
+	if !right.joined {
+		t.Fatal("the right did not join")
+	}
+	return p
+}
+
+// joinedAfterPoll lets the right take an accept that arrived (the session
+// does this inside Step; the handshake above runs before any step).
+func (s *Session) joinedAfterPoll() bool {
+	if body, _, ok := s.net.Accepted(); ok {
+		s.applyState(body, true)
+	}
+	return s.joined
+}
+
+// settle repeats step (with a millisecond's pause) while it returns true,
+// for at most 5 s of wall time: it waits for datagrams, it times nothing.
+func (p *procPair) settle(step func() bool) {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for step() {
+		if time.Now().After(deadline) {
+			p.t.Fatal("the loopback interface did not deliver within 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// step runs one tick of both processes, each waiting until the other has
+// read every datagram sent to it.
+func (p *procPair) step(in cubes.Input) {
+	p.left.Step(in)
+	sent, _ := p.lc.Counts()
+	p.settle(func() bool {
+		_, got := p.rc.Counts()
+		return got < sent-p.leftSentBefore
+	})
+	p.right.Step(in)
+	sent, _ = p.rc.Counts()
+	p.settle(func() bool {
+		_, got := p.lc.Counts()
+		return got-p.leftGotBefore < sent
+	})
+}
+
+// TestTwoProcessesMatchOneProcess runs each strategy for 4 s of the
+// katamari script in one process and as two processes over real UDP on the
+// loopback interface: the data packets on the wire are the one-process
+// packets byte for byte, and the right's error matches within the
+// diagnostics' quantization (2 mm).
+func TestTwoProcessesMatchOneProcess(t *testing.T) {
+	sc, err := cubes.LoadScript("katamari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const frames = 4 * wire.TicksPerSecond
+	for i, st := range strategiesForTest() {
+		t.Run(st.ID(), func(t *testing.T) {
+			// One process.
+			cfg := DefaultConfig()
+			cfg.Strategies, cfg.Start = strategiesForTest(), i
+			one, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want [][]byte
+			one.onSend = func(pkt []byte) { want = append(want, append([]byte(nil), pkt...)) }
+			var oneErr []float64
+			oneValid := 0
+			for f := range frames {
+				one.Step(sc.InputAt(f))
+				oneErr = append(oneErr, one.Metrics().PosRMSCm)
+				if one.Metrics().Valid {
+					oneValid++
+				}
+			}
+
+			// Two processes.
+			p := newProcPair(t, i)
+			var got [][]byte
+			var twoErr []float64
+			for f := range frames {
+				p.step(sc.InputAt(f))
+				for _, d := range p.rc.Data() {
+					got = append(got, append([]byte(nil), d...))
+				}
+				m := p.right.Metrics()
+				if m.Valid {
+					twoErr = append(twoErr, m.PosRMSCm)
+				} else {
+					twoErr = append(twoErr, math.NaN())
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d data packets over UDP, %d in one process", len(got), len(want))
+			}
+			for k := range want {
+				if !bytes.Equal(got[k], want[k]) {
+					t.Fatalf("packet %d differs:\n% x\n% x", k, got[k], want[k])
+				}
+			}
+			compared := 0
+			for f := range frames {
+				if math.IsNaN(twoErr[f]) {
+					continue
+				}
+				compared++
+				// 2 mm of quantization per axis in the truth: at most
+				// √3 mm = 0.17 cm on each cube, so on the RMS too.
+				if d := math.Abs(twoErr[f] - oneErr[f]); d > 0.2 {
+					t.Fatalf("frame %d: error %.3f cm over UDP, %.3f cm in one process", f, twoErr[f], oneErr[f])
+				}
+			}
+			// A strategy whose right shows a frame the left has not reached
+			// (the 2004 client runs ahead) has no error figure in one
+			// process either: then there is nothing to compare.
+			if compared < frames/2 && oneValid >= frames/2 {
+				t.Errorf("the right measured its error on only %d of %d ticks (one process: %d)", compared, frames, oneValid)
+			}
+			if d := p.lc.Drops(); d.Total() != 0 {
+				t.Errorf("the left dropped %+v", d)
+			}
+			if d := p.rc.Drops(); d.Total() != 0 {
+				t.Errorf("the right dropped %+v", d)
+			}
+		})
+	}
+}
+
+// TestRightFollowsTheLeft: the presenter's keys on the left (a strategy
+// switch, a setting, the link) reach the right within a control datagram,
+// and a restarted left (a new epoch) restarts the right.
+func TestRightFollowsTheLeft(t *testing.T) {
+	p := newProcPair(t, 0)
+	for range 10 {
+		p.step(cubes.Input{})
+	}
+	if err := p.left.SetStrategy(2); err != nil {
+		t.Fatal(err)
+	}
+	ss := p.left.Strategy().(*statesync.Strategy)
+	ss.SetStep(5)
+	lk := p.left.Link()
+	lk.LatencyMs = 40
+	p.left.SetLink(lk)
+	for range 3 {
+		p.step(cubes.Input{})
+	}
+	rs, ok := p.right.Strategy().(*statesync.Strategy)
+	if !ok || p.right.StrategyIndex() != 2 {
+		t.Fatalf("the right runs %s", p.right.Strategy().ID())
+	}
+	if rs.Step() != 5 || p.right.Link().LatencyMs != 40 {
+		t.Errorf("the right has step %d, latency %v", rs.Step(), p.right.Link().LatencyMs)
+	}
+	if f := p.right.Frame(); f < p.left.Frame()-1 || f > p.left.Frame() {
+		t.Errorf("right frame %d, left %d", f, p.left.Frame())
+	}
+}
+
+// TestRightBehindTheLeftKeepsDecoding: the two processes tick on their own
+// clocks, so the right can be a few ticks behind the left (here the left
+// runs 5 ticks before the right's first). The left's packets then carry
+// frames from the right's future; the right follows the left's frame and
+// decodes every one (before, it refused them all as hostile: 300 packets
+// rejected in 5 s and a frozen right). A right ahead of the left is the
+// other case: its packets are merely late.
+func TestRightBehindTheLeftKeepsDecoding(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		leftFirst, rightRun int
+	}{
+		{"right behind", 5, 0},
+		{"right ahead", 0, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProcPair(t, 2)
+			for range c.leftFirst {
+				p.left.Step(cubes.Input{})
+			}
+			for range c.rightRun {
+				p.right.Step(cubes.Input{})
+			}
+			for range 2 * wire.TicksPerSecond {
+				p.step(cubes.Input{Up: true})
+			}
+			m := p.right.Metrics()
+			if m.Rejected != 0 {
+				t.Errorf("the right rejected %d of the left's packets", m.Rejected)
+			}
+			if !m.Valid || m.PosMaxCm > 1 {
+				t.Errorf("the right's view: valid %v, max error %.2f cm", m.Valid, m.PosMaxCm)
+			}
+			if d := p.right.Frame() - p.left.Frame(); d < 0 || d > c.rightRun {
+				t.Errorf("right frame %d, left %d", p.right.Frame(), p.left.Frame())
+			}
+			// What the right's HUD shows of the traffic: the packets that
+			// arrived, each on the timeline, and the left's figures.
+			if m.PacketsReceived < wire.TicksPerSecond {
+				t.Errorf("the right counts %d packets received in 2 s", m.PacketsReceived)
+			}
+			tl := p.right.Timeline(nil)
+			if len(tl) < wire.TicksPerSecond {
+				t.Fatalf("%d packets on the right's timeline", len(tl))
+			}
+			for _, r := range tl {
+				if r.Fate != link.FateDelivered || r.Arrival < r.Sent || r.Arrival > p.right.Frame() {
+					t.Fatalf("timeline record %+v at frame %d", r, p.right.Frame())
+				}
+			}
+			want := p.left.Strategy().(strategy.Facts).Facts()
+			if got := p.right.Remote().Facts; got == "" || len(got) > maxFactsBytes {
+				t.Errorf("the right has the left's facts %q (the left says %q)", got, want)
+			}
+		})
+	}
+}
+
+// TestRightDiesAndAnotherJoins: the right process dies without a word; the
+// left notices within its timeout and keeps running; a new right connects
+// mid-run and catches up (state sync corrects it to within centimetres).
+func TestRightDiesAndAnotherJoins(t *testing.T) {
+	p := newProcPair(t, 2)
+	sc, err := cubes.LoadScript("katamari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := 0
+	for ; f < 120; f++ {
+		p.step(sc.InputAt(f))
+	}
+	p.rc.Close() // a crash: the left hears nothing more
+	timeout := udp.DefaultConfig().TimeoutTicks
+	for k := 0; k <= timeout+1; k++ {
+		p.left.Step(sc.InputAt(f))
+		f++
+	}
+	if c, _ := p.lc.Connected(); c {
+		t.Fatalf("the left still thinks the right is there %d ticks after it died", timeout+1)
+	}
+	said := false
+	for _, e := range p.lc.Events() {
+		said = said || bytes.Contains([]byte(e), []byte("went silent")) || bytes.Contains([]byte(e), []byte("left"))
+	}
+	if !said {
+		t.Error("the left did not say the right went silent")
+	}
+
+	// A new right with the token joins the running left.
+	tok := p.lc.Token()
+	rc, err := udp.Dial(p.lc.LocalAddr().String(), tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+	right, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.right, p.rc = right, rc
+	p.leftSentBefore, p.leftGotBefore = p.lc.Counts()
+	p.settle(func() bool {
+		rc.Poll(0)
+		p.lc.Poll(wire.Tick(p.left.Frame()))
+		return !right.joinedAfterPoll()
+	})
+	if d := right.Frame() - p.left.Frame(); d < -1 || d > 0 {
+		t.Fatalf("the new right starts at frame %d, the left is at %d", right.Frame(), p.left.Frame())
+	}
+	// State sync corrects the newcomer: its error, measured against the
+	// left's diagnostics, falls from its first second to its fourth.
+	var first, last float64
+	for k := 0; k < 4*wire.TicksPerSecond; k++ {
+		p.step(sc.InputAt(f))
+		f++
+		if m := right.Metrics(); m.Valid {
+			if k < wire.TicksPerSecond {
+				first = max(first, m.PosRMSCm)
+			}
+			last = m.PosRMSCm
+		}
+	}
+	if !right.Metrics().Valid || first == 0 || last > first/2 {
+		t.Errorf("the right's error went from %.2f cm RMS in its first second to %.2f cm after 4 s", first, last)
+	}
+}
+
+// FuzzRightReadsState hands a right process arbitrary accept, control and
+// diagnostics bodies: each is taken or refused (counted), never a panic,
+// and whatever it takes leaves a session that still steps.
+func FuzzRightReadsState(f *testing.F) {
+	rc, err := udp.Dial("127.0.0.1:9", 1, udp.DefaultConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer rc.Close()
+	lc, err := udp.Listen("127.0.0.1:0", 1, udp.DefaultConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer lc.Close()
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleLeft, lc
+	left, err := New(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	left.Step(cubes.Input{Up: true})
+	state := append([]byte(nil), left.writeState(left.ctlW, left.ctlBuf, left.leftState(1))...)
+	diag, _ := left.diagBody()
+	f.Add(uint8(0), state)
+	f.Add(uint8(1), state)
+	f.Add(uint8(2), append([]byte(nil), diag...))
+	f.Add(uint8(2), diag[:40])
+	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+	right, err := New(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, body []byte) {
+		switch kind % 3 {
+		case 0:
+			right.applyState(body, true)
+		case 1:
+			right.applyState(body, false)
+		default:
+			right.recordDiag(body)
+		}
+		if right.joined && kind >= 3 {
+			st := right.strategies[right.active]
+			right.frame++
+			right.rightHalf(st, wire.Tick(right.frame), nil)
+			right.right.Cubes = right.right.Cubes[:0]
+			shown, ok := st.View(&right.right)
+			right.updateMetrics(shown, ok)
+		}
+	})
+}
+
+// TestRightRefusesFramesPastMaxFrame: a state datagram whose frame is past
+// wire.MaxFrame is refused for every strategy; a frame at the bound is
+// taken and the right steps on from it without a panic. (The fuzzer found
+// frame 0x8c8c8c93 overflowing the prediction client's 32-bit input frames.)
+func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
+	rc, err := udp.Dial("127.0.0.1:9", 1, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	for _, tc := range []struct {
+		frame uint32
+		taken bool
+	}{{0x8c8c8c93, false}, {wire.MaxFrame + 1, false}, {wire.MaxFrame - 2, true}} {
+		for active := range strategiesForTest() {
+			cfg := DefaultConfig()
+			cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+			right, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := right.leftState(1)
+			rs.frame, rs.active = tc.frame, uint8(active)
+			body := append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
+			before := right.metrics.RejectedBack
+			right.applyState(body, true)
+			if got := right.metrics.RejectedBack > before; got == tc.taken {
+				t.Errorf("frame %#x, strategy %d: refused %v, want %v", tc.frame, active, got, !tc.taken)
+			}
+			for range 3 {
+				st := right.strategies[right.active]
+				right.frame++
+				right.rightHalf(st, wire.Tick(right.frame), nil)
+				right.right.Cubes = right.right.Cubes[:0]
+				shown, ok := st.View(&right.right)
+				right.updateMetrics(shown, ok)
+			}
+		}
+	}
+}
+
+// TestLockstepOverTwoProcesses: the presenter switches the left to
+// lockstep 2 s into a katamari run. Both processes start over from a
+// freshly built world at the frame the left switched (the right learns it
+// from the left's settings), and from then on the right is the left bit
+// for bit: every hash compared agrees, and the right's frame trails the
+// left's by the playout delay.
+func TestLockstepOverTwoProcesses(t *testing.T) {
+	sc, err := cubes.LoadScript("katamari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProcPair(t, 1)
+	const switchAt, end = 2 * wire.TicksPerSecond, 6 * wire.TicksPerSecond
+	for f := 0; f < end; f++ {
+		if f == switchAt {
+			if err := p.left.SetStrategy(3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p.step(sc.InputAt(f))
+	}
+	ls, ok := p.right.Strategy().(*lockstep.Strategy)
+	if !ok {
+		t.Fatalf("the right runs %s", p.right.Strategy().ID())
+	}
+	ss := ls.Stats()
+	t.Logf("right: %d hashes compared, desync %d, right world at frame %d, left at %d", ss.Checked, ss.Desync, ss.Frame, p.left.Frame())
+	if ss.Desync >= 0 || ss.Checked < 3*wire.TicksPerSecond {
+		t.Errorf("the right: desync at %d, %d frames checked", ss.Desync, ss.Checked)
+	}
+	if lag := p.left.Frame() - ss.Frame; lag < 6 || lag > 12 {
+		t.Errorf("the right's world trails the left by %d frames", lag)
+	}
+}

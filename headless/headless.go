@@ -1,0 +1,81 @@
+// Package headless runs the left of a two-process session without a
+// window: the authority on a server, with no display and no Ebitengine
+// window system. A ticker paces the session at 60 ticks a second of wall
+// time (the only wall clock in netcubes: it decides when a tick happens,
+// never what happens in it); the script, when there is one, is the
+// presenter's input. Every few seconds it prints a status line, and it says
+// when a right connects, times out or is replaced.
+package headless
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/wire"
+)
+
+// Options configure a headless run.
+type Options struct {
+	// Script plays from frame 0 (and loops, so a server keeps showing
+	// something); nil steps with no input.
+	Script *cubes.Script
+	// StatusEvery is how often a status line is printed (0: never).
+	StatusEvery time.Duration
+	// Frames stops after this many ticks (0: until ctx is done).
+	Frames int
+}
+
+// Run steps s until ctx is done (or Frames ticks), writing events and
+// status lines to out. s must be a left-process session (game.RoleLeft).
+func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
+	if s.Role() != game.RoleLeft {
+		return fmt.Errorf("headless: runs the left; this session is the %s", s.Role())
+	}
+	tick := time.NewTicker(time.Second / wire.TicksPerSecond)
+	defer tick.Stop()
+	var status <-chan time.Time
+	if o.StatusEvery > 0 {
+		st := time.NewTicker(o.StatusEvery)
+		defer st.Stop()
+		status = st.C
+	}
+	for n := 0; o.Frames == 0 || n < o.Frames; {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-status:
+			fmt.Fprintln(out, StatusLine(s))
+		case <-tick.C:
+			in := cubes.Input{}
+			if o.Script != nil && o.Script.Length > 0 {
+				in = o.Script.InputAt(s.Frame() % o.Script.Length)
+			}
+			s.Step(in)
+			n++
+			for _, e := range s.Events() {
+				fmt.Fprintln(out, e)
+			}
+		}
+	}
+	return nil
+}
+
+// StatusLine is one line about the session: frame, strategy, the right,
+// bandwidth, RTT, loss, refused datagrams.
+func StatusLine(s *game.Session) string {
+	m := s.Metrics()
+	who := "no right connected"
+	if ok, addr := s.Net().Connected(); ok {
+		who = fmt.Sprintf("right at %v", addr)
+	}
+	rtt := "RTT —"
+	if m.HasRTT {
+		rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
+	}
+	return fmt.Sprintf("frame %d · %s · %s · sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %% · refused %d datagrams",
+		s.Frame(), s.Strategy().Name(), who, m.SentKbps, m.AckKbps, rtt, 100*m.Loss, s.Net().Drops().Total())
+}

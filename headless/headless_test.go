@@ -1,0 +1,78 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"netcubes/catalog"
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/udp"
+)
+
+// TestRunServesARight runs a headless left for half a second of ticks while
+// a right connects to it: the left steps its frames, says the right
+// connected, and its status line names the right.
+func TestRunServesARight(t *testing.T) {
+	tok, _ := udp.NewToken()
+	lc, err := udp.Listen("127.0.0.1:0", tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lc.Close()
+	cfg := game.DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Net = catalog.All(), game.RoleLeft, lc
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := udp.Dial(lc.LocalAddr().String(), tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	stop := make(chan struct{})
+	go func() { // the right's side of the handshake, polled by hand
+		for k := 0; ; k++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			rc.Poll(0)
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	sc, _ := cubes.LoadScript("katamari")
+	var out bytes.Buffer
+	err = Run(context.Background(), s, Options{Script: sc, Frames: 30, StatusEvery: 100 * time.Millisecond}, &out)
+	close(stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Frame() != 30 {
+		t.Errorf("ran %d frames, want 30", s.Frame())
+	}
+	text := out.String()
+	if !strings.Contains(text, "the right connected from") || !strings.Contains(text, "frame ") {
+		t.Errorf("output:\n%s", text)
+	}
+	if !strings.Contains(StatusLine(s), "right at 127.0.0.1:") {
+		t.Errorf("status: %s", StatusLine(s))
+	}
+}
+
+func TestRunRefusesARight(t *testing.T) {
+	cfg := game.DefaultConfig()
+	cfg.Strategies = catalog.All()
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), s, Options{Frames: 1}, &bytes.Buffer{}); err == nil {
+		t.Error("ran a one-process session headless")
+	}
+}

@@ -1,0 +1,15 @@
+// Package lockstep is strategy 4, deterministic lockstep: only inputs
+// cross the link, and the right runs the same bit-exact simulation,
+// waiting for every input (see strategy.go's design note).
+//
+//   - config.go: Config (window, catch-up, when the non-deterministic mode
+//     perturbs) and the seven network modes of the original demo.
+//   - packet.go: InputPacket (every unacked input, a changed bit per
+//     repeated input, the left's state hash) and AckPacket (the first
+//     frame the right lacks), each with one Serialize.
+//   - strategy.go: the sender, the waiting right with its playout clock,
+//     catch-up and stall figures, desync detection, the view and facts.
+//   - controls.go: the D key, the -lockstep-mode and -lockstep-delay
+//     flags, and the settings a right process takes from the left.
+//   - bench.go: the bench's lockstep table, one row per mode.
+package lockstep

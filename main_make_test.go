@@ -1,0 +1,62 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestMakefileFuzzesEveryTarget: every fuzz target in the repository is in
+// the Makefile's FUZZ_TARGETS, so `make test` fuzzes it (a new strategy's
+// receive fuzzer included).
+func TestMakefileFuzzesEveryTarget(t *testing.T) {
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)FUZZ_TARGETS := (.*?)\n\n`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("no FUZZ_TARGETS in the Makefile")
+	}
+	listed := map[string]bool{}
+	for _, f := range strings.Fields(strings.ReplaceAll(string(m[1]), "\\", " ")) {
+		listed[f] = true
+	}
+	fuzzFunc := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	n := 0
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		pkg := "./" + filepath.Dir(path)
+		if filepath.Dir(path) == "." {
+			pkg = "."
+		}
+		for _, f := range fuzzFunc.FindAllSubmatch(src, -1) {
+			n++
+			if id := pkg + ":" + string(f[1]); !listed[id] {
+				t.Errorf("%s is not in the Makefile's FUZZ_TARGETS", id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(listed) {
+		t.Errorf("%d fuzz targets in the code, %d in FUZZ_TARGETS", n, len(listed))
+	}
+}

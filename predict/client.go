@@ -1,0 +1,545 @@
+package predict
+
+import (
+	"errors"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/cubes"
+	"netcubes/geom"
+	"netcubes/statesync"
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// Design note: the client (the right), which owns the player.
+//
+// Its clock. The client stamps each input with its own frame number ct and
+// runs ahead of the server by about half a round trip plus a jitter margin,
+// so that input n reaches the server before the server steps frame n. It
+// learns how early its inputs arrive from the server's reports and adjusts
+// its tick rate by taking 2 steps (or none) in one tick out of AdjustEvery
+// (Glenn's "1,1,1,1,1,2" in the article's Q&A), at most ±25 %. A report is
+// about an input sent a round trip ago, so the client adds the adjustments
+// it made since that input before comparing: without that the clock would
+// keep correcting for a lead it has already fixed, and overshoot.
+//
+// Its world. In the prediction modes the local world is at frame ct: each
+// tick the client saves it (cubes.World.Save, the whole world, bit exact),
+// steps it with the presenter's input at once (no lag), and records the
+// move {frame, input, player state after}. When the server's state for
+// frame f arrives, the client compares the server's player with the move's
+// state at f; beyond the threshold it restores the world saved at f, snaps
+// the player (and the cubes in that packet) to the server, and replays the
+// stored moves f .. ct−1: the result is the corrected present. Cubes the
+// server sent without a correction are snapped at the present, though they
+// describe frame f: those cubes are in the past. When the client replays,
+// it does not snap them at the present: its world is the server's physics
+// on the server's inputs, so the cubes follow by themselves, and a
+// correction sets the packet's cubes at their frame before the replay (so
+// a replay from a saved world reproduces the present bit for bit). With
+// the player-only scope the cubes come from the server, in the past: the
+// article's limit once the player pushes them (sub-mode 5).
+//
+// With the player-only scope the prediction runs in a world of its own
+// holding just the player on the ground plane (the one grid cube that
+// cubes.Config requires is parked far away), so a replay costs a few
+// microseconds; the other cubes are drawn from a mirror of the server,
+// snapped to every update and stepped with the server's inputs, as in
+// sub-mode 1.
+//
+// Nothing here reads the wall clock except the replay-cost figure for the
+// HUD, which is measured, never fed back into the simulation.
+
+// errNotCompressed: the server sends quantized states only.
+var errNotCompressed = errors.New("predict: server packet not compressed")
+
+// parkedCube is where the player-only world keeps its one grid cube: far
+// outside anything the player reaches, asleep.
+var parkedCube = mgl64.Vec3{300, 300, 0.2}
+
+// move is one predicted frame.
+type move struct {
+	frame int // −1: empty
+	in    cubes.Input
+	after cubes.CubeState // the player after stepping frame → frame+1
+}
+
+// ring is the client's history of one predicting world.
+type ring struct {
+	saves []cubes.Saved // saves[f % n]: the world at frame f, before step f
+	moves []move        // moves[f % n]
+}
+
+func (r *ring) reset(n int) {
+	if len(r.moves) != n {
+		r.saves = make([]cubes.Saved, n)
+		r.moves = make([]move, n)
+	}
+	for k := range r.moves {
+		r.moves[k].frame = -1
+	}
+}
+
+// at returns the move of frame f, or nil.
+func (r *ring) at(f int) *move {
+	if f < 0 {
+		return nil
+	}
+	m := &r.moves[f%len(r.moves)]
+	if m.frame != f {
+		return nil
+	}
+	return m
+}
+
+type client struct {
+	w     *cubes.World // the local world: predicted, or the server's mirror
+	pw    *cubes.World // the player-only prediction world
+	wr    ring         // w's history (predicting the whole world)
+	pr    ring         // pw's history
+	n     int
+	world bool // w predicts (else w mirrors the server)
+	pred  bool // something predicts (w or pw)
+	set   Settings
+	// configured: the worlds follow set (configure ran since the reset).
+	configured bool
+
+	ct     int // the next frame the client stamps
+	tick   int
+	cumAdj int   // extra steps taken minus steps skipped, since reset
+	adjAt  []int // cumAdj when frame f was stamped, [f % ring]
+	est    int   // estimated earliness of inputs now, ticks
+	hasEst bool
+
+	inBits []uint8 // inputs by frame, [f % ring]
+	acked  int     // newest input frame the server holds (−1)
+
+	lastServer   int // newest server frame received (−1)
+	serverIn     cubes.Input
+	serverPlayer cubes.CubeState
+	hasServer    bool
+
+	smooth *statesync.Smoother
+	oldPos []mgl64.Vec3 // scratch: poses before a replay
+	oldRot []mgl64.Quat
+
+	mark      cubes.CubeState // where the player was drawn before the last replay
+	markTo    cubes.CubeState
+	markTicks int
+
+	pressFrame, pressTick int // a key press waiting to show (−1: none)
+	prevBits              uint8
+
+	pkt ServerPacket
+}
+
+func (c *client) reset(st *Strategy, ctx strategy.Context) {
+	cfg := &st.cfg
+	c.w = ctx.NewWorld()
+	c.w.SetFrame(ctx.Frame())
+	c.n = c.w.NumCubes()
+	pw, err := playerWorld(ctx.Left())
+	if err != nil {
+		// The same configuration with a one-cube grid cannot fail where
+		// the full one did; keep the full world rather than crash.
+		pw = ctx.NewWorld()
+	}
+	c.pw = pw
+	c.wr.reset(cfg.MoveRing)
+	c.pr.reset(cfg.MoveRing)
+	if len(c.adjAt) != cfg.MoveRing {
+		c.adjAt = make([]int, cfg.MoveRing)
+		c.inBits = make([]uint8, cfg.MoveRing)
+	}
+	c.ct = ctx.Frame()
+	c.tick, c.cumAdj, c.est, c.hasEst = 0, 0, 0, false
+	c.acked = -1
+	c.lastServer, c.hasServer = -1, false
+	c.serverIn = cubes.Input{}
+	if c.smooth == nil || len(c.oldPos) != c.n {
+		c.smooth = statesync.NewSmoother(statesync.DefaultSmoothingConfig(), c.n)
+		c.oldPos, c.oldRot = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n)
+	}
+	c.smooth.Reset()
+	c.markTicks = 0
+	c.pressFrame, c.prevBits = -1, 0
+	c.set, c.configured = Settings{}, false
+	c.pkt.State.NumCubes = int32(c.n)
+	c.configure(st)
+}
+
+// configure follows the presenter's settings: which world predicts. A
+// change of mode or scope starts the predicting world's history over at
+// the present (its saved past was predicted under other rules).
+func (c *client) configure(st *Strategy) {
+	s := st.set
+	if s == c.set && c.configured {
+		return
+	}
+	old := c.set
+	c.set = s
+	c.pred = s.Mode.predicts()
+	c.world = c.pred && s.Scope == ScopeWorld
+	if old.Mode == s.Mode && old.Scope == s.Scope && c.configured {
+		return // only the smoothing changed
+	}
+	c.configured = true
+	c.wr.reset(len(c.wr.moves))
+	c.pr.reset(len(c.pr.moves))
+	if c.world {
+		c.w.SetFrame(c.ct)
+	}
+	// The player-only world: the player where the local world has it.
+	_ = c.pw.SetCube(cubes.Player, c.w.Cube(cubes.Player))
+	c.pw.SetFrame(c.ct)
+}
+
+// playerWorld builds the player-only prediction world: left's
+// configuration with a one-cube grid, that cube parked far away.
+func playerWorld(left *cubes.World) (*cubes.World, error) {
+	cfg := left.Config()
+	cfg.GridSide = 1
+	w, err := cubes.NewWorld(cfg, left.Physics().Config())
+	if err != nil {
+		return nil, err
+	}
+	parked := w.Cube(1)
+	parked.Position = parkedCube
+	return w, w.SetCube(1, parked)
+}
+
+// predicting returns the world that predicts the player and its history.
+func (c *client) predicting() (*cubes.World, *ring) {
+	if c.world {
+		return c.w, &c.wr
+	}
+	return c.pw, &c.pr
+}
+
+// update is the client's tick: the clock, the predicted steps, the mirror.
+func (c *client) update(st *Strategy, ctx strategy.Context) {
+	cfg := &st.cfg
+	ss := &st.stats
+	c.configure(st)
+	c.tick++
+
+	// The clock: 1 step, or 2 or 0 once every AdjustEvery ticks.
+	steps := 1
+	if c.hasEst && c.tick%cfg.AdjustEvery == 0 {
+		switch {
+		case c.est < cfg.TargetEarly:
+			steps = 2
+		case c.est > cfg.TargetEarly+cfg.EarlyBand:
+			steps = 0
+		}
+		c.cumAdj += steps - 1
+		c.est += steps - 1
+	}
+	ss.StepsThisTick = steps
+
+	in := ctx.PresenterInput()
+	if b := in.Bits(); b&^c.prevBits != 0 && c.pressFrame < 0 {
+		// A key went down: it shows once a drawn state includes the input
+		// stamped now.
+		c.pressFrame, c.pressTick = c.ct, c.tick
+	}
+	c.prevBits = in.Bits()
+
+	start := time.Now()
+	pw, r := c.predicting()
+	for range steps {
+		f := c.ct
+		k := f % len(c.inBits)
+		c.inBits[k] = in.Bits()
+		c.adjAt[k] = c.cumAdj
+		if c.pred {
+			pw.Save(&r.saves[k])
+			pw.Step(in)
+			r.moves[k] = move{frame: f, in: in, after: pw.Cube(cubes.Player)}
+		}
+		c.ct++
+	}
+	if !c.world && c.hasServer && c.w.Frame() < ctx.Frame() {
+		// The mirror carries on with the server's last input until the
+		// next state arrives.
+		c.w.Step(c.serverIn)
+	}
+	ss.PredictNs += time.Since(start).Nanoseconds()
+
+	c.smooth.Decay(c.set.smoothMode())
+	if c.markTicks > 0 {
+		c.markTicks--
+	}
+
+	// Input-to-motion delay: the first tick whose drawn state includes
+	// the pressed input.
+	if c.pressFrame >= 0 && c.shownFrame() > c.pressFrame {
+		ss.InputDelayMs = float64(c.tick-c.pressTick) * 1000 / wire.TicksPerSecond
+		ss.HasInputDelay = true
+		c.pressFrame = -1
+	}
+	ss.Lead = c.ct - ctx.Frame()
+	ss.Early, ss.HasEarly = c.est, c.hasEst
+	ss.MoveDepth = 0
+	if c.pred {
+		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
+	}
+}
+
+// shownFrame is the frame the drawn player is at: the client's clock when
+// it predicts, the mirror's frame when it does not.
+func (c *client) shownFrame() int {
+	if c.pred {
+		return c.ct
+	}
+	return c.w.Frame()
+}
+
+// smoothMode maps the settings' smoothing onto state synchronization's.
+func (s Settings) smoothMode() statesync.SmoothingMode {
+	switch s.Smoothing {
+	case Smooth2004:
+		return statesync.Smoothing2004
+	case SmoothAdaptive:
+		return statesync.SmoothingAdaptive
+	}
+	return statesync.SmoothingNone
+}
+
+// sendBack writes the unacknowledged inputs, up to MaxInputs.
+func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
+	newest := c.ct - 1
+	if newest < 0 {
+		return
+	}
+	oldest := max(c.acked+1, newest-st.cfg.MaxInputs+1, c.ct-len(c.inBits)+1, 0)
+	if oldest > newest {
+		oldest = newest // always say something: the clock needs reports
+	}
+	var p InputPacket
+	p.Newest, p.Count = int32(newest), int32(newest-oldest+1)
+	for k := int32(0); k < p.Count; k++ {
+		p.Inputs[k] = c.inBits[int(p.Frame(k))%len(c.inBits)]
+	}
+	if _, err := ctx.SendBack(&p); err == nil {
+		st.stats.InputsPerPacket = int(p.Count)
+	}
+}
+
+// receive takes one server packet.
+func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire.ReadStream) error {
+	p := &c.pkt
+	p.State.NumCubes = int32(c.n)
+	p.State.History = nil
+	if err := p.Serialize(r); err != nil {
+		return err
+	}
+	if !p.State.Compressed {
+		return errNotCompressed
+	}
+	f, ok := wire.FrameOf(seq, ctx.Frame())
+	if !ok {
+		return errors.New("predict: packet from a frame the server has not reached")
+	}
+	c.configure(st)
+	ss := &st.stats
+	if f <= c.lastServer {
+		ss.StalePackets++
+		return nil
+	}
+	c.lastServer = f
+	if p.HasAck && int(p.AckedInput) < c.ct {
+		c.acked = max(c.acked, int(p.AckedInput))
+	}
+	if p.HasEarly {
+		// The report, plus the steps gained since that input was sent.
+		e, ef := int(p.Early), int(p.EarlyFrame)
+		if ef < c.ct && ef > c.ct-len(c.adjAt) {
+			e += c.cumAdj - c.adjAt[ef%len(c.adjAt)]
+		}
+		c.est, c.hasEst = e, true
+		ss.Reported = int(p.Early)
+	}
+	c.serverIn = cubes.InputFromBits(p.State.Inputs[statesync.Inputs-1])
+	hasPlayer := p.State.NumUpdates > 0 && p.State.Updates[0].Index == cubes.Player
+	if hasPlayer {
+		c.serverPlayer = stateOf(&p.State.Updates[0])
+		c.hasServer = true
+	}
+
+	// The mirror (no prediction, or the player-only scope): everything
+	// the server says, at its frame.
+	if !c.world {
+		if f > c.w.Frame() || !c.pred {
+			c.w.SetFrame(f)
+		}
+		c.apply(p, !c.pred, true)
+	}
+	if !c.pred || !hasPlayer {
+		return nil
+	}
+	pw, rg := c.predicting()
+
+	// How far was the prediction of frame f from the server's? (Only
+	// frames the client predicted can be compared at the same frame.)
+	var predicted *cubes.CubeState
+	if f == c.ct {
+		cur := pw.Cube(cubes.Player)
+		predicted = &cur
+	} else if m := rg.at(f - 1); m != nil {
+		predicted = &m.after
+	}
+	if predicted == nil {
+		// The client is behind the server (just reset) or the frame has
+		// left the ring: nothing to compare, take the server's word now.
+		c.snapPresent(st, pw, f)
+		if c.world {
+			c.apply(p, false, true)
+		}
+		return nil
+	}
+	d := predicted.Position.Sub(c.serverPlayer.Position).Len()
+	a := geom.AngleBetween(predicted.Orientation, c.serverPlayer.Orientation)
+	ss.addError(d)
+	if !c.set.Mode.corrects() || (d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle) {
+		if c.world && !c.set.Mode.corrects() {
+			c.apply(p, false, true) // the cubes, at the present
+		}
+		return nil
+	}
+	c.replay(st, pw, rg, f, p)
+	return nil
+}
+
+// snapPresent puts the predicting world's player at the server's state and
+// its clock at least at frame f.
+func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
+	old := pw.Cube(cubes.Player)
+	_ = pw.SetCube(cubes.Player, c.serverPlayer)
+	c.smooth.Corrected(c.set.smoothMode(), cubes.Player, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
+	if f > c.ct {
+		// Behind the server: jump the clock to it (a fresh client, or
+		// one that lost contact for longer than its ring).
+		c.cumAdj += f - c.ct
+		c.ct = f
+		pw.SetFrame(f)
+		st.stats.ClockJumps++
+	}
+}
+
+// replay rewinds the predicting world to frame f, applies the server's
+// state and replays the stored moves up to the present.
+func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *ServerPacket) {
+	ss := &st.stats
+	start := time.Now()
+	k := f % len(rg.saves)
+	if f < c.ct && (!rg.saves[k].Valid() || rg.saves[k].Frame() != f) {
+		ss.TooOld++
+		c.snapPresent(st, pw, f)
+		return
+	}
+	old := pw.Cube(cubes.Player)
+	smooth := c.world
+	if smooth {
+		for i := range c.n {
+			s := c.w.Cube(i)
+			c.oldPos[i], c.oldRot[i] = s.Position, s.Orientation
+		}
+	}
+	if f < c.ct && pw.Restore(&rg.saves[k]) != nil {
+		ss.TooOld++
+		c.snapPresent(st, pw, f)
+		return
+	}
+	if c.world {
+		c.apply(p, false, false) // at frame f; smoothed below, after the replay
+	}
+	_ = pw.SetCube(cubes.Player, c.serverPlayer)
+	frames := 0
+	for g := f; g < c.ct; g++ {
+		m := rg.at(g)
+		if m == nil {
+			break
+		}
+		j := g % len(rg.saves)
+		pw.Save(&rg.saves[j])
+		pw.Step(m.in)
+		m.after = pw.Cube(cubes.Player)
+		frames++
+	}
+	now := pw.Cube(cubes.Player)
+	mode := c.set.smoothMode()
+	if smooth {
+		for i := range c.n {
+			s := c.w.Cube(i)
+			c.smooth.Corrected(mode, i, c.oldPos[i], c.oldRot[i], s.Position, s.Orientation)
+		}
+	} else {
+		c.smooth.Corrected(mode, cubes.Player, old.Position, old.Orientation, now.Position, now.Orientation)
+	}
+	c.mark, c.markTo, c.markTicks = old, now, st.cfg.MarkTicks
+	ss.Corrections++
+	ss.ReplayedFrames += frames
+	ss.ReplayNs += time.Since(start).Nanoseconds()
+	ss.lastReplay(frames, time.Since(start))
+}
+
+// apply snaps the local world w to the packet's cube updates; the player's
+// only with withPlayer (the mirror of sub-mode 1); smoothed unless a replay
+// smooths afterwards.
+func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
+	mode := c.set.smoothMode()
+	for k := int32(0); k < p.State.NumUpdates; k++ {
+		u := &p.State.Updates[k]
+		i := int(u.Index)
+		if i == cubes.Player && !withPlayer {
+			continue
+		}
+		old := c.w.Cube(i)
+		ns := stateOf(u)
+		if c.w.SetCube(i, ns) != nil {
+			continue
+		}
+		if smooth && (i != cubes.Player || !c.pred) {
+			c.smooth.Corrected(mode, i, old.Position, old.Orientation, ns.Position, ns.Orientation)
+		}
+	}
+}
+
+// stateOf is an update's cube state.
+func stateOf(u *statesync.StateUpdate) cubes.CubeState {
+	p, r, l, a := u.State.Dequantize()
+	return cubes.CubeState{Position: p, Orientation: r, LinearVelocity: l, AngularVelocity: a, Interacting: u.Interacting}
+}
+
+// drawnPlayer is the player as the client simulates it now.
+func (c *client) drawnPlayer() cubes.CubeState {
+	if c.pred && !c.world {
+		return c.pw.Cube(cubes.Player)
+	}
+	return c.w.Cube(cubes.Player)
+}
+
+// PlayerAt returns the client's predicted player state at frame f (after
+// the server's corrections up to now), from its move ring: what a test
+// compares with the server's state at the same frame.
+func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
+	c := &st.cli
+	if !c.pred {
+		return cubes.CubeState{}, false
+	}
+	pw, r := c.predicting()
+	if f == c.ct {
+		return pw.Cube(cubes.Player), true
+	}
+	if m := r.at(f - 1); m != nil {
+		return m.after, true
+	}
+	return cubes.CubeState{}, false
+}
+
+// ClientFrame is the client's clock: the frame its next input is stamped
+// with (its drawn player is at this frame when it predicts).
+func (st *Strategy) ClientFrame() int { return st.cli.ct }

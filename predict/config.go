@@ -1,0 +1,227 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+)
+
+// Design note: every number the client and the server use to decide
+// something is here, with its unit and what moving it costs. The article
+// gives only the smoothing rule's numbers (2 m, 10 cm, 10 %); the rest are
+// ours, and each field says why it has its value.
+
+// Config holds the tunables of the 2004 strategy.
+type Config struct {
+	// MoveRing is how many frames of moves {frame, input, player state}
+	// and saved worlds the client keeps, in ticks. A correction older than
+	// the ring cannot be replayed (it is applied at the present instead and
+	// counted). It must exceed the round trip plus the client's lead: 128
+	// ticks (2.1 s) covers the terrible preset's 500 ms round trip with
+	// 100 ms of jitter twice over. Each slot holds a saved world
+	// (cubes.Saved, about 0.4 MB for 901 cubes), so this is the memory
+	// price of rewinding the whole world.
+	MoveRing int
+	// MaxInputs is the most inputs one client packet repeats: every input
+	// the server has not acknowledged, up to one second (60). More costs
+	// 6 bits each; fewer means a loss burst longer than that loses input.
+	MaxInputs int
+
+	// CorrectPosition (metres) and CorrectAngle (radians) are the
+	// correction threshold: the client rewinds and replays only when the
+	// server's state for frame f differs from the state it predicted for f
+	// by more than this. The article gives no figure. Ours is what the
+	// screen can show: the app's ghost outline appears at 2 cm or 3° (a
+	// 1.5 m cube moved 2 cm is under a pixel at stage distance), and the
+	// wire's own precision is 0.25 mm, far below. Lower replays more often
+	// for differences nobody sees; higher lets a visible drift stand.
+	CorrectPosition, CorrectAngle float64
+
+	// The 2004 smoothing rule on the drawn pose (article): an error larger
+	// than SnapDistance (m) snaps, one larger than SmoothDistance (m) moves
+	// SmoothFraction of the way each tick, a smaller one stays. Velocities
+	// always snap (they are part of the simulated state, not of the drawn
+	// pose).
+	SnapDistance, SmoothDistance, SmoothFraction float64
+
+	// TargetEarly is how many ticks before the server needs it an input
+	// should arrive, at the least, over the server's report window: the
+	// client's jitter margin. 2 ticks (33 ms) absorbs the link's jitter
+	// around the report's minimum; more adds latency to every correction,
+	// less lets jitter make inputs late.
+	TargetEarly int
+	// EarlyBand is the dead band above TargetEarly, in ticks: the client
+	// slows down only when inputs arrive more than TargetEarly + EarlyBand
+	// ticks early, so the clock does not hunt.
+	EarlyBand int
+	// AdjustEvery is the ticks between two tick-rate adjustments: the
+	// client takes 2 steps (or 0) in one tick out of AdjustEvery, so 4
+	// bounds the change of rate to ±25 %. Faster converges sooner but the
+	// player visibly speeds up or stalls.
+	AdjustEvery int
+	// EarlyWindow is the server's report window, in ticks: it reports the
+	// smallest earliness (newest input's frame − the frame it is about to
+	// simulate) among the packets that reached it in the last EarlyWindow
+	// ticks. A second (60) sees a full cycle of jitter.
+	EarlyWindow int
+
+	// BandwidthKbps is the budget of the server's packets (state
+	// synchronization's default): the priority accumulator fills each
+	// packet up to it, the player first.
+	BandwidthKbps int
+	// MaxUpdates bounds the cube updates per packet (statesync.MaxUpdates).
+	MaxUpdates int
+	// PlayerPriority, InteractingPriority and RestingPriority are the
+	// accumulator's increments per tick (state synchronization's values).
+	PlayerPriority, InteractingPriority, RestingPriority float64
+
+	// MarkTicks is how long the marker of a replay's jump stays on screen,
+	// in ticks (half a second: long enough to see, short enough not to
+	// pile up when corrections come every tick).
+	MarkTicks int
+}
+
+// DefaultConfig returns the values above.
+func DefaultConfig() Config {
+	return Config{
+		MoveRing:            128,
+		MaxInputs:           60,
+		CorrectPosition:     0.02,
+		CorrectAngle:        3 * math.Pi / 180,
+		SnapDistance:        2,
+		SmoothDistance:      0.1,
+		SmoothFraction:      0.1,
+		TargetEarly:         2,
+		EarlyBand:           2,
+		AdjustEvery:         4,
+		EarlyWindow:         60,
+		BandwidthKbps:       256,
+		MaxUpdates:          64,
+		PlayerPriority:      1e6,
+		InteractingPriority: 100,
+		RestingPriority:     1,
+		MarkTicks:           30,
+	}
+}
+
+// validate checks the fields a bad value would break.
+func (c *Config) validate() error {
+	switch {
+	case c.MoveRing < 8 || c.MoveRing > 1024:
+		return fmt.Errorf("predict: MoveRing %d not in 8..1024", c.MoveRing)
+	case c.MaxInputs < 1 || c.MaxInputs > MaxInputs:
+		return fmt.Errorf("predict: MaxInputs %d not in 1..%d", c.MaxInputs, MaxInputs)
+	case c.AdjustEvery < 1 || c.EarlyWindow < 1 || c.MarkTicks < 0:
+		return fmt.Errorf("predict: AdjustEvery, EarlyWindow must be ≥ 1")
+	case c.MaxUpdates < 1 || c.MaxUpdates > 64 || c.BandwidthKbps < 8:
+		return fmt.Errorf("predict: MaxUpdates 1..64 and BandwidthKbps ≥ 8")
+	}
+	return nil
+}
+
+// Mode is a step of the article's build-up (the `[`/`]` sub-modes).
+type Mode int
+
+const (
+	// NoPrediction: the client draws the server's state as it arrives;
+	// its own input shows one round trip later.
+	NoPrediction Mode = iota + 1
+	// PredictOnly: the client applies its input at once and ignores the
+	// server's corrections of its player: no lag, and drift.
+	PredictOnly
+	// Replay: corrections beyond the threshold rewind and replay.
+	Replay
+	// ReplaySmooth: the same, with the drawn pose smoothed.
+	ReplaySmooth
+	// Katamari: the limit the article ends on, and the two ways out.
+	Katamari
+	// NumModes is the number of sub-modes.
+	NumModes = int(Katamari)
+)
+
+// modeNames are the HUD's names of the sub-modes.
+var modeNames = [...]string{"", "no prediction", "prediction, no correction", "rewind and replay",
+	"replay + smoothing", "katamari: the limit"}
+
+// String names the mode.
+func (m Mode) String() string {
+	if m < NoPrediction || int(m) > NumModes {
+		return fmt.Sprintf("mode(%d)", int(m))
+	}
+	return modeNames[m]
+}
+
+// predicts reports whether the client predicts its player in this mode.
+func (m Mode) predicts() bool { return m >= PredictOnly }
+
+// corrects reports whether the client rewinds and replays on corrections.
+func (m Mode) corrects() bool { return m >= Replay }
+
+// Scope is what a replay re-simulates.
+type Scope int
+
+const (
+	// ScopeWorld restores the saved local world and replays every cube:
+	// cubes the player pushes are re-predicted too, at the cost of a
+	// whole-world step per replayed frame.
+	ScopeWorld Scope = iota
+	// ScopePlayer predicts and replays the player alone (in a world of
+	// its own, on the ground plane) and draws the other cubes as the
+	// server last said: cheap, and wrong wherever the player pushes cubes.
+	ScopePlayer
+	numScopes
+)
+
+// String names the scope.
+func (s Scope) String() string {
+	if s == ScopePlayer {
+		return "player only"
+	}
+	return "whole world"
+}
+
+// Smoothing is how the client draws a correction.
+type Smoothing int
+
+const (
+	// SmoothNone draws the corrected state at once: a visible pop.
+	SmoothNone Smoothing = iota
+	// Smooth2004 is the article's rule: snap beyond 2 m, move 10 % of the
+	// way beyond 10 cm, else leave it.
+	Smooth2004
+	// SmoothAdaptive is state synchronization's adaptive smoothing (0.95
+	// per tick for small errors, 0.85 for large).
+	SmoothAdaptive
+	numSmoothings
+)
+
+// smoothingNames are the values of S and -predict-smoothing.
+var smoothingNames = []string{"none", "2004", "adaptive"}
+
+// String names the smoothing.
+func (s Smoothing) String() string {
+	if s < 0 || s >= numSmoothings {
+		return fmt.Sprintf("smoothing(%d)", int(s))
+	}
+	return smoothingNames[s]
+}
+
+// Settings are the presenter's live choices.
+type Settings struct {
+	Mode      Mode
+	Smoothing Smoothing
+	Scope     Scope
+}
+
+// ModeSettings returns the settings sub-mode m starts with: smoothing from
+// step 4 on, the player-only scope in step 5 (the article's own model, whose
+// limit step 5 shows; W switches to the whole world).
+func ModeSettings(m Mode) Settings {
+	s := Settings{Mode: m}
+	if m >= ReplaySmooth {
+		s.Smoothing = Smooth2004
+	}
+	if m == Katamari {
+		s.Scope = ScopePlayer
+	}
+	return s
+}

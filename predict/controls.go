@@ -1,0 +1,108 @@
+package predict
+
+import (
+	"fmt"
+
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// The presenter's handles on the 2004 strategy: the sub-mode keys walk the
+// article's build-up, S cycles the smoothing, W the replay scope; three
+// flags; the HUD's facts line; the settings that cross to a right process.
+
+func (st *Strategy) buildControls() []strategy.Control {
+	return []strategy.Control{
+		{Key: "S", Label: "smoothing", Help: "smoothing: none / 2004 / adaptive", Action: strategy.Cycle,
+			Value: func() string { return st.set.Smoothing.String() },
+			Do: func(dir int) {
+				s := st.set
+				n := int(numSmoothings)
+				s.Smoothing = Smoothing((int(s.Smoothing) + dir + n) % n)
+				st.SetSettings(s)
+			}},
+		{Key: "W", Label: "replay scope", Help: "replay: whole world / player only (steps 3-5)", Action: strategy.Toggle,
+			Value: func() string { return st.set.Scope.String() },
+			Do: func(int) {
+				s := st.set
+				s.Scope = (s.Scope + 1) % numScopes
+				st.SetSettings(s)
+			}},
+	}
+}
+
+// Controls implements strategy.Strategy.
+func (st *Strategy) Controls() []strategy.Control { return st.controls }
+
+// SubMode implements strategy.Strategy: the steps of the article.
+func (st *Strategy) SubMode(dir int) string {
+	m := int(st.set.Mode) + dir
+	if m < 1 {
+		m = NumModes
+	} else if m > NumModes {
+		m = 1
+	}
+	st.SetMode(Mode(m))
+	return fmt.Sprintf("step %d: %s", m, st.Explain())
+}
+
+var scopeNames = []string{"world", "player"}
+
+// Flags implements strategy.Flagged.
+func (st *Strategy) Flags() []strategy.Flag {
+	return []strategy.Flag{
+		strategy.IntFlag("predict-step", "prediction (2004) step 1-5 (default 4: replay + smoothing)", 1, NumModes,
+			func(n int) { st.SetMode(Mode(n)) }),
+		strategy.ChoiceFlag("predict-smoothing", "prediction (2004) smoothing: none, 2004 or adaptive", smoothingNames,
+			func(i int) { s := st.set; s.Smoothing = Smoothing(i); st.SetSettings(s) }),
+		strategy.ChoiceFlag("predict-scope", "prediction (2004) replay scope: world or player", scopeNames,
+			func(i int) { s := st.set; s.Scope = Scope(i); st.SetSettings(s) }),
+	}
+}
+
+// Facts implements strategy.Facts: the figures the article's steps are
+// about.
+func (st *Strategy) Facts() string {
+	s := &st.stats
+	out := ""
+	if st.set.Mode.corrects() {
+		out = fmt.Sprintf("%.0f corr/s × %.1f frames · replay %.0f µs/tick · %d moves · ",
+			s.CorrectionsPerSec, s.FramesPerCorrection, s.ReplayUsPerTick, s.MoveDepth)
+	}
+	if st.set.Mode.predicts() {
+		out += fmt.Sprintf("error %.1f cm (same frame) · ", s.PredictionErrorRMSCm)
+	}
+	out += "input→motion "
+	if s.HasInputDelay {
+		out += fmt.Sprintf("%.0f ms", s.InputDelayMs)
+	} else {
+		out += "(press a key)"
+	}
+	if s.HasEarly {
+		out += fmt.Sprintf(" · input arrives %d ticks early", s.Reported)
+	}
+	if s.LateInputs > 0 {
+		out += fmt.Sprintf(" · %d late", s.LateInputs)
+	}
+	return out
+}
+
+// SerializeSettings implements strategy.Shared: the mode, smoothing and
+// scope reach a right process.
+func (st *Strategy) SerializeSettings(s wire.Stream) error {
+	m, sm, sc := int32(st.set.Mode), int32(st.set.Smoothing), int32(st.set.Scope)
+	s.SetCategory(wire.CategoryOther)
+	if err := wire.SerializeInt(s, &m, 1, int32(NumModes)); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &sm, 0, int32(numSmoothings)-1); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &sc, 0, int32(numScopes)-1); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		st.SetSettings(Settings{Mode: Mode(m), Smoothing: Smoothing(sm), Scope: Scope(sc)})
+	}
+	return nil
+}

@@ -1,0 +1,299 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"netcubes/cubes"
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+	"netcubes/wire"
+)
+
+// Strategy is "Networked Physics (2004)": the left is the server, the
+// right the client that owns the player.
+type Strategy struct {
+	cfg      Config
+	set      Settings
+	srv      server
+	cli      client
+	stats    Stats
+	win      [wire.TicksPerSecond]tickStat
+	controls []strategy.Control
+	// The totals at the last roll of the window.
+	rolledCorr   uint64
+	rolledFrames int
+	rolledNs     int64
+}
+
+var (
+	_ strategy.Strategy    = (*Strategy)(nil)
+	_ strategy.TwoWay      = (*Strategy)(nil)
+	_ strategy.RightDriven = (*Strategy)(nil)
+	_ strategy.Facts       = (*Strategy)(nil)
+	_ strategy.Shared      = (*Strategy)(nil)
+	_ strategy.Flagged     = (*Strategy)(nil)
+)
+
+// New returns the strategy at sub-mode 4 (rewind and replay with the 2004
+// smoothing: the article's complete client). An invalid cfg is replaced by
+// DefaultConfig.
+func New(cfg Config) *Strategy {
+	if cfg.validate() != nil {
+		cfg = DefaultConfig()
+	}
+	st := &Strategy{cfg: cfg, set: ModeSettings(ReplaySmooth)}
+	st.controls = st.buildControls()
+	return st
+}
+
+// Stats are the strategy's figures: counters since the last Reset, and
+// the HUD's figures over the last second.
+type Stats struct {
+	// Server.
+	ReceivedInputs uint64 // inputs stored before their frame
+	LateInputs     uint64 // inputs that arrived after their frame was simulated (dropped)
+	OnTimeFrames   uint64 // frames simulated with the client's input
+	MissingFrames  uint64 // frames simulated with the last input repeated
+	SimulatedTwice uint64 // frames the server was asked to simulate again (must stay 0)
+	LastUpdates    int    // cube updates in the last packet
+
+	// Client.
+	StalePackets    uint64 // server packets older than one already applied
+	Corrections     uint64 // rewinds
+	ReplayedFrames  int    // frames replayed, in all
+	ReplayNs        int64  // time spent replaying, in all
+	PredictNs       int64  // time spent in predicted steps, in all
+	TooOld          uint64 // corrections older than the move ring (snapped at the present)
+	ClockJumps      uint64 // the client was behind the server and jumped
+	StepsThisTick   int    // 0, 1 or 2
+	Lead            int    // client frame − server frame, ticks
+	Early           int    // the client's estimate of how early its inputs arrive, ticks
+	HasEarly        bool
+	Reported        int // the server's last report, ticks
+	MoveDepth       int // moves not yet confirmed by the server
+	InputsPerPacket int
+	InputDelayMs    float64 // the last key press's input-to-motion delay
+	HasInputDelay   bool
+
+	// Over the last second.
+	CorrectionsPerSec    float64
+	FramesPerCorrection  float64
+	ReplayUsPerTick      float64 // mean
+	ReplayUsMaxTick      float64 // the costliest tick
+	PredictionErrorRMSCm float64 // predicted player vs the server's, same frame
+	PredictionErrorMaxCm float64
+	LastReplayFrames     int
+	LastReplayUs         float64
+
+	errSq, errMax float64
+	errN          int
+}
+
+func (s *Stats) addError(d float64) {
+	s.errSq += d * d
+	s.errN++
+	s.errMax = math.Max(s.errMax, d)
+}
+
+func (s *Stats) lastReplay(frames int, d time.Duration) {
+	s.LastReplayFrames = frames
+	s.LastReplayUs = float64(d.Nanoseconds()) / 1000
+}
+
+// tickStat is one tick of the one-second window.
+type tickStat struct {
+	corrections, frames int
+	replayNs            int64
+	errSq, errMax       float64
+	errN                int
+}
+
+// roll closes the tick: what changed since the last roll goes into the
+// window, and the window's figures are recomputed.
+func (st *Strategy) roll(frame int) {
+	s := &st.stats
+	prevCorr, prevFrames, prevNs := st.rolledCorr, st.rolledFrames, st.rolledNs
+	st.rolledCorr, st.rolledFrames, st.rolledNs = s.Corrections, s.ReplayedFrames, s.ReplayNs
+	st.win[frame%len(st.win)] = tickStat{
+		corrections: int(s.Corrections - prevCorr), frames: s.ReplayedFrames - prevFrames,
+		replayNs: s.ReplayNs - prevNs, errSq: s.errSq, errMax: s.errMax, errN: s.errN,
+	}
+	s.errSq, s.errMax, s.errN = 0, 0, 0
+	var corr, frames, n int
+	var ns, maxNs int64
+	var sq, mx float64
+	for _, w := range st.win {
+		corr += w.corrections
+		frames += w.frames
+		ns += w.replayNs
+		maxNs = max(maxNs, w.replayNs)
+		sq += w.errSq
+		n += w.errN
+		mx = math.Max(mx, w.errMax)
+	}
+	s.CorrectionsPerSec = float64(corr) * wire.TicksPerSecond / float64(len(st.win))
+	s.FramesPerCorrection = float64(frames) / float64(max(corr, 1))
+	s.ReplayUsPerTick = float64(ns) / 1000 / float64(len(st.win))
+	s.ReplayUsMaxTick = float64(maxNs) / 1000
+	s.PredictionErrorRMSCm = 100 * math.Sqrt(sq/float64(max(n, 1)))
+	s.PredictionErrorMaxCm = 100 * mx
+}
+
+// Settings returns the live settings.
+func (st *Strategy) Settings() Settings { return st.set }
+
+// SetSettings changes them; the client follows at its next tick.
+func (st *Strategy) SetSettings(s Settings) {
+	if s.Mode < NoPrediction || int(s.Mode) > NumModes {
+		s.Mode = ReplaySmooth
+	}
+	if s.Smoothing < 0 || s.Smoothing >= numSmoothings {
+		s.Smoothing = SmoothNone
+	}
+	if s.Scope < 0 || s.Scope >= numScopes {
+		s.Scope = ScopeWorld
+	}
+	st.set = s
+}
+
+// SetMode moves to sub-mode m with its starting settings.
+func (st *Strategy) SetMode(m Mode) { st.SetSettings(ModeSettings(m)) }
+
+// Stats returns the figures.
+func (st *Strategy) Stats() Stats { return st.stats }
+
+// Config returns the tunables.
+func (st *Strategy) Config() Config { return st.cfg }
+
+// ID implements strategy.Strategy.
+func (st *Strategy) ID() string { return "predict" }
+
+// Name implements strategy.Strategy.
+func (st *Strategy) Name() string { return "Networked Physics (2004)" }
+
+// Family implements strategy.Strategy.
+func (st *Strategy) Family() string { return "Prediction (2004)" }
+
+// Mode implements strategy.Strategy.
+func (st *Strategy) Mode() string {
+	s := st.set
+	out := fmt.Sprintf("%d/%d %s", int(s.Mode), NumModes, s.Mode)
+	if s.Mode.corrects() {
+		out += " · replay " + s.Scope.String()
+	}
+	return out + " · smoothing " + s.Smoothing.String()
+}
+
+// Explain implements strategy.Strategy.
+func (st *Strategy) Explain() string {
+	switch st.set.Mode {
+	case NoPrediction:
+		return "you drive the CLIENT (right); it draws the server's state as it arrives: your keys act one round trip late"
+	case PredictOnly:
+		return "the client moves your cube at once with your input and ignores the server: no lag, and it drifts away"
+	case Replay:
+		return "a correction that differs from the saved move by > 2 cm or 3° rewinds to the server's state and replays the moves"
+	case ReplaySmooth:
+		return "replay, then draw the jump smoothed (2004: snap > 2 m, 10 % of the way > 10 cm); S cycles none / 2004 / adaptive"
+	default:
+		return "gather a ball (Z): cubes from the server are in the past, contacts disagree, corrections pile up; W: replay scope"
+	}
+}
+
+// SideLabels implements strategy.RightDriven.
+func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
+	switch {
+	case !st.set.Mode.predicts():
+		rightSub = "your keys · the server's state as it arrives"
+	case st.set.Mode.corrects():
+		rightSub = "your keys · cyan: server · orange: replay jump"
+	default:
+		rightSub = "your keys, predicted · cyan: server"
+	}
+	return "SERVER", "steps with the inputs that reached it", "CLIENT", rightSub
+}
+
+// Reset implements strategy.Strategy.
+func (st *Strategy) Reset(ctx strategy.Context) {
+	st.stats = Stats{}
+	st.win = [wire.TicksPerSecond]tickStat{}
+	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
+	st.srv.reset(st, ctx)
+	st.cli.reset(st, ctx)
+}
+
+// ReceiveBack implements strategy.TwoWay: the client's inputs reach the
+// server.
+func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error {
+	return st.srv.receive(st, ctx, s)
+}
+
+// LeftInput implements strategy.RightDriven: the input the server steps
+// frame ctx.Frame() with.
+func (st *Strategy) LeftInput(ctx strategy.Context) cubes.Input {
+	return st.srv.input(st, ctx.Frame())
+}
+
+// Send implements strategy.Strategy.
+func (st *Strategy) Send(ctx strategy.Context) { st.srv.send(st, ctx) }
+
+// Acked implements strategy.Strategy: the client acknowledges inputs in
+// its own packets' content, so session acks are not needed.
+func (st *Strategy) Acked(strategy.Context, uint16) {}
+
+// Receive implements strategy.Strategy.
+func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
+	return st.cli.receive(st, ctx, seq, s)
+}
+
+// Update implements strategy.Strategy.
+func (st *Strategy) Update(ctx strategy.Context) {
+	st.cli.update(st, ctx)
+	st.roll(ctx.Frame())
+}
+
+// SendBack implements strategy.TwoWay.
+func (st *Strategy) SendBack(ctx strategy.Context) { st.cli.sendBack(st, ctx) }
+
+// View implements strategy.Strategy. The client draws its world; the
+// player from the player-only world when that predicts. Without prediction
+// the view is the server's past and the session's error figures compare it
+// at that frame; with prediction the drawn player is at a frame the server
+// has not simulated yet, so it returns ok = false and the facts line gives
+// the error at the same frame instead (prediction vs the server's state
+// when it arrives).
+func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
+	c := &st.cli
+	w := c.w
+	v.Player = cubes.Player
+	v.HasErrorOffsets = true
+	v.Marks = v.Marks[:0]
+	for i := 0; i < w.NumCubes(); i++ {
+		s := w.Cube(i)
+		atRest := w.AtRest(i)
+		if i == cubes.Player {
+			s = c.drawnPlayer()
+		}
+		p, q := c.smooth.Rendered(i, s.Position, s.Orientation)
+		v.Cubes = append(v.Cubes, viewmodel.CubeView{
+			Position: p, Orientation: q, HalfExtent: w.HalfExtent(i),
+			Player: i == cubes.Player, Interacting: s.Interacting || i == cubes.Player, AtRest: atRest,
+			ErrorOffset: c.smooth.Offset(i),
+		})
+	}
+	h := w.HalfExtent(cubes.Player)
+	if c.pred && c.hasServer {
+		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkServer, Position: c.serverPlayer.Position,
+			Orientation: c.serverPlayer.Orientation, HalfExtent: h})
+	}
+	if c.markTicks > 0 {
+		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkReplay, Position: c.mark.Position,
+			Orientation: c.mark.Orientation, HalfExtent: h, To: c.markTo.Position})
+	}
+	if c.pred || c.lastServer < 0 {
+		return 0, false
+	}
+	return float64(w.Frame()), true
+}

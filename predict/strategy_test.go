@@ -1,0 +1,219 @@
+package predict
+
+import (
+	"math"
+	"testing"
+
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/internal/testutil"
+	"netcubes/link"
+)
+
+// katamari is the recorded katamari script: the presenter's inputs, here
+// given to the right (the client).
+func katamari(t testing.TB) *cubes.Script { return testutil.Katamari(t) }
+
+// newSession is a session whose only strategy is the 2004 one at mode m.
+func newSession(t testing.TB, lc link.Config, m Mode) (*game.Session, *Strategy) {
+	t.Helper()
+	cfg := game.DefaultConfig()
+	st := New(DefaultConfig())
+	st.SetMode(m)
+	cfg.Strategies = append(cfg.Strategies, st)
+	cfg.Link = lc
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, st
+}
+
+// sameFrameError plays the script for frames ticks and returns the RMS and
+// the largest distance (m) between the client's player and the server's at
+// the same frame, from frame from on.
+func sameFrameError(t *testing.T, s *game.Session, st *Strategy, sc *cubes.Script, from, frames int) (rms, worst float64) {
+	t.Helper()
+	var sq float64
+	n := 0
+	for f := 0; f < frames; f++ {
+		s.Step(sc.InputAt(f))
+		if f < from {
+			continue
+		}
+		sf := s.Frame()
+		c, ok := st.PlayerAt(sf)
+		p, _, okL := s.LeftAt(float64(sf), cubes.Player)
+		if !ok || !okL {
+			t.Fatalf("frame %d: no prediction or no server state to compare", sf)
+		}
+		d := c.Position.Sub(p).Len()
+		sq += d * d
+		worst = math.Max(worst, d)
+		n++
+	}
+	return math.Sqrt(sq / float64(max(n, 1))), worst
+}
+
+// On a perfect link, prediction with rewind and replay keeps the client's
+// player on the server's at every frame, with no input delay; without
+// prediction the same key press shows a round trip later.
+func TestPerfectLink(t *testing.T) {
+	sc := katamari(t)
+	s, st := newSession(t, link.Config{}, Replay)
+	rms, worst := sameFrameError(t, s, st, sc, 60, 420)
+	ss := st.Stats()
+	t.Logf("perfect link, replay: %.3f cm RMS, %.3f cm max, %d corrections, input→motion %.0f ms", 100*rms, 100*worst, ss.Corrections, ss.InputDelayMs)
+	// The one late input (frame 0's, stamped after the server stepped it)
+	// starts a divergence; each correction then sets quantized states
+	// (0.25 mm grid) into a world of exact ones, which the ball's contacts
+	// amplify past the threshold now and then: the error stays around the
+	// threshold, corrected within a tick or two.
+	if rms > st.cfg.CorrectPosition || worst > 3*st.cfg.CorrectPosition {
+		t.Errorf("same-frame error %.3f cm RMS, %.3f cm max: want ≤ threshold RMS, ≤ 3 × threshold max", 100*rms, 100*worst)
+	}
+	if !ss.HasInputDelay || ss.InputDelayMs != 0 {
+		t.Errorf("input→motion with prediction: %.0f ms (measured %v), want 0", ss.InputDelayMs, ss.HasInputDelay)
+	}
+	if ss.LateInputs > 1 || ss.SimulatedTwice != 0 {
+		t.Errorf("late inputs %d, frames simulated twice %d: want ≤ 1 (frame 0's) and 0", ss.LateInputs, ss.SimulatedTwice)
+	}
+
+	s1, st1 := newSession(t, link.Config{}, NoPrediction)
+	for f := range 200 {
+		s1.Step(sc.InputAt(f))
+	}
+	ss1 := st1.Stats()
+	rtt, _ := s1.Context().RTT()
+	t.Logf("no prediction: input→motion %.0f ms, RTT %.0f ms", ss1.InputDelayMs, rtt)
+	if !ss1.HasInputDelay || ss1.InputDelayMs < rtt-1 {
+		t.Errorf("input→motion without prediction %.0f ms, want at least the round trip %.0f ms", ss1.InputDelayMs, rtt)
+	}
+}
+
+// Over an intercontinental link with the katamari inputs on the client,
+// rewind and replay keeps the prediction within a few cm of the server at
+// the same frame; without correction it drifts metres away.
+func TestIntercontinentalKatamari(t *testing.T) {
+	if testing.Short() {
+		t.Skip("900 ticks of two worlds")
+	}
+	sc := katamari(t)
+	lc := link.PresetIntercontinental.Config()
+	s, st := newSession(t, lc, Replay)
+	rms, worst := sameFrameError(t, s, st, sc, 120, 900)
+	t.Logf("replay: %.2f cm RMS, %.1f cm max, %.0f corrections in all", 100*rms, 100*worst, float64(st.Stats().Corrections))
+	if rms > 0.03 {
+		t.Errorf("with replay: %.2f cm RMS, want under 3 cm", 100*rms)
+	}
+	s2, st2 := newSession(t, lc, PredictOnly)
+	rms2, _ := sameFrameError(t, s2, st2, sc, 120, 900)
+	t.Logf("prediction without correction: %.2f cm RMS", 100*rms2)
+	if rms2 < 1 {
+		t.Errorf("without correction: %.2f cm RMS, want over 1 m", 100*rms2)
+	}
+}
+
+// With 20 % loss both ways, the redundant inputs lose none: every frame
+// the server simulated after the clock settled had its input, or the input
+// arrived late and was counted, never applied; no frame was simulated
+// twice.
+func TestLossLosesNoInput(t *testing.T) {
+	sc := katamari(t)
+	s, st := newSession(t, link.Config{LatencyMs: 50, JitterMs: 10, LossPercent: 20}, Replay)
+	for f := range 300 {
+		s.Step(sc.InputAt(f))
+	}
+	srv := &st.srv
+	now := s.Frame()
+	for f := now - 150; f < now; f++ {
+		if srv.have[f%serverInputRing] != int32(f) {
+			t.Fatalf("frame %d: input never reached the server", f)
+		}
+	}
+	ss := st.Stats()
+	t.Logf("received %d, late %d, on time %d, missing %d, twice %d", ss.ReceivedInputs, ss.LateInputs, ss.OnTimeFrames, ss.MissingFrames, ss.SimulatedTwice)
+	if ss.SimulatedTwice != 0 {
+		t.Errorf("%d frames simulated twice", ss.SimulatedTwice)
+	}
+	if ss.LateInputs == 0 || ss.LateInputs != ss.MissingFrames {
+		// Every missing frame is an input that came late (while the clock
+		// settles, or after a burst of loss) and was counted, not used.
+		t.Errorf("late %d, missing %d: want the late ones (there are some while the clock settles) to be the missing frames after frame 0", ss.LateInputs, ss.MissingFrames)
+	}
+}
+
+// Replaying the stored moves from a restored world reproduces the world
+// bit for bit.
+func TestReplayDeterminism(t *testing.T) {
+	sc := katamari(t)
+	s, st := newSession(t, link.PresetIntercontinental.Config(), Replay)
+	for f := range 240 {
+		s.Step(sc.InputAt(f))
+	}
+	c := &st.cli
+	want := c.w.StateHash()
+	from := c.ct - 12
+	rg := &c.wr
+	if err := c.w.Restore(&rg.saves[from%len(rg.saves)]); err != nil {
+		t.Fatal(err)
+	}
+	for g := from; g < c.ct; g++ {
+		m := rg.at(g)
+		if m == nil {
+			t.Fatalf("no move for frame %d", g)
+		}
+		c.w.Step(m.in)
+		if got := c.w.Cube(cubes.Player); got != m.after {
+			t.Fatalf("frame %d: replayed player differs from the saved move", g)
+		}
+	}
+	if got := c.w.StateHash(); got != want {
+		t.Fatalf("replayed world hash %x, want %x", got, want)
+	}
+}
+
+// The client's clock settles ahead of the server, inside the ±25 % rule,
+// with inputs arriving TargetEarly..TargetEarly+EarlyBand ticks early.
+func TestClockRunsAhead(t *testing.T) {
+	lc := link.PresetIntercontinental.Config()
+	s, st := newSession(t, lc, ReplaySmooth)
+	prev := st.ClientFrame()
+	for f := range 240 {
+		s.Step(cubes.Input{Up: f%90 < 45})
+		d := st.ClientFrame() - prev
+		prev = st.ClientFrame()
+		if d < 0 || d > 2 {
+			t.Fatalf("tick %d: the client took %d steps", f, d)
+		}
+	}
+	ss := st.Stats()
+	cfg := st.Config()
+	// Half the round trip (100 ms ± 10 = 6 ticks, one more for the tick the
+	// packet waits) plus the margin.
+	if ss.Lead < 6 || ss.Lead > 6+cfg.TargetEarly+cfg.EarlyBand+2 {
+		t.Errorf("lead %d ticks", ss.Lead)
+	}
+	if ss.Reported < cfg.TargetEarly-1 || ss.Reported > cfg.TargetEarly+cfg.EarlyBand+1 {
+		t.Errorf("inputs arrive %d ticks early, want about %d", ss.Reported, cfg.TargetEarly)
+	}
+}
+
+// The sub-mode keys cycle through the five steps and the controls change
+// the settings they name.
+func TestControls(t *testing.T) {
+	st := New(DefaultConfig())
+	for i := range NumModes {
+		st.SubMode(+1)
+		if want := Mode((int(ReplaySmooth)+i)%NumModes + 1); st.Settings().Mode != want {
+			t.Fatalf("after %d presses: mode %d, want %d", i+1, st.Settings().Mode, want)
+		}
+	}
+	c := st.Controls()
+	if c[0].Press(+1); st.Settings().Smoothing != SmoothAdaptive {
+		t.Errorf("S from 2004: %v", st.Settings().Smoothing)
+	}
+	if c[1].Press(+1); st.Settings().Scope != ScopePlayer {
+		t.Errorf("W: %v", st.Settings().Scope)
+	}
+}

@@ -1,0 +1,357 @@
+package snapshot
+
+// The snapshot sections: the eleven compression levels of "Snapshot
+// Compression" side by side with the article's figures, the render modes of
+// snapshot interpolation at each send rate, and the article's headline
+// numbers against what this run measured. Every run plays the script on the
+// bench's preset with the snapshot strategy active from the first frame.
+//
+// Two error figures: "err" compares the right, as drawn, with the left at
+// the frame the right says it shows (the session's figure); "steady err"
+// compares it with the left played back at a steady delay (the run's
+// slowly averaged delay), which is what a viewer sees: showing the latest
+// snapshot as it arrives has no error at the frame it shows, but it shows
+// each frame at the wrong moment, and this figure catches the hitches.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"netcubes/cubes"
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// BenchSections implements strategy.Benched (both snapshot entries return
+// the same three, run once).
+func (st *Strategy) BenchSections() []strategy.BenchSection {
+	return []strategy.BenchSection{
+		{Name: "snapshot compression", Run: benchCompression},
+		{Name: "snapshot interpolation", Run: benchInterpolation},
+		{Name: "snapshot: the article's figures", Run: benchArticle},
+		{Name: "snapshot: the 2015 challenge layout", Run: benchChallenge},
+	}
+}
+
+// benchChallenge records the script's run in the challenge layout (in
+// memory: cmd/bench -export-challenge writes the same frames to a file)
+// and codes it as the challenge does, every frame against the one six
+// earlier, at levels 8-13.
+func benchChallenge(b strategy.Bench) error {
+	st := New(DefaultConfig())
+	s, err := b.NewRun(b.Preset().Config(), st)
+	if err != nil {
+		return err
+	}
+	frames := [][]Cube{ChallengeFrame(s.Left())}
+	b.Play("snapshot challenge", "record", s, func() { frames = append(frames, ChallengeFrame(s.Left())) })
+	return ChallengeTable(b.Out(), frames)
+}
+
+// ChallengeTable codes frames (the challenge layout) at levels 8-13, with
+// and without player prediction from level 9, checks every decode and
+// prints bytes per frame and kbit/s.
+func ChallengeTable(out io.Writer, frames [][]Cube) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "level\tstage\tbytes/frame\tkbit/s\tbits/changed\tchanged/frame\texact\t")
+	for _, row := range challengeRows() {
+		r, err := CodeChallenge(frames, row.level, row.predict)
+		if err != nil {
+			return fmt.Errorf("level %s: %w", row.name(), err)
+		}
+		stage := row.level.Title()
+		if row.predict {
+			stage += " + player prediction"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\tyes\t\n", row.name(), stage, r.BytesPerFrame(), r.Kbps(),
+			ratio(8*r.Bytes, r.Changed), ratio(r.Changed, r.Packets))
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline three\n", len(frames), NumChallengeCubes)
+	fmt.Fprintln(out, "before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
+	fmt.Fprintln(out, "without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
+	return nil
+}
+
+func challengeRows() []levelRow {
+	var rows []levelRow
+	for l := RelativeIndices; l <= MaxLevel; l++ {
+		rows = append(rows, levelRow{l, false})
+	}
+	for l := DeltaPosition; l <= MaxLevel; l++ {
+		rows = append(rows, levelRow{l, true})
+	}
+	return rows
+}
+
+// snapshotRun is one run's figures beyond the summary.
+type snapshotRun struct {
+	sum                   strategy.Summary
+	stats                 Stats
+	rmsSq, rmsN           float64
+	steadySq, steadyN     float64
+	rejected              uint64
+	posMax, rotMax, popMx float64
+}
+
+func (r *snapshotRun) errRMS() float64    { return math.Sqrt(r.rmsSq / math.Max(r.rmsN, 1)) }
+func (r *snapshotRun) steadyRMS() float64 { return math.Sqrt(r.steadySq / math.Max(r.steadyN, 1)) }
+
+// runSnapshot plays the script on the bench's preset with a snapshot
+// strategy set up by set.
+func runSnapshot(b strategy.Bench, section, name string, set func(st *Strategy)) (snapshotRun, error) {
+	st := New(DefaultConfig())
+	s, err := b.NewRun(b.Preset().Config(), st)
+	if err != nil {
+		return snapshotRun{}, err
+	}
+	set(st)
+	var r snapshotRun
+	var delay float64
+	nDelay := 0
+	r.sum = b.Play(section, name, s, func() {
+		m := s.Metrics()
+		if !m.Valid {
+			return
+		}
+		r.rmsSq += m.PosRMSCm * m.PosRMSCm
+		r.rmsN++
+		r.posMax = math.Max(r.posMax, m.PosMaxCm)
+		r.rotMax = math.Max(r.rotMax, m.OrientMaxDeg)
+		r.popMx = math.Max(r.popMx, m.MaxPopCm)
+		// A running mean for the first two seconds, then an exponential
+		// average over about two seconds.
+		nDelay++
+		delay += (float64(m.Frame) - m.ShownFrame - delay) / float64(min(nDelay, 120))
+		if s.Frame() < 4*wire.TicksPerSecond {
+			return
+		}
+		v := s.RightView()
+		var sq float64
+		for i := range v.Cubes {
+			p, _, ok := s.LeftAt(float64(m.Frame)-delay, i)
+			if !ok {
+				return
+			}
+			sq += v.Cubes[i].Position.Sub(p).LenSqr()
+		}
+		rms := 100 * math.Sqrt(sq/float64(len(v.Cubes)))
+		r.steadySq += rms * rms
+		r.steadyN++
+	})
+	r.stats = st.Stats()
+	r.rejected = s.Metrics().Rejected
+	if r.rejected != 0 {
+		return r, fmt.Errorf("%s: %d packets rejected", name, r.rejected)
+	}
+	return r, nil
+}
+
+// articleLevel is what the article says about a level, for the table.
+var articleLevel = [...]string{
+	1:  "17.37 Mbit/s, 321 b/cube",
+	2:  "222 b/cube",
+	3:  "127 at rest, 160 moving",
+	4:  "126 b/cube",
+	5:  "80 b/cube",
+	6:  "1 b/cube + 80 changed",
+	7:  "≈15 kbit/s all at rest",
+	8:  "5.5 b/index",
+	9:  "26.1 b/position",
+	10: "23.3 b/orientation",
+	11: "≈58 b/changed, < 256 kbit/s",
+	12: "Giesen's coder: ≈25 % < 11",
+	13: "motion: better again",
+}
+
+type levelRow struct {
+	level   Level
+	predict bool
+}
+
+func (r levelRow) name() string {
+	if r.predict {
+		return fmt.Sprintf("%d+pred", r.level)
+	}
+	return fmt.Sprintf("%d", r.level)
+}
+
+func snapshotLevelRows() []levelRow {
+	var rows []levelRow
+	for l := MinLevel; l <= MaxLevel; l++ {
+		rows = append(rows, levelRow{l, false})
+	}
+	for l := DeltaPosition; l <= MaxLevel; l++ {
+		rows = append(rows, levelRow{l, true})
+	}
+	return rows
+}
+
+func benchCompression(b strategy.Bench) error {
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "level\tstage\tavg kbit/s\tpeak kbit/s\tbits/changed\tchanged/pkt\tb/index\tb/pos\tb/rot\terr cm\tmax err cm\tmax rot°\tstarved\tthe article\t")
+	for _, row := range snapshotLevelRows() {
+		r, err := runSnapshot(b, "snapshot compression", "level "+row.name(), func(st *Strategy) {
+			st.UseCompressionDemo()
+			st.SetLevel(row.level)
+			st.SetPlayerPrediction(row.predict)
+		})
+		if err != nil {
+			return err
+		}
+		t := r.stats.Total
+		stage := row.level.Title()
+		if row.predict {
+			stage += " + player prediction"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.1f\t%.1f\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n",
+			row.name(), stage, r.sum.AvgWireKbps(), r.sum.KbpsPeak, t.BitsPerChanged(), t.ChangedPerPacket(),
+			orDash(t.BitsPerIndex()), t.BitsPerPosition(), t.BitsPerOrientation(),
+			r.errRMS(), r.posMax, r.rotMax, r.stats.StarvedTicks, articleLevel[row.level])
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.Out(), "60 Hz, linear interpolation, default delay. kbit/s include 28 bytes of IP/UDP header per packet; bits/changed is the cube data (changed bits,")
+	fmt.Fprintln(b.Out(), "indices, flags, fields) per cube carried; b/index, b/pos, b/rot average each field as sent (absolute fallbacks included). err: RMS over the")
+	fmt.Fprintln(b.Out(), "run of the per-tick RMS position error of all 901 cubes at the frame shown. +pred: the player-relative prediction (ours, beyond the article).")
+	return nil
+}
+
+func orDash(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func benchInterpolation(b strategy.Bench) error {
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "rate\tmode\tdelay ms\tavg kbit/s\terr cm\tsteady err cm\tmax err cm\tmax pop cm\tstarved\textrapolated\t")
+	for _, rate := range Rates {
+		for m := RenderMode(0); m < NumRenderModes; m++ {
+			r, err := runSnapshot(b, "snapshot interpolation", fmt.Sprintf("%v %v", rate, m), func(st *Strategy) {
+				st.UseInterpolationDemo()
+				st.SetRate(rate)
+				st.SetRender(m)
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%v\t%v\t%.0f\t%.1f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%d\t\n",
+				rate, m, r.stats.PlayoutDelayMs, r.sum.AvgWireKbps(), r.errRMS(), r.steadyRMS(), r.posMax, r.popMx,
+				r.stats.StarvedTicks, r.stats.ExtrapolatedTicks)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.Out(), "Uncompressed snapshots (level 1, with velocity). delay: network + interpolation delay at the end of the run. steady err: against the left")
+	fmt.Fprintln(b.Out(), "played back at the run's average delay (hitches count). starved: ticks with nothing to interpolate toward; extrapolated: ticks shown")
+	fmt.Fprintln(b.Out(), "past the newest snapshot.")
+	return nil
+}
+
+// idleKbps measures the delta levels with every cube at rest: the world
+// settles with nothing pressed, then two seconds of level 11 at 60 Hz.
+func idleKbps(b strategy.Bench) (float64, error) {
+	st := New(DefaultConfig())
+	st.UseCompressionDemo()
+	s, err := b.NewRun(b.Preset().Config(), st)
+	if err != nil {
+		return 0, err
+	}
+	prev := s.Left().StateHash()
+	still := 0
+	for still < 2*wire.TicksPerSecond && s.Frame() < 60*wire.TicksPerSecond {
+		s.Step(cubes.Input{})
+		// The frame number is part of the hash: compare states only.
+		cur := s.Left().States(nil)
+		h := hashStates(cur)
+		if h == prev {
+			still++
+		} else {
+			still = 0
+		}
+		prev = h
+	}
+	for range 2 * wire.TicksPerSecond {
+		s.Step(cubes.Input{})
+	}
+	return s.Metrics().SentKbps, nil
+}
+
+func hashStates(st []cubes.CubeState) uint64 {
+	var h uint64 = 14695981039346656037
+	mix := func(x float64) { h = (h ^ math.Float64bits(x)) * 1099511628211 }
+	for _, c := range st {
+		mix(c.Position[0])
+		mix(c.Position[1])
+		mix(c.Position[2])
+		mix(c.Orientation.W)
+		mix(c.Orientation.V[0])
+		if c.Interacting {
+			mix(1)
+		}
+	}
+	return h
+}
+
+func benchArticle(b strategy.Bench) error {
+	find := func(level Level, predict bool) (snapshotRun, error) {
+		return runSnapshot(b, "snapshot article", fmt.Sprintf("level %d predict %v", level, predict), func(st *Strategy) {
+			st.UseCompressionDemo()
+			st.SetLevel(level)
+			st.SetPlayerPrediction(predict)
+		})
+	}
+	l1, err := find(Uncompressed, false)
+	if err != nil {
+		return err
+	}
+	l5, err := find(BoundedPosition, false)
+	if err != nil {
+		return err
+	}
+	l11, err := find(ChangedFields, false)
+	if err != nil {
+		return err
+	}
+	p11, err := find(ChangedFields, true)
+	if err != nil {
+		return err
+	}
+	idle, err := idleKbps(b)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "figure\tthe article\tmeasured\twith player prediction\t")
+	row := func(name, article string, measured, pred float64, unit string) {
+		ps := "-"
+		if !math.IsNaN(pred) {
+			ps = fmt.Sprintf("%.1f %s", pred, unit)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.1f %s\t%s\t\n", name, article, measured, unit, ps)
+	}
+	row("uncompressed (level 1), peak", "17.37 Mbit/s", l1.sum.KbpsPeak/1000, math.NaN(), "Mbit/s")
+	row("after quantization (level 5)", "80 bits/cube", l5.stats.Total.BitsPerChanged(), math.NaN(), "bits/cube")
+	row("relative index (level 11)", "5.5 bits", l11.stats.Total.BitsPerIndex(), p11.stats.Total.BitsPerIndex(), "bits")
+	row("delta position (level 11)", "26.1 bits", l11.stats.Total.BitsPerPosition(), p11.stats.Total.BitsPerPosition(), "bits")
+	row("delta orientation (level 11)", "23.3 bits", l11.stats.Total.BitsPerOrientation(), p11.stats.Total.BitsPerOrientation(), "bits")
+	row("per changed cube (level 11)", "≈ 58 bits", l11.stats.Total.BitsPerChanged(), p11.stats.Total.BitsPerChanged(), "bits")
+	row("all at rest (level 11)", "≈ 15 kbit/s", idle, math.NaN(), "kbit/s")
+	row("katamari average (level 11)", "< 256 kbit/s", l11.sum.AvgWireKbps(), p11.sum.AvgWireKbps(), "kbit/s")
+	row("katamari peak (level 11)", "-", l11.sum.KbpsPeak, p11.sum.KbpsPeak, "kbit/s")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	age := l11.stats.Total.MeanBaselineAge()
+	fmt.Fprintf(b.Out(), "Per-field figures average every field sent (absolute fallbacks included). Baseline age on this link: %.1f frames on average\n", age)
+	fmt.Fprintln(b.Out(), "(about one round trip); the older the baseline, the further cubes have moved and the larger their deltas.")
+	return nil
+}

@@ -1,0 +1,98 @@
+package snapshot
+
+import (
+	"fmt"
+	"math"
+
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+)
+
+// The presenter's handles on the snapshot strategies: four keys, the
+// sub-mode keys, four flags and the HUD's facts line. Both instances (the
+// interpolation and the compression entries) have the same keys, so the
+// help lists them once under "Snapshots (1, 2)".
+
+func (st *Strategy) buildControls() []strategy.Control {
+	return []strategy.Control{
+		{Key: "R", Label: "send rate", Help: "send rate: 60 / 30 / 20 / 10 snapshots per second", Action: strategy.Cycle,
+			Value: func() string { return st.cfg.Rate.String() },
+			Do: func(dir int) {
+				if dir < 0 {
+					st.SetRate(st.cfg.Rate.Prev())
+				} else {
+					st.SetRate(st.cfg.Rate.Next())
+				}
+			}},
+		{Key: "I", Label: "render mode", Help: "render mode: latest / linear / hermite / extrapolate", Action: strategy.Cycle,
+			Value: func() string { return st.cfg.Render.String() },
+			Do:    func(dir int) { st.SetRender(st.cfg.Render.Step(dir)) }},
+		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,
+			Value: func() string { return st.cfg.DelayString() },
+			Do:    func(dir int) { st.NudgeDelay(dir) }},
+		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13, beyond the article)",
+			Action: strategy.Toggle,
+			Value:  func() string { return strategy.OnOff(st.cfg.PlayerPrediction) },
+			Do:     func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
+	}
+}
+
+// Controls implements strategy.Strategy.
+func (st *Strategy) Controls() []strategy.Control { return st.controls }
+
+// SubMode implements strategy.Strategy: the interpolation entry steps the
+// render mode, the compression entry the level.
+func (st *Strategy) SubMode(dir int) string {
+	if st.sub == subLevel {
+		if dir < 0 {
+			st.SetLevel(st.cfg.Level.Prev())
+		} else {
+			st.SetLevel(st.cfg.Level.Next())
+		}
+		return st.LevelExplain()
+	}
+	st.SetRender(st.cfg.Render.Step(dir))
+	return "render: " + st.cfg.Render.String()
+}
+
+// renderFlagNames are the -render values, in RenderMode order.
+var renderFlagNames = []string{"latest", "linear", "hermite", "extrapolate"}
+
+// rateFlagNames are the -rate values, in Rates order.
+var rateFlagNames = []string{"60", "30", "20", "10"}
+
+// Flags implements strategy.Flagged.
+func (st *Strategy) Flags() []strategy.Flag {
+	return []strategy.Flag{
+		strategy.IntFlag("level", "snapshot compression level 1-13 (default: 1 for interpolation, 11 for compression; 12-13 range-coded, beyond the article)",
+			int(MinLevel), int(MaxLevel), func(n int) { st.SetLevel(Level(n)) }),
+		strategy.ChoiceFlag("rate", "snapshots per second: 60, 30, 20 or 10", rateFlagNames,
+			func(i int) { st.SetRate(Rates[i]) }),
+		strategy.ChoiceFlag("render", "snapshot render mode: latest, linear, hermite or extrapolate", renderFlagNames,
+			func(i int) { st.SetRender(RenderMode(i)) }),
+		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-13): on or off", []string{"on", "off"},
+			func(i int) { st.SetPlayerPrediction(i == 0) }),
+	}
+}
+
+// Facts implements strategy.Facts: what a packet holds, so the presenter
+// can point at the number the article talks about (bits per changed cube)
+// while it changes. Averages over the last second.
+func (st *Strategy) Facts() string {
+	ss := st.Stats()
+	if !ss.HasLast {
+		return "no snapshot sent yet"
+	}
+	sec := ss.Second
+	var out string
+	if st.Level().IsDelta() {
+		out = fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
+			sec.ChangedPerPacket(), sec.BitsPerChanged(), viewmodel.Plural(int(math.Round(sec.MeanBaselineAge())), "tick"))
+	} else {
+		out = fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
+	}
+	if ss.StarvedTicks > 0 {
+		out += " · starved " + viewmodel.Plural(ss.StarvedTicks, "tick")
+	}
+	return out
+}

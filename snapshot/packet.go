@@ -1,0 +1,366 @@
+package snapshot
+
+import (
+	"netcubes/wire"
+)
+
+// Design note: the snapshot packet. One Serialize method writes, reads and
+// measures every level (see the layout in snapshot.go). At the delta levels
+// the packet needs its baseline on both sides: the writer to compare each
+// cube with it, the reader to rebuild unchanged cubes and to add deltas to.
+// The baseline is only known to the reader once it has read the header, so
+// the packet asks a Baselines (the sender's or the receiver's store
+// of snapshots) for it in the middle of Serialize, on both sides alike.
+//
+// Which cubes changed is never sent as a list the reader must size: the
+// reader fills the Cubes slice its owner gave it (one per cube of the world,
+// known to both sides), and a count read from the packet is checked against
+// that length before it is used. Decoding never allocates.
+
+// Encoding says how a packet names the cubes it carries.
+type Encoding uint8
+
+// The encodings, from the levels that use them.
+const (
+	EncodeAll             Encoding = iota // levels 1-5: every cube, in order
+	EncodeNothingChanged                  // levels 7-11: no cube differs from the baseline
+	EncodeChangedBits                     // levels 6-11: one changed bit per cube
+	EncodeIndices                         // level 7: a 10-bit index per changed cube
+	EncodeRelativeIndices                 // levels 8-11: steps between changed indices
+	EncodeCoded                           // levels 12-13: range-coded changed decisions
+
+	// NumEncodings counts the encodings.
+	NumEncodings = iota
+)
+
+var snapshotEncodingNames = [NumEncodings]string{"all cubes", "nothing changed", "changed bits", "indices", "relative indices", "range coded"}
+
+// String names the encoding for the HUD.
+func (e Encoding) String() string {
+	if int(e) < NumEncodings {
+		return snapshotEncodingNames[e]
+	}
+	return "unknown"
+}
+
+// Baselines finds the baseline of a delta-encoded packet.
+type Baselines interface {
+	// SnapshotBaseline returns the cubes of the initial state (initial
+	// true) or of the snapshot with sequence seq, in the quantized form of
+	// levels 5-11, or nil when it is not held. The packet only reads them.
+	SnapshotBaseline(initial bool, seq uint16) []Cube
+}
+
+// PacketStats counts what one Serialize pass carried.
+type PacketStats struct {
+	Encoding     Encoding
+	Changed      int // cubes carried (all of them at levels 1-5)
+	Indices      int // indices sent (index encodings only)
+	Positions    int // positions sent, absolute or delta
+	Orientations int // orientations sent, absolute or delta
+	Predicted    int // changed cubes delta-encoded against a prediction
+	Motion       int // changed cubes coded against their own motion (level 13)
+}
+
+// Packet is one snapshot on the wire.
+type Packet struct {
+	Level Level
+	// Initial: encoded against the initial state both sides know (before
+	// the sender has any ack). Otherwise Baseline is the sequence of the
+	// acked snapshot it is encoded against. Delta levels only.
+	Initial  bool
+	Baseline uint16
+	// UseIndices: name the changed cubes by (relative) index rather than
+	// with one bit per cube. Levels 7-11; ChooseEncoding sets it.
+	UseIndices bool
+	// Predict: cubes near the player are delta-encoded against their
+	// player-relative prediction (snapshot_predict.go), not the baseline.
+	// Levels 9-13, where deltas are sent; a header bit.
+	Predict bool
+
+	// Sequence is the session's sequence of this packet (its frame), which
+	// the session writes before the packet: the owner sets it on both
+	// sides before Serialize. Level 13 extrapolates from the baseline to it.
+	Sequence uint16
+	// Motion (level 13): the cubes that moved between an older acked
+	// snapshot, MotionSpan frames before the baseline, and the baseline
+	// are predicted along that motion (entropy.go). Header fields.
+	Motion     bool
+	MotionSpan uint8
+
+	// Cubes is the snapshot, one entry per cube of the world. To read, give
+	// a slice of the right length; it is overwritten.
+	Cubes []Cube
+	// Sent, if not nil (same length as Cubes), is set per cube: whether
+	// the packet carried it (false for a cube copied from the baseline).
+	Sent []bool
+	// Baselines finds the baseline at delta levels.
+	Baselines Baselines
+
+	// Stats describe the last Serialize pass.
+	Stats PacketStats
+
+	pred snapPredictor
+	ent  *entropyState // levels 12-13, allocated on first use
+}
+
+// Serialize writes, reads or measures the packet.
+func (p *Packet) Serialize(s wire.Stream) error {
+	p.Stats = PacketStats{}
+	n := len(p.Cubes)
+	if n < 1 || n > MaxCubes || (p.Sent != nil && len(p.Sent) != n) {
+		return s.Fail(ErrSize)
+	}
+	s.SetCategory(wire.CategoryHeader)
+	if err := wire.SerializeInt(s, &p.Level, MinLevel, MaxLevel); err != nil {
+		return err
+	}
+	if !p.Level.IsDelta() {
+		p.Stats = PacketStats{Encoding: EncodeAll, Changed: n, Positions: n, Orientations: n}
+		if s.IsReading() {
+			p.Initial, p.Baseline, p.UseIndices, p.Predict = false, 0, false, false
+		}
+		for i := range p.Cubes {
+			if err := serializeAbsoluteCube(s, p.Level, &p.Cubes[i]); err != nil {
+				return err
+			}
+		}
+		p.markSent(true)
+		return nil
+	}
+
+	if err := wire.SerializeBool(s, &p.Initial); err != nil {
+		return err
+	}
+	if p.Initial {
+		p.Baseline = 0
+	} else if err := wire.SerializeUint16(s, &p.Baseline); err != nil {
+		return err
+	}
+	if p.Level >= DeltaPosition {
+		if err := wire.SerializeBool(s, &p.Predict); err != nil {
+			return err
+		}
+	} else {
+		p.Predict = false
+	}
+	p.pred.ready = false
+	if p.Baselines == nil {
+		return s.Fail(ErrNoBaseline)
+	}
+	base := p.Baselines.SnapshotBaseline(p.Initial, p.Baseline)
+	if base == nil {
+		return s.Fail(ErrNoBaseline)
+	}
+	if len(base) != n {
+		return s.Fail(ErrSize)
+	}
+
+	var count int32
+	if !s.IsReading() {
+		for i := range p.Cubes {
+			if !p.Cubes[i].sameState(&base[i]) {
+				count++
+			}
+		}
+	}
+	indices := false
+	if p.Level >= ChangedIndices {
+		// The any-changed bit: when every cube is at rest the packet is
+		// its header and nothing else.
+		anyChanged := count > 0
+		if err := wire.SerializeBool(s, &anyChanged); err != nil {
+			return err
+		}
+		if !anyChanged {
+			p.Stats.Encoding = EncodeNothingChanged
+			if s.IsReading() {
+				copy(p.Cubes, base)
+				p.UseIndices = false
+			}
+			p.markSent(false)
+			return nil
+		}
+		if p.Level.IsCoded() {
+			return p.serializeCodedHeader(s, base)
+		}
+		if err := wire.SerializeBool(s, &p.UseIndices); err != nil {
+			return err
+		}
+		indices = p.UseIndices
+		if indices {
+			if err := wire.SerializeInt(s, &count, 1, int32(n)); err != nil {
+				return err
+			}
+		}
+	} else if s.IsReading() {
+		p.UseIndices = false
+	}
+
+	if !indices {
+		p.Stats.Encoding = EncodeChangedBits
+		for i := range p.Cubes {
+			changed := false
+			if !s.IsReading() {
+				changed = !p.Cubes[i].sameState(&base[i])
+			}
+			s.SetCategory(wire.CategoryFlags)
+			if err := wire.SerializeBool(s, &changed); err != nil {
+				return err
+			}
+			if p.Sent != nil {
+				p.Sent[i] = changed
+			}
+			if !changed {
+				if s.IsReading() {
+					p.Cubes[i] = base[i]
+				}
+				continue
+			}
+			p.Stats.Changed++
+			if err := p.serializeCube(s, i, base); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	p.Stats.Encoding = EncodeIndices
+	if p.Level >= RelativeIndices {
+		p.Stats.Encoding = EncodeRelativeIndices
+	}
+	if s.IsReading() {
+		copy(p.Cubes, base)
+	}
+	p.markSent(false)
+	prev := int32(-1)
+	next := 0 // writer: where to look for the next changed cube
+	for k := int32(0); k < count; k++ {
+		var idx int32
+		if !s.IsReading() {
+			for next < n && p.Cubes[next].sameState(&base[next]) {
+				next++
+			}
+			idx = int32(next)
+			next++
+		}
+		s.SetCategory(wire.CategoryIndices)
+		if p.Level == ChangedIndices {
+			if err := wire.SerializeInt(s, &idx, 0, int32(n-1)); err != nil {
+				return err
+			}
+			if idx <= prev {
+				// Indices are sent in increasing order; anything else
+				// is not a packet this encoder wrote.
+				return s.Fail(wire.ErrValueOutOfRange)
+			}
+		} else if err := serializeRelativeIndex(s, prev, &idx, int32(n)); err != nil {
+			return err
+		}
+		p.Stats.Indices++
+		p.Stats.Changed++
+		if p.Sent != nil {
+			p.Sent[idx] = true
+		}
+		if err := p.serializeCube(s, int(idx), base); err != nil {
+			return err
+		}
+		prev = idx
+	}
+	return nil
+}
+
+// serializeCube sends changed cube i against its baseline, or against its
+// prediction when the packet predicts. Cubes go in increasing index order,
+// so when cube i > 0 is sent the player (cube 0) is final on both sides:
+// decoded already, or copied from the baseline.
+func (p *Packet) serializeCube(s wire.Stream, i int, base []Cube) error {
+	ref := &base[i]
+	var pred Cube
+	if p.Predict && i > 0 {
+		if !p.pred.ready {
+			p.pred.setup(&base[0], &p.Cubes[0])
+		}
+		if p.pred.predict(&base[i], &pred) {
+			ref = &pred
+			p.Stats.Predicted++
+		}
+	}
+	return serializeDeltaCube(s, p.Level, &p.Cubes[i], &base[i], ref, &p.Stats)
+}
+
+// serializeCodedHeader is the rest of a level 12 or 13 header (level 13's
+// older baseline) and the coded cubes.
+func (p *Packet) serializeCodedHeader(s wire.Stream, base []Cube) error {
+	if s.IsReading() {
+		p.UseIndices = false
+	}
+	var mr motionRef
+	if p.Level < MotionPredicted || p.Initial {
+		p.Motion, p.MotionSpan = false, 0
+		if p.Level < MotionPredicted {
+			return p.serializeCoded(s, base, &mr)
+		}
+	}
+	if err := wire.SerializeBool(s, &p.Motion); err != nil {
+		return err
+	}
+	if !p.Motion {
+		p.MotionSpan = 0
+		return p.serializeCoded(s, base, &mr)
+	}
+	if err := wire.SerializeInt(s, &p.MotionSpan, 1, MaxMotionSpan); err != nil {
+		return err
+	}
+	age := wire.SequenceDiff(p.Sequence, p.Baseline)
+	if p.Initial || age < 1 || age > MaxMotionSpan {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	base2 := p.Baselines.SnapshotBaseline(false, p.Baseline-uint16(p.MotionSpan))
+	if base2 == nil {
+		return s.Fail(ErrNoBaseline)
+	}
+	if len(base2) != len(base) {
+		return s.Fail(ErrSize)
+	}
+	mr = motionRef{base2: base2, age: int64(age), span: int64(p.MotionSpan)}
+	return p.serializeCoded(s, base, &mr)
+}
+
+func (p *Packet) markSent(v bool) {
+	for i := range p.Sent {
+		p.Sent[i] = v
+	}
+}
+
+// ChooseEncoding picks, at levels 7-11, whichever of changed bits and
+// (relative) indices makes the smaller packet, by measuring both with m, as
+// the article does ("run through a mock encoding ... if the number of bits
+// required is larger than 901, fallback to changed bits"). It returns the
+// packet's size in bits; afterwards m holds the measurement of the chosen
+// encoding (its wire.Breakdown is the packet's).
+func (p *Packet) ChooseEncoding(m *wire.MeasureStream) (int, error) {
+	p.UseIndices = false
+	m.Reset()
+	if err := p.Serialize(m); err != nil {
+		return 0, err
+	}
+	bitsChanged := m.BitsProcessed()
+	if p.Level < ChangedIndices || p.Level.IsCoded() || p.Stats.Encoding == EncodeNothingChanged {
+		return bitsChanged, nil
+	}
+	p.UseIndices = true
+	m.Reset()
+	if err := p.Serialize(m); err != nil {
+		return 0, err
+	}
+	if bits := m.BitsProcessed(); bits < bitsChanged {
+		return bits, nil
+	}
+	p.UseIndices = false
+	m.Reset()
+	if err := p.Serialize(m); err != nil {
+		return 0, err
+	}
+	return m.BitsProcessed(), nil
+}

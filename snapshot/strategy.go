@@ -1,0 +1,584 @@
+package snapshot
+
+import (
+	"netcubes/cubes"
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+	"netcubes/wire"
+)
+
+// Design note: the snapshot strategy ("Snapshot Interpolation" and
+// "Snapshot Compression"). The left sends the whole world's state at the
+// chosen rate; the right runs NO simulation and draws only what arrives,
+// through an interpolation buffer played back by a playout clock.
+//
+// The two halves are separate types that share nothing but the settings,
+// as they would on two machines:
+//
+//   - snapshotSender (left): every send interval, quantize the world at the
+//     current level, pick the baseline (the newest snapshot the right has
+//     acked, else the initial state), choose the index encoding by
+//     measuring, send, and keep the quantized snapshot as a future
+//     baseline. Acks from the session tell it which snapshots arrived.
+//   - snapshotReceiver (right): unwrap the 16-bit sequence to the sender's
+//     frame, decode against the baseline it names (rejecting a packet whose
+//     baseline it no longer holds), keep the decoded snapshot both as a
+//     baseline and in the interpolation buffer, feed the arrival to the
+//     playout clock, and each tick sample the buffer at the clock's time.
+//
+// What the right shows is decoded from the bits, never the left's floats,
+// so a too-coarse level shows its artefacts, and the session's error
+// figures measure them.
+//
+// Levels 9-13 can also delta-encode the cubes near the player against
+// where the player's motion carried them (Config.PlayerPrediction,
+// predict.go): our step beyond the article, on by default and
+// shown in the mode string, off for the article's exact levels.
+//
+// Gaps: when the playout time passes the newest snapshot (lost or late
+// packets), an interpolating right is "starved": it moves cubes on at their
+// last velocity for StarveExtrapolateTicks, then holds them, and counts the
+// tick (Stats().StarvedTicks). The playout clock (clock.go) keeps
+// running at the sender's rate meanwhile and re-locks when the link's
+// latency changes a lot.
+//
+// Acks: the session acks every fresh packet, including one this strategy
+// rejects. So the right must be able to decode whatever the left sends:
+// the left only uses baselines the right acked, and the right keeps more
+// snapshots (ReceiverSnapshots) than the left will ever refer to
+// (SenderSnapshots). A rejection then only comes from a hostile packet.
+//
+// Start-up: until the first packet the right shows the initial state (both
+// sides know it). When the strategy starts at frame 0 that state IS frame 0,
+// so it enters the buffer as the frame-0 snapshot and the first real ones
+// interpolate smoothly out of it; when it starts later (a switch of
+// strategy mid-run) the right keeps showing the initial state, reporting
+// nothing (viewmodel.View's ok = false), until the playout time reaches the first
+// snapshot received.
+
+// Strategy is snapshot interpolation with the thirteen compression levels.
+// The catalog holds two instances, the starting points of the two
+// articles (NewInterpolation and NewCompression); each keeps its own
+// settings, which the app and the command line change between Steps.
+type Strategy struct {
+	id, name string
+	sub      subMode // what [ and ] step
+	cfg      Config
+	built    bool // storage allocated (on the first Reset)
+	numCubes int
+	halves   []float64 // half extents, from the world configuration both sides share
+	controls []strategy.Control
+
+	send snapshotSender
+	recv snapshotReceiver
+}
+
+// subMode is what the sub-mode keys of an instance step.
+type subMode uint8
+
+const (
+	subRender subMode = iota // the render modes (snapshot interpolation)
+	subLevel                 // the compression levels (snapshot compression)
+)
+
+// New returns the strategy with the given settings (out-of-range fields
+// are clamped), named "snapshot", its sub-mode keys stepping the render
+// mode. Storage is allocated on the first Reset.
+func New(cfg Config) *Strategy {
+	cfg.sanitize()
+	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
+	st.controls = st.buildControls()
+	return st
+}
+
+// NewInterpolation is the snapshot interpolation article's starting point:
+// uncompressed snapshots at 10 Hz with hermite interpolation; [ and ] step
+// the render mode.
+func NewInterpolation() *Strategy {
+	c := DefaultConfig()
+	c.UseInterpolationDemo()
+	st := New(c)
+	st.id, st.name, st.sub = "interpolation", "Snapshot interpolation", subRender
+	return st
+}
+
+// NewCompression is the snapshot compression article's: level 11 at 60 Hz
+// with linear interpolation; [ and ] step the level.
+func NewCompression() *Strategy {
+	c := DefaultConfig()
+	c.UseCompressionDemo()
+	st := New(c)
+	st.id, st.name, st.sub = "compression", "Snapshot compression", subLevel
+	return st
+}
+
+// ---------------------------------------------------------------------------
+// Settings (safe to call between Steps)
+
+// Config returns the current settings.
+func (st *Strategy) Config() Config { return st.cfg }
+
+// SetConfig replaces the settings (clamped). Buffer sizes take effect at
+// the next Reset.
+func (st *Strategy) SetConfig(c Config) {
+	c.sanitize()
+	st.cfg = c
+}
+
+// Rate is the send rate; SetRate changes it from the next tick.
+func (st *Strategy) Rate() Rate { return st.cfg.Rate }
+
+// SetRate changes the send rate (an invalid rate is ignored).
+func (st *Strategy) SetRate(r Rate) {
+	if r.Valid() {
+		st.cfg.Rate = r
+	}
+}
+
+// Render is the render mode.
+func (st *Strategy) Render() RenderMode { return st.cfg.Render }
+
+// SetRender changes the render mode (an invalid mode is ignored).
+func (st *Strategy) SetRender(m RenderMode) {
+	if m.Valid() {
+		st.cfg.Render = m
+	}
+}
+
+// Level is the compression level.
+func (st *Strategy) Level() Level { return st.cfg.Level }
+
+// SetLevel changes the compression level from the next snapshot (an
+// invalid level is ignored). Packets in flight decode at the level they
+// carry.
+func (st *Strategy) SetLevel(l Level) {
+	if l.Valid() {
+		st.cfg.Level = l
+	}
+}
+
+// PlayerPrediction reports whether the player-relative prediction is on
+// (it applies at levels 9-13).
+func (st *Strategy) PlayerPrediction() bool { return st.cfg.PlayerPrediction }
+
+// SetPlayerPrediction switches the player-relative prediction from the
+// next snapshot (each packet says whether it uses it).
+func (st *Strategy) SetPlayerPrediction(on bool) { st.cfg.PlayerPrediction = on }
+
+// DelayNudge is the nudge added to the default delay, in ticks.
+func (st *Strategy) DelayNudge() int { return st.cfg.DelayNudgeTicks }
+
+// SetDelayNudge sets the nudge in ticks (clamped to ±MaxDelayNudgeTicks).
+func (st *Strategy) SetDelayNudge(ticks int) {
+	st.cfg.DelayNudgeTicks = min(max(ticks, -MaxDelayNudgeTicks), MaxDelayNudgeTicks)
+}
+
+// NudgeDelay adds delta ticks to the nudge (a key press: +1 or -1).
+func (st *Strategy) NudgeDelay(delta int) { st.SetDelayNudge(st.cfg.DelayNudgeTicks + delta) }
+
+// TargetDelayTicks is the interpolation delay in use, nudge included.
+func (st *Strategy) TargetDelayTicks() int { return st.cfg.DelayTicks() }
+
+// UseInterpolationDemo selects uncompressed snapshots at 10 Hz with hermite
+// interpolation (the snapshot interpolation article).
+func (st *Strategy) UseInterpolationDemo() { st.cfg.UseInterpolationDemo() }
+
+// UseCompressionDemo selects level 11 at 60 Hz with linear interpolation
+// (the snapshot compression article).
+func (st *Strategy) UseCompressionDemo() { st.cfg.UseCompressionDemo() }
+
+// LevelExplain is the HUD line for the current level.
+func (st *Strategy) LevelExplain() string { return st.cfg.Level.Explain() }
+
+// RenderExplain is the HUD line for the current render mode.
+func (st *Strategy) RenderExplain() string { return st.cfg.Render.Explain() }
+
+// ---------------------------------------------------------------------------
+// strategy.Strategy
+
+// ID implements strategy.Strategy: "interpolation" or "compression".
+func (st *Strategy) ID() string { return st.id }
+
+// Name implements strategy.Strategy.
+func (st *Strategy) Name() string { return st.name }
+
+// Family implements strategy.Strategy: both instances share their keys.
+func (st *Strategy) Family() string { return "Snapshots" }
+
+// Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms".
+func (st *Strategy) Mode() string { return st.cfg.String() }
+
+// Explain implements strategy.Strategy: the level's line once compression is on
+// (level 2 and up), else the render mode's.
+func (st *Strategy) Explain() string {
+	if st.cfg.Level > Uncompressed {
+		return st.cfg.Level.Explain()
+	}
+	return st.cfg.Render.Explain()
+}
+
+// Reset implements strategy.Strategy: both sides start again from the initial state.
+func (st *Strategy) Reset(ctx strategy.Context) {
+	w := ctx.Left()
+	n := w.NumCubes()
+	if !st.built || st.numCubes != n || st.send.history.Capacity() != st.cfg.SenderSnapshots ||
+		st.recv.buffer.Capacity() != st.cfg.ReceiverSnapshots {
+		st.numCubes = n
+		st.halves = make([]float64, n)
+		st.send.build(st.cfg, n)
+		st.recv.build(st.cfg, n)
+		st.built = true
+	}
+	for i := range st.halves {
+		st.halves[i] = w.HalfExtent(i)
+	}
+	// The clock is cheap to build: take any change of its settings.
+	st.recv.clock = NewClock(st.cfg.Clock)
+	initial := ctx.Initial()
+	st.send.reset(initial)
+	st.recv.reset(initial, ctx.Frame())
+}
+
+// Send implements strategy.Strategy.
+func (st *Strategy) Send(ctx strategy.Context) { st.send.send(ctx, &st.cfg) }
+
+// Acked implements strategy.Strategy.
+func (st *Strategy) Acked(ctx strategy.Context, seq uint16) { st.send.acked(ctx.Frame(), seq) }
+
+// Receive implements strategy.Strategy.
+func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
+	return st.recv.receive(ctx.Frame(), seq, s, &st.cfg)
+}
+
+// Update implements strategy.Strategy.
+func (st *Strategy) Update(ctx strategy.Context) { st.recv.update(ctx.Frame(), &st.cfg) }
+
+// View implements strategy.Strategy.
+func (st *Strategy) View(v *viewmodel.View) (float64, bool) { return st.recv.view(v, st.halves) }
+
+// ---------------------------------------------------------------------------
+// Left: the sender
+
+type snapshotSender struct {
+	history *Buffer // sent snapshots, quantized: candidate baselines
+	initial []Cube  // the initial state in the quantized form
+	current []Cube  // the snapshot being sent (swapped into history)
+	packet  Packet
+	measure *wire.MeasureStream
+
+	frame       int // the left's frame while sending (to unwrap baselines)
+	newestAcked int // newest snapshot frame the right acked, -1 = none
+	stats       senderStats
+}
+
+func (s *snapshotSender) build(cfg Config, n int) {
+	s.history = NewBuffer(cfg.SenderSnapshots, n, false)
+	s.initial = make([]Cube, n)
+	s.current = make([]Cube, n)
+	s.measure = wire.NewMeasureStream()
+	s.packet.Baselines = s
+}
+
+func (s *snapshotSender) reset(initial []cubes.CubeState) {
+	s.history.Reset()
+	quantizeInitial(s.initial, initial)
+	s.newestAcked = -1
+	s.stats = senderStats{}
+}
+
+// quantizeInitial fills dst with the initial state in the quantized form of
+// levels 5-11: the baseline of the first packets, the same on both sides.
+func quantizeInitial(dst []Cube, initial []cubes.CubeState) {
+	for i := range dst {
+		c := initial[i]
+		dst[i] = QuantizeCube(BoundedPosition, CubeSample{
+			Position: c.Position, Orientation: c.Orientation, Interacting: c.Interacting,
+		})
+	}
+}
+
+// SnapshotBaseline implements Baselines for the sender.
+func (s *snapshotSender) SnapshotBaseline(initial bool, seq uint16) []Cube {
+	if initial {
+		return s.initial
+	}
+	e := s.history.Find(s.frame + wire.SequenceDiff(seq, uint16(s.frame)))
+	if e == nil || !e.Level.CanBeBaseline() {
+		return nil
+	}
+	return e.Cubes
+}
+
+func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
+	f := ctx.Frame()
+	if f%cfg.Rate.Interval() != 0 {
+		s.stats.tick(f, nil, wire.Breakdown{}, nil)
+		return
+	}
+	s.frame = f
+	w := ctx.Left()
+	level := cfg.Level
+	for i := range s.current {
+		c := w.Cube(i)
+		s.current[i] = QuantizeCube(level, CubeSample{
+			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
+			Interacting: c.Interacting, AtRest: w.AtRest(i),
+		})
+	}
+	p := &s.packet
+	p.Level, p.Cubes, p.Sent = level, s.current, nil
+	p.Predict = cfg.Predicting()
+	p.Initial, p.Baseline = true, 0
+	p.Sequence, p.Motion, p.MotionSpan = uint16(f), false, 0
+	if level.IsDelta() && s.newestAcked >= 0 {
+		// The newest snapshot the right is known to hold. If it has left
+		// our history (a long ack outage), or was sent at a raw level,
+		// the initial state is the baseline: always safe.
+		if e := s.history.Find(s.newestAcked); e != nil && e.Level.CanBeBaseline() {
+			p.Initial, p.Baseline = false, uint16(e.Frame)
+			if level == MotionPredicted {
+				s.chooseMotion(p, e.Frame, f)
+			}
+		}
+	}
+	if _, err := p.ChooseEncoding(s.measure); err != nil {
+		// Only a programming error gets here (every quantized value is in
+		// range); send nothing rather than a packet the right cannot read.
+		s.stats.tick(f, nil, wire.Breakdown{}, nil)
+		return
+	}
+	b := s.measure.Breakdown()
+	if _, err := ctx.Send(p); err != nil {
+		s.stats.tick(f, nil, wire.Breakdown{}, nil)
+		return
+	}
+	s.stats.tick(f, &p.Stats, b, p)
+	if e := s.history.Insert(f); e != nil {
+		e.Level = level
+		e.Acked = false
+		e.Cubes, s.current = s.current, e.Cubes
+	}
+}
+
+// chooseMotion picks level 13's older baseline (entropy.go): the newest
+// acked snapshot at least half the baseline's age before the baseline
+// (b1, sent at frame f), within MaxMotionSpan frames; none, no motion.
+func (s *snapshotSender) chooseMotion(p *Packet, b1, f int) {
+	age := f - b1
+	if age < 1 || age > MaxMotionSpan {
+		return
+	}
+	want := b1 - max(1, age/2)
+	for k := s.history.Len() - 1; k >= 0; k-- {
+		e := s.history.At(k)
+		if e.Frame > want {
+			continue
+		}
+		if b1-e.Frame > MaxMotionSpan {
+			return
+		}
+		if e.Acked && e.Level.CanBeBaseline() {
+			p.Motion, p.MotionSpan = true, uint8(b1-e.Frame)
+			return
+		}
+	}
+}
+
+func (s *snapshotSender) acked(now int, seq uint16) {
+	f := now + wire.SequenceDiff(seq, uint16(now))
+	if f > now {
+		return
+	}
+	if s.history != nil {
+		if e := s.history.Find(f); e != nil {
+			e.Acked = true
+		}
+	}
+	if f > s.newestAcked {
+		s.newestAcked = f
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Right: the receiver
+
+type snapshotReceiver struct {
+	buffer  *Buffer    // received snapshots: baselines and the interpolation buffer
+	initial []Cube     // the initial state, quantized form (the "initial" baseline)
+	poses   []CubePose // the initial state, shown before anything arrives
+	scratch []Cube     // decoding target, swapped into buffer
+	sent    []bool
+	packet  Packet
+	clock   *Clock
+
+	newest    int // newest frame received
+	hasNewest bool
+	decoding  int // frame of the packet being decoded (to unwrap its baseline)
+
+	ip      Interpolation
+	showing bool // ip is valid this tick
+	stats   receiverStats
+}
+
+func (r *snapshotReceiver) build(cfg Config, n int) {
+	r.buffer = NewBuffer(cfg.ReceiverSnapshots, n, true)
+	r.initial = make([]Cube, n)
+	r.poses = make([]CubePose, n)
+	r.scratch = make([]Cube, n)
+	r.sent = make([]bool, n)
+	r.clock = NewClock(cfg.Clock)
+	r.packet.Baselines = r
+}
+
+func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
+	r.buffer.Reset()
+	quantizeInitial(r.initial, initial)
+	for i := range r.poses {
+		r.poses[i] = r.initial[i].Pose(BoundedPosition)
+	}
+	if frame == 0 {
+		// The initial state is frame 0 itself: interpolate out of it.
+		e := r.buffer.Insert(0)
+		e.Level = BoundedPosition
+		copy(e.Cubes, r.initial)
+		for i := range e.Sent {
+			e.Sent[i] = false
+		}
+		e.DecodePoses()
+	}
+	r.clock.Reset()
+	r.hasNewest = false
+	r.showing = false
+	r.ip = Interpolation{}
+	r.stats = receiverStats{}
+}
+
+// unwrap turns a 16-bit sequence into the sender's full frame: the frame
+// nearest the newest one received (any packet within half the sequence
+// space, 9 minutes, of it unwraps correctly); before the first packet,
+// nearest our own tick count, which runs at the sender's rate from the same
+// start.
+func (r *snapshotReceiver) unwrap(now int, seq uint16) int {
+	ref := now
+	if r.hasNewest {
+		ref = r.newest
+	}
+	return ref + wire.SequenceDiff(seq, uint16(ref))
+}
+
+// SnapshotBaseline implements Baselines for the receiver.
+func (r *snapshotReceiver) SnapshotBaseline(initial bool, seq uint16) []Cube {
+	if initial {
+		return r.initial
+	}
+	f := r.decoding + wire.SequenceDiff(seq, uint16(r.decoding))
+	if f >= r.decoding {
+		return nil // a baseline must be older than the snapshot
+	}
+	e := r.buffer.Find(f)
+	if e == nil || !e.Level.CanBeBaseline() {
+		return nil
+	}
+	return e.Cubes
+}
+
+func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg *Config) error {
+	f := r.unwrap(now, seq)
+	if f > now || f < 0 {
+		// A snapshot of a frame the left has not reached, or from before
+		// it started: hostile or corrupt. Taking it would make it the
+		// newest snapshot, pull the playout clock into the future and
+		// move the reference every later sequence is unwrapped against.
+		r.stats.rejected++
+		return errFrameOutOfRange
+	}
+	r.decoding = f
+	p := &r.packet
+	p.Cubes, p.Sent, p.Sequence = r.scratch, r.sent, seq
+	if err := p.Serialize(s); err != nil {
+		r.stats.rejected++
+		return err
+	}
+	e := r.buffer.Insert(f)
+	if e == nil {
+		// Already held, or older than everything held: nothing to add.
+		r.stats.ignored++
+		return nil
+	}
+	e.Level = p.Level
+	e.Cubes, r.scratch = r.scratch, e.Cubes
+	e.Sent, r.sent = r.sent, e.Sent
+	e.DecodePoses()
+	r.setClock(cfg) // the first packet snaps the clock to the current delay
+	r.clock.OnPacket(f, now)
+	if !r.hasNewest || f > r.newest {
+		r.newest, r.hasNewest = f, true
+	}
+	r.stats.received++
+	return nil
+}
+
+// setClock gives the clock the settings' delay and send interval.
+func (r *snapshotReceiver) setClock(cfg *Config) {
+	r.clock.SetDelay(float64(cfg.DelayTicks()))
+	r.clock.SetInterval(float64(cfg.Rate.Interval()))
+}
+
+func (r *snapshotReceiver) update(now int, cfg *Config) {
+	r.setClock(cfg)
+	r.clock.Advance()
+	r.showing = false
+	st := &r.stats
+	st.starvedNow = false
+	st.depth = 0
+	if !r.clock.Started() {
+		return
+	}
+	// The playout time can never pass the sender's present. (Here the
+	// receiver's tick count is the sender's frame, both sides having
+	// started together; a negative delay in extrapolation mode stops
+	// there.)
+	t := min(r.clock.Time(now), float64(now))
+	limit := cfg.StarveExtrapolateTicks
+	if cfg.Render == RenderExtrapolate {
+		limit = cfg.ExtrapolateLimitTicks
+	}
+	ip, ok := r.buffer.Interpolate(cfg.Render, t, limit)
+	r.ip, r.showing = ip, ok
+	st.playout = t
+	st.depth = r.buffer.CountAfter(t)
+	if !ok {
+		return
+	}
+	st.delayTicks = float64(now) - ip.Shown
+	if cfg.Render.interpolates() && ip.Starved {
+		st.starvedNow = true
+		st.starved++
+	}
+	if ip.Extrapolated > 0 && cfg.Render != RenderLatest {
+		st.extrapolated++
+	}
+}
+
+func (r *snapshotReceiver) view(v *viewmodel.View, halves []float64) (float64, bool) {
+	v.Player = cubes.Player
+	if !r.showing {
+		for i := range r.poses {
+			p := &r.poses[i]
+			v.Cubes = append(v.Cubes, viewmodel.CubeView{
+				Position: p.Position, Orientation: p.Orientation, HalfExtent: halves[i],
+				Player: i == cubes.Player, Interacting: p.Interacting, AtRest: true,
+			})
+		}
+		return 0, false
+	}
+	for i := range halves {
+		p, sent := r.ip.Cube(i)
+		v.Cubes = append(v.Cubes, viewmodel.CubeView{
+			Position: p.Position, Orientation: p.Orientation, HalfExtent: halves[i],
+			Player: i == cubes.Player, Interacting: p.Interacting, AtRest: p.AtRest,
+			Updated: sent,
+		})
+	}
+	return r.ip.Shown, true
+}

@@ -1,0 +1,148 @@
+package statesync
+
+// The state synchronization section: one row per build-up step of the
+// article (StepSettings) under the perfect, intercontinental
+// and terrible presets, whatever -preset says (the table must always cover
+// those three; -preset adds its own rows when it is another one). Each run
+// plays the script with state sync active from the first frame.
+//
+// A second table switches state sync on 2 s into the script, as a presenter
+// does: the right then starts from the initial world while the left has moved
+// on, and its solver's internal state differs from the left's. From the start
+// both worlds are exact copies once they quantize alike (steps 6–8), so the
+// first table shows zero error there; the second shows what the updates do
+// when there is something to correct. Its error columns start 2 s after the
+// switch, once the right has caught up.
+
+import (
+	"fmt"
+	"math"
+	"text/tabwriter"
+
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// BenchSections implements strategy.Benched.
+func (st *Strategy) BenchSections() []strategy.BenchSection {
+	return []strategy.BenchSection{
+		{Name: "state sync build-up", Run: benchBuildUp},
+		{Name: "state sync switched on at 2 s", Run: benchSwitched},
+	}
+}
+
+// stateSyncPresets are the presets of the state sync tables, plus the bench's
+// -preset if it is another.
+func benchPresets(b strategy.Bench) []link.Preset {
+	ps := []link.Preset{link.PresetPerfect, link.PresetIntercontinental, link.PresetTerrible}
+	for _, p := range ps {
+		if p == b.Preset() {
+			return ps
+		}
+	}
+	return append(ps, b.Preset())
+}
+
+// newBenchRun builds a session with state sync at build-up step `step`.
+func newBenchRun(b strategy.Bench, p link.Preset, step int) (strategy.Run, *Strategy, error) {
+	st := New(DefaultConfig())
+	s, err := b.NewRun(p.Config(), st)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The step is set after the session's first Reset, as a presenter
+	// changes it on a running session (the Reset quantizes the left at
+	// frame 0 with the default settings, which quantize).
+	st.SetStep(step)
+	return s, st, nil
+}
+
+// stateSyncExtra gathers what the summary does not: the strategy's own
+// averages, over the ticks that count.
+type stateSyncExtra struct {
+	ticks              int
+	updates, bits      float64
+	late, rejected     uint64
+	rmsSq, rmsN        float64
+	rmsMax, posMax     float64
+	popMax, oldestWait float64
+}
+
+func (e *stateSyncExtra) add(s strategy.Run, st *Strategy, countErr bool) {
+	ss := st.Stats()
+	m := s.Metrics()
+	if m.LastPacketFrame == m.Frame {
+		e.ticks++
+		e.updates += float64(ss.LastUpdates)
+		e.bits += float64(ss.LastUpdateBits)
+	}
+	e.late, e.rejected = ss.LatePackets, m.Rejected
+	e.oldestWait = math.Max(e.oldestWait, float64(ss.OldestUnsentTicks))
+	if countErr && m.Valid {
+		e.rmsSq += m.PosRMSCm * m.PosRMSCm
+		e.rmsN++
+		e.rmsMax = math.Max(e.rmsMax, m.PosRMSCm)
+		e.posMax = math.Max(e.posMax, m.PosMaxCm)
+		e.popMax = math.Max(e.popMax, m.MaxPopCm)
+	}
+}
+
+func benchBuildUp(b strategy.Bench) error {
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "preset\tstep\tavg kbit/s\tpeak kbit/s\tupd/packet\tbits/upd\tRMS err cm\tworst RMS cm\tmax err cm\tmax pop cm\tlongest wait s\tlate pkts\t")
+	for _, p := range benchPresets(b) {
+		for step := 1; step <= Steps; step++ {
+			s, st, err := newBenchRun(b, p, step)
+			if err != nil {
+				return err
+			}
+			var e stateSyncExtra
+			sum := b.Play("state sync", fmt.Sprintf("%s step %d", p, step), s, func() { e.add(s, st, true) })
+			if e.rejected != 0 {
+				return fmt.Errorf("%s step %d: %d packets rejected", p, step, e.rejected)
+			}
+			fmt.Fprintf(w, "%s\t%d %s\t%.1f\t%.1f\t%.1f\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t%.1f\t%d\t\n",
+				p, step, StepName(step), sum.AvgWireKbps(), sum.KbpsPeak,
+				e.updates/math.Max(float64(e.ticks), 1), e.bits/math.Max(e.updates, 1),
+				math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), e.rmsMax, e.posMax, e.popMax,
+				e.oldestWait/wire.TicksPerSecond, e.late)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.Out(), "RMS err: root mean square over the run of the per-tick RMS position error of all 901 cubes, right (as drawn) vs left at the frame the right shows;")
+	fmt.Fprintln(b.Out(), "max pop: largest |Δright − Δleft| of any cube in one tick. Steps 1–3 blend the simulation toward updates, steps 4+ snap; steps 6+ quantize both sides,")
+	fmt.Fprintln(b.Out(), "which makes the right an exact copy when it starts with the left (see the next table for a right that has catching up to do).")
+	return nil
+}
+
+func benchSwitched(b strategy.Bench) error {
+	const switchAt, settle = 2 * wire.TicksPerSecond, 2 * wire.TicksPerSecond
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "preset\tstep\tavg kbit/s\tRMS err cm\tworst RMS cm\tmax err cm\tmax pop cm\t")
+	for _, p := range benchPresets(b) {
+		for _, step := range []int{4, 5, 6, 7, 8} {
+			s, st, err := newBenchRun(b, p, step)
+			if err != nil {
+				return err
+			}
+			var e stateSyncExtra
+			sum := b.Play("state sync switched on", fmt.Sprintf("%s step %d", p, step), s, func() {
+				if s.Frame() == switchAt {
+					s.Restart()
+				}
+				e.add(s, st, s.Frame() >= switchAt+settle)
+			})
+			fmt.Fprintf(w, "%s\t%d %s\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t\n",
+				p, step, StepName(step), sum.AvgWireKbps(),
+				math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), e.rmsMax, e.posMax, e.popMax)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.Out(), "The strategy is switched on (the right restarts from the initial world) 2 s into the script; errors count from 2 s later.")
+	return nil
+}

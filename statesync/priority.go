@@ -1,0 +1,110 @@
+package statesync
+
+import "sort"
+
+// Design note: the priority accumulator (Glenn Fiedler, "State
+// Synchronization"). A state synchronization packet has room for only a few
+// dozen of the 901 cubes, so the sender must choose. Sorting by the current
+// priority alone (player 1,000,000, red cubes 100, grey cubes 1) starves the
+// grey cubes forever: while a katamari ball exists, its red cubes always win.
+//
+// Instead each object keeps an accumulator that remembers what it is owed:
+// every tick its current priority is added, the objects are sorted by
+// accumulator (largest first), and the objects actually sent have their
+// accumulator reset to zero. An object that keeps losing keeps growing until it
+// wins, so every object is sent eventually, and the important ones are sent
+// far more often: a red cube earns in one tick what a grey cube earns in 100.
+// An object that did not fit in a packet keeps its value, so it is first in
+// line for the next one.
+//
+// Determinism: ties are broken by index (lower first), so the order is a total
+// order and never depends on the sorting algorithm. Priorities are sums of
+// small integers in the demo, which float64 adds exactly.
+
+// PriorityAccumulator holds one accumulated priority per object. It allocates
+// only in NewPriorityAccumulator.
+type PriorityAccumulator struct {
+	acc   []float64
+	order []int32
+}
+
+// NewPriorityAccumulator returns an accumulator for n objects, all at zero.
+func NewPriorityAccumulator(n int) *PriorityAccumulator {
+	p := &PriorityAccumulator{acc: make([]float64, n), order: make([]int32, n)}
+	for i := range p.order {
+		p.order[i] = int32(i)
+	}
+	return p
+}
+
+// Len is the number of objects.
+func (p *PriorityAccumulator) Len() int { return len(p.acc) }
+
+// Reset sets every accumulator to zero.
+func (p *PriorityAccumulator) Reset() {
+	for i := range p.acc {
+		p.acc[i] = 0
+	}
+}
+
+// Add adds priority to object i's accumulator (one tick's worth). A negative
+// or NaN priority adds nothing: priorities only ever raise the claim of an
+// object.
+func (p *PriorityAccumulator) Add(i int, priority float64) {
+	if priority > 0 {
+		p.acc[i] += priority
+	}
+}
+
+// Set overwrites object i's value. With Set instead of Add every tick the
+// accumulator degrades to "current priority only", the naive scheme the
+// article starts from (and the build-up's first step shows).
+func (p *PriorityAccumulator) Set(i int, priority float64) {
+	if !(priority > 0) {
+		priority = 0
+	}
+	p.acc[i] = priority
+}
+
+// Sent resets object i's accumulator: it was included in a packet.
+func (p *PriorityAccumulator) Sent(i int) { p.acc[i] = 0 }
+
+// Value returns object i's accumulated priority.
+func (p *PriorityAccumulator) Value(i int) float64 { return p.acc[i] }
+
+// Max returns the largest accumulated priority (0 when all are zero), to
+// scale the values to 0..1 for display.
+func (p *PriorityAccumulator) Max() float64 {
+	m := 0.0
+	for _, v := range p.acc {
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}
+
+// Order sorts the objects by accumulated priority, largest first, ties by
+// index, and returns them. The slice is owned by the accumulator and valid
+// until the next call to Order.
+func (p *PriorityAccumulator) Order() []int32 {
+	// The previous order is a good starting point (most values only grew
+	// by the same amount), but correctness never depends on it: the
+	// comparison is a total order.
+	sort.Sort((*priorityOrder)(p))
+	return p.order
+}
+
+// priorityOrder implements sort.Interface over the order slice. Converting
+// the pointer to an interface does not allocate.
+type priorityOrder PriorityAccumulator
+
+func (o *priorityOrder) Len() int      { return len(o.order) }
+func (o *priorityOrder) Swap(i, j int) { o.order[i], o.order[j] = o.order[j], o.order[i] }
+func (o *priorityOrder) Less(i, j int) bool {
+	a, b := o.order[i], o.order[j]
+	if va, vb := o.acc[a], o.acc[b]; va != vb {
+		return va > vb
+	}
+	return a < b
+}

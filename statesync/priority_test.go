@@ -1,0 +1,167 @@
+package statesync
+
+import (
+	"math"
+	"testing"
+
+	"netcubes/wire"
+)
+
+func TestPriorityOrderTiesByIndex(t *testing.T) {
+	p := NewPriorityAccumulator(6)
+	for i, v := range []float64{1, 5, 1, 5, 0, 2} {
+		p.Add(i, v)
+	}
+	got := p.Order()
+	want := []int32{1, 3, 5, 0, 2, 4}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+	// NaN and negative priorities add nothing.
+	p.Add(4, math.NaN())
+	p.Add(4, -3)
+	if p.Value(4) != 0 {
+		t.Fatalf("value %v after NaN/negative adds", p.Value(4))
+	}
+	p.Sent(1)
+	if p.Value(1) != 0 || p.Max() != 5 {
+		t.Fatalf("after Sent: value %v, max %v", p.Value(1), p.Max())
+	}
+}
+
+// fillPackets simulates the sender's walk: each tick every cube adds its
+// priority, and the first `fit` cubes in order are sent (the player always).
+// It returns, per cube, the longest gap between two sends (or since the start).
+func fillPackets(t *testing.T, n, fit, ticks int, prio func(i int) float64, accumulate bool) (maxGap []int, sends []int) {
+	t.Helper()
+	p := NewPriorityAccumulator(n)
+	last := make([]int, n)
+	maxGap = make([]int, n)
+	sends = make([]int, n)
+	for tick := 1; tick <= ticks; tick++ {
+		for i := range n {
+			if accumulate {
+				p.Add(i, prio(i))
+			} else {
+				p.Set(i, prio(i))
+			}
+		}
+		for k, i := range p.Order() {
+			if k >= fit {
+				break
+			}
+			p.Sent(int(i))
+			maxGap[i] = max(maxGap[i], tick-last[i])
+			last[i] = tick
+			sends[i]++
+		}
+	}
+	for i := range n {
+		maxGap[i] = max(maxGap[i], ticks+1-last[i])
+	}
+	return maxGap, sends
+}
+
+// TestPriorityAccumulatorCoversAllAtRest: with every cube at rest and room
+// for N updates per packet (the player's one of them), every cube is sent
+// within ceil(900/(N−1))+1 packets, for several N.
+func TestPriorityAccumulatorCoversAllAtRest(t *testing.T) {
+	const n = 901
+	prio := func(i int) float64 {
+		if i == 0 {
+			return 1e6
+		}
+		return 1
+	}
+	for _, fit := range []int{2, 8, 17, 32, 64} {
+		gaps, _ := fillPackets(t, n, fit, 2000, prio, true)
+		limit := (900+fit-2)/(fit-1) + 1
+		worst := 0
+		for i := 1; i < n; i++ {
+			worst = max(worst, gaps[i])
+		}
+		if gaps[0] != 1 {
+			t.Errorf("N=%d: the player waited %d packets", fit-1, gaps[0])
+		}
+		if worst > limit {
+			t.Errorf("N=%d: a cube waited %d packets, limit %d", fit-1, worst, limit)
+		}
+		t.Logf("N=%2d grid updates/packet (+ the player): longest wait %d packets (limit ceil(900/%d)+1 = %d)", fit-1, worst, fit-1, limit)
+	}
+}
+
+// TestPriorityAccumulatorVersusCurrentPriority: red cubes are sent far more
+// often than grey ones with the accumulator, and without it the grey cubes
+// beyond the first few are never sent at all.
+func TestPriorityAccumulatorVersusCurrentPriority(t *testing.T) {
+	const n, fit, ticks = 901, 32, 3000
+	prio := func(i int) float64 {
+		switch {
+		case i == 0:
+			return 1e6
+		case i <= 100:
+			return 100 // a katamari ball of 100 red cubes
+		}
+		return 1
+	}
+	gaps, sends := fillPackets(t, n, fit, ticks, prio, true)
+	red, grey, greyWorst := 0, 0, 0
+	for i := 1; i < n; i++ {
+		if i <= 100 {
+			red += sends[i]
+		} else {
+			grey += sends[i]
+			greyWorst = max(greyWorst, gaps[i])
+		}
+	}
+	ratio := (float64(red) / 100) / (float64(grey) / 800)
+	t.Logf("accumulator: a red cube is sent %.1f× as often as a grey one; longest grey wait %d ticks", ratio, greyWorst)
+	if ratio < 10 {
+		t.Errorf("red/grey send ratio %.1f, want ≥ 10", ratio)
+	}
+	if greyWorst > 10*wire.TicksPerSecond {
+		t.Errorf("a grey cube waited %d ticks", greyWorst)
+	}
+
+	_, sends = fillPackets(t, n, fit, ticks, prio, false)
+	never := 0
+	for i := 1; i < n; i++ {
+		if sends[i] == 0 {
+			never++
+		}
+	}
+	t.Logf("current priority only: %d of 900 cubes never sent", never)
+	if never < 800 {
+		t.Errorf("without the accumulator only %d cubes starve, want ≥ 800", never)
+	}
+}
+
+func TestPriorityOrderAllocs(t *testing.T) {
+	p := NewPriorityAccumulator(901)
+	n := testing.AllocsPerRun(20, func() {
+		for i := range 901 {
+			p.Add(i, float64(i%7))
+		}
+		p.Order()
+		p.Sent(3)
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per tick", n)
+	}
+}
+
+func BenchmarkPriorityTick(b *testing.B) {
+	p := NewPriorityAccumulator(901)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range 901 {
+			p.Add(i, 1)
+		}
+		o := p.Order()
+		for _, i := range o[:32] {
+			p.Sent(int(i))
+		}
+	}
+}

@@ -1,0 +1,365 @@
+package statesync
+
+import (
+	"math"
+
+	"netcubes/cubes"
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// Design note: the left side of state synchronization. Each tick, after the
+// session stepped the left world:
+//
+//  1. quantize: compute every cube's state on the wire's grid and, when
+//     "quantize both sides" is on, snap the left world to it (this is the
+//     quantization before the left's next step);
+//  2. prioritize: add each cube's priority to its accumulator (or, without
+//     the accumulator, just set it), and sort. The priority is the
+//     article's (player, red, grey), raised for a cube waiting for its
+//     at-rest commit, lowered to grey for a committed resting cube that is
+//     still red, and raised to red for a cube starving for 5 s;
+//  3. fill: the player first, then the cubes in priority order, each
+//     measured with a measure stream and added only if it still fits the
+//     byte budget; cubes that do not fit are skipped and keep their
+//     accumulated priority, first in line next time;
+//  4. send, record what was sent (for delta bases and the at-rest commit),
+//     and reset the accumulators of the cubes sent.
+//
+// Acks tell the left which packets arrived: the newest acked packet is the
+// base ack of the next header, each cube remembers the newest acked packet
+// that carried it (its delta base), and a resting cube's at-rest commit is
+// fulfilled by the ack of a packet that carried it at rest.
+//
+// The byte budget: BandwidthKbps × 1000 / 8 / 60 bytes per packet, rounded
+// down, minus the 28 bytes of IP and UDP header, is the most the payload
+// (sequence number included) may take. Every packet then stays within it, so
+// any second of packets stays within the limit.
+
+// stateSyncSender is the left side. It allocates only in reset.
+type stateSyncSender struct {
+	prio      *PriorityAccumulator
+	quant     quantizer // this tick's quantized state of every left cube
+	wasAtRest []bool    // at rest (zero velocity on the wire) last tick
+	pending   []bool    // waiting for its at-rest commit
+	committed []bool    // at rest, and a packet carrying it at rest was acked
+	since     []int     // frame it came to rest (pending only)
+	ackedBase []int     // newest acked frame whose packet carried the cube, −1
+	lastSent  []int     // frame of its last update, −1 never
+	// The colour the right has been told: the interacting flag of the
+	// newest acked packet that carried the cube, and that packet's frame.
+	// A cube whose flag changed since is news (it gets the interacting
+	// priority until a packet carrying the new colour is acked), even
+	// when it lies still and its resting state is committed.
+	colourKnown []bool
+	colourAt    []int
+	newestAck   int // newest acked frame, −1
+	start       int // frame of the reset
+
+	hist     *History
+	pkt      Packet
+	cand     StateUpdate
+	m        *wire.MeasureStream
+	selected []int32
+
+	// The packets of the last second, for the averages.
+	win [wire.TicksPerSecond]sentStat
+}
+
+// sentStat is one packet's figures.
+type sentStat struct {
+	valid              bool
+	updates, bits      int
+	budget, usedBudget int
+}
+
+func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
+	n := st.n
+	if s.prio == nil || s.prio.Len() != n {
+		s.prio = NewPriorityAccumulator(n)
+		s.wasAtRest = make([]bool, n)
+		s.pending = make([]bool, n)
+		s.committed = make([]bool, n)
+		s.since = make([]int, n)
+		s.ackedBase = make([]int, n)
+		s.lastSent = make([]int, n)
+		s.colourKnown = make([]bool, n)
+		s.colourAt = make([]int, n)
+		s.hist = NewHistory()
+		s.m = wire.NewMeasureStream()
+		s.selected = make([]int32, 0, MaxUpdates)
+	}
+	s.prio.Reset()
+	s.hist.Reset()
+	s.quant.reset(n)
+	for i := range n {
+		// Cubes at rest when the strategy starts have nothing to commit.
+		s.wasAtRest[i] = true
+		s.pending[i] = false
+		s.committed[i] = false
+		s.colourKnown[i], s.colourAt[i] = false, -1 // the right starts from the initial world: grey
+		s.ackedBase[i] = -1
+		s.lastSent[i] = -1
+	}
+	s.newestAck = -1
+	s.start = ctx.Frame()
+	// The left's next step is its first one under this strategy: quantize
+	// before it, as before every later one.
+	s.quant.run(ctx.Left(), st.set.Quantize)
+	s.win = [wire.TicksPerSecond]sentStat{}
+}
+
+// BudgetBytes is the payload bytes per packet (the sequence number included,
+// the IP and UDP headers not) that keeps 60 packets per second within kbps.
+func BudgetBytes(kbps int) int {
+	return kbps*1000/8/wire.TicksPerSecond - wire.PacketHeaderBytes
+}
+
+func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
+	set := &st.set
+	cfg := &st.cfg
+	left := ctx.Left()
+	frame := ctx.Frame()
+
+	// 1. Quantize (both sides: the left's half), and 2. prioritize.
+	s.quant.run(left, set.Quantize)
+	pending := 0
+	for i := range s.quant.q {
+		atRest := s.quant.q[i].AtRest
+		if !set.Compressed {
+			c := left.Cube(i)
+			atRest = zero32(c.LinearVelocity[0]) && zero32(c.LinearVelocity[1]) && zero32(c.LinearVelocity[2]) &&
+				zero32(c.AngularVelocity[0]) && zero32(c.AngularVelocity[1]) && zero32(c.AngularVelocity[2])
+		}
+		if atRest && !s.wasAtRest[i] {
+			s.pending[i], s.since[i] = true, frame
+		} else if !atRest {
+			s.pending[i], s.committed[i] = false, false
+		}
+		s.wasAtRest[i] = atRest
+
+		p := cfg.RestingPriority
+		switch {
+		case i == cubes.Player:
+			p = cfg.PlayerPriority
+		case left.Interacting(i):
+			p = cfg.InteractingPriority
+		}
+		if set.RestCommit {
+			switch {
+			case s.pending[i]:
+				// Resend until the resting state is known to have arrived.
+				p = math.Max(p, cfg.RestCommitPriority)
+			case s.committed[i] && i != cubes.Player:
+				// The right has this cube's resting state: while it
+				// lies still there is nothing new to say, even if it is
+				// still red for a while.
+				p = cfg.RestingPriority
+			}
+		}
+		if left.Interacting(i) != s.colourKnown[i] && i != cubes.Player {
+			p = math.Max(p, cfg.InteractingPriority)
+		}
+		if s.pending[i] {
+			pending++
+		}
+		if set.Accumulate && cfg.StarvationTicks > 0 && i != cubes.Player {
+			last := s.lastSent[i]
+			if last < 0 {
+				last = s.start
+			}
+			if frame-last >= cfg.StarvationTicks {
+				p = math.Max(p, cfg.InteractingPriority)
+			}
+		}
+		if set.Accumulate {
+			s.prio.Add(i, p)
+		} else {
+			s.prio.Set(i, p)
+		}
+	}
+
+	// 3. Fill. The header first: format flags, base ack and inputs.
+	pkt := &s.pkt
+	pkt.NumCubes = int32(st.n)
+	pkt.Quantized = set.Quantize
+	pkt.Compressed = set.Compressed
+	pkt.Delta = set.Compressed && set.DeltaEncoding
+	pkt.Relative = false // decided once the player is in
+	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < BaseWindow
+	pkt.BaseAck = uint16(s.newestAck)
+	for k := range pkt.Inputs {
+		pkt.Inputs[k] = ctx.Input(frame - Inputs + k).Bits()
+	}
+	pkt.NumUpdates = 0
+	pkt.History = nil
+	hb, err := ctx.Measure(pkt)
+	if err != nil {
+		return
+	}
+	used := hb.Total()
+	budget := math.MaxInt
+	if set.LimitBandwidth {
+		budget = BudgetBytes(set.BandwidthKbps) * 8
+	}
+	headerBits := used
+	s.selected = s.selected[:0]
+	// The smallest update there can be: an index and the at-rest bit.
+	minBits := wire.BitsRequired(0, st.n-1) + 3
+
+	// The player goes first (it also anchors relative positions).
+	s.candidate(st, left, frame, cubes.Player)
+	if bits, err := pkt.MeasureUpdate(s.m, &s.cand); err == nil && used+bits <= budget {
+		used += bits
+		pkt.Updates[0] = s.cand
+		pkt.NumUpdates = 1
+		s.selected = append(s.selected, cubes.Player)
+		pkt.Relative = set.Compressed && set.RelativeToPlayer
+	}
+	for _, i := range s.prio.Order() {
+		if len(s.selected) >= cfg.MaxUpdates || budget-used < minBits {
+			break
+		}
+		if i == cubes.Player {
+			continue
+		}
+		s.candidate(st, left, frame, i)
+		bits, err := pkt.MeasureUpdate(s.m, &s.cand)
+		if err != nil || used+bits > budget {
+			continue // skip what does not fit; it stays first in line
+		}
+		used += bits
+		s.selected = append(s.selected, i)
+	}
+
+	// Updates go out in increasing index order (the player, index 0, stays
+	// first). The measured sizes do not depend on the order.
+	sortInt32s(s.selected)
+	for k, i := range s.selected {
+		s.candidate(st, left, frame, i)
+		pkt.Updates[k] = s.cand
+	}
+	pkt.NumUpdates = int32(len(s.selected))
+
+	// 4. Send and record.
+	if _, err := ctx.Send(pkt); err != nil {
+		return
+	}
+	s.hist.Record(uint16(frame), pkt)
+	for _, i := range s.selected {
+		s.prio.Sent(int(i))
+		s.lastSent[i] = frame
+	}
+	st.prioMax = s.prio.Max()
+
+	// Figures.
+	ss := &st.stats
+	ss.LastUpdates = len(s.selected)
+	ss.LastBits = used
+	ss.LastUpdateBits = used - headerBits
+	ss.BudgetBits = 0
+	if set.LimitBandwidth {
+		ss.BudgetBits = budget
+	}
+	s.win[frame%len(s.win)] = sentStat{valid: true, updates: ss.LastUpdates, bits: ss.LastUpdateBits, budget: ss.BudgetBits, usedBudget: used}
+	var packets, updates, bits, bud, usedBud int
+	for _, w := range s.win {
+		if !w.valid {
+			continue
+		}
+		packets++
+		updates += w.updates
+		bits += w.bits
+		if w.budget > 0 {
+			bud += w.budget
+			usedBud += w.usedBudget
+		}
+	}
+	ss.UpdatesPerPacket = float64(updates) / float64(max(packets, 1))
+	ss.BitsPerUpdate = float64(bits) / float64(max(updates, 1))
+	ss.BudgetUsed = 0
+	if bud > 0 {
+		ss.BudgetUsed = float64(usedBud) / float64(bud)
+	}
+	ss.NeverSent, ss.OldestUnsentTicks = 0, 0
+	for _, f := range s.lastSent {
+		if f < 0 {
+			ss.NeverSent++
+			f = s.start
+		}
+		ss.OldestUnsentTicks = max(ss.OldestUnsentTicks, frame-f)
+	}
+	ss.PendingRestCommits = pending
+}
+
+// candidate fills s.cand with cube i's update: its wire state and, when the
+// packet is delta encoded, its base.
+func (s *stateSyncSender) candidate(st *Strategy, left *cubes.World, frame int, i int32) {
+	u := &s.cand
+	*u = StateUpdate{Index: i, Interacting: left.Interacting(int(i))}
+	pkt := &s.pkt
+	if !pkt.Compressed {
+		c := left.Cube(int(i))
+		u.Raw = RawState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		return
+	}
+	u.State = s.quant.q[i]
+	if !pkt.HasBaseAck {
+		return
+	}
+	// The newest acked packet that carried this cube, if the offset from
+	// the base ack fits in 5 bits and the receiver surely still holds it.
+	b := s.ackedBase[i]
+	if b < 0 || s.newestAck-b > MaxBaseOffset || frame-b >= BaseWindow {
+		return
+	}
+	if base := s.hist.Find(uint16(b), i); base != nil {
+		u.HasBase = true
+		u.BaseOffset = int32(s.newestAck - b)
+		u.Base = *base
+	}
+}
+
+func (s *stateSyncSender) acked(st *Strategy, ctx strategy.Context, seq uint16) {
+	frame, ok := wire.FrameOf(seq, ctx.Frame())
+	if !ok {
+		return // the endpoint acks only sequences this side sent
+	}
+	if frame > s.newestAck {
+		s.newestAck = frame
+	}
+	index, state, compressed, ok := s.hist.Entries(seq)
+	if !ok {
+		return
+	}
+	flags := s.hist.Interacting(seq)
+	for k, i := range index {
+		if frame > s.colourAt[i] {
+			s.colourAt[i], s.colourKnown[i] = frame, flags[k]
+		}
+		if compressed && frame > s.ackedBase[i] {
+			s.ackedBase[i] = frame
+		}
+		if state[k].AtRest && s.pending[i] && frame >= s.since[i] {
+			// Committed: the right has it at rest.
+			s.pending[i], s.committed[i] = false, true
+		}
+	}
+}
+
+// zero32 reports whether x is zero once sent as a float32.
+func zero32(x float64) bool { return float32(x) == 0 }
+
+// sortInt32s sorts a short slice in place (insertion sort: at most 64
+// values, and no allocation).
+func sortInt32s(a []int32) {
+	for k := 1; k < len(a); k++ {
+		v := a[k]
+		j := k
+		for j > 0 && a[j-1] > v {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = v
+	}
+}

@@ -1,0 +1,649 @@
+package statesync
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"netcubes/cubes"
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+	"netcubes/wire"
+)
+
+// Design note: state synchronization (Glenn Fiedler, "State
+// Synchronization", and its summary). Both sides simulate. The left sends
+// its inputs and the state of a few cubes each tick; the right runs its own
+// world a few frames behind, steps it with the left's inputs, and snaps the
+// cubes it hears about to the state it was sent. Between updates the right's
+// own simulation fills in, which is why a few dozen cube updates per packet
+// are enough for 901 cubes.
+//
+// The presenter walks the article's build-up with eight cumulative steps
+// (StepSettings); every step is also a setting of its own, safe to
+// change between two game.Session.Steps:
+//
+//  1. state updates: inputs + up to 64 uncompressed updates per packet,
+//     chosen by current priority only;
+//  2. the priority accumulator, filling packets to a byte budget;
+//  3. the jitter buffer;
+//  4. snapping the physics hard to each update (steps 1–3 blend the
+//     simulation toward it instead, the mistake the article warns about);
+//  5. compressed updates;
+//  6. quantize both sides;
+//  7. adaptive visual smoothing;
+//  8. beyond the article's basics: positions relative to the player,
+//     delta encoding against acked bases, and the at-rest commit.
+//
+// The session's order and "quantize both sides": the article quantizes each
+// world before each of its steps. The session steps the left world and then
+// calls Send, so quantizing the left at the start of Send, right after step
+// n, is the same as quantizing it before step n+1; the packet then carries
+// exactly the state the left will continue from. (The session records the
+// left for its error figures just before Send, so the left it compares with
+// is unquantized: a difference of at most 0.12 mm and 0.003°.) The right
+// quantizes its own world before each of its steps in Update.
+
+// BandwidthSteps are the bandwidth limits the presenter steps
+// through, kbit/s including IP and UDP headers at 60 packets per second.
+var BandwidthSteps = []int{32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048}
+
+// Limits of the live settings.
+const (
+	// MinKbps is the lowest bandwidth limit: 32 kbit/s leave 38
+	// bytes per packet after the IP and UDP headers, which hold the
+	// sequence and the 32 inputs but no cube update (a resting cube costs
+	// 118 bits until it has a delta base): the right then runs on inputs
+	// alone, deterministic lockstep without the waiting. From 48 kbit/s the
+	// player fits. Lower limits could not carry the inputs.
+	MinKbps = 32
+	// MaxKbps is the highest limit offered.
+	MaxKbps = 4096
+	// MaxJitterFrames bounds the jitter buffer setting.
+	MaxJitterFrames = 10
+	// Steps is the number of build-up steps.
+	Steps = 8
+)
+
+// Settings are the live settings of state synchronization. Each
+// field is one step of the article's build-up (or a teaching switch).
+type Settings struct {
+	// Accumulate sorts cubes by accumulated priority (the priority
+	// accumulator). Off: by current priority only, so the grey cubes
+	// beyond the first few dozen are never sent.
+	Accumulate bool
+	// LimitBandwidth fills each packet only up to the byte budget of
+	// BandwidthKbps. Off: up to 64 updates whatever they cost.
+	LimitBandwidth bool
+	// BandwidthKbps is the limit in kbit/s, IP and UDP headers included, at
+	// 60 packets per second (256: 505 bytes of payload per packet). Lower
+	// means fewer updates per packet, so each cube is corrected less often
+	// and the right drifts further between corrections.
+	BandwidthKbps int
+	// JitterFrames is how many frames the right holds packets beyond the
+	// fastest transit (0..10). More absorbs more jitter but shows the world
+	// later; 0 applies packets as soon as the fastest ones could arrive, so
+	// slower ones are applied out of phase.
+	JitterFrames int
+	// Snap sets the right's physics state exactly to each update. Off:
+	// blend the simulation halfway toward it (Config.BlendFactor),
+	// the tempting mistake the article warns against: the simulation then
+	// extrapolates from a state that never existed.
+	Snap bool
+	// Compressed sends quantized updates (bounded positions at 4096 per
+	// metre, smallest-three orientations at 15 bits, bounded velocities):
+	// 117 bits for a resting cube instead of 235, so about twice as many
+	// updates fit. Off: float32s.
+	Compressed bool
+	// Quantize snaps both worlds to the wire's precision before every
+	// step, so the right extrapolates from exactly what the left does.
+	// Costs one quantization of every cube per tick on each side.
+	Quantize bool
+	// Smoothing hides corrections in error offsets that fade over a few
+	// ticks; it changes only what is drawn, never the simulation.
+	Smoothing SmoothingMode
+	// RelativeToPlayer sends positions within ±2 m of the player as
+	// offsets from it (compressed only): 43 bits instead of 59.
+	RelativeToPlayer bool
+	// DeltaEncoding encodes updates against the same cube's state in a
+	// packet the right acked (compressed only): a resting cube costs 19
+	// bits instead of 117.
+	DeltaEncoding bool
+	// RestCommit keeps a cube that just came to rest at the priority of an
+	// interacting cube until a packet carrying its resting state is acked,
+	// so a lost last update cannot leave it in the wrong place for long;
+	// once committed, a cube lying still drops to grey priority even while
+	// it is still red (the right has nothing left to learn about it).
+	RestCommit bool
+	// SyncOff stops the right from applying state updates: it only gets
+	// inputs and drifts away from the left wherever it already differs
+	// (with a deterministic simulation started in sync it stays in sync:
+	// that is deterministic lockstep).
+	SyncOff bool
+}
+
+// StepSettings returns the cumulative settings of build-up step n
+// (clamped to 1..8), with the default bandwidth and jitter buffer.
+func StepSettings(n int) Settings {
+	n = min(max(n, 1), Steps)
+	s := Settings{BandwidthKbps: 256}
+	s.Accumulate = n >= 2
+	s.LimitBandwidth = n >= 2
+	if n >= 3 {
+		s.JitterFrames = 5
+	}
+	s.Snap = n >= 4
+	s.Compressed = n >= 5
+	s.Quantize = n >= 6
+	if n >= 7 {
+		s.Smoothing = SmoothingAdaptive
+	}
+	s.RelativeToPlayer = n >= 8
+	s.DeltaEncoding = n >= 8
+	s.RestCommit = n >= 8
+	return s
+}
+
+// Step returns the build-up step these settings are, whatever the bandwidth
+// and the jitter buffer's depth (only whether there is one), or 0 when they
+// match no step ("custom").
+func (s Settings) Step() int {
+	for n := Steps; n >= 1; n-- {
+		t := StepSettings(n)
+		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
+		if (n >= 3) != (s.JitterFrames > 0) {
+			continue
+		}
+		if t == s {
+			return n
+		}
+	}
+	return 0
+}
+
+// WithStep returns s moved to build-up step n: every toggle as the step has
+// it, the bandwidth limit kept, and the jitter buffer's depth kept (5 if it
+// was off) from step 3 on, off before.
+func (s Settings) WithStep(n int) Settings {
+	t := StepSettings(n)
+	t.BandwidthKbps = s.BandwidthKbps
+	if t.JitterFrames > 0 && s.JitterFrames > 0 {
+		t.JitterFrames = s.JitterFrames
+	}
+	return t.clamped()
+}
+
+// clamped returns s with its numbers inside their ranges.
+func (s Settings) clamped() Settings {
+	s.BandwidthKbps = min(max(s.BandwidthKbps, MinKbps), MaxKbps)
+	s.JitterFrames = min(max(s.JitterFrames, 0), MaxJitterFrames)
+	if s.Smoothing < 0 || s.Smoothing >= NumSmoothingModes {
+		s.Smoothing = SmoothingNone
+	}
+	return s
+}
+
+// BandwidthString is the limit as the HUD shows it.
+func (s Settings) BandwidthString() string {
+	if !s.LimitBandwidth {
+		return "no limit"
+	}
+	return fmt.Sprintf("%d kbit/s", s.BandwidthKbps)
+}
+
+// JitterString is the jitter buffer as the HUD shows it.
+func (s Settings) JitterString() string {
+	if s.JitterFrames == 0 {
+		return "no jitter buffer"
+	}
+	return fmt.Sprintf("jitter %d", s.JitterFrames)
+}
+
+// String is the one-line mode: "step 7 · 256 kbit/s · jitter 5 · quantize ·
+// adaptive smoothing".
+func (s Settings) String() string {
+	var b strings.Builder
+	if n := s.Step(); n > 0 {
+		fmt.Fprintf(&b, "step %d", n)
+	} else {
+		b.WriteString("custom")
+	}
+	part := func(p string) { b.WriteString(" · "); b.WriteString(p) }
+	part(s.BandwidthString())
+	part(s.JitterString())
+	if !s.Accumulate {
+		part("current priority")
+	}
+	if !s.Snap {
+		part("blend")
+	}
+	if s.Compressed {
+		part("compressed")
+	} else {
+		part("float32")
+	}
+	if s.Quantize {
+		part("quantize")
+	}
+	if s.Smoothing != SmoothingNone {
+		part(s.Smoothing.String())
+	}
+	if s.Compressed && s.RelativeToPlayer {
+		part("relative")
+	}
+	if s.Compressed && s.DeltaEncoding {
+		part("delta")
+	}
+	if s.RestCommit {
+		part("rest commit")
+	}
+	if s.SyncOff {
+		part("SYNC OFF")
+	}
+	return b.String()
+}
+
+// stateSyncStepNames and stateSyncExplains describe each build-up step.
+var stateSyncStepNames = [Steps + 1]string{
+	"custom",
+	"state updates",
+	"priority accumulator",
+	"jitter buffer",
+	"snap hard",
+	"compressed updates",
+	"quantize both sides",
+	"adaptive smoothing",
+	"delta, relative, rest commit",
+}
+
+var stateSyncExplains = [Steps + 1]string{
+	"Custom settings: both sides simulate; packets carry inputs and the most important cube states.",
+	"Both sides simulate; each packet: 32 inputs + 64 float updates by current priority. Grey cubes far down the list are never sent.",
+	"Priority accumulator: priorities add up every tick, sent cubes reset to 0, so every cube gets its turn within the byte budget.",
+	"Jitter buffer: packets wait a few frames and are applied in frame order, so corrections land evenly.",
+	"Snap hard: updates replace the physics state exactly; blending the simulation extrapolated from states that never existed.",
+	"Compressed: bounded, quantized positions and velocities and smallest-three orientations: twice the updates per packet.",
+	"Quantize both sides: both worlds snap to the wire's precision before each step, so they extrapolate alike.",
+	"Adaptive smoothing: corrections become error offsets that fade, gently when small, fast when large: no visible pops.",
+	"Beyond: deltas against acked states, positions relative to the player, and resting cubes resent until acked.",
+}
+
+// StepName names build-up step n (0: custom).
+func StepName(n int) string {
+	if n < 0 || n > Steps {
+		n = 0
+	}
+	return stateSyncStepNames[n]
+}
+
+// Config holds the fixed tunables of state synchronization.
+type Config struct {
+	// Priorities added to a cube's accumulator each tick (the article's):
+	// the player 1,000,000 (always first), interacting (red) cubes 100,
+	// other cubes 1. RestCommitPriority is what a cube that just came to
+	// rest keeps until its resting state is acked (RestCommit): high enough
+	// to be resent within a few packets, here the red cubes' priority.
+	PlayerPriority, InteractingPriority, RestingPriority, RestCommitPriority float64
+	// StarvationTicks guards the accumulator's worst case (beyond the
+	// article): a cube not sent for this many ticks is added the red cubes'
+	// priority until it is sent. With the article's priorities a grey cube
+	// waits about (100 × red cubes + grey cubes) / updates per packet ticks:
+	// with a 150-cube ball at 256 kbit/s that is 10 s, long enough for a
+	// cube knocked aside to sit visibly wrong. 300 (5 s) caps the wait
+	// near 5 s at the cost of a few red-cube updates; 0 turns it off. Only
+	// with the accumulator on (the build-up's first step shows starvation
+	// on purpose).
+	StarvationTicks int
+	// MaxUpdates caps the updates per packet (the article's 64, at most
+	// MaxUpdates).
+	MaxUpdates int
+	// BlendFactor is how far the (wrong) blend mode moves the simulation
+	// toward an update, 0..1. 0.5: halfway, so a cube's state is a mix of
+	// where it is and where it should be.
+	BlendFactor float64
+	// JitterWindowTicks is how long the jitter buffer remembers the
+	// fastest packet (see PlayoutConfig).
+	JitterWindowTicks int
+	// Smoothing holds the visual smoothing factors.
+	Smoothing SmoothingConfig
+	// Initial are the settings a new strategy starts with.
+	Initial Settings
+}
+
+// DefaultConfig is the article's configuration, starting at step 8
+// at 256 kbit/s with a 5-frame jitter buffer.
+func DefaultConfig() Config {
+	return Config{
+		PlayerPriority:      1e6,
+		InteractingPriority: 100,
+		RestingPriority:     1,
+		RestCommitPriority:  100,
+		StarvationTicks:     5 * wire.TicksPerSecond,
+		MaxUpdates:          MaxUpdates,
+		BlendFactor:         0.5,
+		JitterWindowTicks:   2 * wire.TicksPerSecond,
+		Smoothing:           DefaultSmoothingConfig(),
+		Initial:             StepSettings(Steps),
+	}
+}
+
+// Stats are the strategy's own figures for the HUD and the bench.
+type Stats struct {
+	// The last packet sent.
+	LastUpdates    int // cube updates in it
+	LastUpdateBits int // bits of those updates
+	LastBits       int // payload bits, sequence included
+	BudgetBits     int // the payload budget, bits (0 without a limit)
+
+	// Averages over the packets of the last second.
+	UpdatesPerPacket float64
+	BitsPerUpdate    float64
+	BudgetUsed       float64 // fraction of the budget used (0 without a limit)
+
+	// Coverage, on the left: cubes not sent since the strategy started,
+	// the longest any cube has waited for an update (ticks), and resting
+	// cubes waiting for their at-rest commit.
+	NeverSent          int
+	OldestUnsentTicks  int
+	PendingRestCommits int
+
+	// The right.
+	Started           bool // the right has started its clock (a packet arrived)
+	ShownFrame        int  // the left frame the right's world is at
+	PlayoutDelayTicks int  // how far behind the left it is
+	Buffered          int  // packets waiting in the jitter buffer
+	Packets           uint64
+	LatePackets       uint64 // delivered after their frame: applied out of phase
+	AppliedUpdates    uint64
+	StaleUpdates      uint64 // skipped: a newer update of the cube was applied already
+	IgnoredUpdates    uint64 // skipped because sync is off
+	// Inputs: steps taken with the input of that very frame, steps that had
+	// to reuse the latest input known, and frames whose input arrived only
+	// thanks to the redundant copies (its newest copy was lost or late).
+	InputsExact, InputsGuessed, InputsRecovered uint64
+}
+
+// Strategy is the state synchronization strategy. Change its settings with
+// SetSettings (or the helpers) between game.Session.Steps.
+type Strategy struct {
+	cfg     Config
+	set     Settings
+	mode    string // cached Mode()
+	n       int
+	snd     stateSyncSender
+	rcv     stateSyncReceiver
+	stats   Stats
+	prioMax float64 // accumulator maximum after the last send, for the view
+
+	controls []strategy.Control
+}
+
+// New returns the strategy with cfg (the session calls Reset before
+// using it).
+func New(cfg Config) *Strategy {
+	if cfg.MaxUpdates < 1 || cfg.MaxUpdates > MaxUpdates {
+		cfg.MaxUpdates = MaxUpdates
+	}
+	st := &Strategy{cfg: cfg}
+	st.rcv.smooth.cfg = cfg.Smoothing
+	st.SetSettings(cfg.Initial)
+	st.controls = st.buildControls()
+	return st
+}
+
+// ID implements strategy.Strategy.
+func (st *Strategy) ID() string { return "statesync" }
+
+// Name implements strategy.Strategy.
+func (st *Strategy) Name() string { return "State synchronization" }
+
+// Family implements strategy.Strategy.
+func (st *Strategy) Family() string { return "State sync" }
+
+// Mode implements strategy.Strategy: the settings in one line.
+func (st *Strategy) Mode() string { return st.mode }
+
+// Explain implements strategy.Strategy: what the current step shows.
+func (st *Strategy) Explain() string {
+	if st.set.SyncOff {
+		return "Sync off: the right gets only inputs and runs on its own; watch it drift wherever it differed."
+	}
+	return stateSyncExplains[st.set.Step()]
+}
+
+// Settings returns the current settings.
+func (st *Strategy) Settings() Settings { return st.set }
+
+// BudgetKbps is the bandwidth limit in kbit/s (headers included) and
+// whether the sender keeps to it (off at step 1: the HUD then draws the
+// limit as what the sender is ignoring).
+func (st *Strategy) BudgetKbps() (float64, bool) {
+	return float64(st.set.BandwidthKbps), st.set.LimitBandwidth
+}
+
+// SetSettings changes the settings (numbers are clamped to their ranges).
+// Every change takes effect from the next tick: packets describe their own
+// format, so packets in flight stay readable.
+func (st *Strategy) SetSettings(s Settings) {
+	st.set = s.clamped()
+	st.mode = st.set.String()
+	if st.rcv.clock != nil {
+		st.rcv.clock.SetDelayFrames(st.set.JitterFrames)
+	}
+}
+
+// Step returns the build-up step of the current settings (0: custom).
+func (st *Strategy) Step() int { return st.set.Step() }
+
+// SetStep moves to build-up step n (1..8), keeping the bandwidth limit and
+// the jitter buffer's depth.
+func (st *Strategy) SetStep(n int) { st.SetSettings(st.set.WithStep(n)) }
+
+// NextStep and PrevStep walk the build-up ("]" and "["). From custom
+// settings they go to step 1 or 8.
+func (st *Strategy) NextStep() {
+	n := st.Step()
+	if n == 0 {
+		n = Steps - 1
+	}
+	st.SetStep(min(n+1, Steps))
+}
+
+// PrevStep goes back one build-up step.
+func (st *Strategy) PrevStep() {
+	n := st.Step()
+	if n == 0 {
+		n = 2
+	}
+	st.SetStep(max(n-1, 1))
+}
+
+// BandwidthUp and BandwidthDown move the limit to the next of
+// BandwidthSteps (and turn the limit on).
+func (st *Strategy) BandwidthUp() { st.stepBandwidth(+1) }
+
+// BandwidthDown lowers the limit one step.
+func (st *Strategy) BandwidthDown() { st.stepBandwidth(-1) }
+
+func (st *Strategy) stepBandwidth(dir int) {
+	s := st.set
+	cur := s.BandwidthKbps
+	next := cur
+	if dir > 0 {
+		for _, v := range BandwidthSteps {
+			if v > cur {
+				next = v
+				break
+			}
+		}
+	} else {
+		for k := len(BandwidthSteps) - 1; k >= 0; k-- {
+			if v := BandwidthSteps[k]; v < cur {
+				next = v
+				break
+			}
+		}
+	}
+	s.BandwidthKbps = next
+	s.LimitBandwidth = true
+	st.SetSettings(s)
+}
+
+// SetJitterFrames sets the jitter buffer (0..10 frames).
+func (st *Strategy) SetJitterFrames(n int) {
+	s := st.set
+	s.JitterFrames = n
+	st.SetSettings(s)
+}
+
+// SetSmoothing selects the visual smoothing.
+func (st *Strategy) SetSmoothing(m SmoothingMode) {
+	s := st.set
+	s.Smoothing = m
+	st.SetSettings(s)
+}
+
+// CycleSmoothing goes none → basic → adaptive → none.
+func (st *Strategy) CycleSmoothing() { st.SetSmoothing((st.set.Smoothing + 1) % NumSmoothingModes) }
+
+// Stats returns the strategy's figures for this tick.
+func (st *Strategy) Stats() Stats { return st.stats }
+
+// game.Config returns the fixed configuration.
+func (st *Strategy) Config() Config { return st.cfg }
+
+// Reset implements strategy.Strategy: both sides start over from the initial world.
+func (st *Strategy) Reset(ctx strategy.Context) {
+	st.n = ctx.Left().NumCubes()
+	st.snd.reset(st, ctx)
+	st.rcv.reset(st, ctx)
+	st.stats = Stats{}
+	st.prioMax = 0
+}
+
+// Send implements strategy.Strategy (statesync_send.go).
+func (st *Strategy) Send(ctx strategy.Context) { st.snd.send(st, ctx) }
+
+// Acked implements strategy.Strategy.
+func (st *Strategy) Acked(ctx strategy.Context, seq uint16) { st.snd.acked(st, ctx, seq) }
+
+// Receive implements strategy.Strategy (statesync_recv.go).
+func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
+	return st.rcv.receive(st, ctx, seq, s)
+}
+
+// Update implements strategy.Strategy.
+func (st *Strategy) Update(ctx strategy.Context) { st.rcv.update(st, ctx) }
+
+// viewmodel.View implements strategy.Strategy: the right's world as drawn (simulation pose plus
+// error offsets), which cubes were updated this tick, and each cube's
+// priority accumulator scaled to 0..1. The shown frame is the left frame the
+// right's simulation is at.
+func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
+	r := &st.rcv
+	w := r.world
+	v.Player = cubes.Player
+	v.HasPriority = true
+	v.HasErrorOffsets = true
+	scale := 0.0
+	if st.prioMax > 0 {
+		scale = 1 / st.prioMax
+	}
+	for i := 0; i < w.NumCubes(); i++ {
+		c := w.Cube(i)
+		p, q := r.smooth.rendered(i, c.Position, c.Orientation)
+		v.Cubes = append(v.Cubes, viewmodel.CubeView{
+			Position:    p,
+			Orientation: q,
+			HalfExtent:  w.HalfExtent(i),
+			Player:      i == cubes.Player,
+			Interacting: r.shownColour(st, i, c.Interacting),
+			AtRest:      w.AtRest(i),
+			Updated:     r.updated[i],
+			Priority:    st.snd.prio.Value(i) * scale,
+			ErrorOffset: r.smooth.pos[i],
+		})
+	}
+	if !r.clock.Started() {
+		return 0, false
+	}
+	return float64(r.frame()), true
+}
+
+// errFrameOutOfRange rejects a packet whose sequence stands for no frame the
+// left can have sent: after the right's frame, or before frame 0.
+var errFrameOutOfRange = errors.New("statesync: packet sequence is not a frame the left has reached")
+
+// stateFromQuantized builds a cube state from a quantized one.
+func stateFromQuantized(q *QuantizedCubeState, interacting bool) cubes.CubeState {
+	p, r, l, a := q.Dequantize()
+	return cubes.CubeState{Position: p, Orientation: r, LinearVelocity: l, AngularVelocity: a, Interacting: interacting}
+}
+
+// sameState reports whether two cube states have identical poses and
+// velocities.
+func sameState(a, b *cubes.CubeState) bool {
+	return a.Position == b.Position && a.Orientation == b.Orientation &&
+		a.LinearVelocity == b.LinearVelocity && a.AngularVelocity == b.AngularVelocity
+}
+
+// quantizer computes the quantized state of every cube of a world each tick
+// and, for "quantize both sides", snaps the world to it. It remembers each
+// cube's state after the last quantization: a cube still in exactly that state
+// (every sleeping cube, and cubes a step did not move) keeps its quantized
+// state without redoing the arithmetic, which makes a resting world nearly
+// free. Quantizing a state already on the grid is then never repeated, so a
+// cube's quantized state cannot flicker between two codes (see snapped).
+type quantizer struct {
+	q     []QuantizedCubeState
+	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
+	valid []bool
+}
+
+func (z *quantizer) reset(n int) {
+	if len(z.q) != n {
+		z.q = make([]QuantizedCubeState, n)
+		z.last = make([]cubes.CubeState, n)
+		z.valid = make([]bool, n)
+	}
+	for i := range z.valid {
+		z.valid[i] = false
+	}
+}
+
+// snapped records that cube i of w was just set to the dequantized q (a
+// compressed update applied on the right), so the next run keeps q instead
+// of quantizing the dequantized state again. That matters: smallest three is
+// not idempotent where two components tie for largest (quantizing the
+// dequantized value can pick the other one), and the left, whose quantizer
+// remembers q, never re-quantizes it either.
+func (z *quantizer) snapped(w *cubes.World, i int, q *QuantizedCubeState) {
+	z.q[i] = *q
+	z.last[i] = w.Cube(i)
+	z.valid[i] = true
+}
+
+// run quantizes every cube of w into z.q, and snaps w to it when apply is set.
+func (z *quantizer) run(w *cubes.World, apply bool) {
+	for i := range z.q {
+		c := w.Cube(i)
+		if z.valid[i] && sameState(&c, &z.last[i]) {
+			continue
+		}
+		z.q[i] = QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		z.valid[i] = true
+		z.last[i] = c
+		if !apply {
+			continue
+		}
+		ns := stateFromQuantized(&z.q[i], c.Interacting)
+		if sameState(&ns, &c) {
+			continue
+		}
+		// SetCube fails only for non-finite states, which quantization
+		// cannot produce.
+		if w.SetCube(i, ns) == nil {
+			z.last[i] = w.Cube(i)
+		}
+	}
+}

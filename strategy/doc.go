@@ -1,0 +1,23 @@
+// Package strategy is the seam between the session (package game) and the
+// networking strategies: a strategy is one package that implements
+// Strategy and describes its own keys (Control), flags (Flag), HUD line
+// (Facts), budget (Budgeted) and bench tables (Benched); the session, the
+// app, the help overlay, the command line and the bench handle every
+// strategy alike through these, and package catalog lists them. A
+// strategy that sends data from the right to the left (TwoWay) or whose
+// right side owns the player (RightDriven) says so by implementing those
+// interfaces.
+//
+//   - strategy.go: Strategy, Context (what a strategy sees of the session),
+//     Payload and the optional interfaces.
+//   - control.go: Control and Flag, the typed settings, and helpers
+//     (IntFlag, FloatFlag, ChoiceFlag: values checked, NaN refused, errors
+//     on one short line; control_test.go pins their text).
+//   - bench.go: Bench, Run and Summary, the bench as a strategy's tables
+//     see it.
+//
+// A new strategy's receive fuzzer is three lines with internal/fuzzutil.
+//
+// It depends only on the layers below (cubes, wire, link, viewmodel) and
+// internal/cliutil (the one-line flag messages).
+package strategy

@@ -1,0 +1,175 @@
+package strategy
+
+import (
+	"netcubes/cubes"
+	"netcubes/link"
+	"netcubes/viewmodel"
+	"netcubes/wire"
+)
+
+// Strategy is one way of networking the world. The session (package game)
+// owns the left world, the links in both directions, the packet sequence
+// numbers and the acks; a strategy owns its packet formats, what the left
+// sends and how the right rebuilds the world.
+//
+// Every method runs inside Session.Step or between two Steps, on one
+// goroutine. Settings changed between Steps (by the app's keys, the
+// command line or a test) take effect at the next tick.
+type Strategy interface {
+	// ID is the strategy's name on the command line ("statesync"); unique
+	// in a session's list.
+	ID() string
+	// Name is its name on the HUD ("State synchronization").
+	Name() string
+	// Family names the group of strategies that share their controls
+	// ("Snapshots"): the help overlay lists a family's keys once, under
+	// the number keys of all its members.
+	Family() string
+	// Mode describes the current settings in a few words.
+	Mode() string
+	// Explain is one line saying what the presenter is looking at.
+	Explain() string
+	// Controls are the strategy's own settings, each on a key. The list
+	// may be built once: its Value and Do functions read and change the
+	// live settings.
+	Controls() []Control
+	// SubMode steps the strategy's sub-mode by dir (+1 or −1: the `]` and
+	// `[` keys) and says what it is now: a render mode, a compression
+	// level, a step of an article's build-up.
+	SubMode(dir int) string
+
+	// Reset forgets everything (a new session or a switch to this
+	// strategy). The right side starts from the world's initial state,
+	// which both sides know.
+	Reset(ctx Context)
+	// Send runs on the left after the left world stepped. It may send one
+	// packet with ctx.Send.
+	Send(ctx Context)
+	// Acked tells the left that the right received its packet seq.
+	Acked(ctx Context, seq uint16)
+	// Receive decodes one packet that reached the right. The sequence has
+	// been read; s is positioned at the strategy's payload. Returning an
+	// error drops the packet (hostile or corrupt bytes): it must never
+	// panic, whatever the bytes and the sequence number.
+	Receive(ctx Context, seq uint16, s *wire.ReadStream) error
+	// Update advances the right side by one tick, after this tick's
+	// packets were received.
+	Update(ctx Context)
+	// View fills the right view model and returns the left frame it shows
+	// (fractional while interpolating), or ok = false before it shows
+	// anything comparable with the left.
+	View(v *viewmodel.View) (shown float64, ok bool)
+}
+
+// Payload is a packet body the session frames and sends: one Serialize for
+// writing, reading and measuring (package wire).
+type Payload interface {
+	Serialize(s wire.Stream) error
+}
+
+// Context is what a strategy sees of the session during a tick.
+type Context interface {
+	// Frame is the current tick: the number of steps the left world has
+	// taken.
+	Frame() int
+	// Left is the authoritative world, to read. Only the session steps it.
+	Left() *cubes.World
+	// EditLeft is the same world for a strategy that must change it
+	// between steps (state synchronization's "quantize both sides"). The
+	// session records the left for its error figures before Send, so an
+	// edit in Send shows from the next tick.
+	EditLeft() *cubes.World
+	// Input is the input the left world used at frame f (idle input for
+	// a frame outside the session's input history).
+	Input(f int) cubes.Input
+	// PresenterInput is this tick's input from the keys or the script. It
+	// drives the left world, except for a strategy that implements
+	// RightDriven, whose right side owns it.
+	PresenterInput() cubes.Input
+	// Initial is the world's initial state, known to both sides.
+	Initial() []cubes.CubeState
+	// NewWorld builds a world in its initial state, for a strategy whose
+	// right side simulates.
+	NewWorld() *cubes.World
+
+	// Send writes p after the sequence number (the current frame) and
+	// sends the packet to the right: at most one per tick. It returns the
+	// packet's size in bytes without the IP and UDP headers.
+	Send(p Payload) (int, error)
+	// SendBack sends p from the right to the left inside this tick's ack
+	// packet (a strategy implementing TwoWay calls it from SendBack). It
+	// is counted in the right → left bandwidth.
+	SendBack(p Payload) (int, error)
+	// Measure returns the bits p would take after the sequence number.
+	Measure(p Payload) (wire.Breakdown, error)
+
+	// RTT is the round-trip time the left measures from acks, in ms
+	// (false before the first ack).
+	RTT() (float64, bool)
+	// Link is the current configuration of the left → right link.
+	Link() link.Config
+}
+
+// Facts is implemented by a strategy that has a line of its own figures
+// for the HUD (bits per changed cube, updates per packet, stall time).
+type Facts interface {
+	Facts() string
+}
+
+// RightFacts is implemented by a strategy whose figures are the right's
+// own (lockstep's sync check, frames waiting, stalls): a right process
+// shows this line instead of the left's facts.
+type RightFacts interface {
+	RightFacts() string
+}
+
+// Budgeted is implemented by a strategy with a bandwidth limit: the HUD
+// draws it as the budget line. kept is false when the sender is currently
+// ignoring it.
+type Budgeted interface {
+	BudgetKbps() (kbps float64, kept bool)
+}
+
+// TwoWay is implemented by a strategy that sends its own data from the
+// right to the left (inputs going to a server, acks of inputs), carried in
+// the ack packet the session sends every tick.
+type TwoWay interface {
+	// SendBack runs on the right after Update; it may call ctx.SendBack
+	// once.
+	SendBack(ctx Context)
+	// ReceiveBack decodes a payload that reached the left, before the left
+	// steps (so data sent back in time is used for the coming step).
+	// Returning an error drops it; it must never panic.
+	ReceiveBack(ctx Context, s *wire.ReadStream) error
+}
+
+// LinkChooser is implemented by a strategy whose sub-modes are network
+// conditions (deterministic lockstep's seven modes, as in the original
+// demo). The session applies ChosenLink when the strategy is selected and
+// after each sub-mode step; the link keys change the conditions afterwards
+// as usual. name says on the HUD where the conditions came from.
+type LinkChooser interface {
+	ChosenLink() (c link.Config, name string)
+}
+
+// RightDriven is implemented by a strategy whose right side owns the
+// player: the presenter's keys drive the right (ctx.PresenterInput), and the
+// left world steps with the input that crossed the link.
+type RightDriven interface {
+	// LeftInput is the input the left world steps with this tick, called
+	// before the left steps (after ReceiveBack).
+	LeftInput(ctx Context) cubes.Input
+	// SideLabels name the two views ("SERVER", "CLIENT") with a short
+	// subtitle each.
+	SideLabels() (left, leftSub, right, rightSub string)
+}
+
+// Shared is implemented by a strategy whose live settings can cross the
+// network: in the two-process mode the left is the authority over the
+// session, and the settings the presenter changes there reach the right in
+// a control message. One Serialize writes them on the left and reads them
+// on the right, like any packet; reading hostile bytes returns an error and
+// leaves the settings as they were.
+type Shared interface {
+	SerializeSettings(s wire.Stream) error
+}

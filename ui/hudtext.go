@@ -1,0 +1,98 @@
+package ui
+
+// Design note: the HUD is read from the back of a hall, so its key figures
+// (kbit/s, the error, RTT and loss, the strategy's settings) are drawn large
+// (at least 1/25 of the window height at text scale 1) and are never cut:
+// when a line of them does not fit its column, it wraps between its parts
+// ("0.3 cm RMS · 3.3 cm max · 14.3°" becomes two lines). Secondary text
+// (explanations, counters) may be cut with "…".
+//
+// Every column is written through a colWriter, once without an image to
+// measure how tall it is (the bars' heights follow) and once to draw, so
+// the measured layout and the drawn one cannot disagree; a test writes the
+// HUD at three window sizes and three text scales and fails if a key
+// figure was cut.
+
+import (
+	"image/color"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+)
+
+// wrapParts packs parts, joined by sep, into lines no wider than firstW
+// (the first line) and restW (the others). A part wider than its line gets
+// a line of its own (and is then reported by the caller as cut).
+func wrapParts(parts []string, sep string, face text.Face, firstW, restW float64) []string {
+	var lines []string
+	cur := ""
+	width := firstW
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		try := p
+		if cur != "" {
+			try = cur + sep + p
+		}
+		if cur == "" || measure(try, face) <= width {
+			cur = try
+			continue
+		}
+		lines = append(lines, cur)
+		cur, width = p, restW
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// splitParts splits a HUD line at its " · " separators.
+func splitParts(s string) []string { return strings.Split(s, " · ") }
+
+// colWriter writes lines top-down in a column: onto dst, or only measuring
+// when dst is nil.
+type colWriter struct {
+	dst  *ebiten.Image
+	x, y float64 // the next line's top-left
+	w    float64 // the column's width
+	cut  []string
+}
+
+// line writes s on one line; a key line that does not fit is recorded (a
+// secondary one is cut with "…").
+func (c *colWriter) line(s string, face *text.GoTextFace, col color.Color, key bool) {
+	c.lineAt(0, s, face, col, key)
+	c.y += lineHeight(face)
+}
+
+// lineAt writes s at x offset dx on the current line without advancing.
+func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col color.Color, key bool) float64 {
+	if measure(s, face) > c.w-dx {
+		if key {
+			c.cut = append(c.cut, s)
+		}
+		s = fit(s, face, c.w-dx)
+	}
+	if c.dst != nil {
+		return label(c.dst, s, face, c.x+dx, c.y, col)
+	}
+	return measure(s, face)
+}
+
+// figures writes a lead-in (dim) followed by key parts joined by " · ",
+// wrapped between parts so that no figure is cut.
+func (c *colWriter) figures(lead string, parts []string, face *text.GoTextFace, col color.Color) {
+	lw := measure(lead, face)
+	for i, ln := range wrapParts(parts, " · ", face, c.w-lw, c.w) {
+		dx := 0.0
+		if i == 0 && lead != "" {
+			c.lineAt(0, lead, face, colDim, false)
+			dx = lw
+		}
+		c.lineAt(dx, ln, face, col, true)
+		c.y += lineHeight(face)
+	}
+}

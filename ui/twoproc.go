@@ -1,0 +1,97 @@
+package ui
+
+// The app in the two-process mode (game.RoleLeft or game.RoleRight): each
+// process draws its own side full width. The left is the authority: the
+// strategy, its settings, the simulated conditions and the time keys are
+// pressed there and reach the right in control datagrams; on the right
+// those keys only say so. The view keys (ghost, tints, help, text size,
+// fullscreen) work on both, and where a strategy puts the presenter on the
+// right (client-side prediction) the right's arrows drive the player.
+
+import (
+	"fmt"
+	"image"
+	"strings"
+
+	"netcubes/game"
+	"netcubes/udp"
+)
+
+// viewRects splits the screen between the views: side by side in one
+// process, the process's own side full width in two.
+func (a *App) viewRects(w, h, top, bottom int) (left, right image.Rectangle) {
+	gap := max(4, w/300)
+	switch a.opts.Session.Role {
+	case game.RoleLeft:
+		return image.Rect(0, top, w, h-bottom), image.Rectangle{}
+	case game.RoleRight:
+		return image.Rectangle{}, image.Rect(0, top, w, h-bottom)
+	}
+	return image.Rect(0, top, w/2-gap/2, h-bottom), image.Rect(w/2+gap/2, top, w, h-bottom)
+}
+
+// leftDrives is the group of keys that only the left process takes.
+func leftDrives(group string) bool {
+	return group == "Strategy" || group == "Network" || group == "Time" || strings.Contains(group, "(")
+}
+
+// refuseOnRight says, on the right process, that a key belongs to the left.
+func (a *App) refuseOnRight(b *binding) bool {
+	if a.opts.Session.Role != game.RoleRight || !leftDrives(b.group) || b.ctrl {
+		return false
+	}
+	a.say("the left drives this session: press %s on the left", b.label)
+	return true
+}
+
+// netEvents shows what the connection reported this tick (a right
+// connected, timed out, was refused) as notes.
+func (a *App) netEvents() {
+	for _, e := range a.sess.Events() {
+		a.say("%s", e)
+	}
+}
+
+// netLines are the network column's lines about the real connection (empty
+// in one process): who is connected over what, that the conditions named
+// below are simulated on top of it, and the datagrams refused.
+func (a *App) netLines() (status string, refused string) {
+	c := a.sess.Net()
+	if c == nil {
+		return "", ""
+	}
+	ok, peer := c.Connected()
+	switch {
+	case ok && a.opts.Session.Role == game.RoleLeft:
+		status = fmt.Sprintf("real UDP: right at %v", peer)
+	case ok:
+		status = fmt.Sprintf("real UDP: left at %v", peer)
+	case a.opts.Session.Role == game.RoleLeft:
+		status = fmt.Sprintf("real UDP: waiting for a right on %v (token %v)", c.LocalAddr(), c.Token())
+	default:
+		status = fmt.Sprintf("real UDP: connecting to the left at %v", a.opts.Connect)
+	}
+	if d := c.Drops(); d.Total() > 0 {
+		refused = "refused " + describeDrops(d)
+	}
+	return status, refused
+}
+
+// describeDrops writes the refused datagrams by reason, the non-zero ones.
+func describeDrops(d udp.Drops) string {
+	var parts []string
+	add := func(n uint64, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(d.NotOurs, "not ours")
+	add(d.WrongVersion, "wrong version")
+	add(d.WrongToken, "wrong token")
+	add(d.WrongAddress, "other address")
+	add(d.Oversized, "oversized")
+	add(d.Malformed, "malformed")
+	add(d.NotConnected, "before connecting")
+	add(d.QueueFull, "queue full")
+	return fmt.Sprintf("%d datagrams: %s", d.Total(), strings.Join(parts, ", "))
+}

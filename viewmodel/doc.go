@@ -1,0 +1,15 @@
+// Package viewmodel is the one-way boundary between the simulation side
+// (physics, cubes, the strategies, the session in package game) and the
+// drawing side (render, ui): every tick the session fills a View per side
+// and the figures of Metrics, and the renderer and the HUD only read them.
+// Nothing here points back into a world, so drawing can never change the
+// simulation.
+//
+//   - view.go: View and CubeView, one cube as it should be drawn, with the
+//     teaching overlays a strategy can fill (updated, priority, smoothing
+//     offsets).
+//   - metrics.go: Metrics, the honest numbers of one tick (bandwidth both
+//     ways, RTT, loss, the error against the truth), and PacketRecord, one
+//     packet of the HUD's timeline.
+//   - words.go: Plural, counts written the way they are read ("1 tick").
+package viewmodel

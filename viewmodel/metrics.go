@@ -1,0 +1,70 @@
+package viewmodel
+
+import (
+	"netcubes/link"
+	"netcubes/wire"
+)
+
+// Metrics are the honest numbers of one tick, for the HUD and the bench.
+type Metrics struct {
+	Frame int
+
+	// Bandwidth over the last second, IP and UDP headers (28 bytes per
+	// packet) included.
+	SentKbps float64 // left → right
+	AckKbps  float64 // right → left
+
+	// Packets left → right over the session.
+	PacketsSent, PacketsDelivered, PacketsLost uint64
+	// PacketsReceived counts the fresh data packets a right process got
+	// from the socket (the sent/delivered/lost counts are the left's).
+	PacketsReceived uint64
+	// Rejected counts packets the right could not decode; RejectedBack,
+	// packets from the right the left could not (or a strategy payload
+	// that came back after a switch of strategy).
+	Rejected, RejectedBack uint64
+
+	// LastPacket is the breakdown of the newest packet sent, in bits,
+	// sequence number included; LastPacketFrame is when it left (−1: none).
+	LastPacket      wire.Breakdown
+	LastPacketBytes int
+	LastPacketFrame int
+	// LastBackPacket is the breakdown of the newest strategy payload the
+	// right sent back (inside its ack packet), LastBackFrame when (−1:
+	// none).
+	LastBackPacket wire.Breakdown
+	LastBackFrame  int
+	// SecondBits sums the breakdowns of the packets sent in the last
+	// second, so the HUD's bar does not flicker between packets.
+	SecondBits wire.Breakdown
+
+	// RTT and loss as the left measures them from the acks.
+	RTTms  float64
+	HasRTT bool
+	Loss   float64 // fraction 0..1
+
+	// Error between the right view and the left world at the frame the
+	// right is showing. Valid is false before the right shows anything or
+	// when the shown frame is older than the history kept.
+	Valid        bool
+	ShownFrame   float64
+	DelayMs      float64 // how far in the past the right is, (Frame − ShownFrame)/60 s
+	PosRMSCm     float64
+	PosMaxCm     float64
+	OrientMaxDeg float64
+	// MaxPopCm is the largest visual pop of any right cube this tick: how
+	// much its on-screen motion differed from the true motion of the left
+	// over the same tick, |Δright − Δleft|. A cube flying at 16 m/s moves
+	// 27 cm a tick without popping; a snap to a corrected position pops.
+	MaxPopCm float64
+}
+
+// PacketRecord is one data packet for the HUD's packet timeline.
+type PacketRecord struct {
+	Seq     uint16
+	Sent    int // frame it left
+	Bytes   int // payload, without IP/UDP headers
+	Fate    link.Fate
+	Arrival int  // frame it arrived (Fate delivered) or will (in flight)
+	Acked   bool // the left has the right's ack for it
+}

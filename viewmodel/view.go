@@ -1,0 +1,57 @@
+package viewmodel
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// The view model is the one-way boundary between the simulation side
+// (game, cubes, net, physics) and the drawing side (render, ui): the session
+// fills a View every tick and the renderer only reads it. Nothing in it
+// points back into a world, so drawing can never change the simulation.
+
+// CubeView is one cube as the renderer should draw it.
+type CubeView struct {
+	Position    mgl64.Vec3 // centre, metres (z up)
+	Orientation mgl64.Quat // unit quaternion
+	HalfExtent  float64    // half the edge length, metres
+	Player      bool       // the cube the presenter drives
+	Interacting bool       // drawn red: touched by the player or by an interacting cube
+	AtRest      bool       // below the at-rest speed for a while
+
+	// Teaching overlays; zero when the strategy has nothing to show.
+	Updated     bool       // a state update for this cube was applied this tick
+	Priority    float64    // priority accumulator scaled to 0..1 (state sync)
+	ErrorOffset mgl64.Vec3 // rendered position minus simulation position (visual smoothing), metres
+}
+
+// View is everything one side shows for one tick.
+type View struct {
+	Cubes []CubeView
+	// Player is the index of the player cube in Cubes, the camera's target.
+	Player int
+	// HasPriority and HasErrorOffsets say whether the strategy fills those
+	// overlay fields, so the renderer can say "not available" instead of
+	// drawing zeros.
+	HasPriority, HasErrorOffsets bool
+	// Marks are a strategy's own outlines over its view (the 2004
+	// client's last known server pose and the jump of its last replay);
+	// the renderer draws them with the ghost overlay.
+	Marks []Mark
+}
+
+// MarkKind says what a Mark shows, and so its colour.
+type MarkKind uint8
+
+const (
+	// MarkServer is the server's last known pose of a cube.
+	MarkServer MarkKind = iota
+	// MarkReplay is where a replay moved a cube from; To is where to.
+	MarkReplay
+)
+
+// Mark is one outlined cube pose.
+type Mark struct {
+	Kind        MarkKind
+	Position    mgl64.Vec3
+	Orientation mgl64.Quat
+	HalfExtent  float64
+	To          mgl64.Vec3 // MarkReplay: the pose's new centre
+}

@@ -1,0 +1,123 @@
+package wire
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestAckHeaderSerialize(t *testing.T) {
+	tests := []struct {
+		name string
+		h    AckHeader
+		bits int
+	}{
+		{"nothing received yet", AckHeader{Sequence: 7}, 17},
+		{"acks", AckHeader{Sequence: 65535, HasAck: true, Ack: 0, AckBits: 0xFFFFFFFF}, 65},
+		{"sparse acks", AckHeader{Sequence: 1, HasAck: true, Ack: 40000, AckBits: 0x80000001}, 65},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := roundTrip(t, tc.h, tc.bits, func(s Stream, h *AckHeader) error { return h.Serialize(s) })
+			if got != tc.h {
+				t.Fatalf("got %+v, want %+v", got, tc.h)
+			}
+			m := NewMeasureStream()
+			h := tc.h
+			_ = h.Serialize(m)
+			b := m.Breakdown()
+			if b[CategoryHeader] != 16 || b[CategoryAcks] != tc.bits-16 {
+				t.Fatalf("breakdown %v", b)
+			}
+		})
+	}
+	// Without "has ack", whatever the destination held is cleared.
+	w := NewWriteStream(make([]byte, 16))
+	h := AckHeader{Sequence: 3}
+	_ = h.Serialize(w)
+	out := AckHeader{Ack: 9, AckBits: 9}
+	if err := out.Serialize(NewReadStream(w.Bytes())); err != nil || out != (AckHeader{Sequence: 3}) {
+		t.Fatalf("got %+v, %v", out, err)
+	}
+	// A truncated header is an error.
+	h = AckHeader{Sequence: 3, HasAck: true, Ack: 2, AckBits: 1}
+	w.Reset(make([]byte, 16))
+	_ = h.Serialize(w)
+	if err := out.Serialize(NewReadStream(w.Bytes()[:6])); !errors.Is(err, ErrEndOfData) {
+		t.Fatalf("truncated: %v", err)
+	}
+}
+
+func TestAckHeaderAcked(t *testing.T) {
+	h := AckHeader{HasAck: true, Ack: 1, AckBits: 1<<0 | 1<<2 | 1<<31}
+	tests := []struct {
+		seq  uint16
+		want bool
+	}{
+		{1, true},              // ack itself
+		{0, true},              // bit 0
+		{65535, false},         // bit 1
+		{65534, true},          // bit 2, across the wrap
+		{65536 + 1 - 32, true}, // bit 31
+		{65536 + 1 - 33, false},
+		{2, false}, // newer than ack
+	}
+	for _, tc := range tests {
+		if got := h.Acked(tc.seq); got != tc.want {
+			t.Errorf("Acked(%d) = %v, want %v", tc.seq, got, tc.want)
+		}
+	}
+	if (&AckHeader{}).Acked(0) {
+		t.Error("no ack acks nothing")
+	}
+}
+
+func TestEndpointSkipTo(t *testing.T) {
+	left := NewEndpoint(DefaultEndpointConfig())
+	right := NewEndpoint(DefaultEndpointConfig())
+	// Send every sixth frame, as a 10 Hz snapshot sender does, with the
+	// frame as the sequence, across the wrap.
+	var sent []uint16
+	for f := 65500; f < 65500+120; f += 6 {
+		left.SkipTo(uint16(f))
+		seq := left.Sent(Tick(f), 10)
+		if seq != uint16(f) {
+			t.Fatalf("sent sequence %d, want %d", seq, uint16(f))
+		}
+		sent = append(sent, seq)
+		if _, fresh := right.Received(Tick(f), AckHeader{Sequence: seq}, 10); !fresh {
+			t.Fatalf("frame %d not fresh", f)
+		}
+		acked, _ := left.Received(Tick(f), right.Header(), 0)
+		if len(acked) != 1 || acked[0] != seq {
+			t.Fatalf("frame %d: acked %v, want [%d]", f, acked, seq)
+		}
+	}
+	left.SkipTo(sent[0]) // backwards: ignored
+	if got := left.NextSequence(); got != sent[len(sent)-1]+1 {
+		t.Errorf("SkipTo backwards moved NextSequence to %d", got)
+	}
+	if loss := left.PacketLoss(); loss != 0 {
+		t.Errorf("gaps in the sequence counted as loss: %v", loss)
+	}
+}
+
+func TestEndpointIsFresh(t *testing.T) {
+	e := NewEndpoint(DefaultEndpointConfig())
+	if !e.IsFresh(5) {
+		t.Fatal("nothing received yet, but 5 is not fresh")
+	}
+	if !e.IsFresh(5) || e.Header().HasAck {
+		t.Fatal("IsFresh must not record the packet")
+	}
+	e.Received(1, AckHeader{Sequence: 5}, 10)
+	if e.IsFresh(5) {
+		t.Error("a received sequence is still fresh")
+	}
+	if !e.IsFresh(4) {
+		t.Error("an older sequence not yet received should be fresh (reordering)")
+	}
+	e.Received(2, AckHeader{Sequence: 1000}, 10)
+	if e.IsFresh(5) || e.IsFresh(1000-uint16(e.Config().ReceivedPackets)-1) {
+		t.Error("sequences too old to track should not be fresh")
+	}
+}

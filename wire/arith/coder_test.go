@@ -1,0 +1,279 @@
+package arith
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// symbol is one step of a test program: a modelled bit, direct bits, a
+// tree value or a Golomb value.
+type symbol struct {
+	kind int // 0 bit, 1 direct, 2 tree, 3 golomb
+	ctx  int
+	v    int32
+	n    int
+}
+
+// models is the state a program codes with; encoder and decoder each get
+// their own fresh copy.
+type models struct {
+	bits   [8]Prob
+	tree   [16]Prob
+	golomb [2]Golomb
+}
+
+func newModels() *models {
+	m := &models{}
+	ResetProbs(m.bits[:])
+	ResetProbs(m.tree[:])
+	m.golomb[0].Reset()
+	m.golomb[1].Reset()
+	return m
+}
+
+func encodeProgram(buf []byte, prog []symbol) ([]byte, *Encoder, error) {
+	e := &Encoder{}
+	e.Reset(buf)
+	m := newModels()
+	for _, s := range prog {
+		e.Tag = s.ctx
+		switch s.kind {
+		case 0:
+			e.Encode(&m.bits[s.ctx], int(s.v))
+		case 1:
+			e.EncodeDirect(uint32(s.v), s.n)
+		case 2:
+			e.EncodeTree(m.tree[:], 4, uint32(s.v))
+		case 3:
+			m.golomb[s.ctx&1].Encode(e, s.v)
+		}
+	}
+	out, err := e.Finish()
+	return out, e, err
+}
+
+// decodeProgram decodes data with prog's shapes and returns the first
+// index where a value differs (-1 when none) and Done's error.
+func decodeProgram(data []byte, prog []symbol) (int, error) {
+	var d Decoder
+	d.Reset(data)
+	m := newModels()
+	bad := -1
+	for i, s := range prog {
+		var got int32
+		switch s.kind {
+		case 0:
+			got = int32(d.Decode(&m.bits[s.ctx]))
+		case 1:
+			got = int32(d.DecodeDirect(s.n))
+		case 2:
+			got = int32(d.DecodeTree(m.tree[:], 4))
+		case 3:
+			v, ok := m.golomb[s.ctx&1].Decode(&d)
+			if !ok {
+				return i, ErrCorrupt
+			}
+			got = v
+		}
+		if got != s.v && bad < 0 {
+			bad = i
+		}
+	}
+	return bad, d.Done()
+}
+
+func randomProgram(rng *rand.Rand, n int, skew float64) []symbol {
+	prog := make([]symbol, n)
+	for i := range prog {
+		s := symbol{kind: rng.IntN(4), ctx: rng.IntN(8)}
+		switch s.kind {
+		case 0:
+			if rng.Float64() < skew {
+				s.v = 1
+			}
+		case 1:
+			s.n = rng.IntN(33)
+			s.v = int32(rng.Uint32() & uint32(1<<uint(s.n)-1))
+		case 2:
+			s.v = int32(rng.IntN(16))
+		case 3:
+			s.v = int32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(6))))
+		}
+		prog[i] = s
+	}
+	return prog
+}
+
+// TestRoundTrip: random programs of every kind of symbol, from a handful
+// to many thousands, with skewed and even bits, decode exactly and end
+// exactly where the stream ends.
+func TestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]byte, 1<<20)
+	for _, n := range []int{0, 1, 2, 3, 10, 100, 1000, 20000} {
+		for _, skew := range []float64{0, 0.02, 0.5, 0.98, 1} {
+			prog := randomProgram(rng, n, skew)
+			data, _, err := encodeProgram(buf, prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad, err := decodeProgram(data, prog); bad >= 0 || err != nil {
+				t.Fatalf("n=%d skew=%v: symbol %d differs, done: %v", n, skew, bad, err)
+			}
+		}
+	}
+}
+
+// TestCarries: long runs of the most probable symbol after an improbable
+// one drive low into 0xFF runs and carries; the bytes still decode.
+func TestCarries(t *testing.T) {
+	buf := make([]byte, 1<<16)
+	for seed := range uint64(50) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var prog []symbol
+		for range 5000 {
+			v := int32(0)
+			if rng.IntN(200) == 0 {
+				v = 1
+			}
+			prog = append(prog, symbol{kind: 0, v: v})
+			if rng.IntN(300) == 0 {
+				prog = append(prog, symbol{kind: 1, n: 32, v: -1})
+			}
+		}
+		data, _, err := encodeProgram(buf, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bad, err := decodeProgram(data, prog); bad >= 0 || err != nil {
+			t.Fatalf("seed %d: symbol %d, %v", seed, bad, err)
+		}
+	}
+}
+
+// TestLengthNearEntropy: a stream costs its information content plus at
+// most two bytes (the flush byte and rounding), and an empty stream is
+// empty.
+func TestLengthNearEntropy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	buf := make([]byte, 1<<20)
+	for _, n := range []int{0, 50, 5000} {
+		prog := randomProgram(rng, n, 0.1)
+		data, e, err := encodeProgram(buf, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bits := e.TotalCost()
+		if float64(len(data)*8) > bits+16+0.01*bits || float64(len(data)*8) < bits-8-0.01*bits {
+			t.Errorf("n=%d: %d bytes for %.1f bits of information", n, len(data), bits)
+		}
+		if n == 0 && len(data) != 1 {
+			t.Errorf("empty program: %d bytes, want the flush byte", len(data))
+		}
+	}
+	// 10,000 decisions that are 0 almost always: far below one bit each.
+	prog := make([]symbol, 10000)
+	data, _, _ := encodeProgram(buf, prog)
+	if len(data) > 30 {
+		t.Errorf("10,000 certain zeros took %d bytes", len(data))
+	}
+}
+
+// TestTruncatedPaddedAndHostile: cutting a byte off or adding one is
+// reported by Done, and arbitrary bytes never panic.
+func TestTruncatedPaddedAndHostile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	buf := make([]byte, 1<<16)
+	prog := randomProgram(rng, 2000, 0.3)
+	data, _, _ := encodeProgram(buf, prog)
+	if _, err := decodeProgram(data[:len(data)-1], prog); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("truncated: %v", err)
+	}
+	if _, err := decodeProgram(append(append([]byte(nil), data...), 0), prog); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("padded: %v", err)
+	}
+	var d Decoder
+	d.Reset([]byte{0xFF, 0xFF, 0xFF, 0xFF})
+	if d.Done() == nil {
+		t.Error("all-ones start accepted")
+	}
+	for range 200 {
+		junk := make([]byte, rng.IntN(64))
+		for i := range junk {
+			junk[i] = byte(rng.Uint32())
+		}
+		decodeProgram(junk, prog) // must not panic
+	}
+}
+
+// TestOverflow: a buffer too small is an error, not a panic.
+func TestOverflow(t *testing.T) {
+	prog := randomProgram(rand.New(rand.NewPCG(8, 9)), 1000, 0.5)
+	if _, _, err := encodeProgram(make([]byte, 10), prog); !errors.Is(err, ErrOverflow) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestCostsByTag: the costs are charged to the tag in force, and a
+// certain decision costs almost nothing while an even one costs a bit.
+func TestCostsByTag(t *testing.T) {
+	var e Encoder
+	e.Reset(make([]byte, 1024))
+	var p Prob = ProbInit
+	e.Tag = 3
+	e.Encode(&p, 0) // p = 1/2: one bit
+	e.Tag = 5
+	e.EncodeDirect(5, 3)
+	if e.Costs[3] < CostScale-2 || e.Costs[3] > CostScale+2 || e.Costs[5] != 3*CostScale {
+		t.Fatalf("costs %v", e.Costs)
+	}
+	e.Tag = 1
+	for range 200 {
+		e.Encode(&p, 0)
+	}
+	if per := float64(e.Costs[1]) / CostScale / 200; per > 0.1 {
+		t.Errorf("a near-certain decision costs %.3f bits", per)
+	}
+}
+
+// TestGolombClassLimit: a hostile class above the limit is refused.
+func TestGolombClassLimit(t *testing.T) {
+	var e Encoder
+	e.Reset(make([]byte, 64))
+	var g Golomb
+	g.Reset()
+	e.Encode(&g.zero, 1)
+	e.Encode(&g.sign, 0)
+	e.EncodeTree(g.class[:], golombClassBits, 31)
+	data, _ := e.Finish()
+	var d Decoder
+	d.Reset(data)
+	g.Reset()
+	if _, ok := g.Decode(&d); ok {
+		t.Fatal("class 31 accepted")
+	}
+	// Every magnitude up to the limit round-trips.
+	for _, v := range []int32{1, -1, 2, 3, 4, 7, 8, 255, -256, 1 << 20, GolombMax, -GolombMax} {
+		e.Reset(make([]byte, 64))
+		g.Reset()
+		g.Encode(&e, v)
+		data, _ := e.Finish()
+		d.Reset(data)
+		g.Reset()
+		if got, ok := g.Decode(&d); !ok || got != v || d.Done() != nil {
+			t.Errorf("%d: got %d %v %v", v, got, ok, d.Done())
+		}
+	}
+}
+
+func BenchmarkEncodeDecode(b *testing.B) {
+	prog := randomProgram(rand.New(rand.NewPCG(1, 1)), 4000, 0.1)
+	buf := make([]byte, 1<<16)
+	b.ReportAllocs()
+	for b.Loop() {
+		data, _, _ := encodeProgram(buf, prog)
+		decodeProgram(data, prog)
+	}
+}
