@@ -642,6 +642,23 @@ func (s *Session) fillLeftView() {
 	}
 }
 
+// ownError takes the active strategy's own error figures when it has them
+// (strategy.OwnError) and the right is measured in this process.
+func (s *Session) ownError() {
+	oe, has := s.strategies[s.active].(strategy.OwnError)
+	if !has || s.cfg.Role == RoleLeft {
+		return
+	}
+	e, ok := oe.OwnError()
+	if !ok {
+		return
+	}
+	m := &s.metrics
+	m.Valid, m.ErrorOf = true, e.Of
+	m.ShownFrame, m.DelayMs, m.MaxPopCm = 0, 0, 0
+	m.PosRMSCm, m.PosMaxCm, m.OrientMaxDeg = e.RMSCm, e.MaxCm, e.MaxDeg
+}
+
 // LeftView is the authoritative world as the left shows it.
 func (s *Session) LeftView() *viewmodel.View { return &s.leftView }
 
@@ -651,7 +668,7 @@ func (s *Session) RightView() *viewmodel.View { return &s.right }
 // GhostView is the left world at the frame the right is showing, for the
 // ghost overlay; nil when there is nothing to compare.
 func (s *Session) GhostView() *viewmodel.View {
-	if !s.metrics.Valid {
+	if !s.metrics.Valid || s.metrics.ErrorOf != "" {
 		return nil
 	}
 	return &s.ghost
@@ -690,8 +707,10 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 
 	m.Valid = false
 	m.ShownFrame = shown
+	m.ErrorOf = ""
 	if !ok || len(s.right.Cubes) != s.left.NumCubes() {
 		s.hasPrev = false
+		s.ownError()
 		return
 	}
 	m.DelayMs = (float64(s.frame) - shown) * 1000 / wire.TicksPerSecond

@@ -116,7 +116,14 @@ type client struct {
 	inBits []uint8 // inputs by frame, [f % ring]
 	acked  int     // newest input frame the server holds (−1)
 
-	lastServer   int // newest server frame received (−1)
+	lastServer int // newest server frame received (−1)
+	// adopted is the frame of the newest server state the predicting world
+	// took (a replay or a snap): its later frames were stepped from it,
+	// with the client's own inputs (−1: none yet).
+	adopted int
+	// shared: the local world is still the world both sides built at
+	// frame 0, stepped only with the server's inputs (see catchUp).
+	shared       bool
 	serverIn     cubes.Input
 	serverPlayer cubes.CubeState
 	hasServer    bool
@@ -156,7 +163,8 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.ct = ctx.Frame()
 	c.tick, c.cumAdj, c.est, c.hasEst = 0, 0, 0, false
 	c.acked = -1
-	c.lastServer, c.hasServer = -1, false
+	c.lastServer, c.hasServer, c.adopted = -1, false, -1
+	c.shared = ctx.Frame() == 0
 	c.serverIn = cubes.Input{}
 	if c.smooth == nil || len(c.oldPos) != c.n {
 		c.smooth = statesync.NewSmoother(statesync.DefaultSmoothingConfig(), c.n)
@@ -188,6 +196,7 @@ func (c *client) configure(st *Strategy) {
 	c.configured = true
 	c.wr.reset(len(c.wr.moves))
 	c.pr.reset(len(c.pr.moves))
+	c.adopted = -1
 	if c.world {
 		c.w.SetFrame(c.ct)
 	}
@@ -258,6 +267,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 			pw.Save(&r.saves[k])
 			pw.Step(in)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(cubes.Player)}
+			c.shared = false // stepped with the client's own input
 		}
 		c.ct++
 	}
@@ -392,6 +402,9 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		predicted = &m.after
 	}
 	if predicted == nil {
+		if c.catchUp(st, rg, f, p) {
+			return nil
+		}
 		// The client is behind the server (just reset) or the frame has
 		// left the ring: nothing to compare, take the server's word now.
 		c.snapPresent(st, pw, f)
@@ -402,8 +415,12 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	}
 	d := predicted.Position.Sub(c.serverPlayer.Position).Len()
 	a := geom.AngleBetween(predicted.Orientation, c.serverPlayer.Orientation)
-	ss.addError(d)
-	if !c.set.Mode.corrects() || (d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle) {
+	ss.addError(d, a)
+	other := c.otherInput(p, rg, f)
+	if other {
+		ss.InputMismatches++
+	}
+	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle) {
 		if c.world && !c.set.Mode.corrects() {
 			c.apply(p, false, true) // the cubes, at the present
 		}
@@ -413,9 +430,62 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	return nil
 }
 
+// otherInput reports whether the server stepped any frame since the last
+// state the client adopted with another input than the client predicted it
+// with: an input that reached the server late (frame 0's always does: the
+// client's clock starts at the server's) or not at all. The packet says
+// which inputs the server used for its last statesync.Inputs frames, so
+// the client knows its prediction is wrong before the error shows: it
+// corrects now, while the difference is small, instead of letting it grow
+// until it crosses the threshold (on a perfect link that took 125 frames
+// and 2 cm).
+func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
+	for k, bits := range p.State.Inputs {
+		g := f - statesync.Inputs + k
+		if g < c.adopted {
+			continue
+		}
+		if m := rg.at(g); m != nil && m.in.Bits() != bits {
+			return true
+		}
+	}
+	return false
+}
+
+// catchUp brings a client that is behind the server to frame f by stepping
+// its own world with the inputs the server used (the packet carries the
+// last statesync.Inputs of them), when that world is still the one both
+// sides started from: a session that starts with this strategy builds the
+// same world at frame 0 on both sides, so stepping it with the same inputs
+// gives the server's state bit for bit. Taking the server's quantized
+// state instead would start the prediction 0.1 mm and 1.3 mm/s away from
+// the server's exact world, an error that grows until it crosses the
+// correction threshold (2 cm after 125 frames on a perfect link). Only the
+// whole-world scope can do this: the player-only world is not the
+// server's.
+func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
+	if !c.shared || !c.world || f <= c.ct || f-c.ct > statesync.Inputs {
+		return false
+	}
+	for g := c.ct; g < f; g++ {
+		in := cubes.InputFromBits(p.State.Inputs[statesync.Inputs-(f-g)])
+		k := g % len(c.inBits)
+		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
+		c.w.Save(&rg.saves[k])
+		c.w.Step(in)
+		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(cubes.Player)}
+	}
+	c.cumAdj += f - c.ct
+	c.ct, c.adopted = f, f
+	st.stats.ClockJumps++
+	return true
+}
+
 // snapPresent puts the predicting world's player at the server's state and
 // its clock at least at frame f.
 func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
+	c.adopted = max(c.adopted, f)
+	c.shared = false
 	old := pw.Cube(cubes.Player)
 	_ = pw.SetCube(cubes.Player, c.serverPlayer)
 	c.smooth.Corrected(c.set.smoothMode(), cubes.Player, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
@@ -456,6 +526,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 	if c.world {
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
 	}
+	c.adopted = f
 	_ = pw.SetCube(cubes.Player, c.serverPlayer)
 	frames := 0
 	for g := f; g < c.ct; g++ {
@@ -490,6 +561,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 // only with withPlayer (the mirror of sub-mode 1); smoothed unless a replay
 // smooths afterwards.
 func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
+	c.shared = false // quantized states: no longer the shared world
 	mode := c.set.smoothMode()
 	for k := int32(0); k < p.State.NumUpdates; k++ {
 		u := &p.State.Updates[k]

@@ -66,6 +66,7 @@ type Stats struct {
 	ReplayNs        int64  // time spent replaying, in all
 	PredictNs       int64  // time spent in predicted steps, in all
 	TooOld          uint64 // corrections older than the move ring (snapped at the present)
+	InputMismatches uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
 	ClockJumps      uint64 // the client was behind the server and jumped
 	StepsThisTick   int    // 0, 1 or 2
 	Lead            int    // client frame − server frame, ticks
@@ -78,23 +79,27 @@ type Stats struct {
 	HasInputDelay   bool
 
 	// Over the last second.
-	CorrectionsPerSec    float64
-	FramesPerCorrection  float64
-	ReplayUsPerTick      float64 // mean
-	ReplayUsMaxTick      float64 // the costliest tick
-	PredictionErrorRMSCm float64 // predicted player vs the server's, same frame
-	PredictionErrorMaxCm float64
-	LastReplayFrames     int
-	LastReplayUs         float64
+	CorrectionsPerSec     float64
+	FramesPerCorrection   float64
+	ReplayUsPerTick       float64 // mean
+	ReplayUsMaxTick       float64 // the costliest tick
+	PredictionErrorRMSCm  float64 // predicted player vs the server's, same frame
+	PredictionErrorMaxCm  float64
+	PredictionErrorMaxDeg float64 // largest angle between them
+	PredictionErrors      int     // comparisons in the window (0: nothing to show)
+	LastReplayFrames      int
+	LastReplayUs          float64
 
-	errSq, errMax float64
-	errN          int
+	errSq, errMax, errDeg float64
+	errN                  int
 }
 
-func (s *Stats) addError(d float64) {
+// addError counts one same-frame comparison: d metres and a radians apart.
+func (s *Stats) addError(d, a float64) {
 	s.errSq += d * d
 	s.errN++
 	s.errMax = math.Max(s.errMax, d)
+	s.errDeg = math.Max(s.errDeg, a*180/math.Pi)
 }
 
 func (s *Stats) lastReplay(frames int, d time.Duration) {
@@ -104,10 +109,10 @@ func (s *Stats) lastReplay(frames int, d time.Duration) {
 
 // tickStat is one tick of the one-second window.
 type tickStat struct {
-	corrections, frames int
-	replayNs            int64
-	errSq, errMax       float64
-	errN                int
+	corrections, frames   int
+	replayNs              int64
+	errSq, errMax, errDeg float64
+	errN                  int
 }
 
 // roll closes the tick: what changed since the last roll goes into the
@@ -118,12 +123,12 @@ func (st *Strategy) roll(frame int) {
 	st.rolledCorr, st.rolledFrames, st.rolledNs = s.Corrections, s.ReplayedFrames, s.ReplayNs
 	st.win[frame%len(st.win)] = tickStat{
 		corrections: int(s.Corrections - prevCorr), frames: s.ReplayedFrames - prevFrames,
-		replayNs: s.ReplayNs - prevNs, errSq: s.errSq, errMax: s.errMax, errN: s.errN,
+		replayNs: s.ReplayNs - prevNs, errSq: s.errSq, errMax: s.errMax, errDeg: s.errDeg, errN: s.errN,
 	}
-	s.errSq, s.errMax, s.errN = 0, 0, 0
+	s.errSq, s.errMax, s.errDeg, s.errN = 0, 0, 0, 0
 	var corr, frames, n int
 	var ns, maxNs int64
-	var sq, mx float64
+	var sq, mx, deg float64
 	for _, w := range st.win {
 		corr += w.corrections
 		frames += w.frames
@@ -132,6 +137,7 @@ func (st *Strategy) roll(frame int) {
 		sq += w.errSq
 		n += w.errN
 		mx = math.Max(mx, w.errMax)
+		deg = math.Max(deg, w.errDeg)
 	}
 	s.CorrectionsPerSec = float64(corr) * wire.TicksPerSecond / float64(len(st.win))
 	s.FramesPerCorrection = float64(frames) / float64(max(corr, 1))
@@ -139,6 +145,26 @@ func (st *Strategy) roll(frame int) {
 	s.ReplayUsMaxTick = float64(maxNs) / 1000
 	s.PredictionErrorRMSCm = 100 * math.Sqrt(sq/float64(max(n, 1)))
 	s.PredictionErrorMaxCm = 100 * mx
+	s.PredictionErrorMaxDeg = deg
+	s.PredictionErrors = n
+}
+
+// OwnError implements strategy.OwnError. In the predicting sub-modes the
+// client draws its player at its own frame, ahead of the server, and the
+// cubes at the server's: there is no one frame of the left to hold the
+// picture against. What can be compared honestly is the prediction of
+// frame f with the server's state for frame f, when that arrives (a round
+// trip later): the figures of the last second. Without prediction View
+// measures the whole view the usual way and this is not consulted.
+func (st *Strategy) OwnError() (strategy.ErrorFigures, bool) {
+	s := &st.stats
+	if !st.cli.pred || s.PredictionErrors == 0 {
+		return strategy.ErrorFigures{}, false
+	}
+	return strategy.ErrorFigures{
+		RMSCm: s.PredictionErrorRMSCm, MaxCm: s.PredictionErrorMaxCm, MaxDeg: s.PredictionErrorMaxDeg,
+		Of: "the player's prediction vs. the server at the same frame",
+	}, true
 }
 
 // Settings returns the live settings.

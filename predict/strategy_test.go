@@ -58,19 +58,24 @@ func sameFrameError(t *testing.T, s *game.Session, st *Strategy, sc *cubes.Scrip
 // On a perfect link, prediction with rewind and replay keeps the client's
 // player on the server's at every frame, with no input delay; without
 // prediction the same key press shows a round trip later.
+//
+// The issue asks for "equal within quantization after the first
+// correction". It is better than that: equal bit for bit at every frame,
+// with no correction at all. The client catches up from the world both
+// sides built at frame 0 with the server's own inputs (catchUp) instead of
+// a quantized snap, and every later input reaches the server in time, so
+// the two deterministic worlds step identically through the whole script,
+// ball and all. (Before catchUp, the quantized snap at the start left a
+// 1.3 mm/s velocity error that grew to 2 cm by frame 125, and the ball's
+// contacts amplified every later quantized correction: 2 cm RMS.)
 func TestPerfectLink(t *testing.T) {
 	sc := katamari(t)
 	s, st := newSession(t, link.Config{}, Replay)
-	rms, worst := sameFrameError(t, s, st, sc, 60, 420)
+	rms, worst := sameFrameError(t, s, st, sc, 1, 420)
 	ss := st.Stats()
 	t.Logf("perfect link, replay: %.3f cm RMS, %.3f cm max, %d corrections, input→motion %.0f ms", 100*rms, 100*worst, ss.Corrections, ss.InputDelayMs)
-	// The one late input (frame 0's, stamped after the server stepped it)
-	// starts a divergence; each correction then sets quantized states
-	// (0.25 mm grid) into a world of exact ones, which the ball's contacts
-	// amplify past the threshold now and then: the error stays around the
-	// threshold, corrected within a tick or two.
-	if rms > st.cfg.CorrectPosition || worst > 3*st.cfg.CorrectPosition {
-		t.Errorf("same-frame error %.3f cm RMS, %.3f cm max: want ≤ threshold RMS, ≤ 3 × threshold max", 100*rms, 100*worst)
+	if worst != 0 || ss.Corrections != 0 {
+		t.Errorf("same-frame error %.4f cm RMS, %.4f cm max, %d corrections: want the server's player exactly, no correction", 100*rms, 100*worst, ss.Corrections)
 	}
 	if !ss.HasInputDelay || ss.InputDelayMs != 0 {
 		t.Errorf("input→motion with prediction: %.0f ms (measured %v), want 0", ss.InputDelayMs, ss.HasInputDelay)
@@ -111,6 +116,31 @@ func TestIntercontinentalKatamari(t *testing.T) {
 	t.Logf("prediction without correction: %.2f cm RMS", 100*rms2)
 	if rms2 < 1 {
 		t.Errorf("without correction: %.2f cm RMS, want over 1 m", 100*rms2)
+	}
+}
+
+// An input that reached the server late (the server stepped that frame with
+// the previous input) makes the client correct as soon as the server's
+// packet says which input it used, whatever the position error then: the
+// prediction is known to be wrong before it shows.
+func TestLateInputForcesCorrection(t *testing.T) {
+	sc := katamari(t)
+	s, st := newSession(t, link.Config{LatencyMs: 50, JitterMs: 10, LossPercent: 20}, Replay)
+	forced := 0
+	for f := range 600 {
+		before := st.Stats()
+		s.Step(sc.InputAt(f))
+		after := st.Stats()
+		if after.InputMismatches > before.InputMismatches {
+			forced++
+			if after.Corrections == before.Corrections && after.TooOld == before.TooOld {
+				t.Errorf("tick %d: the server used another input, and the client did not correct", f)
+			}
+		}
+	}
+	t.Logf("%d corrections forced by another input, %d corrections in all, %d late inputs", forced, st.Stats().Corrections, st.Stats().LateInputs)
+	if forced == 0 {
+		t.Errorf("no late input changed the server's steps: the test saw nothing")
 	}
 }
 
@@ -215,5 +245,38 @@ func TestControls(t *testing.T) {
 	}
 	if c[1].Press(+1); st.Settings().Scope != ScopePlayer {
 		t.Errorf("W: %v", st.Settings().Scope)
+	}
+}
+
+// The HUD's error column in the predicting sub-modes: the session takes
+// the strategy's own same-frame figures (the drawn player is ahead of the
+// server, so the whole-view comparison has no frame), says what they
+// compare, and draws no ghosts; without prediction it measures the view.
+func TestHUDErrorInEveryMode(t *testing.T) {
+	sc := katamari(t)
+	for m := NoPrediction; int(m) <= NumModes; m++ {
+		s, st := newSession(t, link.PresetIntercontinental.Config(), m)
+		for f := range 240 {
+			s.Step(sc.InputAt(f))
+		}
+		mt, ss := s.Metrics(), st.Stats()
+		if !mt.Valid {
+			t.Errorf("mode %v: no error figure on the HUD after 4 s", m)
+			continue
+		}
+		if !m.predicts() {
+			if mt.ErrorOf != "" || s.GhostView() == nil {
+				t.Errorf("mode %v: want the whole-view error with ghosts, got %q", m, mt.ErrorOf)
+			}
+			continue
+		}
+		if mt.ErrorOf == "" || s.GhostView() != nil {
+			t.Errorf("mode %v: want the strategy's own figures without ghosts, got %q", m, mt.ErrorOf)
+		}
+		if mt.PosRMSCm != ss.PredictionErrorRMSCm || mt.PosMaxCm != ss.PredictionErrorMaxCm || mt.OrientMaxDeg != ss.PredictionErrorMaxDeg {
+			t.Errorf("mode %v: HUD %.2f/%.2f cm %.1f°, strategy %.2f/%.2f cm %.1f°", m, mt.PosRMSCm, mt.PosMaxCm, mt.OrientMaxDeg,
+				ss.PredictionErrorRMSCm, ss.PredictionErrorMaxCm, ss.PredictionErrorMaxDeg)
+		}
+		t.Logf("mode %v: %.2f cm RMS, %.2f cm max, %.2f° (%d comparisons in the last second)", m, mt.PosRMSCm, mt.PosMaxCm, mt.OrientMaxDeg, ss.PredictionErrors)
 	}
 }

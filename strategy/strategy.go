@@ -116,6 +116,24 @@ type Facts interface {
 	Facts() string
 }
 
+// OwnError is implemented by a strategy whose right draws parts of the
+// world at different frames, so the session's error (the whole right view
+// against the left at the one frame View returns) has nothing to compare:
+// the 2004 client draws its predicted player ahead of the server, at a
+// frame the left has not simulated yet. Such a strategy measures its own
+// error when the truth for a frame reaches it, and the HUD shows those
+// figures with its words for what they compare. It is consulted only when
+// View returns ok = false.
+type OwnError interface {
+	OwnError() (e ErrorFigures, ok bool)
+}
+
+// ErrorFigures are a strategy's own error figures (see OwnError).
+type ErrorFigures struct {
+	RMSCm, MaxCm, MaxDeg float64 // position RMS and largest (cm), largest angle (degrees)
+	Of                   string  // what is compared with what, for the HUD
+}
+
 // RightFacts is implemented by a strategy whose figures are the right's
 // own (lockstep's sync check, frames waiting, stalls): a right process
 // shows this line instead of the left's facts.

@@ -438,7 +438,10 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, botto
 		}
 		c.figures("Error ", []string{fmt.Sprintf("%.1f cm RMS", m.PosRMSCm), fmt.Sprintf("%.1f cm max", m.PosMaxCm), fmt.Sprintf("%.1f°", m.OrientMaxDeg)}, l.fig, ec)
 		vs := fmt.Sprintf("vs. the left %.0f ms ago, the moment the right shows", m.DelayMs)
-		if a.opts.Session.Role == game.RoleRight {
+		switch {
+		case m.ErrorOf != "":
+			vs = m.ErrorOf
+		case a.opts.Session.Role == game.RoleRight:
 			vs = fmt.Sprintf("vs. the left's diagnostics (2 mm grid, outside the bandwidth) %.0f ms ago", m.DelayMs)
 		}
 		c.line(vs, small, colDim, false)

@@ -57,6 +57,12 @@ type Metrics struct {
 	// over the same tick, |Δright − Δleft|. A cube flying at 16 m/s moves
 	// 27 cm a tick without popping; a snap to a corrected position pops.
 	MaxPopCm float64
+	// ErrorOf is empty when the figures above compare the whole right view
+	// with the left at ShownFrame (ghosts and pops included). Otherwise the
+	// strategy measured them itself (strategy.OwnError) and ErrorOf says
+	// what they compare; ShownFrame, DelayMs and MaxPopCm are then zero and
+	// there are no ghosts.
+	ErrorOf string
 }
 
 // PacketRecord is one data packet for the HUD's packet timeline.
