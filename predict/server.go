@@ -178,14 +178,7 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 	}
 	pk.NumUpdates = 0
 	for i := 0; i < left.NumCubes(); i++ {
-		pr := cfg.RestingPriority
-		switch {
-		case i == cubes.Player:
-			pr = cfg.PlayerPriority
-		case left.Interacting(i):
-			pr = cfg.InteractingPriority
-		}
-		s.prio.Add(i, pr)
+		s.prio.Add(i, statesync.BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority))
 	}
 	hb, err := ctx.Measure(p)
 	if err != nil {

@@ -138,13 +138,7 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 		}
 		s.wasAtRest[i] = atRest
 
-		p := cfg.RestingPriority
-		switch {
-		case i == cubes.Player:
-			p = cfg.PlayerPriority
-		case left.Interacting(i):
-			p = cfg.InteractingPriority
-		}
+		p := BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority)
 		if set.RestCommit {
 			switch {
 			case s.pending[i]:
@@ -362,4 +356,18 @@ func sortInt32s(a []int32) {
 		}
 		a[j] = v
 	}
+}
+
+// BasePriority is the article's rule for how much a cube's state matters
+// this tick, before any refinement: the player most, then the cubes it set
+// interacting, then the rest. The 2004 server (package predict) ranks its
+// updates by the same rule.
+func BasePriority(left *cubes.World, i int, player, interacting, resting float64) float64 {
+	switch {
+	case i == cubes.Player:
+		return player
+	case left.Interacting(i):
+		return interacting
+	}
+	return resting
 }
