@@ -57,15 +57,11 @@ func ChallengeTable(out io.Writer, frames [][]Cube) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "level\tstage\tbytes/frame\tkbit/s\tbits/changed\tchanged/frame\texact\t")
 	for _, row := range challengeRows() {
-		r, err := CodeChallenge(frames, row.level, row.predict)
+		r, err := CodeChallengeModels(frames, row.level, row.predict, !row.fresh)
 		if err != nil {
 			return fmt.Errorf("level %s: %w", row.name(), err)
 		}
-		stage := row.level.Title()
-		if row.predict {
-			stage += " + player prediction"
-		}
-		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\tyes\t\n", row.name(), stage, r.BytesPerFrame(), r.Kbps(),
+		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\tyes\t\n", row.name(), row.stage(), r.BytesPerFrame(), r.Kbps(),
 			ratio(8*r.Bytes, r.Changed), ratio(r.Changed, r.Packets))
 	}
 	if err := w.Flush(); err != nil {
@@ -80,12 +76,12 @@ func ChallengeTable(out io.Writer, frames [][]Cube) error {
 func challengeRows() []levelRow {
 	var rows []levelRow
 	for l := RelativeIndices; l <= MaxLevel; l++ {
-		rows = append(rows, levelRow{l, false})
+		rows = append(rows, levelRow{l, false, false})
 	}
 	for l := DeltaPosition; l <= MaxLevel; l++ {
-		rows = append(rows, levelRow{l, true})
+		rows = append(rows, levelRow{l, true, false})
 	}
-	return rows
+	return append(rows, freshRows()...)
 }
 
 // snapshotRun is one run's figures beyond the summary.
@@ -171,24 +167,47 @@ var articleLevel = [...]string{
 type levelRow struct {
 	level   Level
 	predict bool
+	fresh   bool // levels 12-13: every packet from fresh models (Config.CarryModels off)
 }
 
 func (r levelRow) name() string {
+	n := fmt.Sprintf("%d", r.level)
 	if r.predict {
-		return fmt.Sprintf("%d+pred", r.level)
+		n += "+pred"
 	}
-	return fmt.Sprintf("%d", r.level)
+	if r.fresh {
+		n += " fresh"
+	}
+	return n
+}
+
+// stage is the row's description.
+func (r levelRow) stage() string {
+	s := r.level.Title()
+	if r.predict {
+		s += " + player prediction"
+	}
+	if r.fresh {
+		s += ", fresh models per packet"
+	}
+	return s
+}
+
+// freshRows are level 12 with and without player prediction, models
+// reset every packet: what carrying the baseline's models buys.
+func freshRows() []levelRow {
+	return []levelRow{{RangeCoded, false, true}, {RangeCoded, true, true}}
 }
 
 func snapshotLevelRows() []levelRow {
 	var rows []levelRow
 	for l := MinLevel; l <= MaxLevel; l++ {
-		rows = append(rows, levelRow{l, false})
+		rows = append(rows, levelRow{l, false, false})
 	}
 	for l := DeltaPosition; l <= MaxLevel; l++ {
-		rows = append(rows, levelRow{l, true})
+		rows = append(rows, levelRow{l, true, false})
 	}
-	return rows
+	return append(rows, freshRows()...)
 }
 
 func benchCompression(b strategy.Bench) error {
@@ -199,15 +218,13 @@ func benchCompression(b strategy.Bench) error {
 			st.UseCompressionDemo()
 			st.SetLevel(row.level)
 			st.SetPlayerPrediction(row.predict)
+			st.cfg.CarryModels = !row.fresh
 		})
 		if err != nil {
 			return err
 		}
 		t := r.stats.Total
-		stage := row.level.Title()
-		if row.predict {
-			stage += " + player prediction"
-		}
+		stage := row.stage()
 		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.1f\t%.1f\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n",
 			row.name(), stage, r.sum.AvgWireKbps(), r.sum.KbpsPeak, t.BitsPerChanged(), t.ChangedPerPacket(),
 			orDash(t.BitsPerIndex()), t.BitsPerPosition(), t.BitsPerOrientation(),

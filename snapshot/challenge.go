@@ -142,20 +142,39 @@ func (r ChallengeResult) BytesPerFrame() float64 { return ratio(r.Bytes, r.Packe
 func (r ChallengeResult) Kbps() float64 { return r.BytesPerFrame() * 8 * 60 / 1000 }
 
 // challengeBaselines serves a challenge's frames as baselines: frame i
-// is sequence i.
-type challengeBaselines [][]Cube
+// is sequence i; and, once frame i was coded at level 12 or 13, the models
+// its packet ended with (models[i], when has[i]).
+type challengeBaselines struct {
+	frames [][]Cube
+	models []entropyModels
+	has    []bool
+}
 
-func (c challengeBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
-	if initial || int(seq) >= len(c) {
+func (c *challengeBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
+	if initial || int(seq) >= len(c.frames) {
 		return nil
 	}
-	return c[seq]
+	return c.frames[seq]
+}
+
+func (c *challengeBaselines) snapshotModels(seq uint16) *entropyModels {
+	if int(seq) >= len(c.has) || !c.has[seq] {
+		return nil
+	}
+	return &c.models[seq]
 }
 
 // CodeChallenge codes every frame from the seventh against the frame six
 // earlier at level l (a delta level), decodes each packet and checks it is
 // the frame exactly.
 func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, error) {
+	return CodeChallengeModels(frames, l, predict, true)
+}
+
+// CodeChallengeModels is CodeChallenge with the choice of carrying each
+// packet's models from its baseline's packet (levels 12-13; see entropy.go)
+// or starting every packet fresh.
+func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (ChallengeResult, error) {
 	res := ChallengeResult{Level: l, Predict: predict && l >= DeltaPosition}
 	if !l.IsDelta() {
 		return res, fmt.Errorf("level %d is not a delta level", l)
@@ -163,7 +182,10 @@ func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, err
 	if len(frames) > MaxChallengeFrames {
 		return res, fmt.Errorf("%d frames, at most %d", len(frames), MaxChallengeFrames)
 	}
-	bl := challengeBaselines(frames)
+	bl := &challengeBaselines{frames: frames}
+	if l.IsCoded() {
+		bl.models, bl.has = make([]entropyModels, len(frames)), make([]bool, len(frames))
+	}
 	n := NumChallengeCubes
 	p := &Packet{Baselines: bl}
 	q := &Packet{Cubes: make([]Cube, n), Baselines: bl}
@@ -174,8 +196,11 @@ func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, err
 		if len(frames[f]) != n {
 			return res, fmt.Errorf("frame %d has %d cubes", f, len(frames[f]))
 		}
+		// Carried models: frames from the thirteenth on are coded against
+		// a frame that was itself coded, and start from its models.
+		carried := carry && l.IsCoded() && bl.has[f-ChallengeAge]
 		*p = Packet{Level: l, Baseline: uint16(f - ChallengeAge), Predict: res.Predict, Sequence: uint16(f),
-			Cubes: frames[f], Baselines: bl, ent: p.ent}
+			Cubes: frames[f], Baselines: bl, ent: p.ent, Carried: carried}
 		if l == MotionPredicted && f-ChallengeAge-ChallengeAge/2 >= 0 {
 			p.Motion, p.MotionSpan = true, ChallengeAge/2
 		}
@@ -195,6 +220,14 @@ func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, err
 			if q.Cubes[i] != frames[f][i] {
 				return res, fmt.Errorf("frame %d cube %d: decoded %+v, want %+v", f, i, q.Cubes[i], frames[f][i])
 			}
+		}
+		if l.IsCoded() {
+			// The decoder must end with the encoder's models, or a later
+			// packet carrying them would decode differently.
+			if *q.models() != *p.models() {
+				return res, fmt.Errorf("frame %d: the decoder's models differ from the encoder's", f)
+			}
+			bl.models[f], bl.has[f] = *p.models(), true
 		}
 		res.Packets++
 		res.Bytes += len(w.Bytes())

@@ -151,6 +151,12 @@ type Config struct {
 	// one in flight, or a packet may refer to a baseline already dropped
 	// (it is then rejected cleanly).
 	ReceiverSnapshots int
+	// CarryModels (levels 12-13): start each packet's adaptive models where
+	// the packet of its baseline ended (both sides hold them, since only an
+	// acked snapshot is a baseline) instead of from one half. Costs a copy
+	// of the models (about 10 kB) per snapshot kept, on both sides; buys
+	// models that already know this scene's statistics from the first cube.
+	CarryModels bool
 }
 
 // Limits of the live settings.
@@ -174,6 +180,7 @@ func DefaultConfig() Config {
 		Clock:                  DefaultClockConfig(),
 		SenderSnapshots:        64,
 		ReceiverSnapshots:      128,
+		CarryModels:            true,
 	}
 	c.UseCompressionDemo()
 	return c

@@ -16,7 +16,7 @@
 //     positions, delta smallest-three orientations, changed-field bits.
 //   - entropy.go: levels 12 and 13, the range-coded cubes (wire/arith):
 //     context models, level 13's motion prediction from two acked
-//     baselines, the per-packet model reset, bits charged to categories.
+//     baselines, models carried from the baseline's packet, bits charged to categories.
 //   - challenge.go: the 2015 snapshot compression challenge's file layout
 //     (WriteChallenge, ReadChallenge: hostile-proof), coding a file at any
 //     delta level with an exact-decode check (CodeChallenge).

@@ -12,8 +12,9 @@ import (
 // TestCodedLevelsSurviveLossAndReordering: levels 12 and 13, with and
 // without player prediction, over a link that loses, duplicates and
 // reorders packets: every snapshot the right decodes is the left's state
-// at that frame, bit for bit, and none is rejected. Each packet starts
-// from fresh models (entropy.go), so a lost or late packet cannot
+// at that frame, bit for bit, and none is rejected. A packet's models
+// start where its baseline's packet ended (entropy.go), and a baseline is
+// always a snapshot the right acked, so a lost or late packet cannot
 // desynchronize the decoder.
 func TestCodedLevelsSurviveLossAndReordering(t *testing.T) {
 	sc := loadScript(t, "katamari")
@@ -89,7 +90,8 @@ func katamariPacket(t testing.TB, l Level, predict bool) (*Packet, []byte, *Pack
 
 // TestCodedPacketsAreIndependent: packets decode in any order, with any
 // packet missing, and a decoder that has decoded other packets decodes
-// the same bits the same way: nothing carries from packet to packet. Also
+// the same bits the same way: a packet depends on its baseline (its cubes
+// and the models its packet ended with) and nothing else. Also
 // a cut or padded payload is refused, and a corrupted one never panics.
 func TestCodedPacketsAreIndependent(t *testing.T) {
 	for _, l := range []Level{RangeCoded, MotionPredicted} {
@@ -184,5 +186,42 @@ func BenchmarkCodedPacket(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// modelessBaselines holds the baselines' cubes but not their models.
+type modelessBaselines struct{ s *snapshotSender }
+
+func (m modelessBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
+	return m.s.SnapshotBaseline(initial, seq)
+}
+
+// TestCarriedModels: in a running session a level 12/13 packet starts from
+// its baseline's models (Carried). A decoder that holds the baseline's
+// cubes but not those models refuses it, as the header bit lets it, rather
+// than decode garbage; the same packet coded from fresh models decodes
+// without them and is larger.
+func TestCarriedModels(t *testing.T) {
+	for _, l := range []Level{RangeCoded, MotionPredicted} {
+		p, data, q := katamariPacket(t, l, true)
+		if !p.Carried {
+			t.Fatalf("%v: the packet at frame 420 starts from fresh models", l)
+		}
+		q.Baselines = modelessBaselines{q.Baselines.(*snapshotSender)}
+		if err := q.Serialize(wire.NewReadStream(data)); !errors.Is(err, ErrNoBaseline) {
+			t.Errorf("%v: decoded without the baseline's models: %v", l, err)
+		}
+		p.Carried = false
+		w := wire.NewWriteStream(make([]byte, 64*1024))
+		if err := p.Serialize(w); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Serialize(wire.NewReadStream(w.Bytes())); err != nil {
+			t.Errorf("%v: fresh models need nothing but the cubes: %v", l, err)
+		}
+		t.Logf("%v: %d bytes from the baseline's models, %d from fresh ones", l, len(data), len(w.Bytes()))
+		if len(w.Bytes()) <= len(data) {
+			t.Errorf("%v: carried models %d bytes, fresh %d: carrying bought nothing", l, len(data), len(w.Bytes()))
+		}
 	}
 }

@@ -74,6 +74,11 @@ type Entry struct {
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
+	// Models (levels 12-13): the coder's models at the end of this
+	// snapshot's packet, when HasModels; a later packet against this
+	// baseline may start from them (Packet.Carried).
+	Models    entropyModels
+	HasModels bool
 }
 
 // DecodePoses fills Poses from Cubes at the entry's level.

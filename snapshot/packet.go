@@ -87,6 +87,11 @@ type Packet struct {
 	// are predicted along that motion (entropy.go). Header fields.
 	Motion     bool
 	MotionSpan uint8
+	// Carried (levels 12-13, not against the initial state): the coder's
+	// models start where the baseline's own packet ended instead of fresh
+	// (entropy.go). A header bit: a receiver that does not hold those
+	// models refuses the packet instead of decoding garbage.
+	Carried bool
 
 	// Cubes is the snapshot, one entry per cube of the world. To read, give
 	// a slice of the right length; it is overwritten.
@@ -294,6 +299,11 @@ func (p *Packet) serializeCube(s wire.Stream, i int, base []Cube) error {
 func (p *Packet) serializeCodedHeader(s wire.Stream, base []Cube) error {
 	if s.IsReading() {
 		p.UseIndices = false
+	}
+	if p.Initial {
+		p.Carried = false
+	} else if err := wire.SerializeBool(s, &p.Carried); err != nil {
+		return err
 	}
 	var mr motionRef
 	if p.Level < MotionPredicted || p.Initial {

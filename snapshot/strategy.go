@@ -297,6 +297,15 @@ func quantizeInitial(dst []Cube, initial []cubes.CubeState) {
 	}
 }
 
+// snapshotModels implements modelSource for the sender.
+func (s *snapshotSender) snapshotModels(seq uint16) *entropyModels {
+	e := s.history.Find(s.frame + wire.SequenceDiff(seq, uint16(s.frame)))
+	if e == nil || !e.HasModels {
+		return nil
+	}
+	return &e.Models
+}
+
 // SnapshotBaseline implements Baselines for the sender.
 func (s *snapshotSender) SnapshotBaseline(initial bool, seq uint16) []Cube {
 	if initial {
@@ -329,13 +338,14 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
-	p.Sequence, p.Motion, p.MotionSpan = uint16(f), false, 0
+	p.Sequence, p.Motion, p.MotionSpan, p.Carried = uint16(f), false, 0, false
 	if level.IsDelta() && s.newestAcked >= 0 {
 		// The newest snapshot the right is known to hold. If it has left
 		// our history (a long ack outage), or was sent at a raw level,
 		// the initial state is the baseline: always safe.
 		if e := s.history.Find(s.newestAcked); e != nil && e.Level.CanBeBaseline() {
 			p.Initial, p.Baseline = false, uint16(e.Frame)
+			p.Carried = level.IsCoded() && cfg.CarryModels && e.HasModels
 			if level == MotionPredicted {
 				s.chooseMotion(p, e.Frame, f)
 			}
@@ -357,6 +367,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Level = level
 		e.Acked = false
 		e.Cubes, s.current = s.current, e.Cubes
+		keepModels(e, p)
 	}
 }
 
@@ -439,7 +450,7 @@ func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
 	if frame == 0 {
 		// The initial state is frame 0 itself: interpolate out of it.
 		e := r.buffer.Insert(0)
-		e.Level = BoundedPosition
+		e.Level, e.HasModels = BoundedPosition, false
 		copy(e.Cubes, r.initial)
 		for i := range e.Sent {
 			e.Sent[i] = false
@@ -464,6 +475,29 @@ func (r *snapshotReceiver) unwrap(now int, seq uint16) int {
 		ref = r.newest
 	}
 	return ref + wire.SequenceDiff(seq, uint16(ref))
+}
+
+// keepModels stores in e the models packet p's coding ended with, at
+// levels 12-13, for packets that will name e as their baseline.
+func keepModels(e *Entry, p *Packet) {
+	m := p.models()
+	e.HasModels = p.Level.IsCoded() && m != nil
+	if e.HasModels {
+		e.Models = *m
+	}
+}
+
+// snapshotModels implements modelSource for the receiver.
+func (r *snapshotReceiver) snapshotModels(seq uint16) *entropyModels {
+	f := r.decoding + wire.SequenceDiff(seq, uint16(r.decoding))
+	if f >= r.decoding {
+		return nil
+	}
+	e := r.buffer.Find(f)
+	if e == nil || !e.HasModels {
+		return nil
+	}
+	return &e.Models
 }
 
 // SnapshotBaseline implements Baselines for the receiver.
@@ -508,6 +542,7 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 	e.Level = p.Level
 	e.Cubes, r.scratch = r.scratch, e.Cubes
 	e.Sent, r.sent = r.sent, e.Sent
+	keepModels(e, p)
 	e.DecodePoses()
 	r.setClock(cfg) // the first packet snaps the clock to the current delay
 	r.clock.OnPacket(f, now)
