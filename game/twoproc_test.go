@@ -362,6 +362,17 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	}
 }
 
+// stepRightAlone is one tick of a right process with no data packets:
+// its strategy updates and draws from whatever state it took.
+func stepRightAlone(right *Session) {
+	st := right.strategies[right.active]
+	right.frame++
+	right.rightHalf(st, wire.Tick(right.frame), nil)
+	right.right.Cubes = right.right.Cubes[:0]
+	shown, ok := st.View(&right.right)
+	right.updateMetrics(shown, ok)
+}
+
 // FuzzRightReadsState hands a right process arbitrary accept, control and
 // diagnostics bodies: each is taken or refused (counted), never a panic,
 // and whatever it takes leaves a session that still steps.
@@ -404,12 +415,7 @@ func FuzzRightReadsState(f *testing.F) {
 			right.recordDiag(body)
 		}
 		if right.joined && kind >= 3 {
-			st := right.strategies[right.active]
-			right.frame++
-			right.rightHalf(st, wire.Tick(right.frame), nil)
-			right.right.Cubes = right.right.Cubes[:0]
-			shown, ok := st.View(&right.right)
-			right.updateMetrics(shown, ok)
+			stepRightAlone(right)
 		}
 	})
 }
@@ -444,12 +450,7 @@ func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
 				t.Errorf("frame %#x, strategy %d: refused %v, want %v", tc.frame, active, got, !tc.taken)
 			}
 			for range 3 {
-				st := right.strategies[right.active]
-				right.frame++
-				right.rightHalf(st, wire.Tick(right.frame), nil)
-				right.right.Cubes = right.right.Cubes[:0]
-				shown, ok := st.View(&right.right)
-				right.updateMetrics(shown, ok)
+				stepRightAlone(right)
 			}
 		}
 	}

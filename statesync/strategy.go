@@ -535,7 +535,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 // Update implements strategy.Strategy.
 func (st *Strategy) Update(ctx strategy.Context) { st.rcv.update(st, ctx) }
 
-// viewmodel.View implements strategy.Strategy: the right's world as drawn (simulation pose plus
+// View implements strategy.Strategy: the right's world as drawn (simulation pose plus
 // error offsets), which cubes were updated this tick, and each cube's
 // priority accumulator scaled to 0..1. The shown frame is the left frame the
 // right's simulation is at.
