@@ -50,6 +50,11 @@ type Strategy struct {
 	mode     int
 	delayMs  float64
 	controls []strategy.Control
+	// link is the session's link as of the last tick: when the presenter
+	// changes it by hand after choosing a mode, the mode's name (which
+	// describes the link it chose) no longer says what is on the wire.
+	link    link.Config
+	hasLink bool
 
 	// Left side.
 	leftInputs [ring]uint8 // input of frame f at f%ring
@@ -116,7 +121,7 @@ func (st *Strategy) Family() string { return "Lockstep" }
 
 // Mode implements strategy.Strategy.
 func (st *Strategy) Mode() string {
-	s := fmt.Sprintf("mode %d: %s · delay %.0f ms", st.mode+1, Modes[st.mode].Name, st.delayMs)
+	s := fmt.Sprintf("mode %d: %s · delay %.0f ms", st.mode+1, st.modeName(), st.delayMs)
 	if st.desync >= 0 {
 		s += fmt.Sprintf(" · DESYNC at frame %d", st.desync)
 	}
@@ -135,6 +140,9 @@ func (st *Strategy) Explain() string {
 func (st *Strategy) SetMode(i int) {
 	st.mode = min(max(i, 0), len(Modes)-1)
 	st.delayMs = Modes[st.mode].DelayMs
+	if st.hasLink {
+		st.link = Modes[st.mode].Link // the session applies it (LinkChooser)
+	}
 }
 
 // ModeIndex is the current mode, 0-based.
@@ -150,6 +158,23 @@ func (st *Strategy) SetDelayMs(ms float64) {
 
 // DelayMs is the playout delay.
 func (st *Strategy) DelayMs() float64 { return st.delayMs }
+
+// modeName is the mode's name, unless the presenter has since changed the
+// link the mode chose: then the name would describe a link that is no
+// longer on the wire (the HUD's network column says what is).
+func (st *Strategy) modeName() string {
+	m := Modes[st.mode]
+	if !st.hasLink || st.link == m.Link {
+		return m.Name
+	}
+	if m.NonDeterministic {
+		return "non-deterministic, link changed by hand"
+	}
+	return "deterministic, link changed by hand"
+}
+
+// seeLink notes the session's link (each tick, on either side).
+func (st *Strategy) seeLink(ctx strategy.Context) { st.link, st.hasLink = ctx.Link(), true }
 
 // ChosenLink implements strategy.LinkChooser: the mode's link conditions.
 func (st *Strategy) ChosenLink() (link.Config, string) {
@@ -214,6 +239,7 @@ func (st *Strategy) restartRight(start int) {
 // Send implements strategy.Strategy: every input the right lacks, up to
 // the window, and the left's hash.
 func (st *Strategy) Send(ctx strategy.Context) {
+	st.seeLink(ctx)
 	f := ctx.Frame()
 	newest := f - 1
 	if newest >= st.start {
@@ -303,6 +329,7 @@ func (st *Strategy) recordOwn() {
 // Update implements strategy.Strategy: simulate the frames whose inputs
 // are held, up to the playout target, at most MaxCatchUp.
 func (st *Strategy) Update(ctx strategy.Context) {
+	st.seeLink(ctx)
 	st.stepped = 0
 	if st.firstAt < 0 {
 		st.waiting = 0

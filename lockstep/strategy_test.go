@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"strings"
 	"testing"
 
 	"netcubes/cubes"
@@ -166,5 +167,29 @@ func TestLockstepSubModesSetTheLink(t *testing.T) {
 	s.SetLink(lc)
 	if s.LinkSource() != "" {
 		t.Error("a link key after the mode still says the mode set it")
+	}
+}
+
+// TestLockstepModeNameFollowsTheLink: a mode's name describes the link it
+// chose ("UDP 125 ms, 25 % loss"); once the presenter changes the link by
+// hand (a preset, a link key), the title says so instead of naming a link
+// that is no longer on the wire, and the next mode names its own again.
+func TestLockstepModeNameFollowsTheLink(t *testing.T) {
+	s, st := session(t, 0, link.Config{})
+	for range 5 {
+		s.SubMode(+1)
+	}
+	s.Step(cubes.Input{})
+	if want := Modes[5].Name; !strings.Contains(st.Mode(), want) {
+		t.Fatalf("mode 6 on its own link: %q, want it to name %q", st.Mode(), want)
+	}
+	s.SetLink(link.PresetIntercontinental.Config())
+	s.Step(cubes.Input{})
+	if m := st.Mode(); strings.Contains(m, Modes[5].Name) || !strings.Contains(m, "changed by hand") {
+		t.Errorf("mode 6 on the intercontinental preset: %q", m)
+	}
+	s.SubMode(+1)
+	if want := Modes[6].Name; !strings.Contains(st.Mode(), want) {
+		t.Errorf("after the next mode: %q, want it to name %q", st.Mode(), want)
 	}
 }
