@@ -173,9 +173,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
 	}
+	var legend image.Rectangle
 	if !rr.Empty() {
 		viewLabel(rr, rightTitle, rightSub, colText)
-		a.drawOverlayLegend(dst, rr, l)
+		legend = a.drawOverlayLegend(dst, rr, l)
 	}
 	// Where the field is, when a view's player has left it.
 	for _, v := range []struct {
@@ -204,7 +205,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	if a.noteTicks > 0 {
 		tw, th := text.Measure(a.note, bold, 0)
 		x := float64(w)/2 - tw/2
-		y := float64(top) - th - pad*2
+		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
 		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
 		label(dst, a.note, bold, x, y, colAccent)
 	}
@@ -213,7 +214,18 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 // drawOverlayLegend says, in the right view's bottom-left corner, what the
 // overlays that are on mean: the T tint (a colour scale needs its key), the
 // E offsets and how many ghosts are drawn.
-func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayout) {
+// noteY is where the transient note's text starts: y, or above the overlay
+// legend when the note's panel (x0..x1, th high) would overlap it.
+func noteY(y, x0, x1, th, pad float64, legend image.Rectangle) float64 {
+	if legend.Empty() || x1 <= float64(legend.Min.X) || x0 >= float64(legend.Max.X) ||
+		y+th+pad*0.5 <= float64(legend.Min.Y) {
+		return y
+	}
+	return float64(legend.Min.Y) - th - pad*1.5
+}
+
+// drawOverlayLegend draws the legend and returns where (empty: none).
+func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayout) image.Rectangle {
 	rv := a.sess.RightView()
 	var lines []string
 	var scale bool
@@ -237,7 +249,7 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 		}
 	}
 	if len(lines) == 0 {
-		return
+		return image.Rectangle{}
 	}
 	small, pad := l.small, l.pad
 	w := 0.0
@@ -251,7 +263,8 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 	h := lineHeight(small)*float64(len(lines)) + barH + pad
 	x := float64(rr.Min.X) + pad
 	y := float64(rr.Max.Y) - pad - h
-	panel(dst, image.Rect(int(x), int(y), int(x+w+pad*2), int(y+h+pad*0.5)))
+	box := image.Rect(int(x), int(y), int(x+w+pad*2), int(y+h+pad*0.5))
+	panel(dst, box)
 	ty := y + pad*0.5
 	for _, s := range lines {
 		label(dst, s, small, x+pad, ty, colText)
@@ -268,6 +281,7 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 				color.RGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), 255}, false)
 		}
 	}
+	return box
 }
 
 // describeRTT writes the round trip the left measures from acks and, in
