@@ -363,7 +363,7 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	c.line(packets, l.small, colDim, false)
 	switch {
 	case a.sess.InOutage():
-		c.line("OUTAGE: every packet is dropped", l.bold, colBad, false)
+		c.line("OUTAGE: all packets lost", l.bold, colBad, false)
 	case refused != "":
 		c.line(refused, l.small, colBad, false)
 	case m.Rejected > 0:
