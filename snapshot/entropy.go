@@ -131,9 +131,12 @@ type entropyModels struct {
 	posChanged  [numRefKinds]arith.Prob
 	rotChanged  [numRefKinds]arith.Prob
 	sameLargest [numRefKinds]arith.Prob
-	largest     [4]arith.Prob
+	largest     [4][4]arith.Prob // by the reference's largest index
 	pos         [numRefKinds][3][numMagClasses]arith.Golomb
 	rot         [numRefKinds][3][numMagClasses]arith.Golomb
+	// rotSwap: residuals of an orientation whose largest component is not
+	// the reference's, against the reference re-expressed around it.
+	rotSwap [3][numMagClasses]arith.Golomb
 }
 
 func (m *entropyModels) reset() {
@@ -142,7 +145,14 @@ func (m *entropyModels) reset() {
 	arith.ResetProbs(m.posChanged[:])
 	arith.ResetProbs(m.rotChanged[:])
 	arith.ResetProbs(m.sameLargest[:])
-	arith.ResetProbs(m.largest[:])
+	for k := range m.largest {
+		arith.ResetProbs(m.largest[k][:])
+	}
+	for c := range m.rotSwap {
+		for z := range m.rotSwap[c] {
+			m.rotSwap[c][z].Reset()
+		}
+	}
 	for k := range m.pos {
 		for c := range m.pos[k] {
 			for z := range m.pos[k][c] {
@@ -477,14 +487,23 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 					}
 				}
 			} else {
-				c.Orientation.Largest = uint8(e.tree(m.largest[:], 2, uint32(c.Orientation.Largest)))
+				// Another largest component: the reference re-expressed
+				// around it is close to the truth (a cube turning through
+				// 45° swaps its largest component with a small residual),
+				// where sending the three components raw cost 27 bits.
+				c.Orientation.Largest = uint8(e.tree(m.largest[ref.Orientation.Largest&3][:], 2, uint32(c.Orientation.Largest)))
+				alt := wire.QuantizeQuatAt(wire.DequantizeQuat(ref.Orientation, wire.SnapshotOrientationBits),
+					wire.SnapshotOrientationBits, int(c.Orientation.Largest))
+				mc := 0
 				for k := range 3 {
-					v := e.direct(uint32(c.Orientation.Small[k]+q), wire.SnapshotOrientationBits)
+					r := e.golomb(&m.rotSwap[k][mc], c.Orientation.Small[k]-alt.Small[k])
+					mc = magClass(int64(r))
 					if e.reading {
-						if int32(v) > 2*q {
+						v := int64(alt.Small[k]) + int64(r)
+						if v < -int64(q) || v > int64(q) {
 							return wire.ErrValueOutOfRange
 						}
-						c.Orientation.Small[k] = int32(v) - q
+						c.Orientation.Small[k] = int32(v)
 					}
 				}
 			}

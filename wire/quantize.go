@@ -279,16 +279,30 @@ func SmallestThreeMax(bits int) int32 {
 // positive, so it can be rebuilt as +sqrt(1 - a² - b² - c²) with no sign bit;
 // q and -q therefore give identical codes.
 func QuantizeQuat(q mgl64.Quat, bits int) QuantizedQuat {
+	return QuantizeQuatAt(q, bits, -1)
+}
+
+// QuantizeQuatAt is QuantizeQuat with the index of the component left out
+// chosen by the caller (0..3; −1: the largest, as QuantizeQuat). With
+// another index than the largest, the three components sent may exceed
+// the smallest-three bound and are clamped to it: a representation no
+// packet carries as such, but the best prediction of an orientation known
+// to have that largest component (the range-coded levels re-express their
+// reference this way when a cube's largest component changed).
+func QuantizeQuatAt(q mgl64.Quat, bits, largest int) QuantizedQuat {
 	c := [4]float64{q.V[0], q.V[1], q.V[2], q.W}
 	n2 := float64(c[0]*c[0]) + float64(c[1]*c[1]) + float64(c[2]*c[2]) + float64(c[3]*c[3])
 	if !(n2 > 0) || math.IsInf(n2, 0) {
 		return QuantizedQuat{Largest: 3} // identity: w = 1, the rest 0
 	}
 	inv := 1 / math.Sqrt(n2)
-	largest := 0
+	forced := largest >= 0 && largest < 4
+	if !forced {
+		largest = 0
+	}
 	for i := range c {
 		c[i] *= inv
-		if math.Abs(c[i]) > math.Abs(c[largest]) {
+		if !forced && math.Abs(c[i]) > math.Abs(c[largest]) {
 			largest = i
 		}
 	}

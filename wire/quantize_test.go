@@ -300,3 +300,41 @@ func TestQuantizeDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeQuatAt: with no index (−1) or the true largest one it is
+// QuantizeQuat; around another component whose magnitude is within the
+// smallest-three bound (a quaternion near a swap of its largest component)
+// it is another code of nearly the same rotation.
+func TestQuantizeQuatAt(t *testing.T) {
+	const bits = SnapshotOrientationBits
+	for _, q := range []mgl64.Quat{
+		mgl64.QuatRotate(0.3, mgl64.Vec3{0, 0, 1}),
+		mgl64.QuatRotate(1.55, mgl64.Vec3{1, 0, 0}), // w and x near 0.707: a swap is close
+		mgl64.QuatRotate(1.6, mgl64.Vec3{0, 1, 0}),
+		mgl64.QuatRotate(2.5, mgl64.Vec3{1, 2, 3}.Normalize()),
+	} {
+		want := QuantizeQuat(q, bits)
+		if got := QuantizeQuatAt(q, bits, -1); got != want {
+			t.Errorf("%v: index −1 gives %+v, QuantizeQuat %+v", q, got, want)
+		}
+		if got := QuantizeQuatAt(q, bits, int(want.Largest)); got != want {
+			t.Errorf("%v: the largest index gives %+v, QuantizeQuat %+v", q, got, want)
+		}
+		c := [4]float64{q.V[0], q.V[1], q.V[2], q.W}
+		for l := range 4 {
+			if l == int(want.Largest) || math.Abs(c[l]) < 0.69 {
+				continue // around a small component the others exceed the bound
+			}
+			alt := QuantizeQuatAt(q, bits, l)
+			if int(alt.Largest) != l {
+				t.Fatalf("%v around %d: largest %d", q, l, alt.Largest)
+			}
+			// Within 2.3° (|dot| ≥ 1 − 2e-4): a component past the bound
+			// is clamped to it (here 0.717 → 0.707, 1.7°).
+			back := DequantizeQuat(alt, bits)
+			if d := math.Abs(back.Dot(q)); d < 1-2e-4 {
+				t.Errorf("%v around %d: rebuilt %v (|dot| %v)", q, l, back, d)
+			}
+		}
+	}
+}
