@@ -432,8 +432,9 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 
 // otherInput reports whether the server stepped any frame since the last
 // state the client adopted with another input than the client predicted it
-// with: an input that reached the server late (frame 0's always does: the
-// client's clock starts at the server's) or not at all. The packet says
+// with: an input that reached the server late (while the clock settles
+// ahead of the server, or after a burst of loss longer than the inputs'
+// redundancy) or not at all. The packet says
 // which inputs the server used for its last statesync.Inputs frames, so
 // the client knows its prediction is wrong before the error shows: it
 // corrects now, while the difference is small, instead of letting it grow
