@@ -66,7 +66,7 @@ import (
 // though, is by construction a snapshot the receiver holds (the sender
 // only uses acked ones), and the receiver decoded its packet, so it has
 // the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, about 10 kB), and a packet
+// each level 12-13 snapshot (Entry.Models, 22.6 kB), and a packet
 // against such a baseline sets the header bit Carried and starts from
 // them; against the initial state, or a baseline sent at another level,
 // it starts fresh (all probabilities one half). A receiver that lacks the
@@ -75,7 +75,7 @@ import (
 // 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
 // decision) learns within a packet of 901 changed decisions: measured on
 // a katamari packet at frame 420, 135 bytes carried against 155 fresh
-// (TestCarriedModels), and 11 % fewer bytes per frame on the challenge
+// (TestCarriedModels), and 8-12 % fewer bytes per frame on the challenge
 // frames; the first hundred decisions of a packet are the ones fresh
 // models pay for. Config.CarryModels turns it off for comparison.
 //
@@ -98,7 +98,7 @@ type modelSource interface {
 	snapshotModels(seq uint16) *entropyModels
 }
 
-// Models returns the models the last Serialize ended with (nil before any
+// models returns the models the last Serialize ended with (nil before any
 // coded pass): what a store keeps for a snapshot so that a later packet
 // against it can carry them on.
 func (p *Packet) models() *entropyModels {
