@@ -74,7 +74,7 @@ import (
 // Loss and reordering therefore still cost only what they cost at level
 // 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
 // decision) learns within a packet of 901 changed decisions: measured on
-// a katamari packet at frame 420, 135 bytes carried against 155 fresh
+// a katamari packet at frame 420, 129 bytes carried against 154 fresh
 // (TestCarriedModels), and 8-12 % fewer bytes per frame on the challenge
 // frames; the first hundred decisions of a packet are the ones fresh
 // models pay for. Config.CarryModels turns it off for comparison.
