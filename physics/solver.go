@@ -381,6 +381,7 @@ func (w *World) prepareConstraint(i int32, c *contact, ci, ai, bi int32, soft so
 	mA, mB := A.invMass, B.invMass
 	cc.mA, cc.mB = mA, mB
 	warm := w.cfg.WarmStarting
+	bounce := w.cfg.Restitution != 0
 	var sumA, sumB vec3
 	var inA, inB [maxManifoldPoints]vec3 // I⁻¹·(r × n) per point
 	for j := int32(0); j < c.m.count; j++ {
@@ -403,9 +404,12 @@ func (w *World) prepareConstraint(i int32, c *contact, ci, ai, bi int32, soft so
 			cp.normalImpulse = mp.normalImpulse
 		}
 		cp.totalNormalImpulse = 0
-		// Approach speed before solving, for restitution.
-		dv := sub(add(B.v, cross(B.w, rB)), add(A.v, cross(A.w, rA)))
-		relVel[j] = dot(dv, n)
+		if bounce {
+			// Approach speed before solving, for restitution (only
+			// applyRestitution reads it, and only when bodies bounce).
+			dv := sub(add(B.v, cross(B.w, rB)), add(A.v, cross(A.w, rA)))
+			relVel[j] = dot(dv, n)
+		}
 	}
 
 	// Coupling between the points' normal speeds.
@@ -548,8 +552,10 @@ func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 
 // solveContacts runs one pass over all constraints. With useBias it is the
 // "solve" stage (soft push-out); without, the "relax" stage, which also
-// solves friction.
-func (w *World) solveContacts(h float64, useBias bool) {
+// solves friction, and, if warm, collects the next substep's warm start
+// (the last substep has none to prepare: the next step starts afresh
+// from the impulses stored in the contacts).
+func (w *World) solveContacts(h float64, useBias, warm bool) {
 	invH := 1 / h
 	maxPush := w.cfg.MaxPushOutSpeed
 	mu := w.cfg.Friction
@@ -655,33 +661,40 @@ func (w *World) solveContacts(h float64, useBias bool) {
 				wA = sub(wA, madd(madd(scale(f.itA[0], d1), d2, f.itA[1]), dt, f.inA))
 				wB = add(wB, madd(madd(scale(f.itB[0], d1), d2, f.itB[1]), dt, f.inB))
 			}
-			// The same sums as addWarmStart, fused with the totals.
-			var lA, lB vec3
-			for j := range cps {
-				cp := &cps[j]
-				l := cp.normalImpulse
-				cp.totalNormalImpulse += l
-				lA = madd(lA, l, cp.rnA)
-				lB = madd(lB, l, cp.rnB)
+			if !warm {
+				// The last substep: no substep follows to warm start.
+				for j := range cps {
+					cps[j].totalNormalImpulse += cps[j].normalImpulse
+				}
+			} else {
+				// The same sums as addWarmStart, fused with the totals.
+				var lA, lB vec3
+				for j := range cps {
+					cp := &cps[j]
+					l := cp.normalImpulse
+					cp.totalNormalImpulse += l
+					lA = madd(lA, l, cp.rnA)
+					lB = madd(lB, l, cp.rnB)
+				}
+				f1, f2 := f.friction[0], f.friction[1]
+				lin := madd(madd(scale(n, total), f1, f.t1), f2, f.t2)
+				A.warmP = sub(A.warmP, lin)
+				A.warmL = sub(A.warmL, madd(madd(madd(lA, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
+				B.warmP = add(B.warmP, lin)
+				B.warmL = add(B.warmL, madd(madd(madd(lB, f1, f.ctB[0]), f2, f.ctB[1]), f.twist, n))
 			}
-			f1, f2 := f.friction[0], f.friction[1]
-			lin := madd(madd(scale(n, total), f1, f.t1), f2, f.t2)
-			A.warmP = sub(A.warmP, lin)
-			A.warmL = sub(A.warmL, madd(madd(madd(lA, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
-			B.warmP = add(B.warmP, lin)
-			B.warmL = add(B.warmL, madd(madd(madd(lB, f1, f.ctB[0]), f2, f.ctB[1]), f.twist, n))
 		}
 
 		A.v, A.w = vA, wA
 		B.v, B.w = vB, wB
 	}
-	w.solveGround(h, useBias)
+	w.solveGround(h, useBias, warm)
 }
 
 // solveGround is solveContacts for the contacts with the ground: the same
 // computation with body B's terms removed, because the ground does not
 // move (its velocity, displacement and inverse mass are zero).
-func (w *World) solveGround(h float64, useBias bool) {
+func (w *World) solveGround(h float64, useBias, warm bool) {
 	invH := 1 / h
 	maxPush := w.cfg.MaxPushOutSpeed
 	mu := w.cfg.Friction
@@ -756,18 +769,24 @@ func (w *World) solveGround(h float64, useBias bool) {
 				vA = msub(vA, c.mA, madd(scale(f.t1, d1), d2, f.t2))
 				wA = sub(wA, madd(madd(scale(f.itA[0], d1), d2, f.itA[1]), dt, f.inA))
 			}
-			// Totals and the next warm start (addWarmStart for one body).
-			var angW vec3
-			var tot float64
-			for j := range cps {
-				cp := &cps[j]
-				cp.totalNormalImpulse += cp.normalImpulse
-				tot += cp.normalImpulse
-				angW = madd(angW, cp.normalImpulse, cp.rnA)
+			if !warm {
+				for j := range cps {
+					cps[j].totalNormalImpulse += cps[j].normalImpulse
+				}
+			} else {
+				// Totals and the next warm start (addWarmStart for one body).
+				var angW vec3
+				var tot float64
+				for j := range cps {
+					cp := &cps[j]
+					cp.totalNormalImpulse += cp.normalImpulse
+					tot += cp.normalImpulse
+					angW = madd(angW, cp.normalImpulse, cp.rnA)
+				}
+				f1, f2 := f.friction[0], f.friction[1]
+				A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, f.t1), f2, f.t2))
+				A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
 			}
-			f1, f2 := f.friction[0], f.friction[1]
-			A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, f.t1), f2, f.t2))
-			A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
 		}
 		A.v, A.w = vA, wA
 	}
