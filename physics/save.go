@@ -107,6 +107,9 @@ func copyContactSet(dst, src *contactSet) {
 func copySolver(dst, src *solver) {
 	dst.bodies = append(dst.bodies[:0], src.bodies...)
 	dst.constraints = append(dst.constraints[:0], src.constraints...)
+	dst.friction = append(dst.friction[:0], src.friction...)
+	dst.cpoints = append(dst.cpoints[:0], src.cpoints...)
+	dst.relativeVelocity = append(dst.relativeVelocity[:0], src.relativeVelocity...)
 	dst.points = src.points
 	dst.dynamic = src.dynamic
 	dst.colour = append(dst.colour[:0], src.colour...)

@@ -145,6 +145,17 @@ type solverBody struct {
 	maxAng  float64
 }
 
+// The constraint data is split by when the loops need it, so that each
+// pass over the contacts streams through as little memory as possible
+// (for the katamari pile, the constraints took about 0.7 MB when kept in
+// one struct per contact, 1.3 kB each with room for four points: most of
+// a core's L2 cache, read 16 times a step). contactConstraint holds what
+// every pass reads, patchFriction what only the relax pass reads, and the
+// points of all constraints sit one after the other in solver.cpoints, in
+// constraint order, so that a contact with two points takes the room of
+// two, not of four. The loops over a contact's points then range over a
+// slice of exactly its points, which also spares them bounds checks.
+
 // constraintPoint is a contact point prepared for the solver.
 type constraintPoint struct {
 	rA, rB     vec3 // anchors (fixed for the step)
@@ -153,31 +164,35 @@ type constraintPoint struct {
 	baseSep    float64
 	normalMass float64 // effective mass along the normal
 
+	// k[j] is the change of this point's normal speed per unit impulse at
+	// point j of the same contact: J_i·M⁻¹·J_jᵀ (zero past the contact's
+	// point count). Within one contact the points' speeds are linear in
+	// their impulses, so the solver sweeps the points on these numbers
+	// alone and touches the bodies' velocities once per contact.
+	k [maxManifoldPoints]float64
+
 	normalImpulse      float64 // accumulated over the current substep
 	totalNormalImpulse float64 // applied over the whole step
-	relativeVelocity   float64 // approach speed before solving, for restitution
 }
 
-// contactConstraint is a contact prepared for the solver.
+// contactConstraint is what every solver pass reads of a contact.
 type contactConstraint struct {
-	a, b    int32 // solver body indices; b is 0 for the ground
-	contact int32
-	count   int32
-	normal  vec3
-	t1, t2  vec3
-	soft    softness
-	mA, mB  float64 // the bodies' inverse masses (0 for the ground)
+	a, b   int32 // solver body indices; b is 0 for the ground
+	first  int32 // index of the first point in solver.cpoints
+	count  int32
+	normal vec3
+	soft   softness
+	mA, mB float64 // the bodies' inverse masses (0 for the ground)
+}
 
-	// k[i][j] is the change of point i's normal speed per unit impulse at
-	// point j: J_i·M⁻¹·J_jᵀ. Within one contact the points' speeds are
-	// linear in their impulses, so the solver sweeps the points on these
-	// numbers alone and touches the bodies' velocities once per contact.
-	k [maxManifoldPoints][maxManifoldPoints]float64
-
-	// Patch friction at the points' centre c: the angular Jacobians of the
-	// two tangents on each body (c×t), the inverse of the 2×2 tangential
-	// effective mass (tk11, tk12, tk22), the twist's effective mass and
-	// lever (the patch's mean radius), and the accumulated impulses.
+// patchFriction is the part of a contact that only the relax pass (and
+// the warm start) reads: friction at the points' centre c. It holds the
+// angular Jacobians of the two tangents on each body (c×t), the inverse of
+// the 2×2 tangential effective mass (tk11, tk12, tk22), the twist's
+// effective mass and lever (the patch's mean radius), and the accumulated
+// impulses.
+type patchFriction struct {
+	t1, t2     vec3
 	ctA, ctB   [2]vec3
 	itA, itB   [2]vec3 // I⁻¹·(c × t): angular velocity per unit friction impulse
 	inA, inB   vec3    // I⁻¹·n: angular velocity per unit twist impulse
@@ -187,14 +202,19 @@ type contactConstraint struct {
 	twistLever float64
 	friction   [2]float64
 	twist      float64
-
-	points [maxManifoldPoints]constraintPoint
+	contact    int32 // the contact's index in the pool, to store results
 }
 
 type solver struct {
 	bodies      []solverBody
 	constraints []contactConstraint
-	points      int
+	friction    []patchFriction // parallel to constraints
+	cpoints     []constraintPoint
+	// relativeVelocity is each point's approach speed before solving,
+	// for restitution (parallel to cpoints; only filled, and only read by
+	// applyRestitution, when Restitution is not 0).
+	relativeVelocity []float64
+	points           int
 	// dynamic is how many constraints, at the front, join two bodies;
 	// the rest touch the ground.
 	dynamic int
@@ -240,8 +260,31 @@ func (w *World) prepareSolver(h float64) {
 	// Colour the contacts first, then prepare each constraint straight
 	// into its place in colour order.
 	s.colourContacts(w)
-	s.points = 0
+	// Lay the points out in constraint order: a first pass finds each
+	// constraint's slot (as the loop below does) and its point count, and
+	// a prefix sum gives each constraint its first point.
+	slot := s.counts
 	k := 0
+	for _, ci := range w.cs.active {
+		c := &w.cs.pool[ci]
+		if c.m.count == 0 {
+			continue
+		}
+		col := s.colour[k]
+		k++
+		s.constraints[slot[col]].count = c.m.count
+		slot[col]++
+	}
+	first := int32(0)
+	for i := range s.constraints {
+		s.constraints[i].first = first
+		first += s.constraints[i].count
+	}
+	s.points = int(first)
+	s.friction = resize(s.friction, len(s.constraints))
+	s.cpoints = resize(s.cpoints, s.points)
+	s.relativeVelocity = resize(s.relativeVelocity, s.points)
+	k = 0
 	for _, ci := range w.cs.active {
 		c := &w.cs.pool[ci]
 		if c.m.count == 0 {
@@ -255,11 +298,19 @@ func (w *World) prepareSolver(h float64) {
 		}
 		col := s.colour[k]
 		k++
-		cc := &s.constraints[s.counts[col]]
+		i := s.counts[col]
 		s.counts[col]++
-		w.prepareConstraint(cc, c, ci, w.bodies[c.a].solverIndex, bi, soft)
-		s.points += int(cc.count)
+		w.prepareConstraint(i, c, ci, w.bodies[c.a].solverIndex, bi, soft)
 	}
+}
+
+// resize returns s with length n, reusing its storage when it is large
+// enough (the contents are then stale and must be overwritten).
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, 2*n)
+	}
+	return s[:n]
 }
 
 // colourContacts decides the constraints' order: first the body–body
@@ -314,27 +365,30 @@ func (s *solver) colourContacts(w *World) {
 	s.constraints = s.constraints[:n]
 }
 
-// prepareConstraint fills cc from contact c: anchors, effective masses and
-// warm-start impulses.
-func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi int32, soft softness) {
+// prepareConstraint fills constraint i (its count and first point already
+// set) from contact c: anchors, effective masses and warm-start impulses.
+func (w *World) prepareConstraint(i int32, c *contact, ci, ai, bi int32, soft softness) {
 	s := &w.sol
+	cc, fc := &s.constraints[i], &s.friction[i]
+	points := s.cpoints[cc.first : cc.first+cc.count]
+	relVel := s.relativeVelocity[cc.first : cc.first+cc.count]
 	A, B := &s.bodies[ai], &s.bodies[bi]
 	n := c.m.normal
 	t1, t2 := tangentBasis(n)
 	cc.a, cc.b = ai, bi
-	cc.contact = ci
-	cc.count = c.m.count
+	fc.contact = ci
 	cc.normal = n
-	cc.t1, cc.t2 = t1, t2
+	fc.t1, fc.t2 = t1, t2
 	cc.soft = soft
 	mA, mB := A.invMass, B.invMass
 	cc.mA, cc.mB = mA, mB
 	warm := w.cfg.WarmStarting
+	bounce := w.cfg.Restitution != 0
 	var sumA, sumB vec3
 	var inA, inB [maxManifoldPoints]vec3 // I⁻¹·(r × n) per point
 	for j := int32(0); j < c.m.count; j++ {
 		mp := &c.m.points[j]
-		cp := &cc.points[j]
+		cp := &points[j]
 		rA, rB := mp.anchorA, mp.anchorB
 		sumA, sumB = add(sumA, rA), add(sumB, rB)
 		cp.rA, cp.rB = rA, rB
@@ -352,47 +406,51 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 			cp.normalImpulse = mp.normalImpulse
 		}
 		cp.totalNormalImpulse = 0
-		// Approach speed before solving, for restitution.
-		dv := sub(add(B.v, cross(B.w, rB)), add(A.v, cross(A.w, rA)))
-		cp.relativeVelocity = dot(dv, n)
+		if bounce {
+			// Approach speed before solving, for restitution (only
+			// applyRestitution reads it, and only when bodies bounce).
+			dv := sub(add(B.v, cross(B.w, rB)), add(A.v, cross(A.w, rA)))
+			relVel[j] = dot(dv, n)
+		}
 	}
 
 	// Coupling between the points' normal speeds.
-	for i := int32(0); i < cc.count; i++ {
-		for j := int32(0); j <= i; j++ {
-			pi := &cc.points[i]
+	for i := range points {
+		pi := &points[i]
+		pi.k = [maxManifoldPoints]float64{}
+		for j := 0; j <= i; j++ {
 			kij := mA + mB + dot(pi.rnA, inA[j]) + dot(pi.rnB, inB[j])
-			cc.k[i][j], cc.k[j][i] = kij, kij
+			pi.k[j], points[j].k[i] = kij, kij
 		}
 	}
 
 	// Patch friction at the mean of the anchors.
 	inv := 1 / float64(c.m.count)
 	cA, cB := scale(sumA, inv), scale(sumB, inv)
-	cc.ctA = [2]vec3{cross(cA, t1), cross(cA, t2)}
-	cc.ctB = [2]vec3{cross(cB, t1), cross(cB, t2)}
-	itA0, itA1 := mulMV(&A.invI, cc.ctA[0]), mulMV(&A.invI, cc.ctA[1])
-	itB0, itB1 := mulMV(&B.invI, cc.ctB[0]), mulMV(&B.invI, cc.ctB[1])
-	cc.itA = [2]vec3{itA0, itA1}
-	cc.itB = [2]vec3{itB0, itB1}
+	fc.ctA = [2]vec3{cross(cA, t1), cross(cA, t2)}
+	fc.ctB = [2]vec3{cross(cB, t1), cross(cB, t2)}
+	itA0, itA1 := mulMV(&A.invI, fc.ctA[0]), mulMV(&A.invI, fc.ctA[1])
+	itB0, itB1 := mulMV(&B.invI, fc.ctB[0]), mulMV(&B.invI, fc.ctB[1])
+	fc.itA = [2]vec3{itA0, itA1}
+	fc.itB = [2]vec3{itB0, itB1}
 	// 2×2 tangential effective mass matrix K (the 1/m_eff formula above
 	// with d = t_i on one side and t_j on the other), inverted.
-	k11 := mA + mB + dot(cc.ctA[0], itA0) + dot(cc.ctB[0], itB0)
-	k12 := dot(cc.ctA[0], itA1) + dot(cc.ctB[0], itB1)
-	k22 := mA + mB + dot(cc.ctA[1], itA1) + dot(cc.ctB[1], itB1)
+	k11 := mA + mB + dot(fc.ctA[0], itA0) + dot(fc.ctB[0], itB0)
+	k12 := dot(fc.ctA[0], itA1) + dot(fc.ctB[0], itB1)
+	k22 := mA + mB + dot(fc.ctA[1], itA1) + dot(fc.ctB[1], itB1)
 	det := float64(k11*k22) - float64(k12*k12)
 	if det > 0 {
 		id := 1 / det
-		cc.tk11, cc.tk12, cc.tk22 = k22*id, -k12*id, k11*id
+		fc.tk11, fc.tk12, fc.tk22 = k22*id, -k12*id, k11*id
 	} else {
-		cc.tk11, cc.tk12, cc.tk22 = 0, 0, 0
+		fc.tk11, fc.tk12, fc.tk22 = 0, 0, 0
 	}
 	// Twist: a pure rotation about n on each body.
-	cc.inA, cc.inB = mulMV(&A.invI, n), mulMV(&B.invI, n)
-	kt := dot(n, cc.inA) + dot(n, cc.inB)
-	cc.twistMass = 0
+	fc.inA, fc.inB = mulMV(&A.invI, n), mulMV(&B.invI, n)
+	kt := dot(n, fc.inA) + dot(n, fc.inB)
+	fc.twistMass = 0
 	if kt > 0 {
-		cc.twistMass = 1 / kt
+		fc.twistMass = 1 / kt
 	}
 	// Mean distance of the points from the patch centre: the lever arm
 	// through which friction resists twisting.
@@ -402,13 +460,13 @@ func (w *World) prepareConstraint(cc *contactConstraint, c *contact, ci, ai, bi 
 		d = msub(d, dot(d, n), n)
 		radius += length(d)
 	}
-	cc.twistLever = radius * inv
+	fc.twistLever = radius * inv
 	if warm {
-		cc.friction = [2]float64{dot(c.m.frictionImpulse, t1), dot(c.m.frictionImpulse, t2)}
-		cc.twist = c.m.twistImpulse
+		fc.friction = [2]float64{dot(c.m.frictionImpulse, t1), dot(c.m.frictionImpulse, t2)}
+		fc.twist = c.m.twistImpulse
 	} else {
-		cc.friction = [2]float64{}
-		cc.twist = 0
+		fc.friction = [2]float64{}
+		fc.twist = 0
 	}
 }
 
@@ -460,29 +518,32 @@ func (w *World) integratePositions(h float64) {
 // contact finishes (see addWarmStart), which saves a pass over the
 // contacts per substep.
 func (w *World) warmStart() {
-	for ci := range w.sol.constraints {
-		w.addWarmStart(&w.sol.constraints[ci])
+	s := &w.sol
+	fric := s.friction[:len(s.constraints)]
+	for ci := range s.constraints {
+		w.addWarmStart(&s.constraints[ci], &fric[ci])
 	}
 }
 
-// addWarmStart adds the impulses that contact c holds now to its bodies'
-// warm-start sums.
-func (w *World) addWarmStart(c *contactConstraint) {
+// addWarmStart adds the impulses that contact c (with friction f) holds
+// now to its bodies' warm-start sums.
+func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 	bodies := w.sol.bodies
 	A, B := &bodies[c.a], &bodies[c.b]
 	var total float64
 	var angA, angB vec3
-	for j := int32(0); j < c.count; j++ {
-		cp := &c.points[j]
+	cps := w.sol.cpoints[c.first : c.first+c.count]
+	for j := range cps {
+		cp := &cps[j]
 		l := cp.normalImpulse
 		total += l
 		angA = madd(angA, l, cp.rnA)
 		angB = madd(angB, l, cp.rnB)
 	}
-	f1, f2 := c.friction[0], c.friction[1]
-	lin := madd(madd(scale(c.normal, total), f1, c.t1), f2, c.t2)
-	angA = madd(madd(madd(angA, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, c.normal)
-	angB = madd(madd(madd(angB, f1, c.ctB[0]), f2, c.ctB[1]), c.twist, c.normal)
+	f1, f2 := f.friction[0], f.friction[1]
+	lin := madd(madd(scale(c.normal, total), f1, f.t1), f2, f.t2)
+	angA = madd(madd(madd(angA, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, c.normal)
+	angB = madd(madd(madd(angB, f1, f.ctB[0]), f2, f.ctB[1]), f.twist, c.normal)
 	A.warmP = sub(A.warmP, lin)
 	A.warmL = sub(A.warmL, angA)
 	if c.b != 0 {
@@ -493,15 +554,22 @@ func (w *World) addWarmStart(c *contactConstraint) {
 
 // solveContacts runs one pass over all constraints. With useBias it is the
 // "solve" stage (soft push-out); without, the "relax" stage, which also
-// solves friction.
-func (w *World) solveContacts(h float64, useBias bool) {
+// solves friction, and, if warm, collects the next substep's warm start
+// (the last substep has none to prepare: the next step starts afresh
+// from the impulses stored in the contacts).
+func (w *World) solveContacts(h float64, useBias, warm bool) {
 	invH := 1 / h
 	maxPush := w.cfg.MaxPushOutSpeed
 	mu := w.cfg.Friction
-	bodies := w.sol.bodies
-	for ci := range w.sol.constraints[:w.sol.dynamic] {
-		c := &w.sol.constraints[ci]
+	sol := &w.sol
+	bodies := sol.bodies
+	cons := sol.constraints[:sol.dynamic]
+	fric := sol.friction[:len(cons)]
+	pts := sol.cpoints
+	for ci := range cons {
+		c := &cons[ci]
 		A, B := &bodies[c.a], &bodies[c.b]
+		cps := pts[c.first : c.first+c.count]
 		vA, wA, vB, wB := A.v, A.w, B.v, B.w
 		n := c.normal
 		// Separation update terms shared by the points: n·(Δp_B − Δp_A),
@@ -515,13 +583,16 @@ func (w *World) solveContacts(h float64, useBias bool) {
 		// Sequential impulses over the points (Gauss–Seidel), on scalars:
 		// point j's normal speed is its speed at the start of the contact
 		// plus Σ_i k[j][i]·δ_i for the impulses δ_i applied so far.
+		// (d is delta cut to the point count: indexing it needs no bounds
+		// check once the compiler knows j < len(cps) = len(d).)
 		var delta [maxManifoldPoints]float64
+		d := delta[:len(cps)]
 		var total float64
-		for j := int32(0); j < c.count; j++ {
-			cp := &c.points[j]
+		for j := range cps {
+			cp := &cps[j]
 			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
 			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA)
-			kj := &c.k[j]
+			kj := &cp.k
 			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
 
 			var impulse float64
@@ -539,17 +610,17 @@ func (w *World) solveContacts(h float64, useBias bool) {
 			newImpulse := maxf(cp.normalImpulse+impulse, 0)
 			impulse = newImpulse - cp.normalImpulse
 			cp.normalImpulse = newImpulse
-			delta[j] = impulse
+			d[j] = impulse
 			total += newImpulse
 		}
 		// Apply the sweep's impulses to the bodies: the linear impulse
 		// n·Σδ and the angular impulses Σ δ·(r × n).
 		var sum float64
-		for j := int32(0); j < c.count; j++ {
-			cp := &c.points[j]
-			sum += delta[j]
-			wA = msub(wA, delta[j], cp.iA)
-			wB = madd(wB, delta[j], cp.iB)
+		for j := range cps {
+			cp := &cps[j]
+			sum += d[j]
+			wA = msub(wA, d[j], cp.iA)
+			wB = madd(wB, d[j], cp.iB)
 		}
 		vA = msub(vA, float64(c.mA*sum), n)
 		vB = madd(vB, float64(c.mB*sum), n)
@@ -558,6 +629,7 @@ func (w *World) solveContacts(h float64, useBias bool) {
 			// Relax: this pass ends the substep, so the impulses found
 			// now are the substep's. Solve friction with them, then add
 			// them to the step's totals and to the next warm start.
+			f := &fric[ci]
 			if mu > 0 {
 				// Patch friction, given the bodies' current velocities,
 				// with maxF = μ·Σλ_n the friction limit. The tangential
@@ -570,62 +642,74 @@ func (w *World) solveContacts(h float64, useBias bool) {
 				// twelve returned floats cost a few per cent of a step.)
 				maxF := mu * total
 				dv := sub(vB, vA)
-				v1 := dot(dv, c.t1) + dot(wB, c.ctB[0]) - dot(wA, c.ctA[0])
-				v2 := dot(dv, c.t2) + dot(wB, c.ctB[1]) - dot(wA, c.ctA[1])
-				l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
-				l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
+				v1 := dot(dv, f.t1) + dot(wB, f.ctB[0]) - dot(wA, f.ctA[0])
+				v2 := dot(dv, f.t2) + dot(wB, f.ctB[1]) - dot(wA, f.ctA[1])
+				l1 := f.friction[0] - (float64(f.tk11*v1) + float64(f.tk12*v2))
+				l2 := f.friction[1] - (float64(f.tk12*v1) + float64(f.tk22*v2))
 				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
 					k := maxF / math.Sqrt(m2)
 					l1, l2 = l1*k, l2*k
 				}
-				d1, d2 := l1-c.friction[0], l2-c.friction[1]
-				c.friction = [2]float64{l1, l2}
-				maxT := float64(maxF * c.twistLever)
+				d1, d2 := l1-f.friction[0], l2-f.friction[1]
+				f.friction = [2]float64{l1, l2}
+				maxT := float64(maxF * f.twistLever)
 				vt := dot(sub(wB, wA), n)
-				lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
-				dt := lt - c.twist
-				c.twist = lt
-				p := madd(scale(c.t1, d1), d2, c.t2)
+				lt := maxf(-maxT, minf(maxT, f.twist-float64(f.twistMass*vt)))
+				dt := lt - f.twist
+				f.twist = lt
+				p := madd(scale(f.t1, d1), d2, f.t2)
 				vA = msub(vA, c.mA, p)
 				vB = madd(vB, c.mB, p)
-				wA = sub(wA, madd(madd(scale(c.itA[0], d1), d2, c.itA[1]), dt, c.inA))
-				wB = add(wB, madd(madd(scale(c.itB[0], d1), d2, c.itB[1]), dt, c.inB))
+				wA = sub(wA, madd(madd(scale(f.itA[0], d1), d2, f.itA[1]), dt, f.inA))
+				wB = add(wB, madd(madd(scale(f.itB[0], d1), d2, f.itB[1]), dt, f.inB))
 			}
-			// The same sums as addWarmStart, fused with the totals.
-			var lA, lB vec3
-			for j := int32(0); j < c.count; j++ {
-				cp := &c.points[j]
-				l := cp.normalImpulse
-				cp.totalNormalImpulse += l
-				lA = madd(lA, l, cp.rnA)
-				lB = madd(lB, l, cp.rnB)
+			if !warm {
+				// The last substep: no substep follows to warm start.
+				for j := range cps {
+					cps[j].totalNormalImpulse += cps[j].normalImpulse
+				}
+			} else {
+				// The same sums as addWarmStart, fused with the totals.
+				var lA, lB vec3
+				for j := range cps {
+					cp := &cps[j]
+					l := cp.normalImpulse
+					cp.totalNormalImpulse += l
+					lA = madd(lA, l, cp.rnA)
+					lB = madd(lB, l, cp.rnB)
+				}
+				f1, f2 := f.friction[0], f.friction[1]
+				lin := madd(madd(scale(n, total), f1, f.t1), f2, f.t2)
+				A.warmP = sub(A.warmP, lin)
+				A.warmL = sub(A.warmL, madd(madd(madd(lA, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
+				B.warmP = add(B.warmP, lin)
+				B.warmL = add(B.warmL, madd(madd(madd(lB, f1, f.ctB[0]), f2, f.ctB[1]), f.twist, n))
 			}
-			f1, f2 := c.friction[0], c.friction[1]
-			lin := madd(madd(scale(n, total), f1, c.t1), f2, c.t2)
-			A.warmP = sub(A.warmP, lin)
-			A.warmL = sub(A.warmL, madd(madd(madd(lA, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, n))
-			B.warmP = add(B.warmP, lin)
-			B.warmL = add(B.warmL, madd(madd(madd(lB, f1, c.ctB[0]), f2, c.ctB[1]), c.twist, n))
 		}
 
 		A.v, A.w = vA, wA
 		B.v, B.w = vB, wB
 	}
-	w.solveGround(h, useBias)
+	w.solveGround(h, useBias, warm)
 }
 
 // solveGround is solveContacts for the contacts with the ground: the same
 // computation with body B's terms removed, because the ground does not
 // move (its velocity, displacement and inverse mass are zero).
-func (w *World) solveGround(h float64, useBias bool) {
+func (w *World) solveGround(h float64, useBias, warm bool) {
 	invH := 1 / h
 	maxPush := w.cfg.MaxPushOutSpeed
 	mu := w.cfg.Friction
-	bodies := w.sol.bodies
-	cons := w.sol.constraints[w.sol.dynamic:]
+	sol := &w.sol
+	bodies := sol.bodies
+	cons := sol.constraints[sol.dynamic:]
+	fric := sol.friction[sol.dynamic:]
+	fric = fric[:len(cons)]
+	pts := sol.cpoints
 	for ci := range cons {
 		c := &cons[ci]
 		A := &bodies[c.a]
+		cps := pts[c.first : c.first+c.count]
 		vA, wA := A.v, A.w
 		n := c.normal
 		dpn := -dot(A.dp, n)
@@ -634,12 +718,13 @@ func (w *World) solveGround(h float64, useBias bool) {
 		vnLinear := -dot(n, vA)
 
 		var delta [maxManifoldPoints]float64
+		d := delta[:len(cps)]
 		var total float64
-		for j := int32(0); j < c.count; j++ {
-			cp := &c.points[j]
+		for j := range cps {
+			cp := &cps[j]
 			s := cp.baseSep + dpn + dot(n, cp.rB) - dot(nA, cp.rA)
 			vn := vnLinear - dot(wA, cp.rnA)
-			kj := &c.k[j]
+			kj := &cp.k
 			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
 			var impulse float64
 			switch {
@@ -654,49 +739,56 @@ func (w *World) solveGround(h float64, useBias bool) {
 			newImpulse := maxf(cp.normalImpulse+impulse, 0)
 			impulse = newImpulse - cp.normalImpulse
 			cp.normalImpulse = newImpulse
-			delta[j] = impulse
+			d[j] = impulse
 			total += newImpulse
 		}
 		var sum float64
-		for j := int32(0); j < c.count; j++ {
-			sum += delta[j]
-			wA = msub(wA, delta[j], c.points[j].iA)
+		for j := range cps {
+			sum += d[j]
+			wA = msub(wA, d[j], cps[j].iA)
 		}
 		vA = msub(vA, float64(c.mA*sum), n)
 
 		if !useBias {
+			f := &fric[ci]
 			if mu > 0 {
 				maxF := mu * total
-				v1 := -dot(vA, c.t1) - dot(wA, c.ctA[0])
-				v2 := -dot(vA, c.t2) - dot(wA, c.ctA[1])
-				l1 := c.friction[0] - (float64(c.tk11*v1) + float64(c.tk12*v2))
-				l2 := c.friction[1] - (float64(c.tk12*v1) + float64(c.tk22*v2))
+				v1 := -dot(vA, f.t1) - dot(wA, f.ctA[0])
+				v2 := -dot(vA, f.t2) - dot(wA, f.ctA[1])
+				l1 := f.friction[0] - (float64(f.tk11*v1) + float64(f.tk12*v2))
+				l2 := f.friction[1] - (float64(f.tk12*v1) + float64(f.tk22*v2))
 				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
 					k := maxF / math.Sqrt(m2)
 					l1, l2 = l1*k, l2*k
 				}
-				d1, d2 := l1-c.friction[0], l2-c.friction[1]
-				c.friction = [2]float64{l1, l2}
-				maxT := float64(maxF * c.twistLever)
+				d1, d2 := l1-f.friction[0], l2-f.friction[1]
+				f.friction = [2]float64{l1, l2}
+				maxT := float64(maxF * f.twistLever)
 				vt := -dot(wA, n)
-				lt := maxf(-maxT, minf(maxT, c.twist-float64(c.twistMass*vt)))
-				dt := lt - c.twist
-				c.twist = lt
-				vA = msub(vA, c.mA, madd(scale(c.t1, d1), d2, c.t2))
-				wA = sub(wA, madd(madd(scale(c.itA[0], d1), d2, c.itA[1]), dt, c.inA))
+				lt := maxf(-maxT, minf(maxT, f.twist-float64(f.twistMass*vt)))
+				dt := lt - f.twist
+				f.twist = lt
+				vA = msub(vA, c.mA, madd(scale(f.t1, d1), d2, f.t2))
+				wA = sub(wA, madd(madd(scale(f.itA[0], d1), d2, f.itA[1]), dt, f.inA))
 			}
-			// Totals and the next warm start (addWarmStart for one body).
-			var angW vec3
-			var tot float64
-			for j := int32(0); j < c.count; j++ {
-				cp := &c.points[j]
-				cp.totalNormalImpulse += cp.normalImpulse
-				tot += cp.normalImpulse
-				angW = madd(angW, cp.normalImpulse, cp.rnA)
+			if !warm {
+				for j := range cps {
+					cps[j].totalNormalImpulse += cps[j].normalImpulse
+				}
+			} else {
+				// Totals and the next warm start (addWarmStart for one body).
+				var angW vec3
+				var tot float64
+				for j := range cps {
+					cp := &cps[j]
+					cp.totalNormalImpulse += cp.normalImpulse
+					tot += cp.normalImpulse
+					angW = madd(angW, cp.normalImpulse, cp.rnA)
+				}
+				f1, f2 := f.friction[0], f.friction[1]
+				A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, f.t1), f2, f.t2))
+				A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
 			}
-			f1, f2 := c.friction[0], c.friction[1]
-			A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, c.t1), f2, c.t2))
-			A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, c.ctA[0]), f2, c.ctA[1]), c.twist, n))
 		}
 		A.v, A.w = vA, wA
 	}
@@ -718,13 +810,15 @@ func (w *World) applyRestitution() {
 		vA, wA, vB, wB := A.v, A.w, B.v, B.w
 		mA, mB := A.invMass, B.invMass
 		n := c.normal
-		for j := int32(0); j < c.count; j++ {
-			cp := &c.points[j]
-			if cp.relativeVelocity > -threshold || cp.totalNormalImpulse == 0 {
+		cps := w.sol.cpoints[c.first : c.first+c.count]
+		relVel := w.sol.relativeVelocity[c.first : c.first+c.count]
+		for j := range cps {
+			cp := &cps[j]
+			if relVel[j] > -threshold || cp.totalNormalImpulse == 0 {
 				continue
 			}
 			vn := dot(n, sub(vB, vA)) + dot(wB, cp.rnB) - dot(wA, cp.rnA)
-			impulse := -float64(cp.normalMass * (vn + float64(e*cp.relativeVelocity)))
+			impulse := -float64(cp.normalMass * (vn + float64(e*relVel[j])))
 			newImpulse := maxf(cp.normalImpulse+impulse, 0)
 			impulse = newImpulse - cp.normalImpulse
 			cp.normalImpulse = newImpulse
@@ -748,8 +842,8 @@ func (w *World) storeImpulses() {
 	slop := w.cfg.LinearSlop
 	bodies := w.sol.bodies
 	for ci := range w.sol.constraints {
-		c := &w.sol.constraints[ci]
-		ct := &w.cs.pool[c.contact]
+		c, f := &w.sol.constraints[ci], &w.sol.friction[ci]
+		ct := &w.cs.pool[f.contact]
 		A, B := &bodies[c.a], &bodies[c.b]
 		n := c.normal
 		dpn := dot(sub(B.dp, A.dp), n)
@@ -757,8 +851,9 @@ func (w *World) storeImpulses() {
 		nB := mulMTV(&B.dR, n)
 		touching := false
 		total := 0.0
-		for j := int32(0); j < c.count; j++ {
-			cp := &c.points[j]
+		cps := w.sol.cpoints[c.first : c.first+c.count]
+		for j := range cps {
+			cp := &cps[j]
 			mp := &ct.m.points[j]
 			mp.normalImpulse = cp.normalImpulse
 			mp.totalNormalImpulse = cp.totalNormalImpulse
@@ -768,8 +863,8 @@ func (w *World) storeImpulses() {
 				touching = true
 			}
 		}
-		ct.m.frictionImpulse = madd(scale(c.t1, c.friction[0]), c.friction[1], c.t2)
-		ct.m.twistImpulse = c.twist
+		ct.m.frictionImpulse = madd(scale(f.t1, f.friction[0]), f.friction[1], f.t2)
+		ct.m.twistImpulse = f.twist
 		ct.impulse = total
 		if touching {
 			if ct.flags&flagTouching == 0 {
