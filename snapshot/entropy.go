@@ -212,14 +212,6 @@ func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	return v
 }
 
-func (e *entropyState) direct(v uint32, n int) uint32 {
-	if e.reading {
-		return e.dec.DecodeDirect(n)
-	}
-	e.enc.EncodeDirect(v, n)
-	return v
-}
-
 func (e *entropyState) tag(c wire.Category) {
 	if e.reading {
 		e.dec.Tag = int(c)
