@@ -28,12 +28,15 @@ import (
 //     by context.
 //   - each component of a position or orientation residual (the value minus
 //     its reference): the adaptive exp-Golomb model (arith.Golomb), one per
-//     component, per kind of reference, and per whether the previous
-//     component's residual was zero (a cube that did not move along x
-//     often did not along y).
+//     component, per kind of reference, and per size class (magClass) of
+//     the previous component's residual (a cube that did not move along x
+//     often did not along y; one that moved far along x moved along y),
+//     the first component's class being how far the prediction carried the
+//     cube from its baseline.
 //   - orientation: a "same largest component as the reference" decision,
-//     then residuals; else the largest index by a 2-bit tree and the three
-//     components as direct bits.
+//     then residuals; else the largest index by a 2-bit tree (one per
+//     reference largest index) and residuals against the reference
+//     re-expressed around the new largest component (wire.QuantizeQuatAt).
 //
 // The reference (prediction) has three kinds, each with its own models,
 // so that the statistics of one do not blur the others:
