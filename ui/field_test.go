@@ -4,6 +4,9 @@ import (
 	"image"
 	"testing"
 
+	"netcubes/link"
+	"netcubes/viewmodel"
+
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -51,6 +54,26 @@ func TestNoteAvoidsTheOverlayLegend(t *testing.T) {
 		note := image.Rect(int(tc.x0), int(y-pad*0.5), int(tc.x1), int(y+th+pad*0.5))
 		if note.Overlaps(tc.legend) {
 			t.Errorf("%s: the note %v covers the legend %v", tc.name, note, tc.legend)
+		}
+	}
+}
+
+// TestLossOnTCPLikeLinks: the ack-measured loss is called loss on a lossy
+// link, and "unacked" with a note on a TCP-like one, where every packet
+// arrives and what the acks miss is late, not lost.
+func TestLossOnTCPLikeLinks(t *testing.T) {
+	m := &viewmodel.Metrics{Loss: 0.238}
+	for _, tc := range []struct {
+		lc   link.Config
+		fig  string
+		note bool
+	}{
+		{link.Config{LossPercent: 5}, "loss 23.8 %", false},
+		{link.Config{LossPercent: 5, TCPLike: true}, "unacked 23.8 %", true},
+	} {
+		fig, note := describeLoss(m, tc.lc)
+		if fig != tc.fig || (note != "") != tc.note {
+			t.Errorf("%+v: %q, note %q", tc.lc, fig, note)
 		}
 	}
 }
