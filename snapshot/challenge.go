@@ -143,11 +143,14 @@ func (r ChallengeResult) Kbps() float64 { return r.BytesPerFrame() * 8 * 60 / 10
 
 // challengeBaselines serves a challenge's frames as baselines: frame i
 // is sequence i; and, once frame i was coded at level 12 or 13, the models
-// its packet ended with (models[i], when has[i]).
+// its packet ended with, for the packet ChallengeAge frames later that
+// names it as baseline. Only those ChallengeAge frames' models are kept (a
+// ring, each slot tagged with its frame): 22.6 kB each, where one per
+// frame of a long file would take gigabytes.
 type challengeBaselines struct {
 	frames [][]Cube
-	models []entropyModels
-	has    []bool
+	models [ChallengeAge]entropyModels
+	tag    [ChallengeAge]int // the frame whose models a slot holds (−1: none)
 }
 
 func (c *challengeBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
@@ -158,10 +161,11 @@ func (c *challengeBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
 }
 
 func (c *challengeBaselines) snapshotModels(seq uint16) *entropyModels {
-	if int(seq) >= len(c.has) || !c.has[seq] {
+	k := int(seq) % ChallengeAge
+	if c.tag[k] != int(seq) {
 		return nil
 	}
-	return &c.models[seq]
+	return &c.models[k]
 }
 
 // CodeChallenge codes every frame from the seventh against the frame six
@@ -183,8 +187,8 @@ func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (Challen
 		return res, fmt.Errorf("%d frames, at most %d", len(frames), MaxChallengeFrames)
 	}
 	bl := &challengeBaselines{frames: frames}
-	if l.IsCoded() {
-		bl.models, bl.has = make([]entropyModels, len(frames)), make([]bool, len(frames))
+	for k := range bl.tag {
+		bl.tag[k] = -1
 	}
 	n := NumChallengeCubes
 	p := &Packet{Baselines: bl}
@@ -198,7 +202,7 @@ func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (Challen
 		}
 		// Carried models: frames from the thirteenth on are coded against
 		// a frame that was itself coded, and start from its models.
-		carried := carry && l.IsCoded() && bl.has[f-ChallengeAge]
+		carried := carry && l.IsCoded() && bl.snapshotModels(uint16(f-ChallengeAge)) != nil
 		*p = Packet{Level: l, Baseline: uint16(f - ChallengeAge), Predict: res.Predict, Sequence: uint16(f),
 			Cubes: frames[f], Baselines: bl, ent: p.ent, Carried: carried}
 		if l == MotionPredicted && f-ChallengeAge-ChallengeAge/2 >= 0 {
@@ -227,7 +231,8 @@ func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (Challen
 			if *q.models() != *p.models() {
 				return res, fmt.Errorf("frame %d: the decoder's models differ from the encoder's", f)
 			}
-			bl.models[f], bl.has[f] = *p.models(), true
+			k := f % ChallengeAge
+			bl.models[k], bl.tag[k] = *p.models(), f
 		}
 		res.Packets++
 		res.Bytes += len(w.Bytes())
