@@ -166,18 +166,18 @@ func BenchmarkCubePacketWriteBaseline(b *testing.B) {
 		w.Reset(buf)
 		for i := range p.Cubes {
 			c := &p.Cubes[i]
-			v := uint32(0)
+			v := uint64(0)
 			if c.Interacting {
 				v = 1
 			}
 			w.put(v, 1)
-			w.put(uint32(c.Orientation.Largest), 2)
+			w.put(uint64(c.Orientation.Largest), 2)
 			for _, s := range c.Orientation.Small {
-				w.put(uint32(s+255), 9)
+				w.put(uint64(s+255), 9)
 			}
-			w.put(uint32(c.Position[0]+131072), 18)
-			w.put(uint32(c.Position[1]+131072), 18)
-			w.put(uint32(c.Position[2]), 14)
+			w.put(uint64(c.Position[0]+131072), 18)
+			w.put(uint64(c.Position[1]+131072), 18)
+			w.put(uint64(c.Position[2]), 14)
 		}
 	}
 	if !bytesEqualWrite(w.Bytes(), p) {

@@ -5,21 +5,39 @@ import (
 	"errors"
 )
 
-// Design note: a bitpacker writes values of any width from 1 to 32 bits back
-// to back, without rounding each one up to a byte. Values collect in a 64-bit
-// scratch register, filled from its low bit; each time 32 bits are complete,
-// the low word is stored as 4 little-endian bytes and shifted out. The reader
-// mirrors this: it loads one 32-bit word at a time into its scratch and takes
-// values from the low end.
+// Design note: a bitpacker writes values of any width back to back, without
+// rounding each one up to a byte. The layout is Glenn Fiedler's: values fill
+// 32-bit little-endian words from the low bit. Because the words are
+// little-endian and filled from the low bit, the byte buffer is simply the
+// bit stream read LSB-first, byte after byte: bit k of the packet is bit k%8
+// of byte k/8. So a packet only needs ceil(bits/8) bytes (the unused high
+// bits of its last byte are zero), and the word size is a choice of the
+// implementation, not of the format: 8 bytes stored little-endian are the
+// same bytes as two 4-byte words.
 //
-// Because the words are little-endian and filled from the low bit, the byte
-// buffer is simply the bit stream read LSB-first, byte after byte. So a
-// packet only needs ceil(bits/8) bytes; the unused high bits of its last byte
-// are zero.
+// This implementation works 64 bits at a time, which halves the number of
+// stores and lets a field of up to 64 bits (the serialize helpers pack
+// three or four fields into one) go in a single step:
+//
+//   - The writer collects values in a 64-bit scratch register, from its low
+//     bit. When a value completes the register, its 8 bytes are stored and
+//     the bits of the value that did not fit start the next one. The
+//     number of pending bits is always bitsWritten % 64, so that is all the
+//     state there is besides the buffer.
+//   - The reader keeps no scratch at all: the next field starts at bit
+//     bitsRead%8 of byte bitsRead/8, so it loads the 8 bytes from there as
+//     one little-endian word, shifts out the bits already read and masks
+//     the field. That gives at least 57 bits; a 58..64-bit field that
+//     starts late in its byte takes its last bits from the ninth byte.
+//     Within 8 bytes of the end, the load takes the last 8 bytes of the
+//     slice instead (or, for a packet shorter than 8 bytes, assembles the
+//     bytes one by one): a reader never touches memory outside its slice,
+//     and the end-of-data check comes before any load.
 //
 // Working a word at a time (instead of a bit at a time) costs a few
 // instructions per value, which is what lets a 901-cube snapshot be written
-// and read back in a few microseconds.
+// and read back in a few microseconds. The hot functions (put, peek) are
+// small enough for the compiler to inline into the streams' hubs.
 
 // Errors returned by the bitpacker and the streams. They are sentinel values
 // (compare with errors.Is) so that failing never allocates.
@@ -40,13 +58,83 @@ var (
 	ErrInvalidRange = errors.New("wire: invalid range")
 )
 
+// The packing itself is three functions on a byte slice and a bit position,
+// shared by BitWriter, BitReader and the streams (which keep their own
+// position, so that a field updates one counter, not two).
+
+// putBits stores v, which must fit in n bits (0..64), at bit pos of buf,
+// where scratch holds the pos%64 bits written since the last full word. The
+// caller checks that pos+n <= len(buf)*8 and advances pos by n. Small enough
+// for the compiler to inline into the streams, which is what keeps a field
+// to a few instructions.
+func putBits(buf []byte, scratch *uint64, pos int, v uint64, n int) {
+	used := uint(pos & 63)
+	*scratch |= v << used
+	if int(used)+n >= 64 {
+		// The register is full: store it as the word at byte pos/64*8.
+		// These 8 bytes are inside buf, since the word's last bit is
+		// below pos+n <= len(buf)*8. The bits of v that did not fit
+		// start the next word (a shift by 64, when used is 0, gives 0
+		// in Go).
+		binary.LittleEndian.PutUint64(buf[pos>>3&^7:], *scratch)
+		*scratch = v >> (64 - used)
+	}
+}
+
+// finishBytes stores the pending bits of a writer at bit pos (scratch, the
+// pos%64 bits of the last, partial word) and returns the packet,
+// buf[:ceil(pos/8)].
+func finishBytes(buf []byte, scratch uint64, pos int) []byte {
+	n := (pos + 7) / 8
+	for i := pos >> 3 &^ 7; i < n; i++ {
+		buf[i] = byte(scratch)
+		scratch >>= 8
+	}
+	return buf[:n]
+}
+
+// peekBitsFast returns the n bits (0..64) at bit pos of data when they lie
+// within the 8 bytes from byte pos/8 and those bytes are all in data: one
+// load, a shift and a mask. Otherwise it returns false, and the caller
+// uses peekBits. Since the 8 bytes are inside data, so is the field: a
+// true result needs no separate end-of-data check. Small enough to inline.
+func peekBitsFast(data []byte, pos, n int) (uint64, bool) {
+	i, sh := pos>>3, pos&7
+	if i+8 > len(data) || sh+n > 64 {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(data[i:]) >> uint(sh) & (1<<uint(n) - 1), true
+}
+
+// peekBits returns the n bits (0..64) at bit pos of data, after the caller
+// has checked that they exist (pos+n <= len(data)*8). Beyond peekBitsFast's
+// case, that is a field near the end of the packet, where fewer than 8
+// bytes remain (they are assembled one by one, as if zeros followed them),
+// or a field of more than 64-sh bits, which takes its last bits from a
+// ninth byte. Both stay inside the slice because of the caller's check:
+// near the end, the field lies within the bytes that remain; and sh+n > 64
+// means the field ends past byte i+8, so that byte exists.
+func peekBits(data []byte, pos, n int) uint64 {
+	if v, ok := peekBitsFast(data, pos, n); ok {
+		return v
+	}
+	i, sh := pos>>3, uint(pos&7)
+	var v uint64
+	for j := min(len(data), i+8) - 1; j >= i; j-- {
+		v = v<<8 | uint64(data[j])
+	}
+	v >>= sh
+	if int(sh)+n > 64 {
+		v |= uint64(data[i+8]) << (64 - sh)
+	}
+	return v & (1<<uint(n) - 1) // (1<<64 is 0 in Go: 64 bits keep all)
+}
+
 // BitWriter packs bits into a caller-provided byte buffer. The zero value has
 // no buffer; call Reset. A BitWriter never allocates.
 type BitWriter struct {
 	buf         []byte
-	scratch     uint64 // pending bits, the oldest at bit 0
-	scratchBits int    // number of pending bits in scratch (0..31 between calls)
-	wordOffset  int    // byte offset where the next full word goes
+	scratch     uint64 // the bitsWritten%64 pending bits, the oldest at bit 0
 	bitsWritten int
 	capBits     int // len(buf) * 8
 }
@@ -73,30 +161,15 @@ func (w *BitWriter) WriteBits(value uint32, bits int) error {
 	if w.bitsWritten+bits > w.capBits {
 		return ErrOverflow
 	}
-	w.put(uint32(uint64(value)&(1<<uint(bits)-1)), bits)
+	w.put(uint64(value)&(1<<uint(bits)-1), bits)
 	return nil
 }
 
-// put appends value, which must fit in bits (1..32), after the caller has
-// checked the capacity. It is small enough for the compiler to inline into
-// the streams, which is what keeps a field to a few instructions.
-func (w *BitWriter) put(value uint32, bits int) {
-	w.scratch |= uint64(value) << uint(w.scratchBits&63)
-	w.scratchBits += bits
+// put appends value, which must fit in bits (0..64), after the caller has
+// checked the capacity.
+func (w *BitWriter) put(value uint64, bits int) {
+	putBits(w.buf, &w.scratch, w.bitsWritten, value, bits)
 	w.bitsWritten += bits
-	if w.scratchBits >= 32 {
-		w.flushWord()
-	}
-}
-
-// flushWord stores the low 32 bits of scratch as the next word.
-func (w *BitWriter) flushWord() {
-	// The capacity check guarantees these 4 bytes are inside buf: a full
-	// word means bitsWritten >= (wordOffset+4)*8, and bitsWritten <= capBits.
-	binary.LittleEndian.PutUint32(w.buf[w.wordOffset:], uint32(w.scratch))
-	w.wordOffset += 4
-	w.scratch >>= 32
-	w.scratchBits -= 32
 }
 
 // AlignBits returns how many zero bits WriteAlign would add (0..7).
@@ -122,26 +195,15 @@ func (w *BitWriter) BytesWritten() int { return (w.bitsWritten + 7) / 8 }
 // Bytes stores the pending partial word and returns the packet,
 // buf[:BytesWritten()]. It does not end the packet: writing may continue and
 // Bytes may be called again. The slice aliases the caller's buffer.
-func (w *BitWriter) Bytes() []byte {
-	n := w.BytesWritten()
-	pending := w.scratch
-	for i := w.wordOffset; i < n; i++ {
-		w.buf[i] = byte(pending)
-		pending >>= 8
-	}
-	return w.buf[:n]
-}
+func (w *BitWriter) Bytes() []byte { return finishBytes(w.buf, w.scratch, w.bitsWritten) }
 
 // BitReader unpacks bits from a byte slice written by a BitWriter. The zero
 // value reads an empty packet. A BitReader never allocates and never reads
 // outside its slice.
 type BitReader struct {
-	data        []byte
-	scratch     uint64
-	scratchBits int
-	nextByte    int // offset of the next word to load
-	bitsRead    int
-	totalBits   int // len(data) * 8
+	data      []byte
+	bitsRead  int
+	totalBits int // len(data) * 8
 }
 
 // NewBitReader returns a reader over data.
@@ -166,44 +228,9 @@ func (r *BitReader) ReadBits(bits int) (uint32, error) {
 	if r.bitsRead+bits > r.totalBits {
 		return 0, ErrEndOfData
 	}
-	return r.take(bits), nil
-}
-
-// take returns the next bits (1..32) after the caller has checked that they
-// exist.
-func (r *BitReader) take(bits int) uint32 {
-	if r.scratchBits < bits {
-		r.loadWord()
-	}
-	return r.extract(bits)
-}
-
-// extract removes the low bits (1..32) of scratch, which must hold them.
-// Small enough to inline into the streams.
-func (r *BitReader) extract(bits int) uint32 {
-	v := uint32(r.scratch & (1<<uint(bits&63) - 1))
-	r.scratch >>= uint(bits & 63)
-	r.scratchBits -= bits
+	v := peekBits(r.data, r.bitsRead, bits)
 	r.bitsRead += bits
-	return v
-}
-
-// loadWord appends the next 32-bit word to scratch.
-func (r *BitReader) loadWord() {
-	// The last word of a packet may be short (the writer emits only
-	// ceil(bits/8) bytes); its missing bytes read as zero, and the bounds
-	// check in the callers keeps us from using them.
-	var word uint32
-	if r.nextByte+4 <= len(r.data) {
-		word = binary.LittleEndian.Uint32(r.data[r.nextByte:])
-	} else {
-		for i := len(r.data) - 1; i >= r.nextByte; i-- {
-			word = word<<8 | uint32(r.data[i])
-		}
-	}
-	r.scratch |= uint64(word) << uint(r.scratchBits&63)
-	r.scratchBits += 32
-	r.nextByte += 4
+	return uint32(v), nil
 }
 
 // AlignBits returns how many padding bits ReadAlign would consume (0..7).

@@ -10,7 +10,8 @@
 //
 //   - bitpacker.go: BitWriter and BitReader pack values of 1..32 bits into
 //     32-bit little-endian words, filling each word from its low bit, the
-//     layout of Glenn Fiedler's bitpacker.
+//     layout of Glenn Fiedler's bitpacker (the code moves 64 bits at a
+//     time, which gives the same bytes).
 //   - stream.go, serialize.go, category.go: the serialize-function pattern.
 //     A packet type has ONE method, Serialize(s Stream) error, which the
 //     WriteStream, ReadStream and MeasureStream run in three ways: write
@@ -32,8 +33,10 @@
 //
 // The tests: fixtures_test.go (the sample and cube packets the tests,
 // fuzz targets and benchmarks share), golden_test.go (the sample packet's
-// bytes pinned in testdata/), fuzz_test.go (the read paths), bench_test.go
-// (a 901-cube packet written and read).
+// bytes pinned in testdata/), fuzz_test.go (the read paths),
+// fastpath_test.go (the streams' fast paths against a bit-at-a-time
+// reference and the plain interface path), bench_test.go (a 901-cube
+// packet written and read).
 //
 // # Allocation rules
 //

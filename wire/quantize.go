@@ -145,20 +145,96 @@ func DequantizePosition(q QuantizedVec3, perMetre int32) mgl64.Vec3 {
 // those of three SerializeInt calls, but sent in a single stream call (see
 // serializeTriple).
 func SerializeQuantizedPosition(s Stream, q *QuantizedVec3, perMetre int32) error {
-	xyMin, xyMax, zMax := PositionLimits(perMetre)
-	return serializeTriple(s, q, xyMin, xyMax, 0, zMax)
+	// Small enough to be inlined: a position costs one call, to
+	// serializeTriple, which works out the limits itself.
+	return serializeTriple(s, q, positionTriple, int(perMetre))
 }
 
+// tripleKind says how serializeTriple finds its ranges from its parameter
+// k: a position at k values per metre, or a velocity at k bits.
+type tripleKind uint8
+
+const (
+	positionTriple tripleKind = iota
+	velocityTriple
+)
+
 // serializeTriple serializes three integers, the first two in [lo, hi] and
-// the third in [lo3, hi3]. Values fill the stream from its low bit, so three
+// the third in [lo3, hi3] (the limits of a position or a velocity). Values fill the stream from its low bit, so three
 // fields of na, nb, nc bits are the same bits as the single field
 // a | b<<na | c<<(na+nb): when that fits in 64 bits, one call to the stream
 // does the work of three (this is most of what makes a 901-cube snapshot
 // fast to write). Each field is range-checked on write and on read.
-func serializeTriple(s Stream, q *QuantizedVec3, lo, hi, lo3, hi3 int32) error {
+//
+// This function is the fast path, for the common case: a built-in stream
+// with no error and room for the bits, and (writing, measuring) values in
+// range. It runs the stream's fast path itself (serializeRaw's type switch,
+// written out here so that the whole position costs one call), and each
+// mode does only its own work: a reader never packs the destination's old
+// values, a writer never decodes what it wrote. Every other case goes to
+// serializeTripleSlow, the plain version, which gives the same bits and
+// reports the errors. Keeping the rare cases in another function also
+// keeps the compiler from saving registers around their calls on the
+// common path.
+func serializeTriple(s Stream, q *QuantizedVec3, kind tripleKind, k int) error {
+	var lo, hi, lo3, hi3 int32
+	if kind == positionTriple {
+		lo, hi, hi3 = PositionLimits(int32(k))
+	} else {
+		lo, hi = VelocityLimits(k)
+		lo3, hi3 = lo, hi
+	}
 	d := uint64(int64(hi) - int64(lo))
 	d3 := uint64(int64(hi3) - int64(lo3))
-	n, n3 := bits.Len64(d), bits.Len64(d3)
+	n, n3 := uint(bits.Len64(d)), uint(bits.Len64(d3))
+	nb := int(2*n + n3)
+	if nb > 64 {
+		return serializeTripleSlow(s, q, lo, hi, lo3, hi3)
+	}
+	// Every shift below is by less than 64. Saying so with &63 makes
+	// each one instruction: Go defines shifts by 64 or more (they give
+	// 0), which otherwise costs a compare and a mask per shift.
+	sb, sc := n&63, (2*n)&63
+	if st, ok := s.(*ReadStream); ok {
+		v, ok := st.takeFast(nb)
+		if !ok {
+			return serializeTripleSlow(s, q, lo, hi, lo3, hi3)
+		}
+		mask := uint64(1)<<sb - 1
+		a, b, c := v&mask, v>>sb&mask, v>>sc
+		if a > d || b > d || c > d3 {
+			return s.Fail(ErrValueOutOfRange)
+		}
+		q[0] = int32(int64(a) + int64(lo))
+		q[1] = int32(int64(b) + int64(lo))
+		q[2] = int32(int64(c) + int64(lo3))
+		return nil
+	}
+	a := uint64(int64(q[0]) - int64(lo))
+	b := uint64(int64(q[1]) - int64(lo))
+	c := uint64(int64(q[2]) - int64(lo3))
+	if a <= d && b <= d && c <= d3 {
+		switch st := s.(type) {
+		case *WriteStream:
+			if st.putFast(a|b<<sb|c<<sc, nb) {
+				return nil
+			}
+		case *MeasureStream:
+			if st.countFast(nb) {
+				return nil
+			}
+		}
+	}
+	return serializeTripleSlow(s, q, lo, hi, lo3, hi3)
+}
+
+// serializeTripleSlow is serializeTriple for every case, written plainly:
+// field by field when the three do not fit in 64 bits, else one
+// serializeRaw call.
+func serializeTripleSlow(s Stream, q *QuantizedVec3, lo, hi, lo3, hi3 int32) error {
+	d := uint64(int64(hi) - int64(lo))
+	d3 := uint64(int64(hi3) - int64(lo3))
+	n, n3 := uint(bits.Len64(d)), uint(bits.Len64(d3))
 	if 2*n+n3 > 64 {
 		for i := range 2 {
 			if err := SerializeInt(s, &q[i], lo, hi); err != nil {
@@ -177,12 +253,12 @@ func serializeTriple(s Stream, q *QuantizedVec3, lo, hi, lo3, hi3 int32) error {
 		}
 		a, b, c = 0, 0, 0
 	}
-	got, err := serializeRaw(s, a|b<<uint(n)|c<<uint(2*n), 2*n+n3)
+	got, err := serializeRaw(s, a|b<<n|c<<(2*n), int(2*n+n3))
 	if err != nil {
 		return err
 	}
-	mask := uint64(1)<<uint(n) - 1
-	a, b, c = got&mask, got>>uint(n)&mask, got>>uint(2*n)
+	mask := uint64(1)<<n - 1
+	a, b, c = got&mask, got>>n&mask, got>>(2*n)
 	if a > d || b > d || c > d3 {
 		return s.Fail(ErrValueOutOfRange)
 	}
@@ -243,8 +319,7 @@ func DequantizeVelocity(q QuantizedVec3, bound float64, bits int) mgl64.Vec3 {
 // SerializeQuantizedVelocity serializes the three components with `bits`
 // bits each, checked against VelocityLimits(bits).
 func SerializeQuantizedVelocity(s Stream, q *QuantizedVec3, bits int) error {
-	lo, hi := VelocityLimits(bits)
-	return serializeTriple(s, q, lo, hi, lo, hi)
+	return serializeTriple(s, q, velocityTriple, bits)
 }
 
 // ---------------------------------------------------------------------------
@@ -367,10 +442,58 @@ func DequantizeQuat(qq QuantizedQuat, bits int) mgl64.Quat {
 // SerializeQuantizedQuat serializes a smallest-three orientation: the 2-bit
 // index of the largest component, then the three others at `bits` bits each
 // (29 bits in all at 9 bits). Like serializeTriple, it sends the four fields
-// in one stream call when they fit in 64 bits (up to 20 bits per component).
+// in one stream call when they fit in 64 bits (up to 20 bits per
+// component), with the same kind of fast path (see there);
+// serializeQuatSlow does every other case.
 func SerializeQuantizedQuat(s Stream, q *QuantizedQuat, bits int) error {
+	n := uint(clampBits(bits)) // bits.Len(2m): 2m = 2^bits - 2
+	if n > 20 {
+		return serializeQuatSlow(s, q, bits)
+	}
+	nb := int(2 + 3*n)
+	// As in serializeTriple, &63 says the shifts are by less than 64.
+	sb, sc := (2+n)&63, (2+2*n)&63
+	m := int64(1)<<((n-1)&63) - 1 // SmallestThreeMax(bits)
+	d := uint64(2 * m)
+	if st, ok := s.(*ReadStream); ok {
+		v, ok := st.takeFast(nb)
+		if !ok {
+			return serializeQuatSlow(s, q, bits)
+		}
+		mask := d | 1 // 2^n - 1
+		a, b, c := v>>2&mask, v>>sb&mask, v>>sc&mask
+		if a > d || b > d || c > d { // the one unused code, 2^n - 1
+			return s.Fail(ErrValueOutOfRange)
+		}
+		q.Largest = uint8(v & 3)
+		q.Small = [3]int32{int32(int64(a) - m), int32(int64(b) - m), int32(int64(c) - m)}
+		return nil
+	}
+	l := uint64(q.Largest)
+	a := uint64(int64(q.Small[0]) + m)
+	b := uint64(int64(q.Small[1]) + m)
+	c := uint64(int64(q.Small[2]) + m)
+	if l <= 3 && a <= d && b <= d && c <= d {
+		switch st := s.(type) {
+		case *WriteStream:
+			if st.putFast(l|a<<2|b<<sb|c<<sc, nb) {
+				return nil
+			}
+		case *MeasureStream:
+			if st.countFast(nb) {
+				return nil
+			}
+		}
+	}
+	return serializeQuatSlow(s, q, bits)
+}
+
+// serializeQuatSlow is SerializeQuantizedQuat for every case, written
+// plainly: field by field when the four do not fit in 64 bits, else one
+// serializeRaw call.
+func serializeQuatSlow(s Stream, q *QuantizedQuat, bits int) error {
 	m := int64(SmallestThreeMax(bits))
-	n := clampBits(bits) // bits.Len(2m): 2m = 2^bits - 2
+	n := uint(clampBits(bits))
 	if 2+3*n > 64 {
 		if err := SerializeInt(s, &q.Largest, 0, 3); err != nil {
 			return err
@@ -394,12 +517,12 @@ func SerializeQuantizedQuat(s Stream, q *QuantizedQuat, bits int) error {
 		}
 		l, a, b, c = 0, 0, 0, 0
 	}
-	got, err := serializeRaw(s, l|a<<2|b<<uint(2+n)|c<<uint(2+2*n), 2+3*n)
+	got, err := serializeRaw(s, l|a<<2|b<<(2+n)|c<<(2+2*n), int(2+3*n))
 	if err != nil {
 		return err
 	}
-	mask := uint64(1)<<uint(n) - 1
-	a, b, c = got>>2&mask, got>>uint(2+n)&mask, got>>uint(2+2*n)&mask
+	mask := uint64(1)<<n - 1
+	a, b, c = got>>2&mask, got>>(2+n)&mask, got>>(2+2*n)&mask
 	if a > d || b > d || c > d { // the one unused code, 2^bits - 1
 		return s.Fail(ErrValueOutOfRange)
 	}

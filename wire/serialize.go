@@ -77,13 +77,33 @@ func SerializeBits(s Stream, v *uint32, n int) error {
 	return nil
 }
 
-// SerializeBool serializes a bool as one bit.
+// SerializeBool serializes a bool as one bit. Flags are among the most
+// frequent fields (one per cube in a snapshot), so it runs the streams' fast
+// paths itself, like serializeRaw, and calls the hub only for the rest.
 func SerializeBool(s Stream, v *bool) error {
-	var u uint32
+	var u uint64
+	switch st := s.(type) {
+	case *ReadStream:
+		if got, ok := st.takeFast(1); ok {
+			*v = got != 0
+			return nil
+		}
+	case *WriteStream:
+		if *v {
+			u = 1
+		}
+		if st.putFast(u, 1) {
+			return nil
+		}
+	case *MeasureStream:
+		if st.countFast(1) {
+			return nil
+		}
+	}
 	if *v {
 		u = 1
 	}
-	got, err := serialize(s, uint64(u), 1)
+	got, err := serialize(s, u, 1)
 	if err != nil {
 		return err
 	}

@@ -26,15 +26,28 @@ import (
 // pointer style.
 //
 // Speed: the three streams are thin types around one concrete engine,
-// bitStream, and the helpers reach it with a type switch (three pointer
-// comparisons) instead of a dynamic interface call per field. Indirect calls
-// are slow on CPUs with Spectre mitigations, and a 901-cube snapshot has
-// over 7,000 fields. The bit packing is written out in two hub functions
-// (serialize for one ranged field, serializeRaw for up to 64 raw bits), so a
-// field costs a single ordinary call, and the quaternion and position
-// helpers pack their three or four fields into one call. Any other Stream
-// implementation still works, through its SerializeUint method, and produces
-// the same bits.
+// bitStream, and the helpers reach it with a type switch (a comparison of
+// the interface's type word with constants) instead of a dynamic interface
+// call per field. Indirect calls are slow on CPUs with Spectre mitigations,
+// and a 901-cube snapshot has over 7,000 fields. The type switch also tells
+// the mode, so each case runs only its own mode's fast path: putFast,
+// takeFast or countFast, a few comparisons and the bit packing, all small
+// enough for the compiler to inline. They handle the common case (no
+// sticky error, room for the bits) and otherwise do nothing and report
+// false; the caller then takes a slow path that makes every check in order
+// and reports the error. Keeping the checks out of the fast paths is what
+// keeps them short, and keeping the slow paths in other functions keeps the
+// compiler from saving registers around their calls on the common path.
+//
+// The hubs serialize (one ranged field) and serializeRaw (up to 64 raw bits)
+// are built that way. The most frequent helpers (SerializeBool,
+// SerializeQuantizedQuat, and serializeTriple for positions and velocities)
+// run the fast paths themselves, so such a field costs a single ordinary
+// call, and the quaternion and triple helpers pack their three or four
+// fields into one raw field of up to 64 bits. Any other Stream
+// implementation still works, through its SerializeUint method, and
+// produces the same bits; the tests use one as the reference for the fast
+// paths.
 //
 // Errors are sticky: the first failure is remembered and every later call
 // returns it without touching the buffer, so packet code can check errors
@@ -103,8 +116,10 @@ const (
 )
 
 // bitStream is the engine shared by WriteStream, ReadStream and
-// MeasureStream: the sticky error, the bit accounting and, depending on the
-// mode, a BitWriter or a BitReader.
+// MeasureStream: the sticky error, the bit position, the buffer and the bit
+// accounting. One counter, bits, is the position in all three modes, and
+// limit is where the fields must stop: the buffer's capacity when writing,
+// the packet's length when reading, no limit when measuring.
 //
 // Bits are charged to categories lazily: a field only adds to bits, and the
 // bits since the last SetCategory (catStart) are settled into the breakdown
@@ -113,20 +128,16 @@ type bitStream struct {
 	mode      streamMode
 	category  Category
 	err       error
-	bits      int
-	catStart  int       // value of bits at the last category change
-	breakdown Breakdown // settled counts, excluding bits since catStart
-	w         BitWriter
-	r         BitReader
+	bits      int    // bits written, read or counted since Reset
+	limit     int    // bits may not pass it (see above)
+	buf       []byte // the buffer written, or the packet read
+	scratch   uint64 // writing: the bits%64 bits not yet stored in buf
+	catStart  int    // value of bits at the last category change
+	breakdown Breakdown
 }
 
-func (b *bitStream) reset(mode streamMode) {
-	b.mode = mode
-	b.category = CategoryOther
-	b.err = nil
-	b.bits = 0
-	b.catStart = 0
-	b.breakdown = Breakdown{}
+func (b *bitStream) reset(mode streamMode, buf []byte, limit int) {
+	*b = bitStream{mode: mode, category: CategoryOther, buf: buf, limit: limit}
 }
 
 // settle charges the bits since the last category change to the current
@@ -150,14 +161,16 @@ func (b *bitStream) SerializeAlign() error {
 	}
 	switch b.mode {
 	case modeWrite:
-		if err := b.w.WriteBits(0, n); err != nil {
-			b.err = err
-			return err
+		if b.bits+n > b.limit {
+			return b.Fail(ErrOverflow)
 		}
+		putBits(b.buf, &b.scratch, b.bits, 0, n)
 	case modeRead:
-		if err := b.r.ReadAlign(); err != nil {
-			b.err = err
-			return err
+		if b.bits+n > b.limit {
+			return b.Fail(ErrEndOfData)
+		}
+		if peekBits(b.buf, b.bits, n) != 0 {
+			return b.Fail(ErrBadPadding)
 		}
 	}
 	b.settle()
@@ -194,23 +207,89 @@ func (b *bitStream) Fail(err error) error {
 	return b.err
 }
 
+// The fast paths. Each does one field in one mode, in the common case: no
+// sticky error, and room for the bits (writing) or the bits present in the
+// packet (reading; checking the value read is the caller's job). They
+// report false, doing nothing, in every other case, and the caller then
+// takes the slow path that makes all the checks in order and reports the
+// error. They are small enough to be inlined, so a caller that switches on
+// the stream's type runs them with no call at all. v must fit in n bits
+// and n be in 0..64.
+
+// putFast writes v in n bits.
+func (b *bitStream) putFast(v uint64, n int) bool {
+	if b.err != nil || b.bits+n > b.limit {
+		return false
+	}
+	putBits(b.buf, &b.scratch, b.bits, v, n)
+	b.bits += n
+	return true
+}
+
+// takeFast reads n bits. peekBitsFast also checks that they are in the
+// packet.
+func (b *bitStream) takeFast(n int) (uint64, bool) {
+	v, ok := peekBitsFast(b.buf, b.bits, n)
+	if !ok || b.err != nil {
+		return 0, false
+	}
+	b.bits += n
+	return v, true
+}
+
+// countFast counts n bits.
+func (b *bitStream) countFast(n int) bool {
+	if b.err != nil {
+		return false
+	}
+	b.bits += n
+	return true
+}
+
 // serialize is the hub every serialize helper calls: it processes u, an
 // offset in [0, d], on s, and returns the offset written, counted or read.
 // For the three built-in streams it does all the work here, with the bit
-// packing written out inline, so that a field costs a single function call;
-// any other Stream goes through its SerializeUint method.
+// packing inlined, so that a field costs a single function call; any other
+// Stream goes through its SerializeUint method.
+//
+// The type switch tells the mode, so each case runs only its own mode's
+// fast path. Everything else, every error included, goes to serializeSlow,
+// which does all the checks in order; keeping those out of the fast paths
+// is what keeps them short.
 func serialize(s Stream, u, d uint64) (uint32, error) {
-	var b *bitStream
-	// A type switch on concrete types compares the interface's type word
-	// with three constants: far cheaper than a dynamic call.
-	switch st := s.(type) {
-	case *WriteStream:
-		b = &st.bitStream
-	case *ReadStream:
-		b = &st.bitStream
-	case *MeasureStream:
-		b = &st.bitStream
-	default:
+	n := bits.Len64(d) // 0 when d is 0: a range of one value costs nothing
+	if d <= math.MaxUint32 {
+		// A type switch on concrete types compares the interface's
+		// type word with constants: far cheaper than a dynamic call.
+		switch st := s.(type) {
+		case *WriteStream:
+			if u <= d && st.putFast(u, n) {
+				return uint32(u), nil
+			}
+		case *ReadStream:
+			// u is ignored: when reading, the destination may hold
+			// anything. A value out of range is left unread, for
+			// serializeSlow to report.
+			if v, ok := peekBitsFast(st.buf, st.bits, n); ok && v <= d && st.err == nil {
+				st.bits += n
+				return uint32(v), nil
+			}
+		case *MeasureStream:
+			if u <= d && st.countFast(n) {
+				return uint32(u), nil
+			}
+		}
+	}
+	return serializeSlow(s, u, d)
+}
+
+// serializeSlow is serialize for the cases its fast paths leave out, and for
+// other Stream implementations. It makes every check, in the order that
+// decides which error a field reports: the sticky error, the range, the
+// value, then the room for its bits.
+func serializeSlow(s Stream, u, d uint64) (uint32, error) {
+	b := builtin(s)
+	if b == nil {
 		return serializeOther(s, u, d)
 	}
 	if b.err != nil {
@@ -220,31 +299,23 @@ func serialize(s Stream, u, d uint64) (uint32, error) {
 		return 0, b.Fail(ErrInvalidRange)
 	}
 	if u > d {
-		// When reading, the destination may hold anything.
 		if b.mode != modeRead {
 			return 0, b.Fail(ErrValueOutOfRange)
 		}
 		u = 0
 	}
 	n := bits.Len64(d)
-	if n == 0 {
-		return 0, nil // a range of one value costs nothing
-	}
 	switch b.mode {
 	case modeWrite:
-		if b.w.bitsWritten+n > b.w.capBits {
+		if b.bits+n > b.limit {
 			return 0, b.Fail(ErrOverflow)
 		}
-		b.w.put(uint32(u), n)
+		putBits(b.buf, &b.scratch, b.bits, u, n)
 	case modeRead:
-		r := &b.r
-		if r.bitsRead+n > r.totalBits {
+		if b.bits+n > b.limit {
 			return 0, b.Fail(ErrEndOfData)
 		}
-		if r.scratchBits < n {
-			r.loadWord()
-		}
-		u = uint64(r.extract(n))
+		u = peekBits(b.buf, b.bits, n)
 		if u > d {
 			return 0, b.Fail(ErrValueOutOfRange)
 		}
@@ -253,62 +324,75 @@ func serialize(s Stream, u, d uint64) (uint32, error) {
 	return uint32(u), nil
 }
 
+// builtin returns the engine of a built-in stream, or nil for another
+// Stream implementation.
+func builtin(s Stream) *bitStream {
+	switch st := s.(type) {
+	case *WriteStream:
+		return &st.bitStream
+	case *ReadStream:
+		return &st.bitStream
+	case *MeasureStream:
+		return &st.bitStream
+	}
+	return nil
+}
+
 // serializeRaw processes the low n bits (0..64) of v, a field in which every
 // bit pattern is valid, and returns the bits written, counted or read. Since
 // values fill the stream from the low bit, fields a (na bits) then b (nb
 // bits) are the same bits as the single field a | b<<na of na+nb bits: the
 // helpers for quaternions, positions and velocities use that to send three
-// or four fields in one call, after checking each one themselves.
+// or four fields in one call, after checking each one themselves. Like
+// serialize, it has one fast path per mode and leaves the rest to
+// serializeRawSlow.
 func serializeRaw(s Stream, v uint64, n int) (uint64, error) {
-	var b *bitStream
-	switch st := s.(type) {
-	case *WriteStream:
-		b = &st.bitStream
-	case *ReadStream:
-		b = &st.bitStream
-	case *MeasureStream:
-		b = &st.bitStream
-	default:
+	if uint(n) <= 64 {
+		v &= 1<<uint(n) - 1 // (1<<64 is 0 in Go, so n = 64 keeps all bits)
+		switch st := s.(type) {
+		case *WriteStream:
+			if st.putFast(v, n) {
+				return v, nil
+			}
+		case *ReadStream:
+			if got, ok := st.takeFast(n); ok {
+				return got, nil
+			}
+		case *MeasureStream:
+			if st.countFast(n) {
+				return v, nil
+			}
+		}
+	}
+	return serializeRawSlow(s, v, n)
+}
+
+// serializeRawSlow is serializeRaw for the cases its fast paths leave out (a
+// sticky error, a bad width, no room for the bits) and for other Stream
+// implementations.
+func serializeRawSlow(s Stream, v uint64, n int) (uint64, error) {
+	b := builtin(s)
+	if b == nil {
 		return serializeRawOther(s, v, n)
 	}
 	if b.err != nil {
 		return 0, b.err
 	}
-	if n <= 0 || n > 64 {
-		if n == 0 {
-			return 0, nil
-		}
+	if n < 0 || n > 64 {
 		return 0, b.Fail(ErrInvalidBits)
 	}
-	lo := min(n, 32) // the low chunk, then n-32 high bits if any
+	v &= 1<<uint(n) - 1
 	switch b.mode {
 	case modeWrite:
-		w := &b.w
-		if w.bitsWritten+n > w.capBits {
+		if b.bits+n > b.limit {
 			return 0, b.Fail(ErrOverflow)
 		}
-		v &= 1<<uint(n) - 1 // (a shift by 64 gives 0 in Go, so n = 64 keeps all bits)
-		w.put(uint32(v), lo)
-		if n > 32 {
-			w.put(uint32(v>>32), n-32)
-		}
+		putBits(b.buf, &b.scratch, b.bits, v, n)
 	case modeRead:
-		r := &b.r
-		if r.bitsRead+n > r.totalBits {
+		if b.bits+n > b.limit {
 			return 0, b.Fail(ErrEndOfData)
 		}
-		if r.scratchBits < lo {
-			r.loadWord()
-		}
-		v = uint64(r.extract(lo))
-		if n > 32 {
-			if r.scratchBits < n-32 {
-				r.loadWord()
-			}
-			v |= uint64(r.extract(n-32)) << 32
-		}
-	default:
-		v &= 1<<uint(n) - 1
+		v = peekBits(b.buf, b.bits, n)
 	}
 	b.bits += n
 	return v, nil
@@ -359,8 +443,7 @@ func NewWriteStream(buf []byte) *WriteStream {
 // Reset starts a new packet in buf, clearing the error, the bit counts and
 // the category (back to CategoryOther).
 func (s *WriteStream) Reset(buf []byte) {
-	s.reset(modeWrite)
-	s.w.Reset(buf)
+	s.reset(modeWrite, buf, len(buf)*8)
 }
 
 // SerializeUint implements Stream.
@@ -370,10 +453,10 @@ func (s *WriteStream) SerializeUint(value, max uint32) (uint32, error) {
 
 // Bytes returns the packet written so far (ceil(bits/8) bytes of the buffer
 // given to Reset). Check Err before sending it.
-func (s *WriteStream) Bytes() []byte { return s.w.Bytes() }
+func (s *WriteStream) Bytes() []byte { return finishBytes(s.buf, s.scratch, s.bits) }
 
 // BitsAvailable is the number of bits still free in the buffer.
-func (s *WriteStream) BitsAvailable() int { return s.w.BitsAvailable() }
+func (s *WriteStream) BitsAvailable() int { return s.limit - s.bits }
 
 // ReadStream deserializes a received packet.
 type ReadStream struct {
@@ -390,8 +473,7 @@ func NewReadStream(data []byte) *ReadStream {
 // Reset starts reading a new packet, clearing the error, the bit counts and
 // the category. The stream reads data in place; it does not copy it.
 func (s *ReadStream) Reset(data []byte) {
-	s.reset(modeRead)
-	s.r.Reset(data)
+	s.reset(modeRead, data, len(data)*8)
 }
 
 // SerializeUint implements Stream.
@@ -401,7 +483,7 @@ func (s *ReadStream) SerializeUint(value, max uint32) (uint32, error) {
 
 // BitsRemaining is the number of unread bits in the packet, including the
 // zero bits that pad its last byte.
-func (s *ReadStream) BitsRemaining() int { return s.r.BitsRemaining() }
+func (s *ReadStream) BitsRemaining() int { return s.limit - s.bits }
 
 // MeasureStream counts the bits a Serialize call would write, without
 // writing. It has no size limit. It checks ranges exactly like a WriteStream,
@@ -419,7 +501,7 @@ func NewMeasureStream() *MeasureStream {
 }
 
 // Reset clears the error, the counts and the category.
-func (s *MeasureStream) Reset() { s.reset(modeMeasure) }
+func (s *MeasureStream) Reset() { s.reset(modeMeasure, nil, math.MaxInt) }
 
 // SerializeUint implements Stream.
 func (s *MeasureStream) SerializeUint(value, max uint32) (uint32, error) {
@@ -435,15 +517,14 @@ func (s *MeasureStream) BytesProcessed() int { return (s.bits + 7) / 8 }
 // payload that must be decoded before its bits can be charged to
 // categories (the range-coded snapshot levels) reads them twice.
 func (s *ReadStream) PeekBytes(dst []byte) []byte {
-	r := &s.r
-	pos := r.bitsRead
-	n := (r.totalBits - pos) / 8
+	data, pos := s.buf, s.bits
+	n := (s.limit - pos) / 8
 	dst = dst[:0]
 	q, sh := pos/8, uint(pos%8)
 	for j := range n {
-		b := r.data[q+j] >> sh
-		if sh != 0 && q+j+1 < len(r.data) {
-			b |= r.data[q+j+1] << (8 - sh)
+		b := data[q+j] >> sh
+		if sh != 0 && q+j+1 < len(data) {
+			b |= data[q+j+1] << (8 - sh)
 		}
 		dst = append(dst, b)
 	}
