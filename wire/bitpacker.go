@@ -27,17 +27,19 @@ import (
 //   - The reader keeps no scratch at all: the next field starts at bit
 //     bitsRead%8 of byte bitsRead/8, so it loads the 8 bytes from there as
 //     one little-endian word, shifts out the bits already read and masks
-//     the field. That gives at least 57 bits; a 58..64-bit field that
-//     starts late in its byte takes its last bits from the ninth byte.
-//     Within 8 bytes of the end, the load takes the last 8 bytes of the
-//     slice instead (or, for a packet shorter than 8 bytes, assembles the
-//     bytes one by one): a reader never touches memory outside its slice,
-//     and the end-of-data check comes before any load.
+//     the field (peekBitsFast). That gives at least 57 bits. The rare
+//     cases go to peekBits: a 58..64-bit field that starts late in its
+//     byte takes its last bits from the ninth byte, and within 8 bytes of
+//     the end of the packet the bytes left are assembled one by one. A
+//     reader never touches memory outside its slice, and its callers check
+//     that the bits exist before they read them (peekBitsFast's own test,
+//     that the 8 bytes are in the slice, implies it).
 //
 // Working a word at a time (instead of a bit at a time) costs a few
 // instructions per value, which is what lets a 901-cube snapshot be written
-// and read back in a few microseconds. The hot functions (put, peek) are
-// small enough for the compiler to inline into the streams' hubs.
+// and read back in a few tens of microseconds. The hot functions (putBits,
+// peekBitsFast) are small enough for the compiler to inline into the
+// streams' fast paths.
 
 // Errors returned by the bitpacker and the streams. They are sentinel values
 // (compare with errors.Is) so that failing never allocates.

@@ -160,11 +160,12 @@ const (
 )
 
 // serializeTriple serializes three integers, the first two in [lo, hi] and
-// the third in [lo3, hi3] (the limits of a position or a velocity). Values fill the stream from its low bit, so three
-// fields of na, nb, nc bits are the same bits as the single field
-// a | b<<na | c<<(na+nb): when that fits in 64 bits, one call to the stream
-// does the work of three (this is most of what makes a 901-cube snapshot
-// fast to write). Each field is range-checked on write and on read.
+// the third in [lo3, hi3] (the limits of a position or a velocity). Values
+// fill the stream from its low bit, so three fields of na, nb, nc bits are
+// the same bits as the single field a | b<<na | c<<(na+nb): when that fits
+// in 64 bits, one call to the stream does the work of three (this is most
+// of what makes a 901-cube snapshot fast to write). Each field is
+// range-checked on write and on read.
 //
 // This function is the fast path, for the common case: a built-in stream
 // with no error and room for the bits, and (writing, measuring) values in
