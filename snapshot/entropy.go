@@ -140,6 +140,30 @@ type entropyModels struct {
 	// rotSwap: residuals of an orientation whose largest component is not
 	// the reference's, against the reference re-expressed around it.
 	rotSwap [3][numMagClasses]arith.Golomb
+	// corr: the player prediction's correction (rotation, then shift).
+	corr [6]arith.Golomb
+	// posH, rotH: the residuals of player-predicted cubes at level 13,
+	// by component, history class and size class (see codeCubes).
+	posH [3][numHistClasses][numMagClasses]arith.Golomb
+	rotH [3][numHistClasses][numMagClasses]arith.Golomb
+}
+
+// numHistClasses is how many classes histClass has (more were measured
+// worse: the models, split finer, learnt slower).
+const numHistClasses = 4
+
+// histClass buckets the largest residual, in grid units or smallest-three
+// steps, of the player prediction from the older baseline to the baseline.
+func histClass(d int64) int {
+	switch {
+	case d < 4:
+		return 0
+	case d < 8:
+		return 1
+	case d < 32:
+		return 2
+	}
+	return 3
 }
 
 func (m *entropyModels) reset() {
@@ -154,6 +178,17 @@ func (m *entropyModels) reset() {
 	for c := range m.rotSwap {
 		for z := range m.rotSwap[c] {
 			m.rotSwap[c][z].Reset()
+		}
+	}
+	for c := range m.corr {
+		m.corr[c].Reset()
+	}
+	for c := range m.posH {
+		for h := range m.posH[c] {
+			for z := range m.posH[c][h] {
+				m.posH[c][h][z].Reset()
+				m.rotH[c][h][z].Reset()
+			}
 		}
 	}
 	for k := range m.pos {
@@ -176,6 +211,7 @@ type entropyState struct {
 	buf     []byte // encoder output
 	peek    []byte // reader's copy of the payload
 	bad     bool   // a decoded value no encoder writes
+	fit     correctionFit
 }
 
 // entropyBufBytes bounds a coded payload: far above the worst case (901
@@ -271,6 +307,32 @@ func nearPlayer(b, player *Cube) bool {
 		d2 += d * d
 	}
 	return d2 <= int64(r*r)
+}
+
+// codeCorrection codes the player prediction's correction (predict.go),
+// just after the player's own pose and before any other cube: the encoder
+// fits it to the changed cubes the prediction carries, both sides then
+// predict every cube with it. It is sent only when the player moved.
+func (p *Packet) codeCorrection(e *entropyState, base []Cube) error {
+	if !p.pred.ready {
+		p.pred.setup(&base[0], &p.Cubes[0])
+	}
+	if !p.pred.moved {
+		return nil
+	}
+	var c [6]int32
+	if !e.reading {
+		c = e.fit.fit(&p.pred, base, p.Cubes)
+	}
+	e.tag(wire.CategoryPosition)
+	for k := range c {
+		c[k] = e.golomb(&e.models.corr[k], c[k])
+		if c[k] < -CorrectionMax || c[k] > CorrectionMax {
+			return wire.ErrValueOutOfRange
+		}
+	}
+	p.pred.correct(c)
+	return nil
 }
 
 // serializeCoded writes, measures or reads the range-coded cubes of a
@@ -384,6 +446,11 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 	for i := range n {
 		b := &base[i]
 		c := &p.Cubes[i]
+		if i == 1 && p.Predict {
+			if err := p.codeCorrection(e, base); err != nil {
+				return err
+			}
+		}
 		moved := mr.base2 != nil && !b.sameState(&mr.base2[i])
 		ctx := playerContext
 		if i > 0 {
@@ -435,16 +502,48 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			kind, ref = refMotion, &pred
 			p.Stats.Motion++
 		}
+		// The history class (level 13, player-predicted cubes): how well
+		// the player's motion carried this cube from the older baseline
+		// to the baseline. A cube stuck in the ball was carried to
+		// within a few grid units and will be again; a loose one pushed
+		// around by the ball was not, and its residual will be large.
+		// Both sides hold both baselines, so it costs nothing to send.
+		hc := -1
+		if kind == refPlayer && mr.base2 != nil {
+			if !p.pred2.ready {
+				p.pred2.setup(&mr.base2[0], &base[0])
+			}
+			hc = numHistClasses - 1
+			var old Cube
+			if p.pred2.predict(&mr.base2[i], &old) {
+				d := maxDiff(old.Position[:], b.Position[:])
+				if old.Orientation.Largest == b.Orientation.Largest {
+					d = max(d, maxDiff(old.Orientation.Small[:], b.Orientation.Small[:]))
+				} else {
+					d = 1000
+				}
+				hc = histClass(d)
+			}
+		}
 		c.Interacting = e.bit(&m.interacting[b2i(b.Interacting)], c.Interacting)
 		posChanged := e.bit(&m.posChanged[kind], c.Position != b.Position)
 		rotChanged := e.bit(&m.rotChanged[kind], c.Orientation != b.Orientation)
+		var posMax int64
 		if posChanged {
 			p.Stats.Positions++
 			e.tag(wire.CategoryPosition)
 			xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
 			mc := magClass(maxDiff(ref.Position[:], b.Position[:]))
+			if hc >= 0 {
+				mc = 0 // the history class says more, and fewer contexts learn faster
+			}
 			for k := range 3 {
-				r := e.golomb(&m.pos[kind][k][mc], c.Position[k]-ref.Position[k])
+				g := &m.pos[kind][k][mc]
+				if hc >= 0 {
+					g = &m.posH[k][hc][mc]
+				}
+				r := e.golomb(g, c.Position[k]-ref.Position[k])
+				posMax = max(posMax, int64(r), -int64(r))
 				mc = magClass(int64(r))
 				if e.reading {
 					v := int64(ref.Position[k]) + int64(r)
@@ -466,12 +565,17 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			same := e.bit(&m.sameLargest[kind], c.Orientation.Largest == ref.Orientation.Largest)
 			if same {
 				c.Orientation.Largest = ref.Orientation.Largest
-				mc := 0
-				if ref.Orientation.Largest == b.Orientation.Largest {
-					mc = magClass(maxDiff(ref.Orientation.Small[:], b.Orientation.Small[:]))
-				}
+				// The first component's class: the position's largest
+				// residual (a cube knocked off its predicted path is
+				// turned off its predicted orientation too), which
+				// beats how far the prediction turned the cube.
+				mc := magClass(posMax)
 				for k := range 3 {
-					r := e.golomb(&m.rot[kind][k][mc], c.Orientation.Small[k]-ref.Orientation.Small[k])
+					g := &m.rot[kind][k][mc]
+					if hc >= 0 {
+						g = &m.rotH[k][hc][mc]
+					}
+					r := e.golomb(g, c.Orientation.Small[k]-ref.Orientation.Small[k])
 					mc = magClass(int64(r))
 					if e.reading {
 						v := int64(ref.Orientation.Small[k]) + int64(r)

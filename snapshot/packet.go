@@ -105,8 +105,9 @@ type Packet struct {
 	// Stats describe the last Serialize pass.
 	Stats PacketStats
 
-	pred snapPredictor
-	ent  *entropyState // levels 12-13, allocated on first use
+	pred  snapPredictor
+	pred2 snapPredictor
+	ent   *entropyState // levels 12-13, allocated on first use
 }
 
 // Serialize writes, reads or measures the packet.
@@ -150,6 +151,7 @@ func (p *Packet) Serialize(s wire.Stream) error {
 		p.Predict = false
 	}
 	p.pred.ready = false
+	p.pred2.ready = false
 	if p.Baselines == nil {
 		return s.Fail(ErrNoBaseline)
 	}

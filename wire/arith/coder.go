@@ -129,19 +129,17 @@ func (e *Encoder) shiftLow() {
 // Encode codes bit (0 or 1) with the adaptive probability p and updates p.
 func (e *Encoder) Encode(p *Prob, bit int) {
 	t := &e.Costs[e.Tag&(NumTags-1)]
-	pv, n := uint32(*p&probMask), *p>>probBits
+	pv := p.p0()
 	bound := (e.rng >> probBits) * pv
 	if bit == 0 {
 		*t += uint64(costTable[pv>>4])
 		e.rng = bound
-		pv += (probOne - pv) >> adaptShifts[n]
 	} else {
 		*t += uint64(costTable[(probOne-pv)>>4])
 		e.low += uint64(bound)
 		e.rng -= bound
-		pv -= pv >> adaptShifts[n]
 	}
-	*p = Prob(pv) | min(n+1, adaptSteps-1)<<probBits
+	p.update(bit)
 	for e.rng < topValue {
 		e.rng <<= 8
 		e.shiftLow()
@@ -234,21 +232,19 @@ func (d *Decoder) Reset(data []byte) {
 // Decode reads one decision coded with p and updates p as the encoder did.
 func (d *Decoder) Decode(p *Prob) int {
 	t := &d.Costs[d.Tag&(NumTags-1)]
-	pv, n := uint32(*p&probMask), *p>>probBits
+	pv := p.p0()
 	bound := (d.rng >> probBits) * pv
 	var bit int
 	if d.code < bound {
 		*t += uint64(costTable[pv>>4])
 		d.rng = bound
-		pv += (probOne - pv) >> adaptShifts[n]
 	} else {
 		*t += uint64(costTable[(probOne-pv)>>4])
 		d.code -= bound
 		d.rng -= bound
-		pv -= pv >> adaptShifts[n]
 		bit = 1
 	}
-	*p = Prob(pv) | min(n+1, adaptSteps-1)<<probBits
+	p.update(bit)
 	for d.rng < topValue {
 		d.rng <<= 8
 		d.code = d.code<<8 | d.next()
