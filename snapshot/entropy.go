@@ -32,7 +32,22 @@ import (
 //     the previous component's residual (a cube that did not move along x
 //     often did not along y; one that moved far along x moved along y),
 //     the first component's class being how far the prediction carried the
-//     cube from its baseline.
+//     cube from its baseline for a position, and the position's largest
+//     residual for an orientation (a cube knocked off its predicted path
+//     is turned off its predicted orientation too).
+//   - at level 13, the residuals of a player-predicted cube have models of
+//     their own, chosen by a history class as well (histClass): how well
+//     the player's motion carried the cube from the older baseline to the
+//     baseline, a prediction both sides can check. The ball's cubes are
+//     simulated bodies pulled to the player, not glued to it: most ride
+//     along within a few grid units and will again, some are shoved about
+//     and miss by centimetres. Measured on the challenge frames, 2.2 bytes
+//     per packet (1.2 %); six classes instead of four did worse.
+//   - player prediction's correction (codeCorrection, predict.go): six
+//     small integers after the player's pose, a rotation and a shift the
+//     encoder fits to the ball and both sides then apply, for the part of
+//     the ball's motion the quantized player pose gets wrong. 1.5 bytes
+//     per packet net.
 //   - orientation: a "same largest component as the reference" decision,
 //     then residuals; else the largest index by a 2-bit tree (one per
 //     reference largest index) and residuals against the reference
@@ -69,7 +84,7 @@ import (
 // though, is by construction a snapshot the receiver holds (the sender
 // only uses acked ones), and the receiver decoded its packet, so it has
 // the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, 22.6 kB), and a packet
+// each level 12-13 snapshot (Entry.Models, 100 kB), and a packet
 // against such a baseline sets the header bit Carried and starts from
 // them; against the initial state, or a baseline sent at another level,
 // it starts fresh (all probabilities one half). A receiver that lacks the
@@ -77,10 +92,22 @@ import (
 // Loss and reordering therefore still cost only what they cost at level
 // 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
 // decision) learns within a packet of 901 changed decisions: measured on
-// a katamari packet at frame 420, 129 bytes carried against 154 fresh
-// (TestCarriedModels), and 8-12 % fewer bytes per frame on the challenge
+// a katamari packet at frame 420, 132 bytes carried against 154 fresh
+// (TestCarriedModels), and 9-14 % fewer bytes per frame on the challenge
 // frames; the first hundred decisions of a packet are the ones fresh
 // models pay for. Config.CarryModels turns it off for comparison.
+//
+// What did not help, measured on the challenge frames (each a variant of
+// level 13 + player prediction, 181.4 bytes per frame before this round):
+// predicting the ball's cubes by their own motion, with or without
+// acceleration from a third baseline, instead of the player's (the ball's
+// residuals are two thirds larger that way, and gravity does not show in
+// the loose cubes, which mostly slide); extrapolating a cube's drift or
+// spin relative to the player between the two baselines (its jostling
+// does not persist for six frames: 2-9 % worse); correcting each cube by the mean
+// residual of the cubes coded before it, or its nearest such neighbour
+// (outliers); a plain least-squares correction fit; three modelled
+// mantissa bits instead of two (+0.5 bytes); a single slower rate.
 //
 // Bits per category: the coded bytes cannot be cut into fields, since a
 // byte carries parts of many decisions. The coder sums each decision's

@@ -3,7 +3,10 @@ package snapshot
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/link"
 	"netcubes/wire"
@@ -222,6 +225,95 @@ func TestCarriedModels(t *testing.T) {
 		t.Logf("%v: %d bytes from the baseline's models, %d from fresh ones", l, len(data), len(w.Bytes()))
 		if len(w.Bytes()) <= len(data) {
 			t.Errorf("%v: carried models %d bytes, fresh %d: carrying bought nothing", l, len(data), len(w.Bytes()))
+		}
+	}
+}
+
+// TestCorrectionFit: the encoder's fit of the player prediction's
+// correction recovers a rotation and a shift the ball shares beyond the
+// player's, and a packet predicted with it decodes to the bit. Cubes
+// around a player that turned by R, then all by a further 3/512 rad about
+// z and shifted by (2, −1, 0) grid units: the fit must send about that,
+// and predicting with it must leave residuals of a unit or so, where the
+// uncorrected prediction is several units off.
+func TestCorrectionFit(t *testing.T) {
+	const n = 60
+	rz := func(a float64) mgl64.Quat { return mgl64.QuatRotate(a, mgl64.Vec3{0, 0, 1}) }
+	const res = wire.SnapshotPositionResolution
+	player := Cube{Position: wire.QuantizePosition(mgl64.Vec3{10, 5, 1}, res),
+		Orientation: wire.QuantizeQuat(mgl64.QuatIdent(), wire.SnapshotOrientationBits)}
+	turn := rz(0.3)
+	extra := rz(3 * CorrectionStep)
+	base := make([]Cube, n)
+	cur := make([]Cube, n)
+	base[0] = player
+	cur[0] = player
+	cur[0].Orientation = wire.QuantizeQuat(turn, wire.SnapshotOrientationBits)
+	var pr snapPredictor
+	pr.setup(&base[0], &cur[0])
+	for i := 1; i < n; i++ {
+		a := float64(i) * 0.7
+		off := mgl64.Vec3{1.5 * math.Cos(a), 1.5 * math.Sin(a), 0.3 * math.Sin(3*a)}
+		base[i] = Cube{Position: wire.QuantizePosition(pr.pb.Add(off), res),
+			Orientation: wire.QuantizeQuat(rz(a), wire.SnapshotOrientationBits)}
+		moved := rotateVec(extra, rotateVec(pr.r, wire.DequantizePosition(base[i].Position, res).Sub(pr.pb)))
+		cur[i] = base[i]
+		cur[i].Position = wire.QuantizePosition(pr.pn.Add(moved).Add(mgl64.Vec3{2.0 / res, -1.0 / res, 0}), res)
+	}
+	var f correctionFit
+	c := f.fit(&pr, base, cur)
+	want := [6]int32{0, 0, 3, 2, -1, 0}
+	for k := range c {
+		if d := c[k] - want[k]; d < -1 || d > 1 {
+			t.Fatalf("fitted %v, want about %v", c, want)
+		}
+	}
+	worst := func(pr *snapPredictor) (m int64) {
+		for i := 1; i < n; i++ {
+			var p Cube
+			if !pr.predict(&base[i], &p) {
+				t.Fatalf("cube %d not predicted", i)
+			}
+			m = max(m, maxDiff(p.Position[:], cur[i].Position[:]))
+		}
+		return m
+	}
+	before := worst(&pr)
+	pr.correct(c)
+	after := worst(&pr)
+	if after > 1 || before < 4 {
+		t.Errorf("largest residual %d grid units uncorrected, %d corrected", before, after)
+	}
+	// A zero correction leaves the prediction exactly as it was.
+	var p1, p2 snapPredictor
+	p1.setup(&base[0], &cur[0])
+	p2 = p1
+	p2.correct([6]int32{})
+	if p1 != p2 {
+		t.Errorf("a zero correction changed the predictor: %+v, %+v", p1, p2)
+	}
+	// Coded: a level 12 packet predicting from the player carries the
+	// correction and decodes exactly.
+	bl := &testBaselines{initial: base, snap: base}
+	pk := &Packet{Level: RangeCoded, Baseline: 100, Predict: true, Cubes: cur, Baselines: bl}
+	data, _ := encodeSnapshot(t, pk)
+	q, err := decodeSnapshot(data, n, bl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cur {
+		if q.Cubes[i] != cur[i] {
+			t.Fatalf("cube %d decoded %+v, want %+v", i, q.Cubes[i], cur[i])
+		}
+	}
+}
+
+// TestHistClass: the history class's edges (a change would change the
+// level 13 format: TestSnapshotGolden pins it too).
+func TestHistClass(t *testing.T) {
+	for d, want := range map[int64]int{0: 0, 3: 0, 4: 1, 7: 1, 8: 2, 31: 2, 32: 3, 1000: 3} {
+		if got := histClass(d); got != want {
+			t.Errorf("histClass(%d) = %d, want %d", d, got, want)
 		}
 	}
 }

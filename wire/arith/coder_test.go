@@ -277,3 +277,37 @@ func BenchmarkEncodeDecode(b *testing.B) {
 		decodeProgram(data, prog)
 	}
 }
+
+// TestProbTwoRates: a Prob's two estimates settle at different rates. After
+// a long run of zeros then a run of ones, the fast estimate has turned
+// while the slow one still remembers the zeros, and the probability used
+// is their mean, strictly inside (0, 1); both sides' updates are the same
+// function of the bits seen, so a decoder tracks it exactly.
+func TestProbTwoRates(t *testing.T) {
+	p := ProbInit
+	if p.p0() != probOne/2 {
+		t.Fatalf("fresh: %d", p.p0())
+	}
+	for range 500 {
+		p.update(0)
+	}
+	if v := p.p0(); v < probOne-64 || v > probOne-1 {
+		t.Fatalf("after 500 zeros p0 = %d/4096", v)
+	}
+	for range 24 {
+		p.update(1)
+	}
+	fast, slow := uint32(p&probMask), uint32(p>>16)>>(16-probBits)
+	if fast > probOne/4 || slow < probOne/2 {
+		t.Errorf("after 24 ones: fast %d, slow %d (/4096): the rates are not apart", fast, slow)
+	}
+	if v := p.p0(); v != (fast+slow)/2 {
+		t.Errorf("p0 %d, not the mean of %d and %d", v, fast, slow)
+	}
+	for range 5000 {
+		p.update(1)
+	}
+	if v := p.p0(); v < 1 || v > 64 {
+		t.Errorf("after many ones p0 = %d/4096", v)
+	}
+}
