@@ -27,7 +27,7 @@ import (
 // round-trips bit for bit. The challenge encodes every frame from the
 // seventh against the frame six earlier (about one round trip at 60 Hz);
 // CodeChallenge does that at any delta level, with level 13's older
-// baseline three frames before that (its rule: at least half the age) and
+// baseline two frames before that (its rule: MotionSpanFor) and
 // checks every decode is exact.
 //
 // Reading is hostile-proof: the size must be a whole number of frames, at
@@ -205,8 +205,8 @@ func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (Challen
 		carried := carry && l.IsCoded() && bl.snapshotModels(uint16(f-ChallengeAge)) != nil
 		*p = Packet{Level: l, Baseline: uint16(f - ChallengeAge), Predict: res.Predict, Sequence: uint16(f),
 			Cubes: frames[f], Baselines: bl, ent: p.ent, Carried: carried}
-		if l == MotionPredicted && f-ChallengeAge-ChallengeAge/2 >= 0 {
-			p.Motion, p.MotionSpan = true, ChallengeAge/2
+		if span := MotionSpanFor(ChallengeAge); l == MotionPredicted && f-ChallengeAge-span >= 0 {
+			p.Motion, p.MotionSpan = true, uint8(span)
 		}
 		if _, err := p.ChooseEncoding(m); err != nil {
 			return res, fmt.Errorf("frame %d: %w", f, err)

@@ -307,36 +307,12 @@ func (p *Packet) serializeCodedHeader(s wire.Stream, base []Cube) error {
 	} else if err := wire.SerializeBool(s, &p.Carried); err != nil {
 		return err
 	}
-	var mr motionRef
 	if p.Level < MotionPredicted || p.Initial {
 		p.Motion, p.MotionSpan = false, 0
-		if p.Level < MotionPredicted {
-			return p.serializeCoded(s, base, &mr)
-		}
 	}
-	if err := wire.SerializeBool(s, &p.Motion); err != nil {
-		return err
-	}
-	if !p.Motion {
-		p.MotionSpan = 0
-		return p.serializeCoded(s, base, &mr)
-	}
-	if err := wire.SerializeInt(s, &p.MotionSpan, 1, MaxMotionSpan); err != nil {
-		return err
-	}
-	age := wire.SequenceDiff(p.Sequence, p.Baseline)
-	if p.Initial || age < 1 || age > MaxMotionSpan {
-		return s.Fail(wire.ErrValueOutOfRange)
-	}
-	base2 := p.Baselines.SnapshotBaseline(false, p.Baseline-uint16(p.MotionSpan))
-	if base2 == nil {
-		return s.Fail(ErrNoBaseline)
-	}
-	if len(base2) != len(base) {
-		return s.Fail(ErrSize)
-	}
-	mr = motionRef{base2: base2, age: int64(age), span: int64(p.MotionSpan)}
-	return p.serializeCoded(s, base, &mr)
+	// Level 13's older baseline (Motion, MotionSpan) is coded inside the
+	// range-coded payload (serializeCoded), not here.
+	return p.serializeCoded(s, base)
 }
 
 func (p *Packet) markSent(v bool) {

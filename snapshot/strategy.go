@@ -372,14 +372,14 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 }
 
 // chooseMotion picks level 13's older baseline (entropy.go): the newest
-// acked snapshot at least half the baseline's age before the baseline
+// acked snapshot at least MotionSpanFor(age) frames before the baseline
 // (b1, sent at frame f), within MaxMotionSpan frames; none, no motion.
 func (s *snapshotSender) chooseMotion(p *Packet, b1, f int) {
 	age := f - b1
 	if age < 1 || age > MaxMotionSpan {
 		return
 	}
-	want := b1 - max(1, age/2)
+	want := b1 - MotionSpanFor(age)
 	for k := s.history.Len() - 1; k >= 0; k-- {
 		e := s.history.At(k)
 		if e.Frame > want {
