@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"math/bits"
+
 	"netcubes/wire"
 )
 
@@ -140,6 +142,10 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	}
 	if p.Initial {
 		p.Baseline = 0
+	} else if p.Level.IsCoded() {
+		if err := p.serializeBaselineAge(s); err != nil {
+			return err
+		}
 	} else if err := wire.SerializeUint16(s, &p.Baseline); err != nil {
 		return err
 	}
@@ -274,6 +280,49 @@ func (p *Packet) Serialize(s wire.Stream) error {
 		}
 		prev = idx
 	}
+	return nil
+}
+
+// serializeBaselineAge sends the baseline of a level 12-13 packet as its
+// age, Sequence − Baseline (mod 2^16), in an Elias-gamma code of age + 1: k
+// zeros, a one, then the k bits below the leading one (2k + 1 bits; 5 for
+// the challenge's age of 6, 7 for the 13 frames of the intercontinental
+// round trip), where levels 6-11 send the 16-bit sequence. The packet's
+// own sequence goes before it on the wire anyway (the session writes it),
+// and a baseline is always recent, so its age is the short way to name
+// it. That brings the level 12-13 header to 13 bits, under two bytes: one
+// byte per packet less than 24 bits, since the range-coded payload is
+// whole bytes.
+func (p *Packet) serializeBaselineAge(s wire.Stream) error {
+	v := uint32(p.Sequence-p.Baseline) + 1 // 1..65536
+	k := 0
+	if !s.IsReading() {
+		k = bits.Len32(v) - 1
+	}
+	for j := 0; ; j++ {
+		one := j == k
+		if err := wire.SerializeBool(s, &one); err != nil {
+			return err
+		}
+		if one {
+			k = j
+			break
+		}
+		if j == 16 {
+			return s.Fail(wire.ErrValueOutOfRange) // no age needs 17 bits
+		}
+	}
+	low := v & (1<<uint(k) - 1)
+	if k > 0 {
+		if err := wire.SerializeBits(s, &low, k); err != nil {
+			return err
+		}
+	}
+	v = 1<<uint(k) | low
+	if v > 1<<16 {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	p.Baseline = p.Sequence - uint16(v-1)
 	return nil
 }
 

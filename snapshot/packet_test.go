@@ -269,13 +269,14 @@ func TestSnapshotQuantizationError(t *testing.T) {
 // (4), initial (1), baseline (16), any changed (1), and from level 9 the
 // predict bit (23). With the 16-bit
 // sequence that is 5 bytes: (5 + 28) × 8 × 60 = 15.84 kbit/s. Level 6 still
-// pays one bit per cube.
+// pays one bit per cube. Levels 12-13 name the baseline by its age (here
+// 6 frames: 5 bits), 12 bits in all.
 func TestSnapshotAllAtRestIsHeaderOnly(t *testing.T) {
 	fx := newSnapshotFixture(901, 1)
 	base := quantizeAll(BoundedPosition, fx.base)
 	bl := &testBaselines{initial: base, snap: base}
 	for l := DeltaBaseline; l <= MaxLevel; l++ {
-		p := &Packet{Level: l, Baseline: 100, Cubes: quantizeAll(l, fx.base), Baselines: bl}
+		p := &Packet{Level: l, Baseline: 100, Sequence: 106, Cubes: quantizeAll(l, fx.base), Baselines: bl}
 		bits, err := p.ChooseEncoding(wire.NewMeasureStream())
 		if err != nil {
 			t.Fatal(err)
@@ -284,6 +285,8 @@ func TestSnapshotAllAtRestIsHeaderOnly(t *testing.T) {
 		switch {
 		case l == DeltaBaseline:
 			want = 21 + 901
+		case l.IsCoded():
+			want = 12 // the baseline's age in 5 bits, not 16
 		case l >= DeltaPosition:
 			want = 23 // the predict bit
 		}
@@ -680,5 +683,34 @@ func TestSnapshotPlayerPrediction(t *testing.T) {
 	// 4 + flags 3 + position 19 + orientation 19 = 45).
 	if perCube[true] > 45 || perCube[false] < 70 {
 		t.Errorf("bits per changed cube: %.1f predicted, %.1f plain", perCube[true], perCube[false])
+	}
+}
+
+// TestBaselineAge: levels 12-13 name the baseline by its age, Sequence −
+// Baseline mod 2^16, in 2k + 1 bits; every age round-trips, across the
+// wrap too, and a run of 17 zeros (no age is that long) is refused.
+func TestBaselineAge(t *testing.T) {
+	buf := make([]byte, 16)
+	for _, c := range []struct {
+		seq, base uint16
+		bits      int
+	}{{106, 100, 5}, {101, 100, 3}, {113, 100, 7}, {5, 65530, 7}, {100, 100, 1}, {99, 100, 33}} {
+		p := &Packet{Level: RangeCoded, Sequence: c.seq, Baseline: c.base}
+		m := wire.NewMeasureStream()
+		if err := p.serializeBaselineAge(m); err != nil || m.BitsProcessed() != c.bits {
+			t.Errorf("age %d: %d bits, %v; want %d", c.seq-c.base, m.BitsProcessed(), err, c.bits)
+		}
+		w := wire.NewWriteStream(buf)
+		if err := p.serializeBaselineAge(w); err != nil {
+			t.Fatal(err)
+		}
+		q := &Packet{Level: RangeCoded, Sequence: c.seq}
+		if err := q.serializeBaselineAge(wire.NewReadStream(w.Bytes())); err != nil || q.Baseline != c.base {
+			t.Errorf("sequence %d baseline %d: read %d, %v", c.seq, c.base, q.Baseline, err)
+		}
+	}
+	q := &Packet{Level: RangeCoded, Sequence: 7}
+	if err := q.serializeBaselineAge(wire.NewReadStream(make([]byte, 8))); err == nil {
+		t.Errorf("17 zeros read as baseline %d", q.Baseline)
 	}
 }

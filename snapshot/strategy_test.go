@@ -183,13 +183,16 @@ func settle(t *testing.T, s *game.Session) {
 // TestSnapshotAtRestCostsHeaderOnly: once every cube is at rest, the delta
 // levels 7-11 send the header alone, 5 bytes, ≈ 15.8 kbit/s at 60 Hz, the
 // article's "around 15 kilobits per second"; level 6 still pays its 901
-// changed bits.
+// changed bits; levels 12-13, which name the baseline by its age, 4 bytes.
 func TestSnapshotAtRestCostsHeaderOnly(t *testing.T) {
 	s, st := snapSession(t, link.PresetPerfect.Config(), nil)
 	settle(t, s)
 	for l := DeltaBaseline; l <= MaxLevel; l++ {
 		st.SetLevel(l)
 		want := 5
+		if l.IsCoded() {
+			want = 4
+		}
 		if l == DeltaBaseline {
 			want = wire.BitsToBytes(16 + 4 + 1 + 16 + 901)
 		}
@@ -211,7 +214,9 @@ func TestSnapshotAtRestCostsHeaderOnly(t *testing.T) {
 			t.Errorf("%v: encoding %v", l, ss.Last.Encoding)
 		}
 		wantHeader := 16 + 4 + 1 + 16 + 1
-		if l >= DeltaPosition {
+		if l.IsCoded() {
+			wantHeader = 16 + 4 + 1 + 3 + 1 + 1 // an age of 1 in 3 bits
+		} else if l >= DeltaPosition {
 			wantHeader++
 		} else if l == DeltaBaseline {
 			wantHeader--
