@@ -67,7 +67,7 @@ func ChallengeTable(out io.Writer, frames [][]Cube) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline three\n", len(frames), NumChallengeCubes)
+	fmt.Fprintf(out, "%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline two\n", len(frames), NumChallengeCubes)
 	fmt.Fprintln(out, "before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
 	fmt.Fprintln(out, "without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
 	return nil

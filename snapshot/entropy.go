@@ -11,9 +11,10 @@ import (
 // and predicting orientations from the previous baselines' motion helps
 // further).
 //
-// Level 12 keeps level 11's header (bit-packed: sequence, level, baseline,
-// predict, any changed) and replaces everything after it by one
-// range-coded byte string (wire/arith) that runs to the end of the packet.
+// Level 12 keeps level 11's header (bit-packed: sequence, level, baseline
+// as its age, predict, any changed, carried) and replaces everything after
+// it by one range-coded byte string (wire/arith) that runs to the end of
+// the packet.
 // The same decisions as level 11 are coded, but each with an adaptive
 // probability chosen by a context both sides know:
 //
@@ -24,15 +25,16 @@ import (
 //     cube was interacting in the baseline, whether it lies near the player
 //     in the baseline, and at level 13 whether it moved between the two
 //     baselines. The player (cube 0) has its own.
-//   - interacting, position changed, orientation changed: one model each,
-//     by context.
+//   - interacting, position changed, orientation changed: by kind of
+//     reference and by the decisions before them (interacting in the
+//     baseline; interacting now; and position changed).
 //   - each component of a position or orientation residual (the value minus
 //     its reference): the adaptive exp-Golomb model (arith.Golomb), one per
 //     component, per kind of reference, and per size class (magClass) of
 //     the largest residual so far of the cube (a cube that did not move
 //     along x often did not along y; one that moved far along x moved
-//     along y, and turned),
-//     the first component's class being how far the prediction carried the
+//     along y, and turned), the first component's class being how far
+//     the prediction carried the
 //     cube from its baseline for a position, and the position's largest
 //     residual for an orientation (a cube knocked off its predicted path
 //     is turned off its predicted orientation too).
@@ -43,16 +45,26 @@ import (
 //     simulated bodies pulled to the player, not glued to it: most ride
 //     along within a few grid units and will again, some are shoved about
 //     and miss by centimetres. Measured on the challenge frames, 2.2 bytes
-//     per packet (1.2 %); six classes instead of four did worse.
+//     per packet (1.2 %); more classes did worse. A cube that missed by
+//     32 or more (looseCarry) is not riding in the ball: it is coded
+//     against its own motion instead.
+//   - the neighbour correction (neighbourRadius): a predicted cube's
+//     position is shifted by half the mean residual of the cubes of its
+//     kind, within 0.5 m, coded before it in the packet (clumps of the
+//     ball are jostled together). The decoder has decoded them, so this
+//     needs nothing sent, and nothing beyond this packet.
 //   - player prediction's correction (codeCorrection, predict.go): six
 //     small integers after the player's pose, a rotation and a shift the
 //     encoder fits to the ball and both sides then apply, for the part of
 //     the ball's motion the quantized player pose gets wrong. 1.5 bytes
 //     per packet net.
-//   - orientation: a "same largest component as the reference" decision,
-//     then residuals; else the largest index by a 2-bit tree (one per
-//     reference largest index) and residuals against the reference
-//     re-expressed around the new largest component (wire.QuantizeQuatAt).
+//   - orientation: a "same largest component as the reference" decision
+//     (by kind, by the position's miss, and by how near the reference is
+//     to swapping its largest component: edgeClass), then residuals; else
+//     the largest index by a 2-bit tree (by the reference's largest index
+//     and its largest small component, the likeliest successor) and
+//     residuals against the reference re-expressed around the new largest
+//     component (wire.QuantizeQuatAt).
 //
 // The reference (prediction) has three kinds, each with its own models,
 // so that the statistics of one do not blur the others:
@@ -87,7 +99,7 @@ import (
 // though, is by construction a snapshot the receiver holds (the sender
 // only uses acked ones), and the receiver decoded its packet, so it has
 // the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, 100 kB), and a packet
+// each level 12-13 snapshot (Entry.Models, 130 kB), and a packet
 // against such a baseline sets the header bit Carried and starts from
 // them; against the initial state, or a baseline sent at another level,
 // it starts fresh (all probabilities one half). A receiver that lacks the
@@ -95,10 +107,14 @@ import (
 // Loss and reordering therefore still cost only what they cost at level
 // 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
 // decision) learns within a packet of 901 changed decisions: measured on
-// a katamari packet at frame 420, 132 bytes carried against 154 fresh
-// (TestCarriedModels), and 9-14 % fewer bytes per frame on the challenge
+// a katamari packet at frame 420, 129 bytes carried against 158 fresh
+// (TestCarriedModels), and 9-17 % fewer bytes per frame on the challenge
 // frames; the first hundred decisions of a packet are the ones fresh
 // models pay for. Config.CarryModels turns it off for comparison.
+//
+// The order of a level 12-13 payload: level 13's older baseline (motion
+// decision, span), cube 0 (the player), the player prediction's
+// correction, then cubes 1 onward.
 //
 // What did not help, measured on the challenge frames (each a variant of
 // level 13 + player prediction, 181.4 bytes per frame before this round):
@@ -110,7 +126,16 @@ import (
 // does not persist for six frames: 2-9 % worse); correcting each cube by the mean
 // residual of the cubes coded before it, or its nearest such neighbour
 // (outliers); a plain least-squares correction fit; three modelled
-// mantissa bits instead of two (+0.5 bytes); a single slower rate.
+// mantissa bits instead of two (+0.5 bytes); a single slower rate; a 3:1
+// mix of the slow and fast rates; averaging the player and motion
+// predictions for cubes between riding and loose (+0.9); a context of the
+// packet's running mean residual, of the player's speed along each axis,
+// of the neighbours' residual size, or of the residual signs (the signs
+// are near coin flips: 0.01-0.1 bits to gain); turning a cube's predicted
+// orientation by half its neighbours' rotation error (+0.8); separate
+// models for loose cubes (+0.2); a damped motion extrapolation; the
+// acceleration of the player cube from three baselines (0.2 at best, not
+// kept).
 //
 // Bits per category: the coded bytes cannot be cut into fields, since a
 // byte carries parts of many decisions. The coder sums each decision's

@@ -317,3 +317,19 @@ func TestHistClass(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeClass: how near a reference orientation is to swapping its
+// largest component, from its largest small component (the level 12-13
+// format depends on these edges; TestSnapshotGolden pins it too).
+func TestEdgeClass(t *testing.T) {
+	q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
+	for _, c := range []struct {
+		small [3]int32
+		want  int
+	}{{[3]int32{0, 0, 0}, 2}, {[3]int32{q, 0, 0}, 0}, {[3]int32{0, -(q - 15), 3}, 0}, {[3]int32{1, 2, q - 16}, 1},
+		{[3]int32{-(q - 63), 0, 0}, 1}, {[3]int32{q - 64, 0, 0}, 2}} {
+		if got := edgeClass(&c.small); got != c.want {
+			t.Errorf("edgeClass(%v) = %d, want %d", c.small, got, c.want)
+		}
+	}
+}
