@@ -333,3 +333,51 @@ func TestEdgeClass(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighbourSumMatchesScan: the spatial hash behind the neighbour
+// correction finds exactly the cubes a scan of every entry finds, for
+// points spread over cell corners, negative coordinates and hash
+// collisions; so it changes speed, never bits.
+func TestNeighbourSumMatchesScan(t *testing.T) {
+	rng := wire.NewRNG(7)
+	e := &entropyState{}
+	for round := range 20 {
+		e.nbrReset()
+		spread := int64(256 << (round % 6)) // from one cell to many
+		n := 1 + int(rng.Uint64()%MaxCubes)
+		for range n {
+			var pos wire.QuantizedVec3
+			var res [3]int32
+			for k := range 3 {
+				pos[k] = int32(int64(rng.Uint64()%uint64(2*spread)) - spread)
+				res[k] = int32(rng.Uint64()%64) - 32
+			}
+			e.nbrAdd(pos, refMotion+uint8(rng.Uint64()%2), res)
+		}
+		for range 200 {
+			var pos wire.QuantizedVec3
+			for k := range 3 {
+				pos[k] = int32(int64(rng.Uint64()%uint64(2*spread)) - spread)
+			}
+			kind := refMotion + uint8(rng.Uint64()%2)
+			var want [3]int64
+			var wantN int64
+			for j := range e.nbrN {
+				var d2 int64
+				for k := range 3 {
+					d := int64(e.nbrPos[j][k]) - int64(pos[k])
+					d2 += d * d
+				}
+				if e.nbrKind[j] == kind && d2 < neighbourRadius*neighbourRadius {
+					for k := range 3 {
+						want[k] += int64(e.nbrRes[j][k])
+					}
+					wantN++
+				}
+			}
+			if sum, cnt := e.nbrSum(pos, kind); sum != want || cnt != wantN {
+				t.Fatalf("round %d at %v: %v over %d, the scan finds %v over %d", round, pos, sum, cnt, want, wantN)
+			}
+		}
+	}
+}

@@ -133,7 +133,10 @@ type correctionFit struct {
 // reweighted, weights 1/|error|, about a least-absolute fit): the ball's
 // loose cubes have large residuals of their own, and plain least squares
 // let them drag the correction away from the many that fit (measured: a
-// plain fit made the packets larger).
+// plain fit made the packets larger). The decoder never repeats the fit,
+// but its products are still rounded one by one (float64(x*y), no fused
+// multiply-add) so that the encoder chooses the same integers, and writes
+// the same packets, on every platform.
 func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 	n := 0
 	for i := 1; i < len(cur) && i < MaxCubes; i++ {
@@ -168,9 +171,9 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 			}
 			for k := range 3 {
 				for u := range 6 {
-					v[u] += f.w[j] * jac[k][u] * f.r[j][k]
+					v[u] += float64(float64(f.w[j]*jac[k][u]) * f.r[j][k])
 					for s := range 6 {
-						a[u][s] += f.w[j] * jac[k][u] * jac[k][s]
+						a[u][s] += float64(float64(f.w[j]*jac[k][u]) * jac[k][s])
 					}
 				}
 			}
@@ -178,7 +181,12 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		x = solve6(a, v)
 		w := mgl64.Vec3{x[0], x[1], x[2]}
 		for j := range n {
-			e := w.Cross(f.d[j]).Add(mgl64.Vec3{x[3], x[4], x[5]})
+			d := f.d[j]
+			e := mgl64.Vec3{ // ω × d + t
+				float64(w[1]*d[2]) - float64(w[2]*d[1]) + x[3],
+				float64(w[2]*d[0]) - float64(w[0]*d[2]) + x[4],
+				float64(w[0]*d[1]) - float64(w[1]*d[0]) + x[5],
+			}
 			f.w[j] = 1 / max(math.Abs(f.r[j][0]-e[0])+math.Abs(f.r[j][1]-e[1])+math.Abs(f.r[j][2]-e[2]), 1)
 		}
 	}
@@ -217,15 +225,15 @@ func solve6(a [6][6]float64, v [6]float64) (x [6]float64) {
 		for r := c + 1; r < 6; r++ {
 			m := a[r][c] / a[c][c]
 			for k := c; k < 6; k++ {
-				a[r][k] -= m * a[c][k]
+				a[r][k] -= float64(m * a[c][k])
 			}
-			v[r] -= m * v[c]
+			v[r] -= float64(m * v[c])
 		}
 	}
 	for c := 5; c >= 0; c-- {
 		s := v[c]
 		for k := c + 1; k < 6; k++ {
-			s -= a[c][k] * x[k]
+			s -= float64(a[c][k] * x[k])
 		}
 		x[c] = s / a[c][c]
 	}
