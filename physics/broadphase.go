@@ -62,12 +62,25 @@ type spatialHash struct {
 // aabb is an axis-aligned box: a body's fat bounds.
 type aabb struct{ min, max vec3 }
 
+// ball is a body's fat bounding sphere: its centre, and its radius grown
+// by the same margin as its fat bounds.
+type ball struct {
+	c vec3
+	r float64
+}
+
 type broadphase struct {
 	invCell float64
 	// fat[i] is body i's fat bounds, kept apart from the bodies so that
 	// the searches, which test many candidates, read 48 bytes per
 	// candidate instead of a cache line of a large body.
-	fat           []aabb
+	fat []aabb
+	// balls[i] is body i's fat bounding sphere. The bounds of turned
+	// boxes overlap more often than their spheres do: in the katamari
+	// gather, a fifth of the pairs whose bounds overlap have their
+	// spheres apart, and testing the spheres here spares them the
+	// contact's bookkeeping and the narrowphase.
+	balls         []ball
 	sleeping      spatialHash
 	awake         spatialHash
 	sleepingDirty bool
@@ -197,6 +210,17 @@ func overlaps(a, b *aabb) bool {
 		a.min.z <= b.max.z && b.min.z <= a.max.z
 }
 
+// near reports whether two fat spheres overlap. A pair it refuses could
+// make no contact point: collideBoxes gives up on the same test with the
+// pair's margin, and pairMargin never exceeds the spheres' margins. The
+// micrometre of slack keeps rounding (the margins add in another order
+// there) from ever refusing a pair collideBoxes would keep.
+func near(a, b *ball) bool {
+	d := sub(b.c, a.c)
+	r := a.r + b.r + 1e-6
+	return dot(d, d) <= float64(r*r)
+}
+
 // pairKey packs a pair of bodies into the key contacts are sorted by:
 // the lower index in the high 32 bits. The ground sorts after every body.
 func pairKey(a, b int32) uint64 {
@@ -272,6 +296,8 @@ func (w *World) findPairs() {
 func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 	b := &bp.fat[i]
 	fat := bp.fat
+	bi := &bp.balls[i]
+	balls := bp.balls
 	test := func(j int32) {
 		// Lower partners in the awake grid found this pair already.
 		if onlyHigher && j < i {
@@ -281,7 +307,7 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 			return
 		}
 		bp.stamps[j] = bp.stamp
-		if overlaps(b, &fat[j]) {
+		if overlaps(b, &fat[j]) && near(bi, &balls[j]) {
 			bp.pairs = append(bp.pairs, pairKey(i, j))
 		}
 	}
@@ -323,17 +349,19 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 // for a point at distance r from the centre. The linear and angular parts
 // are kept apart (acc, spin) so that the narrowphase can bound the
 // relative motion of a pair, which is much smaller than the sum when two
-// bodies move together, as the cubes of a katamari ball do. The fat
-// bounds use the body's own total, half the speculative distance on top,
-// capped by what the speed clamps allow.
+// bodies move together, as the cubes of a katamari ball do (pairMargin).
+// The fat bounds use the body's own total, half the speculative distance
+// on top, capped by what the speed clamps allow.
 func (w *World) bodyBounds(i int32) {
 	b := &w.bodies[i]
 	dt := w.cfg.TimeStep
 	accFactor := float64(0.5*float64(dt*dt)) * (1 + 1/float64(w.cfg.Substeps))
 	b.acc = madd(w.gravity, b.invMass, b.force)
 	maxInvI := maxf(b.invInertia.x, maxf(b.invInertia.y, b.invInertia.z))
-	angAcc := float64(length(b.torque)*maxInvI) * b.radius
-	b.spin = float64(dt*float64(length(b.w)*b.radius)) + float64(accFactor*angAcc)
+	b.alpha = float64(length(b.torque) * maxInvI)
+	b.wlen = length(b.w)
+	angAcc := b.alpha * b.radius
+	b.spin = float64(dt*float64(b.wlen*b.radius)) + float64(accFactor*angAcc)
 	sweep := float64(dt*length(b.v)) + float64(accFactor*length(b.acc)) + b.spin
 	b.maxSweep = float64(dt * (b.maxLin + float64(b.maxAng*b.radius)))
 	if !(sweep <= b.maxSweep) {
@@ -342,31 +370,91 @@ func (w *World) bodyBounds(i int32) {
 	w.setBounds(i, sweep)
 }
 
-// pairMargin bounds how much the gap between bodies a and b can close
-// during this step, plus the speculative distance: the speculative
-// distance of their contact. Their relative linear motion (not each
-// one's) counts, so bodies that travel together get few speculative
-// points. A sleeping body does not move (its acc, spin and velocity are
-// zero).
+// pairMargin bounds how much the gap between bodies a and b (b nil: the
+// ground) can close during this step, plus the speculative distance: the
+// speculative distance of their contact. Every point farther apart than
+// this is left out of the manifold, so the tighter the bound, the fewer
+// speculative points the solver carries. In the katamari gather, where
+// the cubes tumble together, the bound from each body's own motion was
+// 4 cm or more for most pairs, and two thirds of the contacts the solver
+// carried had a gap at every point; the bounds below cut the points by a
+// fifth.
+//
+// For two awake bodies see pairMotion. For the ground, whose frame does
+// not move, only height counts: the box's lowest point comes down by at
+// most its centre's vertical motion plus its rotation's reach, so sliding
+// and rolling along the floor add nothing. A sleeping body does not move,
+// so a pair with one is bounded by the other's own sweep. The bound never
+// exceeds the two bodies' sweeps (each capped by its speed clamps), which
+// their fat bounds hold, so a pair whose fat spheres are apart can have
+// no point (see search).
 func (w *World) pairMargin(a, b *body) float64 {
 	dt := w.cfg.TimeStep
 	accFactor := float64(0.5*float64(dt*dt)) * (1 + 1/float64(w.cfg.Substeps))
-	var dv, da vec3
-	var spin, cap float64
-	dv, da, spin, cap = a.v, a.acc, a.spin, a.maxSweep
-	if !a.awake {
-		dv, da, spin, cap = vec3{}, vec3{}, 0, 0
-	}
-	if b != nil && b.awake {
-		dv, da = sub(dv, b.v), sub(da, b.acc)
-		spin += b.spin
-		cap += b.maxSweep
-	}
-	m := float64(dt*length(dv)) + float64(accFactor*length(da)) + spin
-	if !(m <= cap) {
-		m = cap
+	var m float64
+	switch {
+	case b == nil:
+		if a.awake {
+			m = minf(float64(dt*math.Abs(a.v.z))+float64(accFactor*math.Abs(a.acc.z))+a.spin, a.sweep)
+		}
+	case a.awake && b.awake:
+		m = minf(w.pairMotion(a, b, accFactor), a.sweep+b.sweep)
+	case a.awake:
+		m = a.sweep
+	case b.awake:
+		m = b.sweep
 	}
 	return w.cfg.SpeculativeDistance + m
+}
+
+// pairMotion bounds how much the gap between two awake bodies can close
+// during the step, as the smallest of three bounds.
+//
+// The first is what each body's own motion allows: their relative linear
+// motion plus the reach of both rotations, dt·|v_B − v_A| + (the
+// acceleration term) + spin_A + spin_B.
+//
+// The others follow one body's points as seen from the other: in a frame
+// that moves and turns with a, b's centre c_B moves at the velocity of c_B
+// relative to the point of a that coincides with it, v_B − v_A − ω_A × d
+// with d = c_B − c_A, and b turns at ω_B − ω_A, which moves its points
+// (at most r_B, its bounding radius, from c_B) by |ω_B − ω_A|·r_B. So
+// over the step
+//
+//	dt·|v_B − v_A − ω_A×d| + dt·|ω_B − ω_A|·r_B,
+//
+// which is zero for two cubes that travel and turn together, as the
+// katamari's do, however fast they go; and the same from b's frame. The
+// rates change during the step, and the second-order terms (scaled by
+// accFactor, as in bodyBounds) bound that: how the relative acceleration,
+// the frame's angular acceleration α (turning the frame) and ω acting on
+// the changing d and relative velocity change the first rate, and the
+// angular accelerations the second. Two more products are there for the
+// substeps rather than for the continuous motion: each substep turns a
+// body by a finite rotation, which moves a point off the tangent line ω×d
+// by up to (h·|ω|)²·|d|/2, and two finite rotations do not quite commute,
+// which turns b by up to h²·|ω_A|·|ω_B|/2 more (accFactor's ½·dt² is n²
+// times h²/2, so both are covered many times over).
+func (w *World) pairMotion(a, b *body, accFactor float64) float64 {
+	dt := w.cfg.TimeStep
+	d := sub(b.pos, a.pos)
+	dist := length(d)
+	dv := sub(b.v, a.v)
+	dvl := length(dv)
+	dal := length(sub(b.acc, a.acc))
+	own := float64(dt*dvl) + float64(accFactor*dal) + a.spin + b.spin
+
+	wa, wb := a.wlen, b.wlen
+	turn := float64(dt*length(sub(b.w, a.w))) + float64(accFactor*(a.alpha+b.alpha+float64(wa*wb)))
+	// From a's frame, then from b's (there the relative velocity is the
+	// opposite of dv − ω_B×d, the same length).
+	fromA := float64(dt*length(sub(dv, cross(a.w, d)))) +
+		float64(accFactor*(dal+float64(a.alpha*dist)+float64(wa*(dvl+float64(wa*dist))))) +
+		float64(turn*b.radius)
+	fromB := float64(dt*length(sub(dv, cross(b.w, d)))) +
+		float64(accFactor*(dal+float64(b.alpha*dist)+float64(wb*(dvl+float64(wb*dist))))) +
+		float64(turn*a.radius)
+	return minf(own, minf(fromA, fromB))
 }
 
 // setBounds sets body i's fat bounds: the box's world-axis bounds grown
@@ -382,8 +470,10 @@ func (w *World) setBounds(i int32, sweep float64) {
 		float64(e.x*math.Abs(r.c[0].y)) + float64(e.y*math.Abs(r.c[1].y)) + float64(e.z*math.Abs(r.c[2].y)),
 		float64(e.x*math.Abs(r.c[0].z)) + float64(e.y*math.Abs(r.c[1].z)) + float64(e.z*math.Abs(r.c[2].z)),
 	}
+	b.sweep = sweep
 	b.margin = float64(0.5*w.cfg.SpeculativeDistance) + sweep
 	grow := add(ext, vec3{b.margin, b.margin, b.margin})
 	w.bp.fat[i] = aabb{sub(b.pos, grow), add(b.pos, grow)}
+	w.bp.balls[i] = ball{b.pos, b.radius + b.margin}
 	b.minZ = b.pos.z - ext.z
 }

@@ -80,6 +80,7 @@ func copyBroadphase(dst, src *broadphase) {
 	copySpatialHash(&dst.awake, &src.awake)
 	dst.sleepingDirty = src.sleepingDirty
 	dst.fat = append(dst.fat[:0], src.fat...)
+	dst.balls = append(dst.balls[:0], src.balls...)
 	dst.stamps = append(dst.stamps[:0], src.stamps...)
 	dst.stamp = src.stamp
 	dst.pairs = append(dst.pairs[:0], src.pairs...)

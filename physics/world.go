@@ -121,11 +121,16 @@ type body struct {
 	minZ   float64
 	margin float64
 	// motion bounds for this step (see bodyBounds): acceleration from
-	// gravity and forces, the reach of rotation, and the most the clamps
-	// allow.
+	// gravity and forces, the reach of rotation, the angular speed and a
+	// bound on the angular acceleration's size, the most the clamps allow,
+	// and the bound on how far a point of the box moves (its sweep: 0
+	// asleep).
 	acc      vec3
 	spin     float64
+	wlen     float64
+	alpha    float64
 	maxSweep float64
+	sweep    float64
 
 	// sleeping
 	awake      bool
@@ -254,6 +259,7 @@ func (w *World) AddBox(def BoxDef) (BodyID, error) {
 	b.rot = rotationMatrix(b.q)
 	w.bodies = append(w.bodies, b)
 	w.bp.fat = append(w.bp.fat, aabb{})
+	w.bp.balls = append(w.bp.balls, ball{})
 	w.awakeDirty = true
 	id := BodyID(len(w.bodies) - 1)
 	if def.Asleep && w.cfg.EnableSleep {
