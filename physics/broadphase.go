@@ -89,6 +89,8 @@ type broadphase struct {
 	// it replaces a "seen" set without clearing anything per search.
 	stamps []uint32
 	stamp  uint32
+	// cand is search's scratch list of candidates.
+	cand []int32
 
 	// pairs are the candidate pairs found this step, as contact keys.
 	pairs []uint64
@@ -295,46 +297,54 @@ func (w *World) findPairs() {
 // found once.
 func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 	b := &bp.fat[i]
-	fat := bp.fat
-	bi := &bp.balls[i]
-	balls := bp.balls
-	test := func(j int32) {
-		// Lower partners in the awake grid found this pair already.
-		if onlyHigher && j < i {
-			return
-		}
-		if bp.stamps[j] == bp.stamp {
-			return
-		}
-		bp.stamps[j] = bp.stamp
-		if overlaps(b, &fat[j]) && near(bi, &balls[j]) {
-			bp.pairs = append(bp.pairs, pairKey(i, j))
-		}
-	}
+	// First the candidates, each once (a body listed in several of the
+	// cells searched turns up several times), then the bounds tests. The
+	// loops are written out rather than sharing a closure: the candidate
+	// loop runs for every entry of every cell searched, and a call per
+	// entry was a twentieth of a katamari step.
+	stamps, stamp := bp.stamps, bp.stamp
+	cand := bp.cand[:0]
 	for _, j := range g.big {
-		test(j)
-	}
-	if len(g.items) == 0 {
-		return
-	}
-	lo, hi, n := bp.cellRange(b)
-	if n > maxCellsPerBody {
-		// A big body searching: test everything in the grid instead of
-		// walking an enormous cell range.
-		for _, j := range g.items {
-			test(j)
+		if (!onlyHigher || j > i) && stamps[j] != stamp {
+			stamps[j] = stamp
+			cand = append(cand, j)
 		}
-		return
 	}
-	for z := lo[2]; z <= hi[2]; z++ {
-		for y := lo[1]; y <= hi[1]; y++ {
-			for x := lo[0]; x <= hi[0]; x++ {
-				for _, j := range g.bucket(cellHash(x, y, z, g.mask)) {
-					test(j)
+	if len(g.items) > 0 {
+		lo, hi, n := bp.cellRange(b)
+		if n > maxCellsPerBody {
+			// A big body searching: test everything in the grid instead
+			// of walking an enormous cell range.
+			for _, j := range g.items {
+				if (!onlyHigher || j > i) && stamps[j] != stamp {
+					stamps[j] = stamp
+					cand = append(cand, j)
+				}
+			}
+		} else {
+			for z := lo[2]; z <= hi[2]; z++ {
+				for y := lo[1]; y <= hi[1]; y++ {
+					for x := lo[0]; x <= hi[0]; x++ {
+						// Lower partners in the awake grid found this
+						// pair already.
+						for _, j := range g.bucket(cellHash(x, y, z, g.mask)) {
+							if (!onlyHigher || j > i) && stamps[j] != stamp {
+								stamps[j] = stamp
+								cand = append(cand, j)
+							}
+						}
+					}
 				}
 			}
 		}
 	}
+	fat, balls, bi := bp.fat, bp.balls, &bp.balls[i]
+	for _, j := range cand {
+		if overlaps(b, &fat[j]) && near(bi, &balls[j]) {
+			bp.pairs = append(bp.pairs, pairKey(i, j))
+		}
+	}
+	bp.cand = cand
 }
 
 // bodyBounds computes b's fat bounds and its motion bounds for this step.

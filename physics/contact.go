@@ -210,23 +210,26 @@ func (w *World) rebuildActive() {
 // the old impulses over to matching points.
 func (w *World) narrowphase() {
 	slop := w.cfg.LinearSlop
-	var nm manifold
+	warm := w.cfg.WarmStarting
+	var old carried
 	for _, ci := range w.cs.active {
 		c := &w.cs.pool[ci]
+		if warm {
+			old.save(&c.m)
+		}
 		a := &w.bodies[c.a]
 		ba := makeBox(a)
 		if c.b < 0 {
-			collideBoxGround(&ba, w.pairMargin(a, nil), &nm)
+			collideBoxGround(&ba, w.pairMargin(a, nil), &c.m)
 		} else {
 			b := &w.bodies[c.b]
 			bb := makeBox(b)
-			collideBoxes(&ba, &bb, w.pairMargin(a, b), slop, &nm)
+			collideBoxes(&ba, &bb, w.pairMargin(a, b), slop, &c.m)
 		}
-		nm.frictionImpulse, nm.twistImpulse = vec3{}, 0
-		if w.cfg.WarmStarting {
-			carryImpulses(&nm, &c.m)
+		c.m.frictionImpulse, c.m.twistImpulse = vec3{}, 0
+		if warm {
+			carryImpulses(&c.m, &old)
 		}
-		c.m = nm
 	}
 }
 
