@@ -69,11 +69,13 @@ func phases(t *testing.T, s *Script) (gatherEnd, blowEnd int) {
 // (top speed 2-3 m/s) 109-127. A still player with 485 cubes placed
 // densely around it keeps 412, so it is how a rolling ball packs, not what
 // the solver can hold. (Those figures are of the 12-substep solver.) With
-// the 8-substep solver, the reach at 2.2 m instead of 1.8 m makes the same
-// steering (cmd/genscript) gather 177 (142 at 2.0 m; `go run
+// today's solver, the reach at 2.2 m instead of 1.8 m makes the same
+// steering (cmd/genscript) gather 186 (145 at 2.0 m, 121 at 1.8; `go run
 // ./cmd/genscript -pullmax 2.2 >/dev/null` prints the count); eight
-// presenters (cmd/bench -physics) gather 106-117 at 1.8 m, and the
-// standard script 111 (122 with 12 substeps).
+// presenters (cmd/bench -physics) gather 108-129 at 1.8 m, 113.4 on
+// average, and the standard script 102: its inputs were recorded by the
+// steering controller against the solver of the time (where it gathered
+// 111), and replayed on another trajectory they steer a little off it.
 const minBall = 100
 
 // TestKatamariScenario checks the standard scenario does what it promises:

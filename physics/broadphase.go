@@ -21,9 +21,12 @@ package physics
 //
 // Each body's bounds are "fat": grown by half the speculative distance plus
 // the distance it can move during the step (see bodyBounds). Two fat boxes
-// overlap exactly when the bodies could come within SpeculativeDistance of
-// each other during the step, which is what speculative contacts need to
-// stop fast bodies before they tunnel.
+// overlap when the bodies could come within SpeculativeDistance of each
+// other during the step, which is what speculative contacts need to stop
+// fast bodies before they tunnel. A pair must also pass the same test on
+// bounding spheres grown by the same margins (turned boxes' bounds
+// overlap far more often than the boxes come near), and the narrowphase
+// then bounds each pair's margin more tightly still (pairMargin).
 //
 // Determinism: grids are built by a counting sort over bodies in index
 // order, searched in a fixed cell order, and the resulting pair keys are

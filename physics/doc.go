@@ -44,7 +44,9 @@
 //     reference face gives up to 4 points, and each point gets a feature id
 //     naming the corners, edges and faces that made it. Points are kept
 //     even before the boxes touch, up to the distance the pair can close
-//     in one step ("speculative" contacts). A point whose id existed last
+//     in one step ("speculative" contacts; bounded from one body's motion
+//     as seen from the other, so cubes that tumble together get few). A
+//     point whose id existed last
 //     step inherits its impulse, which is what makes stacks stand still.
 //
 //  4. Waking (island.go). A contact with points between an awake body and
