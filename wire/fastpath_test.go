@@ -163,20 +163,8 @@ type cubeFields struct {
 }
 
 func (p *cubeFields) Serialize(s Stream) error {
-	for i := range p.cubes {
-		c := &p.cubes[i]
-		s.SetCategory(CategoryFlags)
-		if err := SerializeBool(s, &c.Interacting); err != nil {
-			return err
-		}
-		s.SetCategory(CategoryOrientation)
-		if err := SerializeQuantizedQuat(s, &c.Orientation, SnapshotOrientationBits); err != nil {
-			return err
-		}
-		s.SetCategory(CategoryPosition)
-		if err := SerializeQuantizedPosition(s, &c.Position, SnapshotPositionResolution); err != nil {
-			return err
-		}
+	if err := serializeCubeStates(s, p.cubes[:]); err != nil {
+		return err
 	}
 	s.SetCategory(CategoryVelocity)
 	if err := SerializeQuantizedVelocity(s, &p.vel, SnapshotVelocityBits); err != nil {

@@ -117,9 +117,12 @@ type cubePacket struct {
 	Cubes [numCubes]cubeState
 }
 
-func (p *cubePacket) Serialize(s Stream) error {
-	for i := range p.Cubes {
-		c := &p.Cubes[i]
+func (p *cubePacket) Serialize(s Stream) error { return serializeCubeStates(s, p.Cubes[:]) }
+
+// serializeCubeStates is the cubes of the snapshot packet, 80 bits each.
+func serializeCubeStates(s Stream, cubes []cubeState) error {
+	for i := range cubes {
+		c := &cubes[i]
 		s.SetCategory(CategoryFlags)
 		if err := SerializeBool(s, &c.Interacting); err != nil {
 			return err
