@@ -214,7 +214,15 @@ type entropyModels struct {
 	// by component, history class and size class (see codeCubes).
 	posH [3][numHistClasses][numMagClasses]arith.Golomb
 	rotH [3][numHistClasses][numMagClasses]arith.Golomb
+	// posB, rotB: a second model of the same residuals, mixed with
+	// posH, rotH (arith.Mixer) by posMix, rotMix.
+	posB   [3][numMixB][numMagClasses]arith.Golomb
+	rotB   [3][numMixB][numMagClasses]arith.Golomb
+	posMix [3]arith.GolombMixers
+	rotMix [3]arith.GolombMixers
 }
+
+const numMixB = 3
 
 // looseCarry is the history residual (grid units or smallest-three steps)
 // from which a player-predicted cube is coded against its own motion
@@ -269,6 +277,16 @@ func (m *entropyModels) reset() {
 	}
 	for c := range m.corr {
 		m.corr[c].Reset()
+	}
+	for c := range m.posB {
+		m.posMix[c].Reset()
+		m.rotMix[c].Reset()
+		for h := range m.posB[c] {
+			for z := range m.posB[c][h] {
+				m.posB[c][h][z].Reset()
+				m.rotB[c][h][z].Reset()
+			}
+		}
 	}
 	for c := range m.posH {
 		for h := range m.posH[c] {
@@ -335,6 +353,19 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 		return got
 	}
 	g.Encode(&e.enc, v)
+	return v
+}
+
+// golombMix codes v with the mix of g and h.
+func (e *entropyState) golombMix(g, h *arith.Golomb, mx *arith.GolombMixers, v int32) int32 {
+	if e.reading {
+		got, ok := g.DecodeMix(&e.dec, h, mx)
+		if !ok {
+			e.bad = true
+		}
+		return got
+	}
+	g.EncodeMix(&e.enc, h, mx, v)
 	return v
 }
 
@@ -689,9 +720,11 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		// within neighbourRadius (decoded already: the receiver knows it
 		// too) shifts this cube's predicted position by 1/neighbourShare.
 		var refPos wire.QuantizedVec3 // the prediction before the shift
+		bctx := 0
 		if kind == refPlayer || kind == refMotion {
 			refPos = pred.Position
 			sum, cnt := e.nbrSum(b.Position, uint8(kind))
+			bctx = int(min(cnt, numMixB-1))
 			if cnt > 0 {
 				for k := range 3 {
 					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
@@ -708,11 +741,12 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				mc = 0 // the history class says more, and fewer contexts learn faster
 			}
 			for k := range 3 {
-				g := &m.pos[kind][k][mc]
+				var r int32
 				if hc >= 0 {
-					g = &m.posH[k][hc][mc]
+					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx][mc], &m.posMix[k], c.Position[k]-ref.Position[k])
+				} else {
+					r = e.golomb(&m.pos[kind][k][mc], c.Position[k]-ref.Position[k])
 				}
-				r := e.golomb(g, c.Position[k]-ref.Position[k])
 				posMax = max(posMax, int64(r), -int64(r))
 				mc = magClass(posMax)
 				if e.reading {
@@ -753,11 +787,12 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				mc := magClass(posMax)
 				var rotMax int64
 				for k := range 3 {
-					g := &m.rot[kind][k][mc]
+					var r int32
 					if hc >= 0 {
-						g = &m.rotH[k][hc][mc]
+						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx][mc], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+					} else {
+						r = e.golomb(&m.rot[kind][k][mc], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}
-					r := e.golomb(g, c.Orientation.Small[k]-ref.Orientation.Small[k])
 					rotMax = max(rotMax, int64(r), -int64(r))
 					mc = magClass(max(rotMax, posMax))
 					if e.reading {

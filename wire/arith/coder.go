@@ -128,8 +128,13 @@ func (e *Encoder) shiftLow() {
 
 // Encode codes bit (0 or 1) with the adaptive probability p and updates p.
 func (e *Encoder) Encode(p *Prob, bit int) {
+	e.encodeP(p.p0(), bit)
+	p.update(bit)
+}
+
+// encodeP codes bit with the probability pv/4096 of a 0, in (0, 4096).
+func (e *Encoder) encodeP(pv uint32, bit int) {
 	t := &e.Costs[e.Tag&(NumTags-1)]
-	pv := p.p0()
 	bound := (e.rng >> probBits) * pv
 	if bit == 0 {
 		*t += uint64(costTable[pv>>4])
@@ -139,7 +144,6 @@ func (e *Encoder) Encode(p *Prob, bit int) {
 		e.low += uint64(bound)
 		e.rng -= bound
 	}
-	p.update(bit)
 	for e.rng < topValue {
 		e.rng <<= 8
 		e.shiftLow()
@@ -231,8 +235,14 @@ func (d *Decoder) Reset(data []byte) {
 
 // Decode reads one decision coded with p and updates p as the encoder did.
 func (d *Decoder) Decode(p *Prob) int {
+	bit := d.decodeP(p.p0())
+	p.update(bit)
+	return bit
+}
+
+// decodeP reads a decision coded with the probability pv/4096 of a 0.
+func (d *Decoder) decodeP(pv uint32) int {
 	t := &d.Costs[d.Tag&(NumTags-1)]
-	pv := p.p0()
 	bound := (d.rng >> probBits) * pv
 	var bit int
 	if d.code < bound {
@@ -244,7 +254,6 @@ func (d *Decoder) Decode(p *Prob) int {
 		d.rng -= bound
 		bit = 1
 	}
-	p.update(bit)
 	for d.rng < topValue {
 		d.rng <<= 8
 		d.code = d.code<<8 | d.next()
