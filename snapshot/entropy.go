@@ -216,13 +216,32 @@ type entropyModels struct {
 	rotH [3][numHistClasses][numMagClasses]arith.Golomb
 	// posB, rotB: a second model of the same residuals, mixed with
 	// posH, rotH (arith.Mixer) by posMix, rotMix.
-	posB   [3][numMixB][numMagClasses]arith.Golomb
-	rotB   [3][numMixB][numMagClasses]arith.Golomb
+	posB   [3][numMixB][1]arith.Golomb
+	rotB   [3][numMixB][1]arith.Golomb
 	posMix [3]arith.GolombMixers
 	rotMix [3]arith.GolombMixers
+	// posK, rotK: the second model of the other kinds' residuals, mixed
+	// with pos, rot by posKMix, rotKMix.
+	posK    [numRefKinds][3][numMixB][1]arith.Golomb
+	rotK    [numRefKinds][3][numMixB][1]arith.Golomb
+	posKMix [numRefKinds][3]arith.GolombMixers
+	rotKMix [numRefKinds][3]arith.GolombMixers
+	// mem: per cube, magClass+1 of its largest residual in this packet
+	// (0: not changed).
+	mem [MaxCubes]uint8
 }
 
 const numMixB = 3
+
+func memClass(v int) int {
+	switch {
+	case v == 0:
+		return 0
+	case v <= 4:
+		return 1
+	}
+	return 2
+}
 
 // looseCarry is the history residual (grid units or smallest-three steps)
 // from which a player-predicted cube is coded against its own motion
@@ -251,6 +270,7 @@ func histClass(d int64) int {
 
 func (m *entropyModels) reset() {
 	m.motion = arith.ProbInit
+	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])
 	arith.ResetProbs(m.changed[:])
 	for k := range m.interacting {
@@ -277,6 +297,18 @@ func (m *entropyModels) reset() {
 	}
 	for c := range m.corr {
 		m.corr[c].Reset()
+	}
+	for k := range m.posK {
+		for c := range m.posK[k] {
+			m.posKMix[k][c].Reset()
+			m.rotKMix[k][c].Reset()
+			for h := range m.posK[k][c] {
+				for z := range m.posK[k][c][h] {
+					m.posK[k][c][h][z].Reset()
+					m.rotK[k][c][h][z].Reset()
+				}
+			}
+		}
 	}
 	for c := range m.posB {
 		m.posMix[c].Reset()
@@ -643,6 +675,8 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		if p.Sent != nil {
 			p.Sent[i] = changed
 		}
+		memv := int(m.mem[i])
+		m.mem[i] = 0
 		if !changed {
 			if e.reading {
 				*c = *b
@@ -720,18 +754,17 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		// within neighbourRadius (decoded already: the receiver knows it
 		// too) shifts this cube's predicted position by 1/neighbourShare.
 		var refPos wire.QuantizedVec3 // the prediction before the shift
-		bctx := 0
+		bctx := memClass(memv)
 		if kind == refPlayer || kind == refMotion {
 			refPos = pred.Position
 			sum, cnt := e.nbrSum(b.Position, uint8(kind))
-			bctx = int(min(cnt, numMixB-1))
 			if cnt > 0 {
 				for k := range 3 {
 					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
 				}
 			}
 		}
-		var posMax int64
+		var posMax, rotAll int64
 		if posChanged {
 			p.Stats.Positions++
 			e.tag(wire.CategoryPosition)
@@ -743,9 +776,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			for k := range 3 {
 				var r int32
 				if hc >= 0 {
-					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx][mc], &m.posMix[k], c.Position[k]-ref.Position[k])
+					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx][0], &m.posMix[k], c.Position[k]-ref.Position[k])
 				} else {
-					r = e.golomb(&m.pos[kind][k][mc], c.Position[k]-ref.Position[k])
+					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx][0], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
 				}
 				posMax = max(posMax, int64(r), -int64(r))
 				mc = magClass(posMax)
@@ -789,11 +822,12 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					var r int32
 					if hc >= 0 {
-						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx][mc], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx][0], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					} else {
-						r = e.golomb(&m.rot[kind][k][mc], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx][0], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}
 					rotMax = max(rotMax, int64(r), -int64(r))
+					rotAll = rotMax
 					mc = magClass(max(rotMax, posMax))
 					if e.reading {
 						v := int64(ref.Orientation.Small[k]) + int64(r)
@@ -824,6 +858,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					r := e.golomb(&m.rotSwap[k][mc], c.Orientation.Small[k]-alt.Small[k])
 					rotMax = max(rotMax, int64(r), -int64(r))
+					rotAll = rotMax
 					mc = magClass(max(rotMax, posMax))
 					if e.reading {
 						v := int64(alt.Small[k]) + int64(r)
@@ -835,6 +870,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				}
 			}
 		}
+		m.mem[i] = uint8(magClass(max(posMax, rotAll)) + 1)
 		if e.reading {
 			if e.bad || e.dec.Overread() {
 				return wire.ErrEndOfData
