@@ -231,7 +231,7 @@ type entropyModels struct {
 	mem [MaxCubes]uint8
 }
 
-const numMixB = 3
+const numMixB = 9
 
 func memClass(v int) int {
 	switch {
@@ -759,6 +759,14 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			refPos = pred.Position
 			sum, cnt := e.nbrSum(b.Position, uint8(kind))
 			if cnt > 0 {
+				var nm int64
+				for k := range 3 {
+					nm = max(nm, sum[k]/cnt, -sum[k]/cnt)
+				}
+				bctx += 3
+				if nm >= 6 {
+					bctx += 3
+				}
 				for k := range 3 {
 					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
 				}
