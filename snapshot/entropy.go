@@ -195,6 +195,8 @@ const (
 // entropyModels is every adaptive probability of one packet.
 type entropyModels struct {
 	changed     [changedContexts]arith.Prob
+	changedB    [numMixB * 2]arith.Prob
+	changedMix  [changedContexts]arith.Mixer
 	interacting [numRefKinds][2]arith.Prob
 	posChanged  [numRefKinds][2]arith.Prob
 	rotChanged  [numRefKinds][4]arith.Prob
@@ -273,6 +275,8 @@ func (m *entropyModels) reset() {
 	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])
 	arith.ResetProbs(m.changed[:])
+	arith.ResetProbs(m.changedB[:])
+	arith.ResetMixers(m.changedMix[:])
 	for k := range m.interacting {
 		arith.ResetProbs(m.interacting[k][:])
 	}
@@ -385,6 +389,16 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 		return got
 	}
 	g.Encode(&e.enc, v)
+	return v
+}
+
+// bitMix codes (or decodes and returns) one decision with the mix of a
+// and b.
+func (e *entropyState) bitMix(a, b *arith.Prob, mx *arith.Mixer, v bool) bool {
+	if e.reading {
+		return e.dec.DecodeMix(a, b, mx) == 1
+	}
+	e.enc.EncodeMix(a, b, mx, b2i(v))
 	return v
 }
 
@@ -669,14 +683,14 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				ctx |= 8
 			}
 		}
+		memv := int(m.mem[i])
+		m.mem[i] = 0
 		e.tag(wire.CategoryFlags)
-		changed := e.bit(&m.changed[ctx], !e.reading && !c.sameState(b))
+		changed := e.bitMix(&m.changed[ctx], &m.changedB[memClass(memv)*2+b2i(prevChanged)], &m.changedMix[ctx], !e.reading && !c.sameState(b))
 		prevChanged = changed
 		if p.Sent != nil {
 			p.Sent[i] = changed
 		}
-		memv := int(m.mem[i])
-		m.mem[i] = 0
 		if !changed {
 			if e.reading {
 				*c = *b

@@ -55,7 +55,7 @@ type Mixer struct{ w [2]int32 }
 
 // mixerStart: each input weighs 0.55 at first, about their mean at
 // the start (a slight boost, since two agreeing models are surer than one).
-const mixerStart = 36000
+const mixerStart = 30000
 
 // mixShift sets the mixer's learning rate: a weight moves by
 // input·error / 2^mixShift.
