@@ -66,6 +66,26 @@ import (
 //     residuals against the reference re-expressed around the new largest
 //     component (wire.QuantizeQuatAt).
 //
+// Mixing (arith.Mixer, wire/arith/mix.go): every residual decision is
+// predicted by two models and the coder uses their logistic mix, whose
+// weights are learnt as it codes (and carried like the models). The
+// first is the model described above; the second is coarse (by
+// component and kind only) but split by what the first does not see:
+// the cube's memory (the size class of the residual the baseline's own
+// packet coded for it, kept per cube in the carried models: the cube
+// six frames earlier, which the receiver decoded) and its neighbours'
+// mean residual (the cubes of the neighbour correction). The changed
+// decision is mixed the same way with a model by memory and previous
+// cube. Measured on the 2026-11 challenge frames (k2, level 13 + player
+// prediction, 174.0 bytes per frame before): mixing with a coarse model
+// (component, size class) −0.9; the second model by memory instead of
+// size class −0.6; by the neighbours' residual too −0.2; the changed
+// decision −0.2. Splitting the main models by memory instead (+0.5), or
+// its size class seeded by the memory (+0.15), did worse: mixing is what
+// lets a context help without diluting the models. Also not kept: the
+// second model by whether the cube has neighbours (0), mixers per
+// history class (+0.1).
+//
 // The reference (prediction) has three kinds, each with its own models,
 // so that the statistics of one do not blur the others:
 //
@@ -195,8 +215,8 @@ const (
 // entropyModels is every adaptive probability of one packet.
 type entropyModels struct {
 	changed     [changedContexts]arith.Prob
-	changedB    [numMixB * 2]arith.Prob
-	changedMix  [changedContexts]arith.Mixer
+	changedB    [numMemClasses * 2]arith.Prob // by memory class and previous cube changed
+	changedMix  [changedContexts]arith.Mixer  // mixing changed and changedB
 	interacting [numRefKinds][2]arith.Prob
 	posChanged  [numRefKinds][2]arith.Prob
 	rotChanged  [numRefKinds][4]arith.Prob
@@ -216,25 +236,38 @@ type entropyModels struct {
 	// by component, history class and size class (see codeCubes).
 	posH [3][numHistClasses][numMagClasses]arith.Golomb
 	rotH [3][numHistClasses][numMagClasses]arith.Golomb
-	// posB, rotB: a second model of the same residuals, mixed with
-	// posH, rotH (arith.Mixer) by posMix, rotMix.
-	posB   [3][numMixB][1]arith.Golomb
-	rotB   [3][numMixB][1]arith.Golomb
-	posMix [3]arith.GolombMixers
-	rotMix [3]arith.GolombMixers
-	// posK, rotK: the second model of the other kinds' residuals, mixed
-	// with pos, rot by posKMix, rotKMix.
-	posK    [numRefKinds][3][numMixB][1]arith.Golomb
-	rotK    [numRefKinds][3][numMixB][1]arith.Golomb
+	// posB, rotB: the second model of the same residuals (see "Mixing"
+	// in the design note), by component and mixClass, mixed with posH,
+	// rotH by posMix, rotMix; posK, rotK and posKMix, rotKMix the same for
+	// the other kinds' models pos, rot.
+	posB    [3][numMixClasses]arith.Golomb
+	rotB    [3][numMixClasses]arith.Golomb
+	posMix  [3]arith.GolombMixers
+	rotMix  [3]arith.GolombMixers
+	posK    [numRefKinds][3][numMixClasses]arith.Golomb
+	rotK    [numRefKinds][3][numMixClasses]arith.Golomb
 	posKMix [numRefKinds][3]arith.GolombMixers
 	rotKMix [numRefKinds][3]arith.GolombMixers
-	// mem: per cube, magClass+1 of its largest residual in this packet
-	// (0: not changed).
+	// mem: per cube, magClass+1 of the largest residual this packet
+	// coded for it (0: not changed). Carried with the models, the next
+	// packet against this one reads it: the cube's residual size six
+	// frames ago, something the receiver holds.
 	mem [MaxCubes]uint8
 }
 
-const numMixB = 9
+// The second model's context (mixClass): the cube's memory class (3) ×
+// its neighbours' mean residual (none coded before it, under 6 grid
+// units, 6 or more: 3).
+const (
+	numMemClasses = 3
+	numMixClasses = numMemClasses * 3
+	// nbrLarge is the neighbours' mean residual, in grid units, from
+	// which it counts as large.
+	nbrLarge = 6
+)
 
+// memClass buckets a cube's memory (mem): not changed in the baseline's
+// packet, a largest residual under 8 (magClass+1 ≤ 4), or larger.
 func memClass(v int) int {
 	switch {
 	case v == 0:
@@ -307,10 +340,8 @@ func (m *entropyModels) reset() {
 			m.posKMix[k][c].Reset()
 			m.rotKMix[k][c].Reset()
 			for h := range m.posK[k][c] {
-				for z := range m.posK[k][c][h] {
-					m.posK[k][c][h][z].Reset()
-					m.rotK[k][c][h][z].Reset()
-				}
+				m.posK[k][c][h].Reset()
+				m.rotK[k][c][h].Reset()
 			}
 		}
 	}
@@ -318,10 +349,8 @@ func (m *entropyModels) reset() {
 		m.posMix[c].Reset()
 		m.rotMix[c].Reset()
 		for h := range m.posB[c] {
-			for z := range m.posB[c][h] {
-				m.posB[c][h][z].Reset()
-				m.rotB[c][h][z].Reset()
-			}
+			m.posB[c][h].Reset()
+			m.rotB[c][h].Reset()
 		}
 	}
 	for c := range m.posH {
@@ -683,6 +712,8 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				ctx |= 8
 			}
 		}
+		// This cube's memory from the baseline's packet, then cleared:
+		// this packet writes its own (kept only if it codes the cube).
 		memv := int(m.mem[i])
 		m.mem[i] = 0
 		e.tag(wire.CategoryFlags)
@@ -768,6 +799,11 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		// within neighbourRadius (decoded already: the receiver knows it
 		// too) shifts this cube's predicted position by 1/neighbourShare.
 		var refPos wire.QuantizedVec3 // the prediction before the shift
+		// The second model's context (mixClass): how large this cube's
+		// residuals were six frames ago (mem), and how far its
+		// neighbours coded before it missed. Neither was worth splitting
+		// the main models by (finer contexts learn slower); mixed in as
+		// a second opinion, they are (see the design note).
 		bctx := memClass(memv)
 		if kind == refPlayer || kind == refMotion {
 			refPos = pred.Position
@@ -777,9 +813,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					nm = max(nm, sum[k]/cnt, -sum[k]/cnt)
 				}
-				bctx += 3
-				if nm >= 6 {
-					bctx += 3
+				bctx += numMemClasses
+				if nm >= nbrLarge {
+					bctx += numMemClasses
 				}
 				for k := range 3 {
 					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
@@ -798,9 +834,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			for k := range 3 {
 				var r int32
 				if hc >= 0 {
-					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx][0], &m.posMix[k], c.Position[k]-ref.Position[k])
+					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posMix[k], c.Position[k]-ref.Position[k])
 				} else {
-					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx][0], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
+					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
 				}
 				posMax = max(posMax, int64(r), -int64(r))
 				mc = magClass(posMax)
@@ -844,9 +880,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					var r int32
 					if hc >= 0 {
-						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx][0], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					} else {
-						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx][0], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}
 					rotMax = max(rotMax, int64(r), -int64(r))
 					rotAll = rotMax
@@ -892,7 +928,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				}
 			}
 		}
-		m.mem[i] = uint8(magClass(max(posMax, rotAll)) + 1)
+		m.mem[i] = uint8(magClass(max(posMax, rotAll)) + 1) // for the packets against this one
 		if e.reading {
 			if e.bad || e.dec.Overread() {
 				return wire.ErrEndOfData

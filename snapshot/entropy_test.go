@@ -229,6 +229,30 @@ func TestCarriedModels(t *testing.T) {
 	}
 }
 
+// TestResidualMemory: a packet's models end with each cube's residual
+// size (mem, the second model's context of the next packet against this
+// one): non-zero exactly for the cubes it carried, and the decoder ends
+// with the same memory and mixer weights as the encoder, or a packet that
+// carries them on would decode differently.
+func TestResidualMemory(t *testing.T) {
+	for _, l := range []Level{RangeCoded, MotionPredicted} {
+		p, data, q := katamariPacket(t, l, true)
+		if err := q.Serialize(wire.NewReadStream(data)); err != nil {
+			t.Fatal(err)
+		}
+		base := p.Baselines.SnapshotBaseline(false, p.Baseline)
+		pm, qm := p.models(), q.models()
+		for i := range p.Cubes {
+			if changed := !p.Cubes[i].sameState(&base[i]); changed != (pm.mem[i] != 0) {
+				t.Fatalf("%v cube %d: changed %v, memory %d", l, i, changed, pm.mem[i])
+			}
+		}
+		if *pm != *qm {
+			t.Fatalf("%v: the decoder's models differ from the encoder's", l)
+		}
+	}
+}
+
 // TestCorrectionFit: the encoder's fit of the player prediction's
 // correction recovers a rotation and a shift the ball shares beyond the
 // player's, and a packet predicted with it decodes to the bit. Cubes

@@ -8,7 +8,8 @@ import (
 )
 
 // symbol is one step of a test program: a modelled bit, direct bits, a
-// tree value or a Golomb value.
+// tree value or a Golomb value. A bit or a Golomb value whose ctx has bit
+// 2 set is coded with the mix of two models (mix.go).
 type symbol struct {
 	kind int // 0 bit, 1 direct, 2 tree, 3 golomb
 	ctx  int
@@ -22,6 +23,8 @@ type models struct {
 	bits   [8]Prob
 	tree   [16]Prob
 	golomb [2]Golomb
+	mixers [8]Mixer
+	gmix   GolombMixers
 }
 
 func newModels() *models {
@@ -30,6 +33,8 @@ func newModels() *models {
 	ResetProbs(m.tree[:])
 	m.golomb[0].Reset()
 	m.golomb[1].Reset()
+	ResetMixers(m.mixers[:])
+	m.gmix.Reset()
 	return m
 }
 
@@ -41,12 +46,20 @@ func encodeProgram(buf []byte, prog []symbol) ([]byte, *Encoder, error) {
 		e.Tag = s.ctx
 		switch s.kind {
 		case 0:
+			if s.ctx&4 != 0 {
+				e.EncodeMix(&m.bits[s.ctx], &m.bits[s.ctx^1], &m.mixers[s.ctx], int(s.v))
+				break
+			}
 			e.Encode(&m.bits[s.ctx], int(s.v))
 		case 1:
 			e.EncodeDirect(uint32(s.v), s.n)
 		case 2:
 			e.EncodeTree(m.tree[:], 4, uint32(s.v))
 		case 3:
+			if s.ctx&4 != 0 {
+				m.golomb[s.ctx&1].EncodeMix(e, &m.golomb[s.ctx&1^1], &m.gmix, s.v)
+				break
+			}
 			m.golomb[s.ctx&1].Encode(e, s.v)
 		}
 	}
@@ -65,13 +78,21 @@ func decodeProgram(data []byte, prog []symbol) (int, error) {
 		var got int32
 		switch s.kind {
 		case 0:
+			if s.ctx&4 != 0 {
+				got = int32(d.DecodeMix(&m.bits[s.ctx], &m.bits[s.ctx^1], &m.mixers[s.ctx]))
+				break
+			}
 			got = int32(d.Decode(&m.bits[s.ctx]))
 		case 1:
 			got = int32(d.DecodeDirect(s.n))
 		case 2:
 			got = int32(d.DecodeTree(m.tree[:], 4))
 		case 3:
-			v, ok := m.golomb[s.ctx&1].Decode(&d)
+			dec := m.golomb[s.ctx&1].Decode
+			if s.ctx&4 != 0 {
+				dec = func(d *Decoder) (int32, bool) { return m.golomb[s.ctx&1].DecodeMix(d, &m.golomb[s.ctx&1^1], &m.gmix) }
+			}
+			v, ok := dec(&d)
 			if !ok {
 				return i, ErrCorrupt
 			}
@@ -309,5 +330,52 @@ func TestProbTwoRates(t *testing.T) {
 	}
 	if v := p.p0(); v < 1 || v > 64 {
 		t.Errorf("after many ones p0 = %d/4096", v)
+	}
+}
+
+// TestMixStretchSquash: stretch inverts squash (both are tables the
+// encoder and decoder share, so this is about modelling quality, not
+// agreement), squash is monotonic and stays inside (0, 4096), and a mixer
+// fed one model that is right and one that is noise learns to trust the
+// right one: the mix codes a skewed source in fewer bits than the noisy
+// model alone.
+func TestMixStretchSquash(t *testing.T) {
+	prev := int32(0)
+	for x := int32(-2047); x <= 2047; x++ {
+		p := squash(x)
+		if p < prev || p < 1 || p > 4095 {
+			t.Fatalf("squash(%d) = %d after %d", x, p, prev)
+		}
+		prev = p
+	}
+	for p := int32(16); p < 4080; p++ {
+		if got := squash(int32(stretchTable[p])); got < p || got > p+40 {
+			t.Fatalf("squash(stretch(%d)) = %d", p, got)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var e1, e2 Encoder
+	buf1, buf2 := make([]byte, 1<<16), make([]byte, 1<<16)
+	e1.Reset(buf1)
+	e2.Reset(buf2)
+	var good, noise [2]Prob
+	ResetProbs(good[:])
+	ResetProbs(noise[:])
+	var plain Prob = ProbInit
+	var mx Mixer
+	mx.Reset()
+	for range 20000 {
+		ctx := rng.IntN(2) // the good model's context: it decides the bit's odds
+		bit := 0
+		if (ctx == 1) == (rng.Float64() < 0.95) {
+			bit = 1
+		}
+		e1.EncodeMix(&good[ctx], &noise[rng.IntN(2)], &mx, bit)
+		e2.Encode(&plain, bit)
+	}
+	a, _ := e1.Finish()
+	b, _ := e2.Finish()
+	if len(a) >= len(b)*6/10 {
+		t.Fatalf("mixed %d bytes, one context-free model %d", len(a), len(b))
 	}
 }
