@@ -253,7 +253,11 @@ type entropyModels struct {
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
 	mem [MaxCubes]uint8
+	posC [3][numC][numMagClasses]arith.Golomb
+	rotC [3][numC][numMagClasses]arith.Golomb
 }
+
+const numC = 15
 
 // The second model's context (mixClass): the cube's memory class (3) ×
 // its neighbours' mean residual (none coded before it, under 6 grid
@@ -345,6 +349,14 @@ func (m *entropyModels) reset() {
 			}
 		}
 	}
+	for c := range m.posC {
+		for h := range m.posC[c] {
+			for z := range m.posC[c][h] {
+				m.posC[c][h][z].Reset()
+				m.rotC[c][h][z].Reset()
+			}
+		}
+	}
 	for c := range m.posB {
 		m.posMix[c].Reset()
 		m.rotMix[c].Reset()
@@ -428,6 +440,18 @@ func (e *entropyState) bitMix(a, b *arith.Prob, mx *arith.Mixer, v bool) bool {
 		return e.dec.DecodeMix(a, b, mx) == 1
 	}
 	e.enc.EncodeMix(a, b, mx, b2i(v))
+	return v
+}
+
+func (e *entropyState) golombMix3(g, h, j *arith.Golomb, mx *arith.GolombMixers, v int32) int32 {
+	if e.reading {
+		got, ok := g.DecodeMix3(&e.dec, h, j, mx)
+		if !ok {
+			e.bad = true
+		}
+		return got
+	}
+	g.EncodeMix3(&e.enc, h, j, mx, v)
 	return v
 }
 
@@ -805,6 +829,23 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		// the main models by (finer contexts learn slower); mixed in as
 		// a second opinion, they are (see the design note).
 		bctx := memClass(memv)
+		var dd int64
+		for k := range 3 {
+			d := int64(b.Position[k]) - int64(base[0].Position[k])
+			dd += d * d
+		}
+		cctx := 0
+		for r := int64(256); cctx < 4 && dd > r*r; r += 192 {
+			cctx++
+		}
+		dz := int64(b.Position[2]) - int64(base[0].Position[2])
+		switch {
+		case dz < -200:
+		case dz < 200:
+			cctx += 5
+		default:
+			cctx += 10
+		}
 		if kind == refPlayer || kind == refMotion {
 			refPos = pred.Position
 			sum, cnt := e.nbrSum(b.Position, uint8(kind))
@@ -834,7 +875,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			for k := range 3 {
 				var r int32
 				if hc >= 0 {
-					r = e.golombMix(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posMix[k], c.Position[k]-ref.Position[k])
+					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc], &m.posMix[k], c.Position[k]-ref.Position[k])
 				} else {
 					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
 				}
@@ -880,7 +921,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					var r int32
 					if hc >= 0 {
-						r = e.golombMix(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					} else {
 						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}

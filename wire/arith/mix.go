@@ -49,12 +49,11 @@ func init() {
 	}
 }
 
-// Mixer holds the two weights of one mixed decision, in 1/65536 (zero
-// value: unused, Reset sets the start).
-type Mixer struct{ w [2]int32 }
+// Mixer holds the weights of one mixed decision, in 1/65536, one per
+// input (two or three).
+type Mixer struct{ w [3]int32 }
 
-// mixerStart: each input weighs 0.55 at first, about their mean at
-// the start (a slight boost, since two agreeing models are surer than one).
+// mixerStart: each input weighs 0.46 at first, about their mean.
 const mixerStart = 30000
 
 // mixShift sets the mixer's learning rate: a weight moves by
@@ -62,7 +61,10 @@ const mixerStart = 30000
 const mixShift = 11
 
 // Reset puts the weights back to their start.
-func (m *Mixer) Reset() { m.w = [2]int32{mixerStart, mixerStart} }
+func (m *Mixer) Reset() { m.w = [3]int32{mixerStart, mixerStart, mixerStart3} }
+
+// mixerStart3 is the third input's start.
+const mixerStart3 = 20000
 
 // ResetMixers resets every Mixer of ms.
 func ResetMixers(ms []Mixer) {
@@ -71,38 +73,53 @@ func ResetMixers(ms []Mixer) {
 	}
 }
 
-// mix returns the mixed probability of a 0 and the two inputs.
-func (m *Mixer) mix(a, b *Prob) (p uint32, s0, s1 int32) {
-	s0, s1 = int32(stretchTable[a.p0()]), int32(stretchTable[b.p0()])
-	dot := (int64(m.w[0])*int64(s0) + int64(m.w[1])*int64(s1)) >> 16
+// mixIn are the stretched inputs of one decision.
+type mixIn [3]int32
+
+// mix returns the mixed probability of a 0 and the stretched inputs (c
+// may be nil: a two-input decision).
+func (m *Mixer) mix(a, b, c *Prob) (p uint32, s mixIn) {
+	s[0], s[1] = int32(stretchTable[a.p0()]), int32(stretchTable[b.p0()])
+	if c != nil {
+		s[2] = int32(stretchTable[c.p0()])
+	}
+	dot := (int64(m.w[0])*int64(s[0]) + int64(m.w[1])*int64(s[1]) + int64(m.w[2])*int64(s[2])) >> 16
 	pm := squash(int32(max(min(dot, 2047), -2047)))
-	return uint32(min(max(pm, 1), probOne-1)), s0, s1
+	return uint32(min(max(pm, 1), probOne-1)), s
 }
 
-// learn moves the weights toward what was seen and updates both Probs.
-func (m *Mixer) learn(a, b *Prob, p uint32, s0, s1 int32, bit int) {
+// learn moves the weights toward what was seen and updates the Probs.
+func (m *Mixer) learn(a, b, c *Prob, p uint32, s mixIn, bit int) {
 	err := int32(probOne-1)*int32(1-bit) - int32(p)
-	m.w[0] += s0 * err >> mixShift
-	m.w[1] += s1 * err >> mixShift
-	// Bounded, so a hostile stream cannot drive them anywhere odd.
-	m.w[0] = min(max(m.w[0], -1<<20), 1<<20)
-	m.w[1] = min(max(m.w[1], -1<<20), 1<<20)
+	for i := range m.w {
+		// Bounded, so a hostile stream cannot drive them anywhere odd.
+		m.w[i] = min(max(m.w[i]+s[i]*err>>mixShift, -1<<20), 1<<20)
+	}
 	a.update(bit)
 	b.update(bit)
+	if c != nil {
+		c.update(bit)
+	}
 }
 
 // EncodeMix codes bit with the mix of a and b, and updates all three.
-func (e *Encoder) EncodeMix(a, b *Prob, m *Mixer, bit int) {
-	pv, s0, s1 := m.mix(a, b)
+func (e *Encoder) EncodeMix(a, b *Prob, m *Mixer, bit int) { e.EncodeMix3(a, b, nil, m, bit) }
+
+// EncodeMix3 codes bit with the mix of a, b and c (nil: none).
+func (e *Encoder) EncodeMix3(a, b, c *Prob, m *Mixer, bit int) {
+	pv, s := m.mix(a, b, c)
 	e.encodeP(pv, bit)
-	m.learn(a, b, pv, s0, s1, bit)
+	m.learn(a, b, c, pv, s, bit)
 }
 
 // DecodeMix reads a decision coded with EncodeMix.
-func (d *Decoder) DecodeMix(a, b *Prob, m *Mixer) int {
-	pv, s0, s1 := m.mix(a, b)
+func (d *Decoder) DecodeMix(a, b *Prob, m *Mixer) int { return d.DecodeMix3(a, b, nil, m) }
+
+// DecodeMix3 reads a decision coded with EncodeMix3.
+func (d *Decoder) DecodeMix3(a, b, c *Prob, m *Mixer) int {
+	pv, s := m.mix(a, b, c)
 	bit := d.decodeP(pv)
-	m.learn(a, b, pv, s0, s1, bit)
+	m.learn(a, b, c, pv, s, bit)
 	return bit
 }
 
@@ -124,44 +141,80 @@ func (g *GolombMixers) Reset() {
 	}
 }
 
-func (e *Encoder) encodeTreeMix(t, u []Prob, ms []Mixer, n int, v uint32) {
+// at returns &ps[i], or nil when ps is nil (no third model).
+func at(ps []Prob, i uint32) *Prob {
+	if ps == nil {
+		return nil
+	}
+	return &ps[i]
+}
+
+func (e *Encoder) encodeTreeMix(t, u, x []Prob, ms []Mixer, n int, v uint32) {
 	m := uint32(1)
 	for i := n - 1; i >= 0; i-- {
 		b := int(v >> uint(i) & 1)
-		e.EncodeMix(&t[m], &u[m], &ms[m], b)
+		e.EncodeMix3(&t[m], &u[m], at(x, m), &ms[m], b)
 		m = m<<1 | uint32(b)
 	}
 }
 
-func (d *Decoder) decodeTreeMix(t, u []Prob, ms []Mixer, n int) uint32 {
+func (d *Decoder) decodeTreeMix(t, u, x []Prob, ms []Mixer, n int) uint32 {
 	m := uint32(1)
 	for range n {
-		m = m<<1 | uint32(d.DecodeMix(&t[m], &u[m], &ms[m]))
+		m = m<<1 | uint32(d.DecodeMix3(&t[m], &u[m], at(x, m), &ms[m]))
 	}
 	return m - 1<<uint(n)
+}
+
+// golombParts are a Golomb's decisions as slices, nil for a missing
+// model: what the mixed coders walk.
+type golombParts struct {
+	zero, sign *Prob
+	class      []Prob
+	mant       *[GolombMaxClass + 1][1 << golombModelled]Prob
+}
+
+func parts(g *Golomb) golombParts {
+	if g == nil {
+		return golombParts{}
+	}
+	return golombParts{&g.zero, &g.sign, g.class[:], &g.mant}
+}
+
+func (p *golombParts) mantAt(k int) []Prob {
+	if p.mant == nil {
+		return nil
+	}
+	return p.mant[k][:]
 }
 
 // EncodeMix codes v as Encode does, each decision's probability the mix
 // of g's and h's, and updates both models and the mixers.
 func (g *Golomb) EncodeMix(e *Encoder, h *Golomb, mx *GolombMixers, v int32) {
+	g.EncodeMix3(e, h, nil, mx, v)
+}
+
+// EncodeMix3 is EncodeMix with a third model j (nil: none).
+func (g *Golomb) EncodeMix3(e *Encoder, h, j *Golomb, mx *GolombMixers, v int32) {
+	x := parts(j)
 	if v == 0 {
-		e.EncodeMix(&g.zero, &h.zero, &mx.zero, 0)
+		e.EncodeMix3(&g.zero, &h.zero, x.zero, &mx.zero, 0)
 		return
 	}
-	e.EncodeMix(&g.zero, &h.zero, &mx.zero, 1)
+	e.EncodeMix3(&g.zero, &h.zero, x.zero, &mx.zero, 1)
 	m := uint32(v)
 	if v < 0 {
-		e.EncodeMix(&g.sign, &h.sign, &mx.sign, 1)
+		e.EncodeMix3(&g.sign, &h.sign, x.sign, &mx.sign, 1)
 		m = uint32(-v)
 	} else {
-		e.EncodeMix(&g.sign, &h.sign, &mx.sign, 0)
+		e.EncodeMix3(&g.sign, &h.sign, x.sign, &mx.sign, 0)
 	}
 	m = min(m, GolombMax)
 	k := bits.Len32(m) - 1
-	e.encodeTreeMix(g.class[:], h.class[:], mx.class[:], golombClassBits, uint32(k))
+	e.encodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits, uint32(k))
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		e.encodeTreeMix(g.mant[k][:], h.mant[k][:], mx.mant[k][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
+		e.encodeTreeMix(g.mant[k][:], h.mant[k][:], x.mantAt(k), mx.mant[k][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
 	}
 	if k > hi {
 		e.EncodeDirect(m&(1<<uint(k-hi)-1), k-hi)
@@ -171,18 +224,24 @@ func (g *Golomb) EncodeMix(e *Encoder, h *Golomb, mx *GolombMixers, v int32) {
 // DecodeMix reads a value coded with EncodeMix; ok is false for a class
 // no encoder writes.
 func (g *Golomb) DecodeMix(d *Decoder, h *Golomb, mx *GolombMixers) (v int32, ok bool) {
-	if d.DecodeMix(&g.zero, &h.zero, &mx.zero) == 0 {
+	return g.DecodeMix3(d, h, nil, mx)
+}
+
+// DecodeMix3 reads a value coded with EncodeMix3.
+func (g *Golomb) DecodeMix3(d *Decoder, h, j *Golomb, mx *GolombMixers) (v int32, ok bool) {
+	x := parts(j)
+	if d.DecodeMix3(&g.zero, &h.zero, x.zero, &mx.zero) == 0 {
 		return 0, true
 	}
-	neg := d.DecodeMix(&g.sign, &h.sign, &mx.sign) == 1
-	k := int(d.decodeTreeMix(g.class[:], h.class[:], mx.class[:], golombClassBits))
+	neg := d.DecodeMix3(&g.sign, &h.sign, x.sign, &mx.sign) == 1
+	k := int(d.decodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits))
 	if k > GolombMaxClass {
 		return 0, false
 	}
 	m := uint32(1)
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		m = m<<uint(hi) | d.decodeTreeMix(g.mant[k][:], h.mant[k][:], mx.mant[k][:], hi)
+		m = m<<uint(hi) | d.decodeTreeMix(g.mant[k][:], h.mant[k][:], x.mantAt(k), mx.mant[k][:], hi)
 	}
 	if k > hi {
 		m = m<<uint(k-hi) | d.DecodeDirect(k-hi)
