@@ -257,7 +257,7 @@ type entropyModels struct {
 	rotC [3][numC][numMagClasses]arith.Golomb
 }
 
-const numC = 15
+const numC = 30
 
 // The second model's context (mixClass): the cube's memory class (3) ×
 // its neighbours' mean residual (none coded before it, under 6 grid
@@ -838,6 +838,13 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		for r := int64(256); cctx < 4 && dd > r*r; r += 192 {
 			cctx++
 		}
+		var dot, vv int64
+		for k := range 2 {
+			v := int64(p.Cubes[0].Position[k]) - int64(base[0].Position[k])
+			dot += v * (int64(b.Position[k]) - int64(base[0].Position[k]))
+			vv += v * v
+		}
+		_ = vv
 		dz := int64(b.Position[2]) - int64(base[0].Position[2])
 		switch {
 		case dz < -200:
@@ -845,6 +852,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			cctx += 5
 		default:
 			cctx += 10
+		}
+		if dot > 0 {
+			cctx += 15
 		}
 		if kind == refPlayer || kind == refMotion {
 			refPos = pred.Position
