@@ -51,7 +51,7 @@ func init() {
 
 // Mixer holds the weights of one mixed decision, in 1/65536, one per
 // input (two or three).
-type Mixer struct{ w [3]int32 }
+type Mixer struct{ w [6]int32 }
 
 // mixerStart: each input weighs 0.46 at first, about their mean.
 const mixerStart = 30000
@@ -61,7 +61,9 @@ const mixerStart = 30000
 const mixShift = 11
 
 // Reset puts the weights back to their start.
-func (m *Mixer) Reset() { m.w = [3]int32{mixerStart, mixerStart, mixerStart3} }
+func (m *Mixer) Reset() {
+	m.w = [6]int32{mixerStart / 2, mixerStart / 2, mixerStart / 2, mixerStart / 2, mixerStart3 / 2, mixerStart3 / 2}
+}
 
 // mixerStart3 is the third input's start.
 const mixerStart3 = 20000
@@ -74,16 +76,21 @@ func ResetMixers(ms []Mixer) {
 }
 
 // mixIn are the stretched inputs of one decision.
-type mixIn [3]int32
+type mixIn [6]int32
 
 // mix returns the mixed probability of a 0 and the stretched inputs (c
 // may be nil: a two-input decision).
 func (m *Mixer) mix(a, b, c *Prob) (p uint32, s mixIn) {
-	s[0], s[1] = int32(stretchTable[a.p0()]), int32(stretchTable[b.p0()])
+	s[0], s[1] = a.stretches()
+	s[2], s[3] = b.stretches()
 	if c != nil {
-		s[2] = int32(stretchTable[c.p0()])
+		s[4], s[5] = c.stretches()
 	}
-	dot := (int64(m.w[0])*int64(s[0]) + int64(m.w[1])*int64(s[1]) + int64(m.w[2])*int64(s[2])) >> 16
+	var dot int64
+	for i := range s {
+		dot += int64(m.w[i]) * int64(s[i])
+	}
+	dot >>= 16
 	pm := squash(int32(max(min(dot, 2047), -2047)))
 	return uint32(min(max(pm, 1), probOne-1)), s
 }
@@ -250,4 +257,12 @@ func (g *Golomb) DecodeMix3(d *Decoder, h, j *Golomb, mx *GolombMixers) (v int32
 		return -int32(m), true
 	}
 	return int32(m), true
+}
+
+// stretches returns the stretched fast and slow estimates.
+func (p Prob) stretches() (int32, int32) {
+	fast, slow := uint32(p&probMask), uint32(p>>16)>>(16-probBits)
+	fast = min(max(fast, 1), probOne-1)
+	slow = min(max(slow, 1), probOne-1)
+	return int32(stretchTable[fast]), int32(stretchTable[slow])
 }
