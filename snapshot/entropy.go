@@ -253,8 +253,8 @@ type entropyModels struct {
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
 	mem [MaxCubes]uint8
-	posC [3][numC][numMagClasses]arith.Golomb
-	rotC [3][numC][numMagClasses]arith.Golomb
+	posC [3][numC][2]arith.Golomb
+	rotC [3][numC][2]arith.Golomb
 }
 
 const numC = 30
@@ -885,7 +885,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			for k := range 3 {
 				var r int32
 				if hc >= 0 {
-					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc], &m.posMix[k], c.Position[k]-ref.Position[k])
+					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc/3], &m.posMix[k], c.Position[k]-ref.Position[k])
 				} else {
 					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
 				}
@@ -931,7 +931,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				for k := range 3 {
 					var r int32
 					if hc >= 0 {
-						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc/3], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					} else {
 						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}

@@ -135,7 +135,7 @@ func (d *Decoder) DecodeMix3(a, b, c *Prob, m *Mixer) int {
 type GolombMixers struct {
 	zero, sign Mixer
 	class      [1 << golombClassBits]Mixer
-	mant       [GolombMaxClass + 1][1 << golombModelled]Mixer
+	mant       [golombMantClasses][1 << golombModelled]Mixer
 }
 
 // Reset puts every mixer back to its start.
@@ -178,7 +178,7 @@ func (d *Decoder) decodeTreeMix(t, u, x []Prob, ms []Mixer, n int) uint32 {
 type golombParts struct {
 	zero, sign *Prob
 	class      []Prob
-	mant       *[GolombMaxClass + 1][1 << golombModelled]Prob
+	mant       *[golombMantClasses][1 << golombModelled]Prob
 }
 
 func parts(g *Golomb) golombParts {
@@ -192,7 +192,7 @@ func (p *golombParts) mantAt(k int) []Prob {
 	if p.mant == nil {
 		return nil
 	}
-	return p.mant[k][:]
+	return p.mant[mantIdx(k)][:]
 }
 
 // EncodeMix codes v as Encode does, each decision's probability the mix
@@ -221,7 +221,7 @@ func (g *Golomb) EncodeMix3(e *Encoder, h, j *Golomb, mx *GolombMixers, v int32)
 	e.encodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits, uint32(k))
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		e.encodeTreeMix(g.mant[k][:], h.mant[k][:], x.mantAt(k), mx.mant[k][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
+		e.encodeTreeMix(g.mant[mantIdx(k)][:], h.mant[mantIdx(k)][:], x.mantAt(k), mx.mant[mantIdx(k)][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
 	}
 	if k > hi {
 		e.EncodeDirect(m&(1<<uint(k-hi)-1), k-hi)
@@ -248,7 +248,7 @@ func (g *Golomb) DecodeMix3(d *Decoder, h, j *Golomb, mx *GolombMixers) (v int32
 	m := uint32(1)
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		m = m<<uint(hi) | d.decodeTreeMix(g.mant[k][:], h.mant[k][:], x.mantAt(k), mx.mant[k][:], hi)
+		m = m<<uint(hi) | d.decodeTreeMix(g.mant[mantIdx(k)][:], h.mant[mantIdx(k)][:], x.mantAt(k), mx.mant[mantIdx(k)][:], hi)
 	}
 	if k > hi {
 		m = m<<uint(k-hi) | d.DecodeDirect(k-hi)

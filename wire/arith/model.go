@@ -108,13 +108,18 @@ const (
 	// decoder refuses a larger class (hostile input).
 	GolombMaxClass = 24
 	golombModelled = 2 // mantissa bits with a model, per class
+	// golombMantClasses: the classes whose modelled mantissa bits have
+	// models of their own; the larger (magnitudes of 512 and more,
+	// rare in residuals) share the last. A Golomb is 70 Probs, not 134:
+	// the snapshot coder keeps hundreds of them per snapshot.
+	golombMantClasses = 10
 )
 
 // Golomb is the adaptive signed exp-Golomb model.
 type Golomb struct {
 	zero, sign Prob
 	class      [1 << golombClassBits]Prob
-	mant       [GolombMaxClass + 1][1 << golombModelled]Prob
+	mant       [golombMantClasses][1 << golombModelled]Prob
 }
 
 // Reset puts the model back to its start.
@@ -149,7 +154,7 @@ func (g *Golomb) Encode(e *Encoder, v int32) {
 	e.EncodeTree(g.class[:], golombClassBits, uint32(k))
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		e.EncodeTree(g.mant[k][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
+		e.EncodeTree(g.mant[mantIdx(k)][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
 	}
 	if k > hi {
 		e.EncodeDirect(m&(1<<uint(k-hi)-1), k-hi)
@@ -170,7 +175,7 @@ func (g *Golomb) Decode(d *Decoder) (v int32, ok bool) {
 	m := uint32(1)
 	hi := min(k, golombModelled)
 	if hi > 0 {
-		m = m<<uint(hi) | d.DecodeTree(g.mant[k][:], hi)
+		m = m<<uint(hi) | d.DecodeTree(g.mant[mantIdx(k)][:], hi)
 	}
 	if k > hi {
 		m = m<<uint(k-hi) | d.DecodeDirect(k-hi)
@@ -180,3 +185,6 @@ func (g *Golomb) Decode(d *Decoder) (v int32, ok bool) {
 	}
 	return int32(m), true
 }
+
+// mantIdx is the mantissa models' index for class k.
+func mantIdx(k int) int { return min(k, golombMantClasses-1) }
