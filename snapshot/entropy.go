@@ -254,10 +254,14 @@ type entropyModels struct {
 	// frames ago, something the receiver holds.
 	mem [MaxCubes]uint8
 	posC [3][numC][2]arith.Golomb
+	posKC [3][numKC][2]arith.Golomb
+	rotKC [3][numKC][2]arith.Golomb
 	rotC [3][numC][2]arith.Golomb
 }
 
 const numC = 30
+
+const numKC = 45
 
 // The second model's context (mixClass): the cube's memory class (3) ×
 // its neighbours' mean residual (none coded before it, under 6 grid
@@ -346,6 +350,14 @@ func (m *entropyModels) reset() {
 			for h := range m.posK[k][c] {
 				m.posK[k][c][h].Reset()
 				m.rotK[k][c][h].Reset()
+			}
+		}
+	}
+	for c := range m.posKC {
+		for h := range m.posKC[c] {
+			for z := range m.posKC[c][h] {
+				m.posKC[c][h][z].Reset()
+				m.rotKC[c][h][z].Reset()
 			}
 		}
 	}
@@ -838,6 +850,23 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		for r := int64(256); cctx < 4 && dd > r*r; r += 192 {
 			cctx++
 		}
+		kctx := min(cctx, 4)
+		switch {
+		case b.Position[2] < 150:
+		case b.Position[2] < 600:
+			kctx += 5
+		default:
+			kctx += 10
+		}
+		if mr.base2 != nil {
+			vz := b.Position[2] - mr.base2[i].Position[2]
+			switch {
+			case vz < -3:
+				kctx += 15
+			case vz > 3:
+				kctx += 30
+			}
+		}
 		var dot, vv int64
 		for k := range 2 {
 			v := int64(p.Cubes[0].Position[k]) - int64(base[0].Position[k])
@@ -887,7 +916,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				if hc >= 0 {
 					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc/3], &m.posMix[k], c.Position[k]-ref.Position[k])
 				} else {
-					r = e.golombMix(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
+					r = e.golombMix3(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKC[k][kctx][mc/3], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
 				}
 				posMax = max(posMax, int64(r), -int64(r))
 				mc = magClass(posMax)
@@ -933,7 +962,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 					if hc >= 0 {
 						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc/3], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					} else {
-						r = e.golombMix(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
+						r = e.golombMix3(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKC[k][kctx][mc/3], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
 					}
 					rotMax = max(rotMax, int64(r), -int64(r))
 					rotAll = rotMax
