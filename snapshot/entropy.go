@@ -226,7 +226,9 @@ type entropyModels struct {
 	rot         [numRefKinds][3][numMagClasses]arith.Golomb
 	// rotSwap: residuals of an orientation whose largest component is not
 	// the reference's, against the reference re-expressed around it.
-	rotSwap [3][numMagClasses]arith.Golomb
+	rotSwap    [3][numMagClasses]arith.Golomb
+	rotSwapB   [3][numMixClasses]arith.Golomb
+	rotSwapMix [3]arith.GolombMixers
 	// motion, span: level 13's older baseline (codeMotion).
 	motion arith.Prob
 	span   [256]arith.Prob
@@ -252,11 +254,11 @@ type entropyModels struct {
 	// coded for it (0: not changed). Carried with the models, the next
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
-	mem [MaxCubes]uint8
-	posC [3][numC][2]arith.Golomb
+	mem   [MaxCubes]uint8
+	posC  [3][numC][2]arith.Golomb
 	posKC [3][numKC][2]arith.Golomb
 	rotKC [3][numKC][2]arith.Golomb
-	rotC [3][numC][2]arith.Golomb
+	rotC  [3][numC][2]arith.Golomb
 }
 
 const numC = 30
@@ -333,6 +335,12 @@ func (m *entropyModels) reset() {
 	for k := range m.largest {
 		for z := range m.largest[k] {
 			arith.ResetProbs(m.largest[k][z][:])
+		}
+	}
+	for c := range m.rotSwapB {
+		m.rotSwapMix[c].Reset()
+		for z := range m.rotSwapB[c] {
+			m.rotSwapB[c][z].Reset()
 		}
 	}
 	for c := range m.rotSwap {
@@ -994,7 +1002,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				mc := magClass(posMax)
 				var rotMax int64
 				for k := range 3 {
-					r := e.golomb(&m.rotSwap[k][mc], c.Orientation.Small[k]-alt.Small[k])
+					r := e.golombMix(&m.rotSwap[k][mc], &m.rotSwapB[k][bctx], &m.rotSwapMix[k], c.Orientation.Small[k]-alt.Small[k])
 					rotMax = max(rotMax, int64(r), -int64(r))
 					rotAll = rotMax
 					mc = magClass(max(rotMax, posMax))
