@@ -521,6 +521,8 @@ func (m *motionRef) extrapolate(v1, v2 int32) int64 {
 	return int64(v1) + (d+h)/m.span
 }
 
+const zGround = 104
+
 func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
 
 // predictMotion fills out with cube b1 carried along its motion from b2.
@@ -530,7 +532,7 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	for k := range 3 {
 		lo, hi := int64(xyMin), int64(xyMax)
 		if k == 2 {
-			lo, hi = 0, int64(zMax)
+			lo, hi = min(zGround, int64(b1.Position[2])), int64(zMax)
 		}
 		out.Position[k] = clamp64(m.extrapolate(b1.Position[k], b2.Position[k]), lo, hi)
 	}
@@ -785,6 +787,7 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				p.pred.setup(&base[0], &p.Cubes[0])
 			}
 			if p.pred.predict(b, &pred) {
+				pred.Position[2] = max(pred.Position[2], min(zGround, b.Position[2]))
 				kind, ref = refPlayer, &pred
 				p.Stats.Predicted++
 			}
