@@ -216,6 +216,7 @@ const (
 type entropyModels struct {
 	changed     [changedContexts]arith.Prob
 	changedB    [numMemClasses * 2]arith.Prob // by memory class and previous cube changed
+	changedC    [24]arith.Prob
 	changedMix  [changedContexts]arith.Mixer  // mixing changed and changedB
 	interacting [numRefKinds][2]arith.Prob
 	posChanged  [numRefKinds][2]arith.Prob
@@ -319,6 +320,7 @@ func (m *entropyModels) reset() {
 	arith.ResetProbs(m.span[:])
 	arith.ResetProbs(m.changed[:])
 	arith.ResetProbs(m.changedB[:])
+	arith.ResetProbs(m.changedC[:])
 	arith.ResetMixers(m.changedMix[:])
 	for k := range m.interacting {
 		arith.ResetProbs(m.interacting[k][:])
@@ -472,6 +474,14 @@ func (e *entropyState) golombMix3(g, h, j *arith.Golomb, mx *arith.GolombMixers,
 		return got
 	}
 	g.EncodeMix3(&e.enc, h, j, mx, v)
+	return v
+}
+
+func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) bool {
+	if e.reading {
+		return e.dec.DecodeMix3(a, b, c, mx) == 1
+	}
+	e.enc.EncodeMix3(a, b, c, mx, b2i(v))
 	return v
 }
 
@@ -763,7 +773,19 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		memv := int(m.mem[i])
 		m.mem[i] = 0
 		e.tag(wire.CategoryFlags)
-		changed := e.bitMix(&m.changed[ctx], &m.changedB[memClass(memv)*2+b2i(prevChanged)], &m.changedMix[ctx], !e.reading && !c.sameState(b))
+		var gd int64
+		for k := range 2 {
+			d := int64(b.Position[k]) - int64(base[0].Position[k])
+			gd += d * d
+		}
+		gctx := 0
+		for r := int64(512); gctx < 5 && gd > r*r; r *= 2 {
+			gctx++
+		}
+		if b.Position[2] > 150 {
+			gctx += 6
+		}
+		changed := e.bitMix3(&m.changed[ctx], &m.changedB[memClass(memv)*2+b2i(prevChanged)], &m.changedC[gctx*2+b2i(moved)], &m.changedMix[ctx], !e.reading && !c.sameState(b))
 		prevChanged = changed
 		if p.Sent != nil {
 			p.Sent[i] = changed
