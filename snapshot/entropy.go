@@ -256,10 +256,10 @@ type entropyModels struct {
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
 	mem   [MaxCubes]uint8
-	posC  [3][numC][2]arith.Golomb
-	posKC [3][numKC][2]arith.Golomb
-	rotKC [3][numKC][2]arith.Golomb
-	rotC  [3][numC][2]arith.Golomb
+	posC  [3][numC][2]arith.GolombContext
+	posKC [3][numKC][2]arith.GolombContext
+	rotKC [3][numKC][2]arith.GolombContext
+	rotC  [3][numC][2]arith.GolombContext
 }
 
 const numC = 30
@@ -465,7 +465,7 @@ func (e *entropyState) bitMix(a, b *arith.Prob, mx *arith.Mixer, v bool) bool {
 	return v
 }
 
-func (e *entropyState) golombMix3(g, h, j *arith.Golomb, mx *arith.GolombMixers, v int32) int32 {
+func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx *arith.GolombMixers, v int32) int32 {
 	if e.reading {
 		got, ok := g.DecodeMix3(&e.dec, h, j, mx)
 		if !ok {
