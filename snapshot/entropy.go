@@ -217,7 +217,7 @@ type entropyModels struct {
 	changed     [changedContexts]arith.Prob
 	changedB    [numMemClasses * 2]arith.Prob // by memory class and previous cube changed
 	changedC    [24]arith.Prob
-	changedMix  [changedContexts]arith.Mixer  // mixing changed and changedB
+	changedMix  [changedContexts]arith.Mixer // mixing changed and changedB
 	interacting [numRefKinds][2]arith.Prob
 	posChanged  [numRefKinds][2]arith.Prob
 	rotChanged  [numRefKinds][4]arith.Prob
@@ -455,16 +455,7 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 	return v
 }
 
-// bitMix codes (or decodes and returns) one decision with the mix of a
-// and b.
-func (e *entropyState) bitMix(a, b *arith.Prob, mx *arith.Mixer, v bool) bool {
-	if e.reading {
-		return e.dec.DecodeMix(a, b, mx) == 1
-	}
-	e.enc.EncodeMix(a, b, mx, b2i(v))
-	return v
-}
-
+// golombMix3 codes v with the mix of g, h and j.
 func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx *arith.GolombMixers, v int32) int32 {
 	if e.reading {
 		got, ok := g.DecodeMix3(&e.dec, h, j, mx)
@@ -477,6 +468,8 @@ func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx
 	return v
 }
 
+// bitMix3 codes (or decodes and returns) one decision with the mix of
+// a, b and c.
 func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) bool {
 	if e.reading {
 		return e.dec.DecodeMix3(a, b, c, mx) == 1
