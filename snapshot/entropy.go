@@ -531,6 +531,7 @@ func (m *motionRef) extrapolate(v1, v2 int32) int64 {
 const (
 	zGround  = 104
 	onGround = 135
+	jitter   = 6
 )
 
 func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
@@ -552,6 +553,9 @@ func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
 func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	*out = *b1
 	if b1.Position[2] < onGround && b2.Position[2] < onGround {
+		return
+	}
+	if maxDiff(b1.Position[:], b2.Position[:]) <= jitter && (b1.Orientation.Largest != b2.Orientation.Largest || maxDiff(b1.Orientation.Small[:], b2.Orientation.Small[:]) <= jitter) {
 		return
 	}
 	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
