@@ -531,7 +531,7 @@ func (m *motionRef) extrapolate(v1, v2 int32) int64 {
 const (
 	zGround  = 104
 	onGround = 135
-	jitter   = 6
+	jitter   = 6 // grid units or smallest-three steps between the baselines
 )
 
 func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
@@ -541,22 +541,27 @@ func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
 // Two limits, both physics the receiver knows as well as the sender: a
 // cube is not predicted below the ground (its centre rests zGround grid
 // units up when it lies flat) unless it already was lower, and a cube
-// lying on the ground in both baselines (centre below onGround) is
-// predicted where it lies, not extrapolated: friction stops a sliding
+// lying on the ground in both baselines (centre below onGround), or one
+// that moved by jitter grid units or steps at most, is predicted where
+// it lies, not extrapolated: friction stops a sliding
 // cube within the six frames, and most of what such a cube "moves"
 // between two baselines two frames apart is jitter of a grid unit or a
 // step or two of orientation, which extrapolation would triple.
 // Measured on the challenge frames (k2, level 13 + player prediction):
 // the ground limit −0.2 bytes per frame, not extrapolating cubes on the
-// ground −1.2 (onGround 115: −0.9, 150: −1.2; only their position −0.4);
-// a bounce off the ground (reflecting the overshoot) did worse.
+// ground −1.2 (onGround 115: −0.9, 150: −1.2; only their position −0.4),
+// nor cubes that barely moved −0.16 (jitter 1: −0.07, 4: −0.15, 16:
+// 0); a bounce off the ground (reflecting the overshoot) did worse, and
+// gravity for cubes falling between the baselines gained nothing (0.0 to
+// +0.06).
 func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	*out = *b1
 	if b1.Position[2] < onGround && b2.Position[2] < onGround {
 		return
 	}
-	if maxDiff(b1.Position[:], b2.Position[:]) <= jitter && (b1.Orientation.Largest != b2.Orientation.Largest || maxDiff(b1.Orientation.Small[:], b2.Orientation.Small[:]) <= jitter) {
-		return
+	if maxDiff(b1.Position[:], b2.Position[:]) <= jitter &&
+		(b1.Orientation.Largest != b2.Orientation.Largest || maxDiff(b1.Orientation.Small[:], b2.Orientation.Small[:]) <= jitter) {
+		return // barely moving: settling, or resting on other cubes
 	}
 	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
 	for k := range 3 {
