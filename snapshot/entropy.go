@@ -879,6 +879,16 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 				kind, ref, hc = refMotion, &pred, -1
 				p.Stats.Predicted--
 				p.Stats.Motion++
+			} else if loose {
+				// Loose and at rest between the baselines (a cube the
+				// ball is about to hit, lying near it): it predicts
+				// itself, as resting cubes do at level 13, rather than
+				// being carried along with the player. −0.7 bytes per
+				// frame (k2); only for those the player's motion could
+				// be checked on (within reach at the older baseline,
+				// the player moving): −0.6.
+				kind, ref, hc = refStatic, b, -1
+				p.Stats.Predicted--
 			}
 		}
 		// The field decisions, each by kind and by the decisions before
