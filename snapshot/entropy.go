@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"github.com/go-gl/mathgl/mgl64"
+
 	"netcubes/wire"
 	"netcubes/wire/arith"
 )
@@ -571,12 +573,34 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 		}
 		out.Position[k] = clamp64(m.extrapolate(b1.Position[k], b2.Position[k]), lo, hi)
 	}
-	if b1.Orientation.Largest == b2.Orientation.Largest {
-		q := int64(wire.SmallestThreeMax(wire.SnapshotOrientationBits))
-		for k := range 3 {
-			out.Orientation.Small[k] = clamp64(m.extrapolate(b1.Orientation.Small[k], b2.Orientation.Small[k]), -q, q)
-		}
+	// The orientation turns on as it turned: dq, the rotation from b2 to
+	// b1 (over span frames), applied age/span more times: n whole times,
+	// then the fraction k as the quaternion (w, k·v), normalized with the
+	// rest (an angle of 2·atan(k·tan(θ/2)), close to kθ for the small
+	// turns of a frame or two). In floats, each product rounded on its
+	// own (quatMul), so both sides agree to the bit. It replaced a linear
+	// extrapolation of the smallest-three components, which could not
+	// follow a cube whose largest component changed between the
+	// baselines (it kept the baseline's orientation): −1.1 bytes per
+	// frame (k2). Turning it 15/16 or 17/16 as far did worse.
+	if b1.Orientation == b2.Orientation {
+		return
 	}
+	const bits = wire.SnapshotOrientationBits
+	q1, q2 := wire.DequantizeQuat(b1.Orientation, bits), wire.DequantizeQuat(b2.Orientation, bits)
+	dq := quatMul(q1, q2.Conjugate())
+	if dq.W < 0 {
+		dq = mgl64.Quat{W: -dq.W, V: mgl64.Vec3{-dq.V[0], -dq.V[1], -dq.V[2]}}
+	}
+	n := m.age / m.span
+	k := float64(m.age-n*m.span) / float64(m.span)
+	r := mgl64.Quat{W: dq.W, V: mgl64.Vec3{float64(dq.V[0] * k), float64(dq.V[1] * k), float64(dq.V[2] * k)}}
+	// n is 3 at most from an honest sender (the span is at least a third
+	// of the age); 8 bounds what a hostile span can cost.
+	for range min(n, 8) {
+		r = quatMul(dq, r)
+	}
+	out.Orientation = wire.QuantizeQuat(quatMul(r, q1), bits)
 }
 
 // nearPlayer reports whether baseline cube b lies within PredictRadius of
