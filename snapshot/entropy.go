@@ -68,25 +68,51 @@ import (
 //     residuals against the reference re-expressed around the new largest
 //     component (wire.QuantizeQuatAt).
 //
-// Mixing (arith.Mixer, wire/arith/mix.go): every residual decision is
-// predicted by two models and the coder uses their logistic mix, whose
-// weights are learnt as it codes (and carried like the models). The
-// first is the model described above; the second is coarse (by
-// component and kind only) but split by what the first does not see:
-// the cube's memory (the size class of the residual the baseline's own
-// packet coded for it, kept per cube in the carried models: the cube
-// six frames earlier, which the receiver decoded) and its neighbours'
-// mean residual (the cubes of the neighbour correction). The changed
-// decision is mixed the same way with a model by memory and previous
-// cube. Measured on the 2026-11 challenge frames (k2, level 13 + player
-// prediction, 174.0 bytes per frame before): mixing with a coarse model
+// Mixing (arith.Mixer, wire/arith/mix.go): each residual decision is
+// predicted by three models and the coder uses their logistic mix, whose
+// weights are learnt as it codes (and carried like the models; each
+// model's fast and slow estimates are inputs of their own). The first
+// is the model described above. The second is coarse (by component and
+// kind only) but split by what the first does not see: the cube's
+// memory (the size class of the residual the baseline's own packet
+// coded for it, kept per cube in the carried models: the cube six frames
+// earlier, which the receiver decoded) and its neighbours' mean residual
+// (the cubes of the neighbour correction). The third (a GolombContext:
+// zero, sign and class only) is by where the cube is: for a
+// player-predicted cube its distance from the player, above, level with
+// or below it, and in front of or behind the player's motion (a cube on
+// the ball's leading face is pushed back: the third model predicts even
+// the residuals' signs, which no context did alone); for the others
+// its distance from the player, its height (on the ground, low, high)
+// and whether it rose, fell or neither between the baselines. The
+// changed decision is mixed the same way, with models by memory and
+// previous cube, and by distance, off the ground and moved; the swapped
+// orientations' residuals with the second model. Measured on the
+// 2026-11 challenge frames (k2, level 13 + player prediction, 174.0
+// bytes per frame before), in order: mixing with a coarse model
 // (component, size class) −0.9; the second model by memory instead of
 // size class −0.6; by the neighbours' residual too −0.2; the changed
-// decision −0.2. Splitting the main models by memory instead (+0.5), or
-// its size class seeded by the memory (+0.15), did worse: mixing is what
-// lets a context help without diluting the models. Also not kept: the
-// second model by whether the cube has neighbours (0), mixers per
-// history class (+0.1).
+// decision −0.2; fast and slow estimates apart −0.1; the third model
+// for player-predicted cubes −0.7, for the others −0.6, for the changed
+// decision −0.1; swaps −0.06. Not kept: splitting the main models by
+// memory instead (+0.5) or seeding their size class with it (+0.15) —
+// mixing is what lets a context help without diluting the models; the
+// second model by whether the cube has neighbours (0); mixer weights
+// chosen by history or size class (+0.1, 0); a bias input (−0.03); an
+// APM/SSE stage after the mix (−0.02 at best); the third model for the
+// same-largest decision (0) or the swaps (0); a sign model by the
+// signs of the cube's offset and the player's motion, or of the
+// neighbours' residual (+0.16, 0); the player's speed or being on the
+// ground in the third model (0); modelling the mantissa bits in the
+// third model (+0.07).
+//
+// Prediction, also measured on k2 after the mixing: the motion kind
+// leaves a cube lying on the ground, or barely moving, where it is, and
+// turns orientations as quaternions (predictMotion: −1.4 and −1.1);
+// no prediction goes below the ground (−0.3); and a loose cube near the
+// player that did not move between the baselines predicts itself
+// rather than the player's motion (−0.7). 166.7 bytes per frame after
+// all of it.
 //
 // The reference (prediction) has three kinds, each with its own models,
 // so that the statistics of one do not blur the others:
@@ -96,9 +122,12 @@ import (
 //	                between the two baselines: a cube at rest predicts itself)
 //	motion   13     the cube extrapolated along its motion from the older
 //	                baseline B2 to the baseline B1, out to this snapshot:
-//	                p = p1 + (p1 − p2) · age / span, in integers (grid units
-//	                and smallest-three steps, rounded half away from zero),
-//	                so both sides agree to the bit without any float
+//	                p = p1 + (p1 − p2) · age / span, in integers (grid units,
+//	                rounded half away from zero), so both sides agree to the
+//	                bit; the orientation turned on by the turn from B2 to B1
+//	                (quaternion products, each product rounded on its own);
+//	                a cube lying on the ground or barely moving stays put
+//	                (predictMotion)
 //	player   12, 13 the player-relative prediction (predict.go, the F key)
 //	                for cubes near the player when the packet predicts: the
 //	                ball rolls with the player, whose new pose is decoded
