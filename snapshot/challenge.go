@@ -145,7 +145,7 @@ func (r ChallengeResult) Kbps() float64 { return r.BytesPerFrame() * 8 * 60 / 10
 // is sequence i; and, once frame i was coded at level 12 or 13, the models
 // its packet ended with, for the packet ChallengeAge frames later that
 // names it as baseline. Only those ChallengeAge frames' models are kept (a
-// ring, each slot tagged with its frame): 130 kB each, where one per
+// ring, each slot tagged with its frame): 316 kB each, where one per
 // frame of a long file would take gigabytes.
 type challengeBaselines struct {
 	frames [][]Cube

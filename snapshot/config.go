@@ -154,7 +154,7 @@ type Config struct {
 	// CarryModels (levels 12-13): start each packet's adaptive models where
 	// the packet of its baseline ended (both sides hold them, since only an
 	// acked snapshot is a baseline) instead of from one half. Costs a copy
-	// of the models (130 kB) per snapshot kept, on both sides; buys
+	// of the models (316 kB) per snapshot kept, on both sides; buys
 	// models that already know this scene's statistics from the first cube.
 	CarryModels bool
 }

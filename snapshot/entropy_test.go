@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -403,5 +404,59 @@ func TestNeighbourSumMatchesScan(t *testing.T) {
 				t.Fatalf("round %d at %v: %v over %d, the scan finds %v over %d", round, pos, sum, cnt, want, wantN)
 			}
 		}
+	}
+}
+
+// TestModelsSize: every level 12-13 snapshot kept on either side holds a
+// copy of the models (Entry.Models), and every coded packet copies them
+// twice; a model added carelessly (a full Golomb per context where a
+// GolombContext would do) multiplies that. 316 kB today.
+func TestModelsSize(t *testing.T) {
+	if n := unsafe.Sizeof(entropyModels{}); n > 330<<10 {
+		t.Errorf("entropyModels is %d bytes", n)
+	}
+}
+
+// TestMotionPredictionOrientation: predictMotion turns a cube on by its
+// turn between the baselines (here 3° about z per frame, two frames
+// apart, extrapolated six frames: 18° more), across a change of the
+// largest component too, and leaves a cube lying on the ground, or
+// barely moving, where it is.
+func TestMotionPredictionOrientation(t *testing.T) {
+	const bits = wire.SnapshotOrientationBits
+	mr := motionRef{age: 6, span: 2}
+	rot := func(deg float64) wire.QuantizedQuat {
+		return wire.QuantizeQuat(mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1}), bits)
+	}
+	for _, start := range []float64{10, 80, 83} { // 83 + 6 + 18 crosses 90°: w stops being largest
+		b2 := Cube{Position: wire.QuantizedVec3{0, 0, 2000}, Orientation: rot(start)}
+		b1 := Cube{Position: wire.QuantizedVec3{0, 0, 2000}, Orientation: rot(start + 6)}
+		var out Cube
+		mr.predictMotion(&b1, &b2, &out)
+		want := rot(start + 24)
+		if out.Orientation.Largest != want.Largest || maxDiff(out.Orientation.Small[:], want.Small[:]) > 2 {
+			t.Errorf("from %v°: predicted %+v, want about %+v", start, out.Orientation, want)
+		}
+	}
+	// On the ground, moving: stays.
+	b2 := Cube{Position: wire.QuantizedVec3{0, 0, zGround}, Orientation: rot(0)}
+	b1 := Cube{Position: wire.QuantizedVec3{40, 0, zGround}, Orientation: rot(6)}
+	var out Cube
+	mr.predictMotion(&b1, &b2, &out)
+	if out != b1 {
+		t.Errorf("a cube on the ground predicted %+v, want where it lies", out)
+	}
+	// In the air, barely moving: stays; moving: goes on, not below ground.
+	b2 = Cube{Position: wire.QuantizedVec3{0, 0, 1000}, Orientation: rot(0)}
+	b1 = Cube{Position: wire.QuantizedVec3{jitter, 0, 1000 - jitter}, Orientation: rot(0)}
+	mr.predictMotion(&b1, &b2, &out)
+	if out != b1 {
+		t.Errorf("a barely moving cube predicted %+v, want where it is", out)
+	}
+	b1.Position = wire.QuantizedVec3{100, 0, 300}
+	b2.Position = wire.QuantizedVec3{0, 0, 600}
+	mr.predictMotion(&b1, &b2, &out)
+	if out.Position != (wire.QuantizedVec3{400, 0, zGround}) {
+		t.Errorf("a falling cube predicted at %v, want (400, 0, %d)", out.Position, zGround)
 	}
 }
