@@ -88,21 +88,22 @@ func (m *Mixer) mix(a, b, c *Prob) (p uint32, s mixIn) {
 		s[4], s[5] = c.stretches()
 		dot += int64(m.w[4])*int64(s[4]) + int64(m.w[5])*int64(s[5])
 	}
-	pm := squash(int32(max(min(dot>>16, 2047), -2047)))
-	return uint32(min(max(pm, 1), probOne-1)), s
+	// squash's values lie in [1, 4095]: a probability the coder takes.
+	return uint32(squash(int32(max(min(dot>>16, 2047), -2047)))), s
 }
 
 // learn moves the weights toward what was seen and updates the Probs.
 func (m *Mixer) learn(a, b, c *Prob, p uint32, s *mixIn, bit int) {
 	err := int32(probOne-1)*int32(1-bit) - int32(p)
-	n := 4
+	// Bounded, so a hostile stream cannot drive them anywhere odd.
+	m.w[0] = min(max(m.w[0]+s[0]*err>>mixShift, -1<<20), 1<<20)
+	m.w[1] = min(max(m.w[1]+s[1]*err>>mixShift, -1<<20), 1<<20)
+	m.w[2] = min(max(m.w[2]+s[2]*err>>mixShift, -1<<20), 1<<20)
+	m.w[3] = min(max(m.w[3]+s[3]*err>>mixShift, -1<<20), 1<<20)
 	if c != nil {
-		n = 6
+		m.w[4] = min(max(m.w[4]+s[4]*err>>mixShift, -1<<20), 1<<20)
+		m.w[5] = min(max(m.w[5]+s[5]*err>>mixShift, -1<<20), 1<<20)
 		c.update(bit)
-	}
-	for i, si := range s[:n] {
-		// Bounded, so a hostile stream cannot drive them anywhere odd.
-		m.w[i] = min(max(m.w[i]+si*err>>mixShift, -1<<20), 1<<20)
 	}
 	a.update(bit)
 	b.update(bit)
@@ -268,8 +269,7 @@ func (g *Golomb) DecodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombM
 
 // stretches returns the stretched fast and slow estimates.
 func (p Prob) stretches() (int32, int32) {
-	fast, slow := uint32(p&probMask), uint32(p>>16)>>(16-probBits)
-	fast = min(max(fast, 1), probOne-1)
-	slow = min(max(slow, 1), probOne-1)
-	return int32(stretchTable[fast]), int32(stretchTable[slow])
+	// Both indices are below 4096 (the slow estimate's top 12 bits), and
+	// stretchTable[0] is stretch's floor: no clamping needed.
+	return int32(stretchTable[p&probMask]), int32(stretchTable[p>>(32-probBits)])
 }
