@@ -303,7 +303,7 @@ func (s *snapshotSender) snapshotModels(seq uint16) *entropyModels {
 	if e == nil || !e.HasModels {
 		return nil
 	}
-	return &e.Models
+	return e.Models
 }
 
 // SnapshotBaseline implements Baselines for the sender.
@@ -483,7 +483,10 @@ func keepModels(e *Entry, p *Packet) {
 	m := p.models()
 	e.HasModels = p.Level.IsCoded() && m != nil
 	if e.HasModels {
-		e.Models = *m
+		if e.Models == nil {
+			e.Models = new(entropyModels)
+		}
+		*e.Models = *m
 	}
 }
 
@@ -497,7 +500,7 @@ func (r *snapshotReceiver) snapshotModels(seq uint16) *entropyModels {
 	if e == nil || !e.HasModels {
 		return nil
 	}
-	return &e.Models
+	return e.Models
 }
 
 // SnapshotBaseline implements Baselines for the receiver.
