@@ -415,6 +415,18 @@ func TestModelsSize(t *testing.T) {
 	if n := unsafe.Sizeof(entropyModels{}); n > 330<<10 {
 		t.Errorf("entropyModels is %d bytes", n)
 	}
+	// A buffer slot holds its models by pointer, allocated when a level
+	// 12-13 packet is kept: inline, every snapshot buffer of every level
+	// would hold them (61 MB for the default 64 + 128 snapshots).
+	if n := unsafe.Sizeof(Entry{}); n > 1<<10 {
+		t.Errorf("a buffer entry is %d bytes: the models are held inline", n)
+	}
+	b := NewBuffer(4, 8, false)
+	e := b.Insert(1)
+	keepModels(e, &Packet{Level: ChangedFields})
+	if e.HasModels || e.Models != nil {
+		t.Errorf("a level 11 snapshot kept models")
+	}
 }
 
 // TestMotionPredictionOrientation: predictMotion turns a cube on by its
