@@ -201,14 +201,9 @@ func serializeTriple(s Stream, q *QuantizedVec3, kind tripleKind, k int) error {
 		if !ok {
 			return serializeTripleSlow(s, q, lo, hi, lo3, hi3)
 		}
-		mask := uint64(1)<<sb - 1
-		a, b, c := v&mask, v>>sb&mask, v>>sc
-		if a > d || b > d || c > d3 {
+		if !unpackTriple(q, v, sb, sc, d, d3, lo, lo3) {
 			return s.Fail(ErrValueOutOfRange)
 		}
-		q[0] = int32(int64(a) + int64(lo))
-		q[1] = int32(int64(b) + int64(lo))
-		q[2] = int32(int64(c) + int64(lo3))
 		return nil
 	}
 	a := uint64(int64(q[0]) - int64(lo))
@@ -258,15 +253,27 @@ func serializeTripleSlow(s Stream, q *QuantizedVec3, lo, hi, lo3, hi3 int32) err
 	if err != nil {
 		return err
 	}
-	mask := uint64(1)<<n - 1
-	a, b, c = got&mask, got>>n&mask, got>>(2*n)
-	if a > d || b > d || c > d3 {
+	if !unpackTriple(q, got, n, 2*n, d, d3, lo, lo3) {
 		return s.Fail(ErrValueOutOfRange)
+	}
+	return nil
+}
+
+// unpackTriple is the reading end of both paths: it splits v into the
+// three offsets (the first two of sb bits, the third from bit sc on),
+// checks each against its range (d, d3) and stores them in q shifted by
+// lo and lo3. It reports false, storing nothing, when one is out of range.
+// Small enough to inline, so the fast path keeps its masked shifts.
+func unpackTriple(q *QuantizedVec3, v uint64, sb, sc uint, d, d3 uint64, lo, lo3 int32) bool {
+	mask := uint64(1)<<sb - 1
+	a, b, c := v&mask, v>>sb&mask, v>>sc
+	if a > d || b > d || c > d3 {
+		return false
 	}
 	q[0] = int32(int64(a) + int64(lo))
 	q[1] = int32(int64(b) + int64(lo))
 	q[2] = int32(int64(c) + int64(lo3))
-	return nil
+	return true
 }
 
 // ---------------------------------------------------------------------------
