@@ -302,40 +302,22 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 	b := &bp.fat[i]
 	// First the candidates, each once (a body listed in several of the
 	// cells searched turns up several times), then the bounds tests. The
-	// loops are written out rather than sharing a closure: the candidate
-	// loop runs for every entry of every cell searched, and a call per
-	// entry was a twentieth of a katamari step.
+	// candidate loop (addCandidates) is inlined at each place, where a
+	// closure called per entry was a twentieth of a katamari step.
 	stamps, stamp := bp.stamps, bp.stamp
 	cand := bp.cand[:0]
-	for _, j := range g.big {
-		if (!onlyHigher || j > i) && stamps[j] != stamp {
-			stamps[j] = stamp
-			cand = append(cand, j)
-		}
-	}
+	cand = addCandidates(cand, g.big, i, onlyHigher, stamps, stamp)
 	if len(g.items) > 0 {
 		lo, hi, n := bp.cellRange(b)
 		if n > maxCellsPerBody {
 			// A big body searching: test everything in the grid instead
 			// of walking an enormous cell range.
-			for _, j := range g.items {
-				if (!onlyHigher || j > i) && stamps[j] != stamp {
-					stamps[j] = stamp
-					cand = append(cand, j)
-				}
-			}
+			cand = addCandidates(cand, g.items, i, onlyHigher, stamps, stamp)
 		} else {
 			for z := lo[2]; z <= hi[2]; z++ {
 				for y := lo[1]; y <= hi[1]; y++ {
 					for x := lo[0]; x <= hi[0]; x++ {
-						// Lower partners in the awake grid found this
-						// pair already.
-						for _, j := range g.bucket(cellHash(x, y, z, g.mask)) {
-							if (!onlyHigher || j > i) && stamps[j] != stamp {
-								stamps[j] = stamp
-								cand = append(cand, j)
-							}
-						}
+						cand = addCandidates(cand, g.bucket(cellHash(x, y, z, g.mask)), i, onlyHigher, stamps, stamp)
 					}
 				}
 			}
@@ -348,6 +330,20 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 		}
 	}
 	bp.cand = cand
+}
+
+// addCandidates appends to cand the bodies of js not met yet in this
+// search (stamps[j] != stamp), marking them met; with onlyHigher, only
+// those above i (in the awake grid, a lower partner found the pair
+// already). Small enough to be inlined into search.
+func addCandidates(cand, js []int32, i int32, onlyHigher bool, stamps []uint32, stamp uint32) []int32 {
+	for _, j := range js {
+		if (!onlyHigher || j > i) && stamps[j] != stamp {
+			stamps[j] = stamp
+			cand = append(cand, j)
+		}
+	}
+	return cand
 }
 
 // bodyBounds computes b's fat bounds and its motion bounds for this step.
