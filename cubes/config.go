@@ -13,7 +13,11 @@ type Config struct {
 	CubeSize    float64    // edge of the other cubes, m (0.4)
 	GridSide    int        // cubes per side of the square grid (30 → 900 cubes)
 	GridSpacing float64    // distance between neighbouring cube centres, m (1)
-	PlayerStart mgl64.Vec3 // where the player is dropped from, m (above the grid centre)
+	PlayerStart mgl64.Vec3 // where player 1 is dropped from, m (above the grid centre)
+	// Players is the number of player cubes, 1..MaxPlayers. Player 1 is
+	// cube 0; players 2.. come after the grid and drop from around it
+	// (PlayerStart). One player is the original demo.
+	Players int
 
 	// Player movement. While an arrow is held the player is pushed
 	// horizontally; pushing against its current velocity doubles the force,
@@ -85,6 +89,7 @@ func DefaultConfig() Config {
 		GridSide:    30,
 		GridSpacing: 1,
 		PlayerStart: mgl64.Vec3{0, 0, 10},
+		Players:     1,
 
 		MoveAccel:    26,
 		TopSpeed:     4,

@@ -16,6 +16,11 @@ package cubes
 // come in increasing order without overlapping, so a script reads top to
 // bottom like a timeline. "end N" (optional, last) makes the script N frames
 // long; otherwise it ends after its last range.
+//
+// With several players, a line that starts with "p2" … "p8" holds the keys
+// of that player ("p2 0-119 up"); lines without it (or with "p1") are
+// player 1's, so every one-player script reads as it always did. Each
+// player's ranges are in increasing order on their own.
 
 import (
 	"bufio"
@@ -41,8 +46,25 @@ type Range struct {
 // Script is a timeline of held keys.
 type Script struct {
 	Name   string
-	Ranges []Range // increasing, not overlapping
-	Length int     // frames; InputAt is idle from Length on
+	Ranges []Range // player 1's: increasing, not overlapping
+	// Others are the ranges of players 2..MaxPlayers (Others[0] is player
+	// 2's), each increasing; empty for a player the script does not drive.
+	Others [MaxPlayers - 1][]Range
+	Length int // frames; InputAt is idle from Length on
+}
+
+// track is player p's ranges (0-based).
+func (s *Script) track(p int) *[]Range {
+	if p == 0 {
+		return &s.Ranges
+	}
+	return &s.Others[p-1]
+}
+
+// Drives reports whether the script holds keys for player p (0-based):
+// player 1 always, the others when a line names them.
+func (s *Script) Drives(p int) bool {
+	return p == 0 || (p < MaxPlayers && len(s.Others[p-1]) > 0)
 }
 
 // maxScriptFrames bounds frame numbers (a day at 60 Hz) so a typo cannot
@@ -114,14 +136,20 @@ func ParseScript(name string, r io.Reader) (*Script, error) {
 			ended = line
 			continue
 		}
+		player, fields, err := parsePlayer(fields)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
 		rg, err := parseRange(fields)
 		if err != nil {
 			return nil, fail("%v", err)
 		}
-		if last := s.lastFrame(); rg.From <= last {
-			return nil, fail("range %d-%d overlaps or precedes the previous range, which ends at %d: want ranges in increasing order", rg.From, rg.To, last)
+		tr := s.track(player)
+		if last := lastOf(*tr); rg.From <= last {
+			return nil, fail("range %d-%d overlaps or precedes the previous range%s, which ends at %d: want ranges in increasing order",
+				rg.From, rg.To, playerSuffix(player), last)
 		}
-		s.Ranges = append(s.Ranges, rg)
+		*tr = append(*tr, rg)
 	}
 	if err := sc.Err(); err != nil {
 		line++ // the line that could not be read
@@ -148,12 +176,46 @@ func ParseScript(name string, r io.Reader) (*Script, error) {
 // so a huge bad token cannot make a huge message.
 func quote(tok string) string { return cliutil.QuoteCut(tok, quoteBytes) }
 
-// lastFrame is the last frame any range covers, or −1.
+// lastFrame is the last frame any range of any player covers, or −1.
 func (s *Script) lastFrame() int {
-	if len(s.Ranges) == 0 {
+	last := lastOf(s.Ranges)
+	for _, o := range s.Others {
+		last = max(last, lastOf(o))
+	}
+	return last
+}
+
+// lastOf is the last frame ranges cover, or −1.
+func lastOf(ranges []Range) int {
+	if len(ranges) == 0 {
 		return -1
 	}
-	return s.Ranges[len(s.Ranges)-1].To
+	return ranges[len(ranges)-1].To
+}
+
+// parsePlayer takes a leading "pN" off a line's fields: the player it
+// names (0-based), or player 1 when there is none.
+func parsePlayer(fields []string) (int, []string, error) {
+	f := fields[0]
+	if len(f) < 2 || f[0] != 'p' || f[1] < '0' || f[1] > '9' {
+		return 0, fields, nil
+	}
+	n, err := strconv.Atoi(f[1:])
+	if err != nil || n < 1 || n > MaxPlayers {
+		return 0, nil, fmt.Errorf("bad player %s: want p1 to p%d", quote(f), MaxPlayers)
+	}
+	if len(fields) == 1 {
+		return 0, nil, fmt.Errorf("player %s has no range: want \"%s FROM-TO keys\"", quote(f), f)
+	}
+	return n - 1, fields[1:], nil
+}
+
+// playerSuffix names player p (0-based) in an error, "" for player 1.
+func playerSuffix(p int) string {
+	if p == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" of p%d", p+1)
 }
 
 func parseFrame(f string) (int, error) {
@@ -219,11 +281,21 @@ func parseRange(fields []string) (Range, error) {
 	return rg, nil
 }
 
-// InputAt is the input held at frame f (idle outside every range).
-func (s *Script) InputAt(f int) Input {
-	i := sort.Search(len(s.Ranges), func(i int) bool { return s.Ranges[i].To >= f })
-	if i < len(s.Ranges) && s.Ranges[i].From <= f {
-		return s.Ranges[i].Input
+// InputAt is player 1's input at frame f (idle outside every range).
+func (s *Script) InputAt(f int) Input { return inputIn(s.Ranges, f) }
+
+// PlayerInputAt is player p's (0-based) input at frame f.
+func (s *Script) PlayerInputAt(p, f int) Input {
+	if p < 0 || p >= MaxPlayers {
+		return Input{}
+	}
+	return inputIn(*s.track(p), f)
+}
+
+func inputIn(ranges []Range, f int) Input {
+	i := sort.Search(len(ranges), func(i int) bool { return ranges[i].To >= f })
+	if i < len(ranges) && ranges[i].From <= f {
+		return ranges[i].Input
 	}
 	return Input{}
 }
@@ -232,12 +304,18 @@ func (s *Script) InputAt(f int) Input {
 func (s *Script) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %d frames (%.1f s at 60 Hz)\n", s.Name, s.Length, float64(s.Length)/60)
-	for _, r := range s.Ranges {
-		span := strconv.Itoa(r.From)
-		if r.To != r.From {
-			span += "-" + strconv.Itoa(r.To)
+	for p := range MaxPlayers {
+		prefix := ""
+		if p > 0 {
+			prefix = fmt.Sprintf("p%d ", p+1)
 		}
-		fmt.Fprintf(&b, "%-12s %s\n", span, r.Input)
+		for _, r := range *s.track(p) {
+			span := strconv.Itoa(r.From)
+			if r.To != r.From {
+				span += "-" + strconv.Itoa(r.To)
+			}
+			fmt.Fprintf(&b, "%s%-12s %s\n", prefix, span, r.Input)
+		}
 	}
 	if s.lastFrame()+1 != s.Length {
 		fmt.Fprintf(&b, "end %d\n", s.Length)
@@ -275,24 +353,38 @@ type Recorder struct {
 // NewRecorder starts an empty recording.
 func NewRecorder(name string) *Recorder { return &Recorder{s: Script{Name: name}} }
 
-// Add records the input of the next frame.
-func (r *Recorder) Add(in Input) {
+// Add records player 1's input of the next frame.
+func (r *Recorder) Add(in Input) { r.AddAll(&Inputs{in}, 1) }
+
+// AddAll records the inputs of the next frame of players 1..players.
+func (r *Recorder) AddAll(ins *Inputs, players int) {
 	f := r.frame
 	r.frame++
+	for p := range min(players, MaxPlayers) {
+		addRange(r.s.track(p), f, ins[p])
+	}
+}
+
+// addRange records input in at frame f on a track, extending its last
+// range when the keys are the same as on the frame before.
+func addRange(tr *[]Range, f int, in Input) {
 	if in == (Input{}) {
 		return
 	}
-	if n := len(r.s.Ranges); n > 0 && r.s.Ranges[n-1].To == f-1 && r.s.Ranges[n-1].Input == in {
-		r.s.Ranges[n-1].To = f
+	if n := len(*tr); n > 0 && (*tr)[n-1].To == f-1 && (*tr)[n-1].Input == in {
+		(*tr)[n-1].To = f
 		return
 	}
-	r.s.Ranges = append(r.s.Ranges, Range{From: f, To: f, Input: in})
+	*tr = append(*tr, Range{From: f, To: f, Input: in})
 }
 
 // Script returns the recording so far (a copy).
 func (r *Recorder) Script() *Script {
 	s := r.s
 	s.Ranges = append([]Range(nil), r.s.Ranges...)
+	for p := range s.Others {
+		s.Others[p] = append([]Range(nil), r.s.Others[p]...)
+	}
 	s.Length = max(r.frame, 1)
 	return &s
 }

@@ -23,7 +23,9 @@ import (
 	"netcubes/physics"
 )
 
-// Player is the index of the player cube; cubes 1..N are the grid.
+// Player is the index of player 1's cube; cubes 1..GridSide² are the grid,
+// and players 2..Players come after the grid (PlayerCube), so a one-player
+// world is the same 901 cubes, in the same order, as it always was.
 const Player = 0
 
 // CubeState is one cube's networked state.
@@ -50,6 +52,9 @@ type World struct {
 	half  []float64        // half extents
 	meta  []meta
 	frame int
+	// players[p] is the cube of player p+1; isPlayer marks them.
+	players  []int
+	isPlayer []bool
 
 	pairs []physics.ContactPair // scratch
 }
@@ -59,6 +64,12 @@ type World struct {
 func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 	if cfg.GridSide < 1 || cfg.GridSide > 100 || cfg.CubeSize <= 0 || cfg.PlayerSize <= 0 || cfg.GridSpacing < cfg.CubeSize {
 		return nil, errors.New("cubes: invalid scene configuration")
+	}
+	if cfg.Players == 0 {
+		cfg.Players = 1 // the zero value: the original one-player demo
+	}
+	if cfg.Players < 1 || cfg.Players > MaxPlayers {
+		return nil, fmt.Errorf("cubes: %d players: want 1..%d", cfg.Players, MaxPlayers)
 	}
 	phys, err := physics.NewWorld(pcfg)
 	if err != nil {
@@ -90,7 +101,7 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 	if err := add(cfg.PlayerSize, cfg.PlayerStart, false); err != nil {
 		return nil, err
 	}
-	w.meta[Player].interacting = true
+	w.players = append(w.players, Player)
 	n := cfg.GridSide
 	// The grid is centred on the origin: with 30 cubes at 1 m spacing the
 	// centres run from −14.5 to +14.5 m.
@@ -105,8 +116,31 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 			}
 		}
 	}
+	for p := 1; p < cfg.Players; p++ {
+		w.players = append(w.players, len(w.ids))
+		if err := add(cfg.PlayerSize, PlayerStart(cfg, p), false); err != nil {
+			return nil, err
+		}
+	}
+	w.isPlayer = make([]bool, len(w.ids))
+	for _, i := range w.players {
+		w.isPlayer[i] = true
+		w.meta[i].interacting = true
+	}
 	return w, nil
 }
+
+// NumPlayers is the number of players (1..MaxPlayers).
+func (w *World) NumPlayers() int { return len(w.players) }
+
+// PlayerCube is the cube of player p (0-based: 0 is player 1).
+func (w *World) PlayerCube(p int) int { return w.players[p] }
+
+// IsPlayer reports whether cube i is a player's cube.
+func (w *World) IsPlayer(i int) bool { return w.isPlayer[i] }
+
+// PlayerOf is the player (0-based) whose cube is i, or −1.
+func (w *World) PlayerOf(i int) int { return PlayerOf(w.cfg, i) }
 
 // NumCubes is the number of cubes, the player included (901).
 func (w *World) NumCubes() int { return len(w.ids) }
@@ -182,7 +216,7 @@ func (w *World) SetCube(i int, s CubeState) error {
 	if !w.slow(i, s.LinearVelocity, s.AngularVelocity) {
 		m.restTicks = 0
 	}
-	if i != Player {
+	if !w.isPlayer[i] {
 		if s.Interacting && !m.interacting {
 			m.holdTicks = 0
 		}
@@ -212,14 +246,24 @@ func (w *World) slow(i int, v, omega mgl64.Vec3) bool {
 	return v.Len() < r && edge < r
 }
 
-// Step advances the world by one 1/60 s tick under input in.
-func (w *World) Step(in Input) {
-	w.applyPlayerForces(in)
-	if in.Blow {
-		w.applyBlow()
-	}
-	if in.Katamari {
-		w.applyKatamari()
+// Step advances the world by one 1/60 s tick with input in for player 1
+// and the other players idle.
+func (w *World) Step(in Input) { w.StepAll(&Inputs{in}) }
+
+// StepAll advances the world by one 1/60 s tick, each player under its own
+// input (ins[p] for player p+1; entries past NumPlayers are ignored). The
+// players' forces are applied in player order, so the same inputs always
+// add up the same way.
+func (w *World) StepAll(ins *Inputs) {
+	for p, pc := range w.players {
+		in := ins[p]
+		w.applyPlayerForces(pc, in)
+		if in.Blow {
+			w.applyBlow(p, pc)
+		}
+		if in.Katamari {
+			w.applyKatamari(pc)
+		}
 	}
 	w.phys.Step()
 	w.frame++
@@ -227,8 +271,9 @@ func (w *World) Step(in Input) {
 	w.spreadInteraction()
 }
 
-// applyPlayerForces pushes, rolls, wobbles and rights the player.
-func (w *World) applyPlayerForces(in Input) {
+// applyPlayerForces pushes, rolls, wobbles and rights the player whose
+// cube is pc.
+func (w *World) applyPlayerForces(pc int, in Input) {
 	var dir mgl64.Vec3
 	if in.Left {
 		dir[0]--
@@ -246,10 +291,10 @@ func (w *World) applyPlayerForces(in Input) {
 		return
 	}
 	dir = dir.Normalize()
-	id := w.ids[Player]
+	id := w.ids[pc]
 	s := w.phys.State(id)
 	m := w.phys.Mass(id)
-	h := w.half[Player]
+	h := w.half[pc]
 	c := &w.cfg
 
 	// Pushing against the current horizontal velocity doubles the force,
@@ -310,14 +355,18 @@ func accelToward(strength, limit, d float64) float64 {
 	return math.Min(strength/(d*d), limit)
 }
 
-// applyBlow pushes cubes near a point on the ground under the player away
-// from it, lifts the player so it hovers, and makes it bob.
-func (w *World) applyBlow() {
+// applyBlow pushes cubes near a point on the ground under player p (cube
+// pc) away from it, lifts the player so it hovers, and makes it bob. Other
+// players are not blown: they are pushed only by what they touch.
+func (w *World) applyBlow(player, pc int) {
 	c := &w.cfg
-	pid := w.ids[Player]
+	pid := w.ids[pc]
 	ps := w.phys.State(pid)
 	origin := mgl64.Vec3{ps.Position[0], ps.Position[1], c.BlowOriginZ}
 	for i := 1; i < len(w.ids); i++ {
+		if w.isPlayer[i] {
+			continue
+		}
 		p := w.phys.State(w.ids[i]).Position
 		d := p.Sub(origin)
 		dist := d.Len()
@@ -334,7 +383,7 @@ func (w *World) applyBlow() {
 	if dist := d.Len(); dist < c.BlowRadius && dist > 1e-6 {
 		w.phys.ApplyForce(pid, d.Mul(accelToward(c.BlowStrength, c.BlowCap, dist)/dist))
 	}
-	w.bob(ps)
+	w.bob(pid, player, ps)
 }
 
 // tri is a triangle wave of period ticks with phase offset, in −1..1: the
@@ -345,11 +394,12 @@ func tri(frame, period, phase int) float64 {
 }
 
 // bob makes the hovering player wobble, stay upright and slow down, as the
-// original does while blowing.
-func (w *World) bob(s physics.State) {
+// original does while blowing. Each player's waves are shifted by a few
+// ticks (bobPhaseTicks), so two players hovering side by side do not bob
+// in step.
+func (w *World) bob(pid physics.BodyID, player int, s physics.State) {
 	c := &w.cfg
-	pid := w.ids[Player]
-	f := w.frame
+	f := w.frame + player*bobPhaseTicks
 	wave := func(phase int) float64 {
 		return tri(f, 126, phase) + tri(f, 251, phase*2) + 0.5*tri(f, 13, phase)
 	}
@@ -366,15 +416,20 @@ func (w *World) bob(s physics.State) {
 	w.phys.SetState(pid, s)
 }
 
-// applyKatamari pulls cubes around the player toward its centre.
-func (w *World) applyKatamari() {
+// applyKatamari pulls cubes around the player whose cube is pc toward its
+// centre (the grid's cubes only: players are not pulled into each other's
+// balls).
+func (w *World) applyKatamari(pc int) {
 	c := &w.cfg
-	centre := w.phys.Position(w.ids[Player])
+	centre := w.phys.Position(w.ids[pc])
 	// Most cubes are far from the player: reject them on the squared
 	// distance, with a little slack so that every cube the exact test
 	// below would take is still tested.
 	reach2 := c.PullMax * c.PullMax * 1.001
 	for i := 1; i < len(w.ids); i++ {
+		if w.isPlayer[i] {
+			continue
+		}
 		p := w.phys.Position(w.ids[i])
 		d := centre.Sub(p)
 		if d.Dot(d) > reach2 {
@@ -406,7 +461,7 @@ func (w *World) updateRest() {
 		}
 		// Saturate so the counters never overflow on a long run.
 		m.restTicks = min(m.restTicks, 1<<20)
-		if i == Player {
+		if w.isPlayer[i] {
 			continue
 		}
 		if m.interacting && m.restTicks >= w.cfg.RestFrames {
