@@ -58,6 +58,7 @@ func (m *mirror) Mode() string                                 { return "" }
 func (m *mirror) Explain() string                              { return "" }
 func (m *mirror) Controls() []strategy.Control                 { return nil }
 func (m *mirror) SubMode(int) string                           { return "" }
+func (m *mirror) Clone() strategy.Strategy                     { return &mirror{} }
 func (m *mirror) Reset(strategy.Context)                       { m.leftIn, m.newest = cubes.Input{}, -1 }
 func (m *mirror) Send(strategy.Context)                        {}
 func (m *mirror) Acked(strategy.Context, uint16)               {}

@@ -51,6 +51,22 @@ type Config struct {
 	// sets it when no network flag was given.
 	ChosenLink bool
 
+	// Several players (client.go). The world's Players (World.Players)
+	// are driven by the presenter (player 1), a script, or bots. Clients
+	// is how many clients the server has (0: one per player); client k
+	// owns player k and clients past the players are spectators.
+	// ClientLinks[k], when given, are client k's conditions instead of
+	// Link. Bots are the kinds of the bots that drive players 2.. in turn
+	// (empty: cubes.DefaultBots).
+	Clients     int
+	ClientLinks []link.Config
+	Bots        []cubes.BotKind
+	// Thin makes every client but the shown one thin: it decodes, acks
+	// and sends inputs, but a strategy may skip simulating and drawing for
+	// it (strategy.Context.Thin). The scale bench uses it to measure the
+	// server's cost per client without N client simulations on top.
+	Thin bool
+
 	// Tap, when set, sees every packet the session puts on a link, as it
 	// leaves: toRight for data packets, false for the ack packets going
 	// back. data is only valid during the call. Tests and fuzz harnesses
@@ -75,44 +91,36 @@ func DefaultConfig() Config {
 // bits ≈ 36 kB) must fit, as it does in a maximum-size UDP datagram.
 const maxPacketBytes = 64 * 1024
 
-// Session is one run of the demo.
+// MaxClients bounds the clients of one session: the scale bench runs 64.
+const MaxClients = 64
+
+// Session is one run of the demo: the server's world (the left) and its
+// clients (client.go).
 type Session struct {
 	cfg        Config
 	left       *cubes.World
 	initial    []cubes.CubeState
 	frame      int
-	inputs     []cubes.Input
+	inputs     []cubes.Inputs // every player's input, by frame
 	hist       *history
-	strategies []strategy.Strategy
+	strategies []strategy.Strategy // the menu: client 0's instances
 	active     int
-	ctx        sessionContext
-	presenter  cubes.Input // this tick's input from the keys or the script
+	presenter  cubes.Inputs // this tick's inputs from the keys, the script or the bots
+	bots       []cubes.Bot  // the bots of players 2.. (bots[p-1])
 
-	toRight, toLeft *link.Link
-	leftEP, rightEP *wire.Endpoint
+	clients []*client
+	shown   int // the client whose screen the right view shows
 
-	w        *wire.WriteStream
-	r        *wire.ReadStream
-	m        *wire.MeasureStream
-	sendBuf  []byte
-	sentNow  bool // a data packet left this tick
-	back     *wire.WriteStream
-	backBuf  []byte
-	backSent bool // the strategy wrote a payload for this tick's ack packet
+	r       *wire.ReadStream
+	m       *wire.MeasureStream
+	setBuf  []byte // the active strategy's settings as client 0 has them
+	setPrev []byte // … as the other clients last took them
 
-	metrics      viewmodel.Metrics
-	second       [wire.TicksPerSecond]wire.Breakdown // per-tick bits, for SecondBits
-	leftView     viewmodel.View
-	right        viewmodel.View
-	ghost        viewmodel.View
-	acksIn       []ackIn
-	arrived      [][]byte              // scratch: the packets of this tick's deliveries
-	pairs        []physics.ContactPair // scratch for HardestImpact
-	prevErr      []mgl64.Vec3          // last tick's right − left offset per cube, for pops
-	hasPrev      bool
-	timelineSent []sentRecord
-	timelineRecv []viewmodel.PacketRecord // a right process's arrivals
-	linkBy       string                   // what set the link, when a strategy's mode did
+	leftView viewmodel.View
+	right    viewmodel.View
+	ghost    viewmodel.View
+	errs     errorState
+	pairs    []physics.ContactPair // scratch for HardestImpact
 
 	// The two-process mode (twoproc.go).
 	net               *udp.Conn
@@ -132,12 +140,13 @@ type Session struct {
 	diagPos           []mgl64.Vec3
 	diagRot           []mgl64.Quat
 
-	onSend func(pkt []byte) // tests: sees every data packet the left sends
+	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
 }
 
 // New creates a session at frame 0 with cfg.Strategies, starting with
 // cfg.Start. The session keeps the strategies (they are not copied): a
-// caller may hold on to one to change its settings between Steps.
+// caller may hold on to one to change its settings between Steps; the
+// other clients' instances are clones that follow those settings.
 func New(cfg Config) (*Session, error) {
 	if cfg.HistoryTicks < 2 || cfg.InputTicks < 32 {
 		return nil, errors.New("game: HistoryTicks must be ≥ 2 and InputTicks ≥ 32")
@@ -161,29 +170,33 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Role != RoleBoth && cfg.Net == nil {
 		return nil, errors.New("game: the two-process mode needs a connection")
 	}
+	if cfg.Clients < 0 || cfg.Clients > MaxClients {
+		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
+	}
 	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, net: cfg.Net, lastDiag: -1}
 	if cfg.Role != RoleBoth {
 		s.ctlBuf, s.keyBuf, s.diagBuf = make([]byte, 4096), make([]byte, 4096), make([]byte, maxPacketBytes)
 		s.ctlW, s.keyW, s.diagW = wire.NewWriteStream(s.ctlBuf), wire.NewWriteStream(s.keyBuf), wire.NewWriteStream(s.diagBuf)
 	}
-	s.ctx.s = s
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
 	if err != nil {
 		return nil, err
 	}
 	s.left = left
 	s.initial = left.States(nil)
-	s.inputs = make([]cubes.Input, cfg.InputTicks)
+	s.inputs = make([]cubes.Inputs, cfg.InputTicks)
 	s.hist = newHistory(cfg.HistoryTicks, left.NumCubes())
-	s.prevErr = make([]mgl64.Vec3, left.NumCubes())
-	s.sendBuf = make([]byte, maxPacketBytes)
-	s.backBuf = make([]byte, maxPacketBytes)
-	s.w = wire.NewWriteStream(s.sendBuf)
-	s.back = wire.NewWriteStream(s.backBuf)
+	s.errs.prevErr = make([]mgl64.Vec3, left.NumCubes())
 	s.r = wire.NewReadStream(nil)
 	s.m = wire.NewMeasureStream()
-	s.toRight = link.New(cfg.Link, cfg.Seed)
-	s.toLeft = link.New(cfg.Link, cfg.Seed^0x9e3779b97f4a7c15)
+	s.setBots()
+	n := cfg.Clients
+	if n == 0 {
+		n = left.NumPlayers()
+	}
+	for k := range n {
+		s.addClient(k)
+	}
 	if cfg.ChosenLink {
 		s.applyChosenLink()
 	}
@@ -199,6 +212,32 @@ func New(cfg Config) (*Session, error) {
 	return s, nil
 }
 
+// addClient appends client k on its conditions, with a clone of the active
+// strategy (client 0 uses the menu's own instance).
+func (s *Session) addClient(k int) {
+	c := s.cfg.Link
+	if k < len(s.cfg.ClientLinks) {
+		c = s.cfg.ClientLinks[k]
+	}
+	st := s.strategies[s.active]
+	if k > 0 {
+		st = st.Clone()
+	}
+	s.clients = append(s.clients, newClient(s, k, c, st))
+}
+
+// setBots gives players 2.. their bots, the kinds taken in turn.
+func (s *Session) setBots() {
+	kinds := s.cfg.Bots
+	if len(kinds) == 0 {
+		kinds = cubes.DefaultBots
+	}
+	s.bots = s.bots[:0]
+	for p := 1; p < s.left.NumPlayers(); p++ {
+		s.bots = append(s.bots, cubes.NewBot(kinds[(p-1)%len(kinds)]))
+	}
+}
+
 // newWorld builds a world in the initial state (for simulating receivers).
 func (s *Session) newWorld() *cubes.World {
 	w, err := cubes.NewWorld(s.cfg.World, s.cfg.Physics)
@@ -209,33 +248,63 @@ func (s *Session) newWorld() *cubes.World {
 	return w
 }
 
-// resetNetwork empties both links and endpoints and resets the active
-// strategy: packets of an old strategy must never reach a new one.
+// resetNetwork empties every client's links and endpoints and resets its
+// strategy instance: packets of an old strategy must never reach a new one.
 func (s *Session) resetNetwork() {
-	s.toRight.Reset(s.cfg.Seed + uint64(s.frame))
-	s.toLeft.Reset((s.cfg.Seed + uint64(s.frame)) ^ 0x9e3779b97f4a7c15)
-	s.leftEP = wire.NewEndpoint(wire.DefaultEndpointConfig())
-	s.rightEP = wire.NewEndpoint(wire.DefaultEndpointConfig())
-	s.metrics = viewmodel.Metrics{LastPacketFrame: -1, LastBackFrame: -1}
-	s.second = [wire.TicksPerSecond]wire.Breakdown{}
-	s.timelineSent = s.timelineSent[:0]
-	s.timelineRecv = s.timelineRecv[:0]
-	s.hasPrev = false
-	s.strategies[s.active].Reset(&s.ctx)
+	s.errs.hasPrev = false
+	// The presenter's instance first: its Reset may change what its
+	// settings say (lockstep's start frame), which the clones then take.
+	s.clients[0].resetNetwork()
+	s.syncSettings(true)
+	for _, c := range s.clients[1:] {
+		c.resetNetwork()
+	}
 }
 
-// Context is the session as its active strategy sees it, for a test or a
-// fuzzer that drives a strategy's methods directly.
-func (s *Session) Context() strategy.Context { return &s.ctx }
+// syncSettings gives the other clients' instances the settings the
+// presenter's has (strategy.Shared: the same bytes that carry them to a
+// right process), when they changed or when force is set.
+func (s *Session) syncSettings(force bool) {
+	if len(s.clients) < 2 {
+		return
+	}
+	sh, ok := s.strategies[s.active].(strategy.Shared)
+	if !ok {
+		return
+	}
+	if s.setBuf == nil {
+		s.setBuf = make([]byte, 4096)
+	}
+	w := wire.NewWriteStream(s.setBuf)
+	if sh.SerializeSettings(w) != nil || w.SerializeAlign() != nil {
+		return
+	}
+	b := w.Bytes()
+	if !force && string(b) == string(s.setPrev) {
+		return
+	}
+	s.setPrev = append(s.setPrev[:0], b...)
+	for _, c := range s.clients[1:] {
+		if o, ok := c.st.(strategy.Shared); ok {
+			s.r.Reset(b)
+			_ = o.SerializeSettings(s.r)
+		}
+	}
+}
 
-// InjectPacket puts data on the link towards the right (toRight) or the
-// left as if the other side had sent it this tick: a test or a fuzzer
-// hands a side hostile bytes the way the network would.
+// Context is the session as client 0's strategy instance sees it, for a
+// test or a fuzzer that drives a strategy's methods directly.
+func (s *Session) Context() strategy.Context { return &s.clients[0].ctx }
+
+// InjectPacket puts data on client 0's link towards the right (toRight)
+// or the left as if the other side had sent it this tick: a test or a
+// fuzzer hands a side hostile bytes the way the network would.
 func (s *Session) InjectPacket(toRight bool, data []byte) {
+	c := s.clients[0]
 	if toRight {
-		s.toRight.Send(wire.Tick(s.frame), data)
+		c.toRight.Send(wire.Tick(s.frame), data)
 	} else {
-		s.toLeft.Send(wire.Tick(s.frame), data)
+		c.toLeft.Send(wire.Tick(s.frame), data)
 	}
 }
 
@@ -258,7 +327,7 @@ func (s *Session) Warp(f int) error {
 	s.frame = f
 	s.left.SetFrame(f)
 	for i := range s.inputs {
-		s.inputs[i] = cubes.Input{}
+		s.inputs[i] = cubes.Inputs{}
 	}
 	s.hist.clear()
 	s.hist.record(f, s.left)
@@ -282,8 +351,12 @@ func (s *Session) LeftAt(t float64, i int) (mgl64.Vec3, mgl64.Quat, bool) {
 	return s.hist.pose(t, i)
 }
 
-// Strategy returns the active strategy.
+// Strategy returns the active strategy (the presenter's instance, whose
+// settings the keys change).
 func (s *Session) Strategy() strategy.Strategy { return s.strategies[s.active] }
+
+// ClientStrategy returns client k's instance of the active strategy.
+func (s *Session) ClientStrategy(k int) strategy.Strategy { return s.clients[k].st }
 
 // StrategyIndex returns the index of the active strategy in the list.
 func (s *Session) StrategyIndex() int { return s.active }
@@ -298,10 +371,22 @@ func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
-	s.active = i
+	s.activate(i)
 	s.applyChosenLink()
 	s.resetNetwork()
 	return nil
+}
+
+// activate makes strategy i the active one on every client: the
+// presenter's instance on client 0, fresh clones on the others (reset
+// before use by resetNetwork).
+func (s *Session) activate(i int) {
+	s.active = i
+	s.clients[0].st = s.strategies[i]
+	for _, c := range s.clients[1:] {
+		c.st = s.strategies[i].Clone()
+	}
+	s.setPrev = s.setPrev[:0]
 }
 
 // SubMode steps the active strategy's sub-mode (the `[` and `]` keys) and
@@ -313,63 +398,103 @@ func (s *Session) SubMode(dir int) string {
 	return msg
 }
 
-// applyChosenLink sets the link the active strategy's mode asks for.
+// applyChosenLink sets the link the active strategy's mode asks for, on
+// every client.
 func (s *Session) applyChosenLink() {
 	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
 		c, name := lc.ChosenLink()
-		s.SetLink(c)
-		s.linkBy = name
+		for _, cl := range s.clients {
+			cl.setLink(c)
+			cl.linkBy = name
+		}
+		s.cfg.Link = c
 	}
 }
 
-// LinkSource names what set the current link conditions when a strategy's
-// mode did ("lockstep mode 3"), or "" (a preset or the keys).
-func (s *Session) LinkSource() string { return s.linkBy }
+// LinkSource names what set the shown client's link conditions when a
+// strategy's mode did ("lockstep mode 3"), or "" (a preset or the keys).
+func (s *Session) LinkSource() string { return s.clients[s.shown].linkBy }
 
 // Restart resets the active strategy and the links without touching the
 // left world (after a setting that changes the packet format).
 func (s *Session) Restart() { s.resetNetwork() }
 
-// Link returns the current link conditions.
-func (s *Session) Link() link.Config { return s.cfg.Link }
+// Link returns the shown client's link conditions.
+func (s *Session) Link() link.Config { return s.clients[s.shown].link }
 
-// SetLink changes the conditions of both directions live; packets in
-// flight keep the delay they were given.
+// ClientLink returns client k's link conditions.
+func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link }
+
+// SetLink changes the conditions of every client's links, both
+// directions, live; packets in flight keep the delay they were given.
 func (s *Session) SetLink(c link.Config) {
-	s.linkBy = ""
 	s.cfg.Link = c
-	s.toRight.SetConfig(c)
-	s.toLeft.SetConfig(c)
+	for _, cl := range s.clients {
+		cl.setLink(c)
+	}
 }
 
-// Outage drops every packet sent in either direction for the next ticks.
+// SetClientLink changes client k's conditions only.
+func (s *Session) SetClientLink(k int, c link.Config) {
+	if k >= 0 && k < len(s.clients) {
+		s.clients[k].setLink(c)
+	}
+}
+
+// Outage drops every packet sent in either direction of the shown
+// client's links for the next ticks.
 func (s *Session) Outage(ticks int) {
-	s.toRight.StartOutage(wire.Tick(s.frame), ticks)
-	s.toLeft.StartOutage(wire.Tick(s.frame), ticks)
+	c := s.clients[s.shown]
+	c.toRight.StartOutage(wire.Tick(s.frame), ticks)
+	c.toLeft.StartOutage(wire.Tick(s.frame), ticks)
 }
 
-// HoldOutage drops everything while held is true (a key held down).
+// HoldOutage drops everything on the shown client's links while held is
+// true (a key held down).
 func (s *Session) HoldOutage(held bool) {
-	s.toRight.SetHeld(wire.Tick(s.frame), held)
-	s.toLeft.SetHeld(wire.Tick(s.frame), held)
+	c := s.clients[s.shown]
+	c.toRight.SetHeld(wire.Tick(s.frame), held)
+	c.toLeft.SetHeld(wire.Tick(s.frame), held)
 }
 
-// InOutage reports whether the link is dropping everything right now.
-func (s *Session) InOutage() bool { return s.toRight.InOutage(wire.Tick(s.frame)) }
+// InOutage reports whether the shown client's link is dropping everything
+// right now.
+func (s *Session) InOutage() bool {
+	return s.clients[s.shown].toRight.InOutage(wire.Tick(s.frame))
+}
 
-func (s *Session) inputAt(f int) cubes.Input {
-	if f < 0 || f > s.frame || s.frame-f >= len(s.inputs) {
+// inputAt is the input player p used on the left at frame f (idle outside
+// the input history).
+func (s *Session) inputAt(p, f int) cubes.Input {
+	if f < 0 || f > s.frame || s.frame-f >= len(s.inputs) || p < 0 || p >= cubes.MaxPlayers {
 		return cubes.Input{}
 	}
-	return s.inputs[f%len(s.inputs)]
+	return s.inputs[f%len(s.inputs)][p]
 }
 
-// Step advances the session by one tick with the presenter's input (the
-// keys or the script): it drives the left world, or, for a strategy whose
-// right side owns the player (strategy.RightDriven), the right. In the
+// Step advances the session by one tick with the presenter's input for
+// player 1 (the keys or the script); the bots drive the other players.
+func (s *Session) Step(in cubes.Input) { s.StepPlayers(&cubes.Inputs{in}, 1) }
+
+// StepPlayers advances the session by one tick. ins holds the inputs of the
+// players the caller drives: player p+1 when bit p of given is set (the
+// presenter's keys for player 1, a script's tracks); the bots drive the
+// others. The inputs drive the left world, except for a strategy whose
+// clients own their players (strategy.RightDriven), where they drive the
+// clients and the left steps with what crossed the links. In the
 // two-process mode a session runs only its own half (twoproc.go).
-func (s *Session) Step(in cubes.Input) {
-	s.presenter = in
+func (s *Session) StepPlayers(ins *cubes.Inputs, given uint8) {
+	for p := range s.left.NumPlayers() {
+		switch {
+		case given&(1<<p) != 0:
+			s.presenter[p] = ins[p]
+		case p > 0:
+			s.presenter[p] = s.bots[p-1].Input(s.left, p)
+		default:
+			s.presenter[p] = cubes.Input{}
+		}
+	}
+	s.syncSettings(false)
 	now := wire.Tick(s.frame + 1)
 	switch s.cfg.Role {
 	case RoleLeft:
@@ -379,239 +504,54 @@ func (s *Session) Step(in cubes.Input) {
 		s.stepRightProcess(now)
 		return
 	}
-	st := s.strategies[s.active]
-	s.leftHalf(st, now, s.collect(s.toLeft.Receive(now)))
-	s.rightHalf(st, now, s.collect(s.toRight.Receive(now)))
-	s.finish(st)
+	for _, c := range s.clients {
+		c.receiveBack(c.collect(c.toLeft.Receive(now)))
+	}
+	s.leftHalf(now)
+	for _, c := range s.clients {
+		c.receive(now, c.collect(c.toRight.Receive(now)))
+	}
+	s.finish()
 }
 
-// collect lists the packets of deliveries (reusing one slice).
-func (s *Session) collect(ds []link.Delivery) [][]byte {
-	s.arrived = s.arrived[:0]
-	for _, d := range ds {
-		s.arrived = append(s.arrived, d.Data)
+// leftHalf is the server's part of a tick after the packets from the
+// clients were read (client.receiveBack): the left world's step, the
+// acks, each client's sender.
+func (s *Session) leftHalf(now wire.Tick) {
+	// The left world, with every player's input: from the presenter, the
+	// scripts and the bots, or, for a strategy whose clients own their
+	// players, from what reached the server.
+	var in cubes.Inputs
+	_, rightDriven := s.strategies[s.active].(strategy.RightDriven)
+	for p := range s.left.NumPlayers() {
+		in[p] = s.presenter[p]
+		if rightDriven && p < len(s.clients) {
+			c := s.clients[p]
+			in[p] = c.st.(strategy.RightDriven).LeftInput(&c.ctx)
+		}
 	}
-	return s.arrived
-}
-
-// leftHalf is the left's part of a tick: the packets that reached it from
-// the right (back), the left world's step, the acks, the sender.
-func (s *Session) leftHalf(st strategy.Strategy, now wire.Tick, back [][]byte) {
-	// 1. Packets reaching the left: the strategy's own data from the right
-	// is decoded first, since it may be the input of the step about to
-	// happen (a server's client inputs); the acks wait for after the step.
-	s.receiveBack(st, back)
-
-	// 2. The left world.
-	leftIn := s.presenter
-	if rd, ok := st.(strategy.RightDriven); ok {
-		leftIn = rd.LeftInput(&s.ctx)
-	}
-	s.inputs[s.frame%len(s.inputs)] = leftIn
-	s.left.Step(leftIn)
+	s.inputs[s.frame%len(s.inputs)] = in
+	s.left.StepAll(&in)
 	s.frame++
 	s.hist.record(s.frame, s.left)
 
-	// 3. Acks reaching the left.
-	for _, a := range s.acksIn {
-		acked, _ := s.leftEP.Received(now, a.h, a.bytes)
-		for _, seq := range acked {
-			st.Acked(&s.ctx, seq)
-		}
+	for _, c := range s.clients {
+		c.takeAcks(now)
 	}
-
-	// 4. The sender.
-	s.sentNow = false
-	s.second[s.frame%len(s.second)] = wire.Breakdown{}
-	st.Send(&s.ctx)
-}
-
-// rightHalf is the right's part of a tick: the packets that reached it,
-// its update, and its ack (with the strategy's data for the left).
-func (s *Session) rightHalf(st strategy.Strategy, now wire.Tick, packets [][]byte) {
-	// 5. The receiver.
-	for _, d := range packets {
-		s.r.Reset(d)
-		var seq uint16
-		s.r.SetCategory(wire.CategoryHeader)
-		if wire.SerializeUint16(s.r, &seq) != nil {
-			s.metrics.Rejected++
-			continue
-		}
-		// The sequence is the frame the left sent it at (send): a packet
-		// from a frame the left has not reached, or from before frame 0,
-		// is hostile or corrupt. It is dropped before the endpoint sees
-		// it, so it cannot move the acks' window and make every real
-		// packet after it look stale.
-		sentAt, ok := wire.FrameOf(seq, s.frame)
-		if !ok {
-			s.metrics.Rejected++
-			continue
-		}
-		// Duplicates and packets too old to track are dropped here (the
-		// endpoint still counts them); a packet that merely arrives out of
-		// order is fresh.
-		hdr := wire.AckHeader{Sequence: seq}
-		if !s.rightEP.IsFresh(seq) {
-			s.rightEP.Received(now, hdr, len(d))
-			continue
-		}
-		// Only a packet the strategy accepted is acknowledged: the left
-		// uses acked packets as delta baselines, so acking one the right
-		// threw away would leave the two sides disagreeing on a baseline.
-		if err := st.Receive(&s.ctx, seq, s.r); err != nil {
-			s.metrics.Rejected++
-			continue
-		}
-		s.rightEP.Received(now, hdr, len(d))
-		if s.cfg.Role == RoleRight {
-			// The right process cannot see the left's packets being
-			// written: it charges the bits of what it read instead, so
-			// its bits bar shows the same breakdown.
-			b := s.r.Breakdown()
-			s.second[s.frame%len(s.second)].Add(b)
-			s.metrics.LastPacket, s.metrics.LastPacketBytes, s.metrics.LastPacketFrame = b, len(d), s.frame
-			s.recordArrival(seq, sentAt, len(d))
-		}
+	for _, c := range s.clients {
+		c.sendData()
 	}
-	st.Update(&s.ctx)
-
-	// 6. The right acks what it has, every tick, with the strategy's own
-	// data for the left when it has some.
-	s.backSent = false
-	if tw, ok := st.(strategy.TwoWay); ok {
-		tw.SendBack(&s.ctx)
-	}
-	s.sendAck(now)
 }
 
 // finish fills the views and the metrics of the tick.
-func (s *Session) finish(st strategy.Strategy) {
+func (s *Session) finish() {
 	s.fillLeftView()
+	c := s.clients[s.shown]
 	s.right.Cubes = s.right.Cubes[:0]
 	s.right.Marks = s.right.Marks[:0]
-	shown, ok := st.View(&s.right)
+	shown, ok := c.st.View(&s.right)
+	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
-}
-
-// ackIn is an ack packet's header that reached the left this tick.
-type ackIn struct {
-	h     wire.AckHeader
-	bytes int
-}
-
-// receiveBack reads the packets that reached the left: it keeps their ack
-// headers for after the left's step and hands a strategy payload that
-// follows a header to the strategy at once.
-func (s *Session) receiveBack(st strategy.Strategy, back [][]byte) {
-	s.acksIn = s.acksIn[:0]
-	tw, twoWay := st.(strategy.TwoWay)
-	for _, d := range back {
-		var h wire.AckHeader
-		s.r.Reset(d)
-		if h.Serialize(s.r) != nil || s.r.SerializeAlign() != nil {
-			s.metrics.RejectedBack++
-			continue
-		}
-		s.acksIn = append(s.acksIn, ackIn{h, len(d)})
-		rest := d[len(d)-s.r.BitsRemaining()/8:]
-		if len(rest) == 0 {
-			continue
-		}
-		if !twoWay {
-			// Data for a strategy that is no longer active, or hostile
-			// bytes: the ack itself still counts.
-			s.metrics.RejectedBack++
-			continue
-		}
-		s.r.Reset(rest)
-		if tw.ReceiveBack(&s.ctx, s.r) != nil {
-			s.metrics.RejectedBack++
-		}
-	}
-}
-
-// sendAck sends the right's ack header, followed by the strategy's payload
-// when it wrote one this tick (SendBack). A packet goes only when there is
-// something to say.
-func (s *Session) sendAck(now wire.Tick) {
-	h := s.rightEP.Header()
-	if !h.HasAck && !s.backSent {
-		return
-	}
-	s.w.Reset(s.sendBuf)
-	if h.Serialize(s.w) != nil || s.w.SerializeAlign() != nil {
-		return
-	}
-	n := len(s.w.Bytes())
-	pkt := s.sendBuf[:n]
-	if s.backSent {
-		pkt = append(pkt, s.back.Bytes()...)
-	}
-	s.rightEP.Sent(now, len(pkt))
-	if s.cfg.Tap != nil {
-		s.cfg.Tap(false, pkt)
-	}
-	s.toLeft.Send(now, pkt)
-}
-
-// sendBack serializes the strategy's payload for this tick's ack packet.
-func (s *Session) sendBack(p strategy.Payload) (int, error) {
-	if s.backSent {
-		return 0, errors.New("game: one payload back per tick")
-	}
-	s.back.Reset(s.backBuf)
-	if err := p.Serialize(s.back); err != nil {
-		return 0, err
-	}
-	if err := s.back.SerializeAlign(); err != nil {
-		return 0, err
-	}
-	if len(s.back.Bytes()) == 0 {
-		return 0, errors.New("game: an empty payload back")
-	}
-	s.backSent = true
-	s.metrics.LastBackPacket = s.back.Breakdown()
-	s.metrics.LastBackFrame = s.frame
-	return len(s.back.Bytes()), nil
-}
-
-// send frames and sends a data packet from the left.
-func (s *Session) send(p strategy.Payload) (int, error) {
-	if s.sentNow {
-		return 0, errors.New("game: one packet per tick")
-	}
-	now := wire.Tick(s.frame)
-	seq := uint16(s.frame)
-	s.w.Reset(s.sendBuf)
-	s.w.SetCategory(wire.CategoryHeader)
-	if err := wire.SerializeUint16(s.w, &seq); err != nil {
-		return 0, err
-	}
-	if err := p.Serialize(s.w); err != nil {
-		return 0, err
-	}
-	if err := s.w.SerializeAlign(); err != nil {
-		return 0, err
-	}
-	pkt := s.w.Bytes()
-	if s.onSend != nil {
-		s.onSend(pkt)
-	}
-	s.leftEP.SkipTo(seq)
-	s.leftEP.Sent(now, len(pkt))
-	if s.cfg.Tap != nil {
-		s.cfg.Tap(true, pkt)
-	}
-	id := s.toRight.Send(now, pkt)
-	s.sentNow = true
-	b := s.w.Breakdown()
-	s.metrics.LastPacket = b
-	s.metrics.LastPacketBytes = len(pkt)
-	s.metrics.LastPacketFrame = s.frame
-	s.second[s.frame%len(s.second)] = b
-	s.recordPacket(id, seq, len(pkt))
-	return len(pkt), nil
 }
 
 // measure counts the bits of p after the sequence number.
@@ -628,24 +568,41 @@ func (s *Session) measure(p strategy.Payload) (wire.Breakdown, error) {
 
 func (s *Session) fillLeftView() {
 	s.leftView.Cubes = s.leftView.Cubes[:0]
-	s.leftView.Player = cubes.Player
 	for i := 0; i < s.left.NumCubes(); i++ {
 		c := s.left.Cube(i)
 		s.leftView.Cubes = append(s.leftView.Cubes, viewmodel.CubeView{
 			Position:    c.Position,
 			Orientation: c.Orientation,
 			HalfExtent:  s.left.HalfExtent(i),
-			Player:      i == cubes.Player,
 			Interacting: c.Interacting,
 			AtRest:      s.left.AtRest(i),
 		})
 	}
+	s.markPlayers(&s.leftView)
 }
 
-// ownError takes the active strategy's own error figures when it has them
-// (strategy.OwnError) and the right is measured in this process.
+// markPlayers marks the players' cubes in a view (Player, PlayerNum) and
+// points its camera at the shown client's player (player 1 for a
+// spectator). Strategies fill their views cube by cube; who is a player is
+// the session's to say.
+func (s *Session) markPlayers(v *viewmodel.View) {
+	cfg := s.left.Config()
+	for i := range v.Cubes {
+		p := cubes.PlayerOf(cfg, i)
+		v.Cubes[i].Player = p >= 0
+		v.Cubes[i].PlayerNum = uint8(p + 1)
+	}
+	v.Player = cubes.Player
+	if p := s.clients[s.shown].player(); p >= 0 && s.left.PlayerCube(p) < len(v.Cubes) {
+		v.Player = s.left.PlayerCube(p)
+	}
+}
+
+// ownError takes the shown client's strategy's own error figures when it
+// has them (strategy.OwnError) and the right is measured in this process.
 func (s *Session) ownError() {
-	oe, has := s.strategies[s.active].(strategy.OwnError)
+	c := s.clients[s.shown]
+	oe, has := c.st.(strategy.OwnError)
 	if !has || s.cfg.Role == RoleLeft {
 		return
 	}
@@ -653,7 +610,7 @@ func (s *Session) ownError() {
 	if !ok {
 		return
 	}
-	m := &s.metrics
+	m := &c.metrics
 	m.Valid, m.ErrorOf = true, e.Of
 	m.ShownFrame, m.DelayMs, m.MaxPopCm = 0, 0, 0
 	m.PosRMSCm, m.PosMaxCm, m.OrientMaxDeg = e.RMSCm, e.MaxCm, e.MaxDeg
@@ -662,78 +619,66 @@ func (s *Session) ownError() {
 // LeftView is the authoritative world as the left shows it.
 func (s *Session) LeftView() *viewmodel.View { return &s.leftView }
 
-// RightView is the world the strategy rebuilt.
+// RightView is the world the shown client rebuilt.
 func (s *Session) RightView() *viewmodel.View { return &s.right }
 
 // GhostView is the left world at the frame the right is showing, for the
 // ghost overlay; nil when there is nothing to compare.
 func (s *Session) GhostView() *viewmodel.View {
-	if !s.metrics.Valid || s.metrics.ErrorOf != "" {
+	m := &s.clients[s.shown].metrics
+	if !m.Valid || m.ErrorOf != "" {
 		return nil
 	}
 	return &s.ghost
 }
 
-// Metrics are this tick's figures.
-func (s *Session) Metrics() *viewmodel.Metrics { return &s.metrics }
+// Metrics are this tick's figures of the shown client.
+func (s *Session) Metrics() *viewmodel.Metrics { return &s.clients[s.shown].metrics }
+
+// ClientMetrics are this tick's figures of client k: its bandwidth, RTT
+// and loss (the error figures are measured for the shown client only).
+func (s *Session) ClientMetrics(k int) *viewmodel.Metrics { return &s.clients[k].metrics }
 
 func (s *Session) updateMetrics(shown float64, ok bool) {
-	m := &s.metrics
-	now := wire.Tick(s.frame)
-	m.Frame = s.frame
-	m.SentKbps = s.leftEP.SentKbps(now)
-	m.AckKbps = s.rightEP.SentKbps(now)
-	st := s.toRight.Stats()
-	m.PacketsSent, m.PacketsDelivered = st.Sent, st.Delivered
-	m.PacketsLost = st.Lost + st.OutageDropped + st.QueueDropped + st.OverflowDropped
-	m.RTTms, m.HasRTT = s.leftEP.RTT()
-	m.Loss = s.leftEP.PacketLoss()
-	switch s.cfg.Role {
-	case RoleLeft:
-		// The acks and the strategy's data come in over the socket.
-		m.AckKbps = s.leftEP.ReceivedKbps(now)
-	case RoleRight:
-		// The left's data as it arrives here; the RTT and the loss as the
-		// left measures them from the acks (its control datagrams say).
-		m.SentKbps = s.rightEP.ReceivedKbps(now)
-		m.PacketsReceived = s.rightEP.Stats().Received
-		r := s.Remote()
-		m.RTTms, m.HasRTT, m.Loss = r.RTTms, r.HasRTT, r.Loss
+	total := 0.0
+	for _, c := range s.clients {
+		c.updateLinkMetrics()
+		total += c.metrics.SentKbps
 	}
-	m.SecondBits = wire.Breakdown{}
-	for i := range s.second {
-		m.SecondBits.Add(s.second[i])
-	}
+	c := s.clients[s.shown]
+	m := &c.metrics
+	m.Clients, m.ServerSentKbps = len(s.clients), total
 
 	m.Valid = false
 	m.ShownFrame = shown
 	m.ErrorOf = ""
 	if !ok || len(s.right.Cubes) != s.left.NumCubes() {
-		s.hasPrev = false
+		s.errs.hasPrev = false
 		s.ownError()
 		return
 	}
 	m.DelayMs = (float64(s.frame) - shown) * 1000 / wire.TicksPerSecond
 	s.ghost.Cubes = s.ghost.Cubes[:0]
-	s.ghost.Player = cubes.Player
+	s.ghost.Player = s.right.Player
 	var sum, maxPos, maxAng, maxPop float64
+	e := &s.errs
 	for i := range s.right.Cubes {
 		p, q, ok := s.hist.pose(shown, i)
 		if !ok {
-			s.hasPrev = false
+			e.hasPrev = false
 			return
 		}
 		rc := &s.right.Cubes[i]
-		s.ghost.Cubes = append(s.ghost.Cubes, viewmodel.CubeView{Position: p, Orientation: q, HalfExtent: rc.HalfExtent, Player: rc.Player})
+		s.ghost.Cubes = append(s.ghost.Cubes, viewmodel.CubeView{Position: p, Orientation: q, HalfExtent: rc.HalfExtent, Player: rc.Player, PlayerNum: rc.PlayerNum})
 		d := rc.Position.Sub(p)
-		e := d.Len()
-		sum += e * e
-		maxPos = math.Max(maxPos, e)
+		dl := d.Len()
+		sum += dl * dl
+		maxPos = math.Max(maxPos, dl)
 		maxAng = math.Max(maxAng, geom.AngleBetween(rc.Orientation, q))
-		if s.hasPrev {
-			maxPop = math.Max(maxPop, d.Sub(s.prevErr[i]).Len())
+		if e.hasPrev {
+			maxPop = math.Max(maxPop, d.Sub(e.prevErr[i]).Len())
 		}
-		s.prevErr[i] = d
+		e.prevErr[i] = d
 	}
 	n := float64(len(s.right.Cubes))
 	m.Valid = true
@@ -741,8 +686,8 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 	m.PosMaxCm = 100 * maxPos
 	m.OrientMaxDeg = maxAng * 180 / math.Pi
 	m.MaxPopCm = 0
-	if s.hasPrev {
+	if e.hasPrev {
 		m.MaxPopCm = 100 * maxPop
 	}
-	s.hasPrev = true
+	e.hasPrev = true
 }

@@ -71,6 +71,7 @@ func (e *echoStrategy) Mode() string                 { return "test" }
 func (e *echoStrategy) Explain() string              { return "test strategy" }
 func (e *echoStrategy) Controls() []strategy.Control { return nil }
 func (e *echoStrategy) SubMode(int) string           { return "" }
+func (e *echoStrategy) Clone() strategy.Strategy     { return &echoStrategy{every: e.every} }
 func (e *echoStrategy) Reset(ctx strategy.Context) {
 	e.have, e.acked = false, nil
 }
@@ -278,16 +279,16 @@ func TestSessionRejectsGarbage(t *testing.T) {
 	withEcho(t, 1, DefaultConfig(), func(s *Session, e *echoStrategy) {
 		s.Step(cubes.Input{})
 		// Hand the right a truncated packet directly through the link.
-		s.toRight.Send(wire.Tick(s.frame+1), []byte{1})
-		s.toRight.Send(wire.Tick(s.frame+1), []byte{7, 0, 0xff, 0xff, 0xff})
+		s.clients[0].toRight.Send(wire.Tick(s.frame+1), []byte{1})
+		s.clients[0].toRight.Send(wire.Tick(s.frame+1), []byte{7, 0, 0xff, 0xff, 0xff})
 		s.Step(cubes.Input{})
 		if m := s.Metrics(); m.Rejected != 2 {
 			t.Errorf("rejected %d packets, want 2", m.Rejected)
 		}
 		// A rejected packet must not be acknowledged: the left would take
 		// it for a baseline the right does not have.
-		h := s.rightEP.Header()
-		if !s.rightEP.IsFresh(7) || h.Acked(7) {
+		h := s.clients[0].rightEP.Header()
+		if !s.clients[0].rightEP.IsFresh(7) || h.Acked(7) {
 			t.Error("the right acknowledged a packet it rejected")
 		}
 	})
@@ -345,6 +346,9 @@ func (c *clientStrategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) e
 }
 
 func (c *clientStrategy) LeftInput(ctx strategy.Context) cubes.Input { return c.leftIn }
+func (c *clientStrategy) Clone() strategy.Strategy {
+	return &clientStrategy{echoStrategy: echoStrategy{every: c.every}}
+}
 func (c *clientStrategy) SideLabels() (string, string, string, string) {
 	return "SERVER", "", "CLIENT", ""
 }
@@ -376,7 +380,7 @@ func TestSessionTwoWayRightDriven(t *testing.T) {
 		if f >= 10+3 {
 			want = up
 		}
-		if got := s.ctx.Input(s.Frame() - 1); got != want {
+		if got := s.Context().Input(s.Frame() - 1); got != want {
 			t.Fatalf("tick %d: the left stepped with %+v, want %+v", f, got, want)
 		}
 	}
@@ -395,7 +399,7 @@ func TestSessionTwoWayRightDriven(t *testing.T) {
 	// counted and dropped, and its ack still counts.
 	withEcho(t, 1, DefaultConfig(), func(s *Session, e *echoStrategy) {
 		s.Step(cubes.Input{})
-		s.toLeft.Send(wire.Tick(s.frame+1), []byte{1, 0, 0, 9, 9})
+		s.clients[0].toLeft.Send(wire.Tick(s.frame+1), []byte{1, 0, 0, 9, 9})
 		s.Step(cubes.Input{})
 		if m := s.Metrics(); m.RejectedBack != 1 {
 			t.Errorf("rejected %d packets back, want 1", m.RejectedBack)

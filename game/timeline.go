@@ -16,14 +16,15 @@ type sentRecord struct {
 	bytes int
 }
 
-func (s *Session) recordPacket(id uint64, seq uint16, bytes int) {
+func (c *client) recordPacket(id uint64, seq uint16, bytes int) {
 	// Drop records older than the timeline shows (they come first).
+	frame := c.s.frame
 	k := 0
-	for k < len(s.timelineSent) && s.frame-s.timelineSent[k].frame > timelineTicks {
+	for k < len(c.timelineSent) && frame-c.timelineSent[k].frame > timelineTicks {
 		k++
 	}
-	s.timelineSent = append(s.timelineSent[:0], s.timelineSent[k:]...)
-	s.timelineSent = append(s.timelineSent, sentRecord{id: id, seq: seq, frame: s.frame, bytes: bytes})
+	c.timelineSent = append(c.timelineSent[:0], c.timelineSent[k:]...)
+	c.timelineSent = append(c.timelineSent, sentRecord{id: id, seq: seq, frame: frame, bytes: bytes})
 }
 
 // recordArrival notes a data packet a right process accepted: it left the
@@ -32,37 +33,39 @@ func (s *Session) recordPacket(id uint64, seq uint16, bytes int) {
 // each line is the packet's one-way trip in ticks (the two processes'
 // frames agree to within a tick or two), and a gap in the lines is a
 // packet lost or not sent.
-func (s *Session) recordArrival(seq uint16, sent, bytes int) {
+func (c *client) recordArrival(seq uint16, sent, bytes int) {
+	frame := c.s.frame
 	k := 0
-	for k < len(s.timelineRecv) && s.frame-s.timelineRecv[k].Arrival > timelineTicks {
+	for k < len(c.timelineRecv) && frame-c.timelineRecv[k].Arrival > timelineTicks {
 		k++
 	}
-	s.timelineRecv = append(s.timelineRecv[:0], s.timelineRecv[k:]...)
-	s.timelineRecv = append(s.timelineRecv, viewmodel.PacketRecord{Seq: seq, Sent: sent, Bytes: bytes, Fate: link.FateDelivered, Arrival: s.frame})
+	c.timelineRecv = append(c.timelineRecv[:0], c.timelineRecv[k:]...)
+	c.timelineRecv = append(c.timelineRecv, viewmodel.PacketRecord{Seq: seq, Sent: sent, Bytes: bytes, Fate: link.FateDelivered, Arrival: frame})
 }
 
-// Timeline appends the data packets of the last few seconds, oldest first,
-// with what happened to each, and returns dst. In a right process, it is
-// the packets that arrived (recordArrival).
+// Timeline appends the data packets of the last few seconds to the shown
+// client, oldest first, with what happened to each, and returns dst. In a
+// right process, it is the packets that arrived (recordArrival).
 func (s *Session) Timeline(dst []viewmodel.PacketRecord) []viewmodel.PacketRecord {
+	c := s.clients[s.shown]
 	if s.cfg.Role == RoleRight {
-		for _, r := range s.timelineRecv {
+		for _, r := range c.timelineRecv {
 			if s.frame-r.Arrival <= timelineTicks {
 				dst = append(dst, r)
 			}
 		}
 		return dst
 	}
-	for _, r := range s.timelineSent {
+	for _, r := range c.timelineSent {
 		if s.frame-r.frame > timelineTicks {
 			continue
 		}
 		p := viewmodel.PacketRecord{Seq: r.seq, Sent: r.frame, Bytes: r.bytes, Arrival: -1}
-		if ev, ok := s.toRight.Event(r.id); ok {
+		if ev, ok := c.toRight.Event(r.id); ok {
 			p.Fate = ev.Fate
 			p.Arrival = int(ev.Arrival)
 		}
-		p.Acked = s.leftEP.IsAcked(r.seq)
+		p.Acked = c.leftEP.IsAcked(r.seq)
 		dst = append(dst, p)
 	}
 	return dst

@@ -203,11 +203,12 @@ func serializeLinkConfig(s wire.Stream, c *link.Config) error {
 // leftState is the state the left publishes now.
 func (s *Session) leftState(now wire.Tick) remoteState {
 	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active), link: s.cfg.Link, rtt: -1}
-	if rtt, ok := s.leftEP.RTT(); ok {
+	c := s.clients[0]
+	if rtt, ok := c.leftEP.RTT(); ok {
 		rs.rtt = float32(rtt)
 	}
-	rs.loss = float32(s.leftEP.PacketLoss())
-	rs.sentKbps = float32(s.leftEP.SentKbps(now))
+	rs.loss = float32(c.leftEP.PacketLoss())
+	rs.sentKbps = float32(c.leftEP.SentKbps(now))
 	if f, ok := s.strategies[s.active].(strategy.Facts); ok {
 		rs.facts = f.Facts()
 	}
@@ -218,7 +219,6 @@ func (s *Session) leftState(now wire.Tick) remoteState {
 // packets out through the simulated link onto the socket, and the state
 // and diagnostics for the right.
 func (s *Session) stepLeftProcess(now wire.Tick) {
-	st := s.strategies[s.active]
 	s.net.Poll(now)
 	if e := s.net.Epoch(); e != s.connEpoch {
 		// A new right (or the old one back after a timeout): it starts
@@ -227,8 +227,10 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 		s.connEpoch = e
 		s.resetNetwork()
 	}
-	s.leftHalf(st, now, s.net.Data())
-	s.flush(s.toRight, now)
+	c := s.clients[0]
+	c.receiveBack(s.net.Data())
+	s.leftHalf(now)
+	s.flush(c.toRight, now)
 
 	// The state: in every accept, and as control when it changed (the
 	// session, the strategy, the settings or the link; not the figures,
@@ -342,11 +344,13 @@ func (s *Session) stepRightProcess(wire.Tick) {
 		s.followData(d)
 	}
 	now := wire.Tick(s.frame)
-	s.second[s.frame%len(s.second)] = wire.Breakdown{}
-	s.rightHalf(st, now, data)
-	s.flush(s.toLeft, now)
+	c := s.clients[0]
+	c.second[s.frame%len(c.second)] = wire.Breakdown{}
+	c.receive(now, data)
+	s.flush(c.toLeft, now)
 	s.right.Cubes = s.right.Cubes[:0]
 	shown, ok := st.View(&s.right)
+	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
 }
 
@@ -359,7 +363,7 @@ func (s *Session) applyState(body []byte, accept bool) {
 	var rs remoteState
 	s.r.Reset(body)
 	if err := s.readStateHeader(&rs); err != nil || int(rs.active) >= len(s.strategies) {
-		s.metrics.RejectedBack++
+		s.clients[0].metrics.RejectedBack++
 		return
 	}
 	if !accept && s.joined && rs.epoch == s.remote.epoch && rs.seq <= s.remote.seq {
@@ -367,7 +371,7 @@ func (s *Session) applyState(body []byte, accept bool) {
 	}
 	s.r.Reset(body)
 	if err := s.serializeState(s.r, &rs); err != nil {
-		s.metrics.RejectedBack++
+		s.clients[0].metrics.RejectedBack++
 		return
 	}
 	restart := accept || !s.joined || rs.epoch != s.remote.epoch
@@ -390,7 +394,7 @@ func (s *Session) applyState(body []byte, accept bool) {
 	case restart:
 		s.restartAt(int(rs.frame))
 	case switchTo:
-		s.active = int(rs.active)
+		s.activate(int(rs.active))
 		s.resetNetwork()
 	}
 }
@@ -461,7 +465,7 @@ func (s *Session) Events() []string {
 // (for the strategies' shapes), an empty history, the links and the active
 // strategy reset.
 func (s *Session) restartAt(f int) {
-	s.active = int(s.remote.active)
+	s.activate(int(s.remote.active))
 	if err := s.left.SetStates(s.initial); err == nil {
 		s.left.SetFrame(0)
 	}
@@ -481,7 +485,7 @@ func (s *Session) recordDiag(body []byte) {
 	s.r.SetCategory(wire.CategoryHeader)
 	if wire.SerializeUint32(s.r, &f) != nil || wire.SerializeUint64(s.r, &h) != nil || wire.SerializeInt(s.r, &n, 1, maxDiagCubes) != nil ||
 		int(n) != s.left.NumCubes() {
-		s.metrics.RejectedBack++
+		s.clients[0].metrics.RejectedBack++
 		return
 	}
 	frame := int(f)
@@ -496,7 +500,7 @@ func (s *Session) recordDiag(body []byte) {
 	for i := range pos {
 		var d diagCube
 		if d.serialize(s.r) != nil {
-			s.metrics.RejectedBack++
+			s.clients[0].metrics.RejectedBack++
 			return
 		}
 		pos[i] = wire.DequantizePosition(d.pos, diagResolution)

@@ -367,7 +367,7 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 func stepRightAlone(right *Session) {
 	st := right.strategies[right.active]
 	right.frame++
-	right.rightHalf(st, wire.Tick(right.frame), nil)
+	right.clients[0].receive(wire.Tick(right.frame), nil)
 	right.right.Cubes = right.right.Cubes[:0]
 	shown, ok := st.View(&right.right)
 	right.updateMetrics(shown, ok)
@@ -444,9 +444,9 @@ func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
 			rs := right.leftState(1)
 			rs.frame, rs.active = tc.frame, uint8(active)
 			body := append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
-			before := right.metrics.RejectedBack
+			before := right.clients[0].metrics.RejectedBack
 			right.applyState(body, true)
-			if got := right.metrics.RejectedBack > before; got == tc.taken {
+			if got := right.clients[0].metrics.RejectedBack > before; got == tc.taken {
 				t.Errorf("frame %#x, strategy %d: refused %v, want %v", tc.frame, active, got, !tc.taken)
 			}
 			for range 3 {

@@ -11,6 +11,15 @@ package lockstep
 // that frame (its low 32 bits), which the right compares with its own to
 // detect a desync. The right answers in its ack packet with the first
 // frame whose input it lacks: everything before it is held.
+//
+// With several players (Players > 1, known to both sides and not sent) a
+// frame's inputs are every player's, each player coded as above, and the
+// server relays a frame only when it holds every player's input for it.
+// Player 1 plays at the server; each other player's input comes up from
+// its own client, in the client's ack packet (every input the server has
+// not acked yet, from Own's first frame), and the server's packet says
+// how far it holds that client's inputs (OwnNext) and which player it is
+// waiting for (Stuck), so every client can name who holds it up.
 
 import (
 	"errors"
@@ -31,6 +40,16 @@ type InputPacket struct {
 	// Hash is the low 32 bits of the left world's StateHash at the
 	// packet's frame.
 	Hash uint32
+
+	// Players is the number of players (known, not sent). With more than
+	// one: Others[p-1] are player p+1's inputs for the same frames,
+	// Stuck is the player (1-based) whose input the server lacks for the
+	// first frame it cannot relay (0: none), and OwnNext is the first
+	// frame of the receiving client's own player the server does not hold.
+	Players int32
+	Others  [cubes.MaxPlayers - 1][MaxWindow]uint8
+	Stuck   int32
+	OwnNext uint32
 }
 
 // ErrInputBits: an input with bits beyond cubes.InputBits.
@@ -53,20 +72,47 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &p.Count, 0, MaxWindow); err != nil {
 		return err
 	}
+	if err := serializeInputs(s, p.Inputs[:p.Count]); err != nil {
+		return err
+	}
+	players := max(p.Players, 1) // the zero value: one player
+	if players > cubes.MaxPlayers {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	for k := range players - 1 {
+		if err := serializeInputs(s, p.Others[k][:p.Count]); err != nil {
+			return err
+		}
+	}
+	s.SetCategory(wire.CategoryHeader)
+	if players > 1 {
+		if err := wire.SerializeInt(s, &p.Stuck, 0, players); err != nil {
+			return err
+		}
+		if err := wire.SerializeUint32(s, &p.OwnNext); err != nil {
+			return err
+		}
+	}
+	return wire.SerializeUint32(s, &p.Hash)
+}
+
+// serializeInputs codes one player's inputs for consecutive frames: the
+// first in full, then a "changed" bit each, and the input when it changed.
+func serializeInputs(s wire.Stream, in []uint8) error {
 	s.SetCategory(wire.CategoryInput)
-	for k := int32(0); k < p.Count; k++ {
-		v := uint32(p.Inputs[k])
+	for k := range in {
+		v := uint32(in[k])
 		if !s.IsReading() && v >= 1<<cubes.InputBits {
 			return s.Fail(ErrInputBits)
 		}
 		if k > 0 {
-			changed := p.Inputs[k] != p.Inputs[k-1]
+			changed := in[k] != in[k-1]
 			if err := wire.SerializeBool(s, &changed); err != nil {
 				return err
 			}
 			if !changed {
 				if s.IsReading() {
-					p.Inputs[k] = p.Inputs[k-1]
+					in[k] = in[k-1]
 				}
 				continue
 			}
@@ -74,23 +120,38 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 		if err := wire.SerializeBits(s, &v, cubes.InputBits); err != nil {
 			return err
 		}
-		p.Inputs[k] = uint8(v)
+		in[k] = uint8(v)
 	}
-	s.SetCategory(wire.CategoryHeader)
-	return wire.SerializeUint32(s, &p.Hash)
+	return nil
 }
 
 // MaxLag is the largest Lag a packet can say (the rings' size).
 const MaxLag = ring
 
 // AckPacket is the right's answer, inside the session's ack packet: Next
-// is the first frame whose input the right does not hold.
+// is the first frame whose input the right does not hold. A client that
+// owns a player other than player 1 (Own, known to both sides and not
+// sent) adds its player's inputs the server has not acked: OwnCount
+// inputs from frame OwnFirst.
 type AckPacket struct {
-	Next uint32
+	Next     uint32
+	Own      bool
+	OwnFirst uint32
+	OwnCount int32
+	Inputs   [MaxWindow]uint8
 }
 
 // Serialize writes, reads or measures the ack.
 func (p *AckPacket) Serialize(s wire.Stream) error {
 	s.SetCategory(wire.CategoryAcks)
-	return wire.SerializeUint32(s, &p.Next)
+	if err := wire.SerializeUint32(s, &p.Next); err != nil || !p.Own {
+		return err
+	}
+	if err := wire.SerializeUint32(s, &p.OwnFirst); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &p.OwnCount, 0, MaxWindow); err != nil {
+		return err
+	}
+	return serializeInputs(s, p.Inputs[:p.OwnCount])
 }

@@ -57,19 +57,27 @@ type Strategy struct {
 	hasLink bool
 
 	// Left side.
-	leftInputs [ring]uint8 // input of frame f at f%ring
-	start      int         // the frame the strategy started at
-	acked      int         // the right holds every input before this frame
-	pkt        InputPacket
-	lastCount  int // inputs in the last packet sent
+	relay     *relay // every player's inputs at the server, shared with the clones
+	start     int    // the frame the strategy started at
+	acked     int    // the right holds every input before this frame
+	pkt       InputPacket
+	lastCount int // inputs in the last packet sent
+	players   int // players in the world (at the last Reset)
 
 	// Right side.
 	world  *cubes.World
 	fresh  cubes.Saved // a freshly built world: where both sides start
 	shared int         // the left's start as its settings said (a right process), −1
 	have   [ring]int32 // frame held at each slot, −1 for none
-	inputs [ring]uint8
+	inputs [ring]cubes.Inputs
 	next   int // first frame whose input the right does not hold
+	// stuck is the player (1-based) the server last said it waits for (0:
+	// none); with several players, the one who holds everyone up.
+	stuck int
+	// This client's own player (not player 1): its inputs go up to the
+	// server in the ack packets, every one the server does not hold yet.
+	mine    [ring]uint8
+	ownNext int // the first frame of ours the server lacks
 	// firstAt is the tick the first input arrived (−1: none yet). The
 	// playout clock runs from it: frame start+k may be simulated from tick
 	// firstAt + delay + k on, so the delay absorbs the link's jitter
@@ -89,7 +97,9 @@ type Strategy struct {
 	stallTicks int // stall ticks since the start
 	stepped    int // frames simulated this tick
 	back       AckPacket
+	backIn     AckPacket
 	in         InputPacket
+	newestIn   int // the frame of the newest packet read
 }
 
 // hashAt is a frame's state hash (low 32 bits).
@@ -104,7 +114,7 @@ func New(cfg Config) *Strategy {
 		cfg.WindowFrames = MaxWindow
 	}
 	cfg.MaxCatchUp = max(cfg.MaxCatchUp, 1)
-	st := &Strategy{cfg: cfg, shared: -1, desync: -1}
+	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}}
 	st.SetMode(0)
 	st.controls = st.buildControls()
 	return st
@@ -197,7 +207,8 @@ func (st *Strategy) delayTicks() int {
 // freshly built world at this frame (or, in a right process, at the frame
 // the left started at, which its settings carry).
 func (st *Strategy) Reset(ctx strategy.Context) {
-	if !st.fresh.Valid() {
+	if !st.fresh.Valid() || st.world.NumCubes() != ctx.Left().NumCubes() {
+		// Built once, and again when the players changed.
 		ctx.NewWorld().Save(&st.fresh)
 		st.world = ctx.NewWorld()
 	}
@@ -209,6 +220,8 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	if left.Restore(&st.fresh) == nil {
 		left.SetFrame(ctx.Frame()) // the left's clock is the session's
 	}
+	st.players = ctx.Players()
+	st.relay.reset(start, st.players)
 	st.acked = start
 	st.lastCount = 0
 	st.restartRight(start)
@@ -227,6 +240,9 @@ func (st *Strategy) restartRight(start int) {
 		st.remote[k] = hashAt{frame: -1}
 	}
 	st.next = start
+	st.ownNext = start
+	st.stuck = 0
+	st.newestIn = -1
 	st.firstAt = -1
 	st.checked, st.desync = 0, -1
 	st.perturbed = false
@@ -242,22 +258,49 @@ func (st *Strategy) Send(ctx strategy.Context) {
 	st.seeLink(ctx)
 	f := ctx.Frame()
 	newest := f - 1
+	r := st.relay
 	if newest >= st.start {
-		st.leftInputs[newest%ring] = ctx.Input(newest).Bits()
+		// Player 1 plays at the server, and so does any player without a
+		// client of its own; the others' inputs come up from their
+		// clients (ReceiveBack).
+		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
+		for pl := max(ctx.Clients(), 1); pl < st.players; pl++ {
+			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())
+		}
 	}
-	from := max(st.acked, st.start, newest-ring+MaxWindow+1)
-	n := max(min(newest-from+1, st.cfg.WindowFrames), 0)
-	// Oldest unacked first: the right cannot skip a frame, so when more
+	r.advance()
+	// Every frame the server holds every player's input for, the oldest
+	// the right lacks first: the right cannot skip a frame, so when more
 	// than the window is missing it gets the oldest, and Lag says how far
 	// they end before the packet's frame.
+	complete := r.next - 1
+	from := max(st.acked, st.start, complete-ring+MaxWindow+1)
+	n := max(min(complete-from+1, st.cfg.WindowFrames), 0)
 	p := &st.pkt
-	p.Count = int32(n)
+	p.Players = int32(st.players)
 	p.Lag = 0
 	if n > 0 {
 		p.Lag = int32(newest - (from + n - 1))
+		if p.Lag > MaxLag {
+			n, p.Lag = 0, 0 // stalled longer than the rings hold: nothing to relay
+		}
 	}
+	p.Count = int32(n)
 	for k := range n {
-		p.Inputs[k] = st.leftInputs[(from+k)%ring]
+		p.Inputs[k] = r.in[0][(from+k)%ring]
+		for pl := 1; pl < st.players; pl++ {
+			p.Others[pl-1][k] = r.in[pl][(from+k)%ring]
+		}
+	}
+	if st.players > 1 {
+		p.Stuck = 0
+		if complete < newest {
+			p.Stuck = int32(r.stuck() + 1)
+		}
+		p.OwnNext = uint32(max(st.start, 0))
+		if own := ctx.Player(); own > 0 {
+			p.OwnNext = uint32(r.firstMissing(own))
+		}
 	}
 	p.Hash = uint32(ctx.Left().StateHash())
 	st.lastCount = int(p.Count)
@@ -278,6 +321,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 		return errFrame
 	}
 	p := &st.in
+	p.Players = int32(st.players)
 	if err := p.Serialize(s); err != nil {
 		return err
 	}
@@ -289,7 +333,18 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 			continue // held already, from before the start, or too far ahead to keep
 		}
 		st.have[f%ring] = int32(f)
-		st.inputs[f%ring] = p.Inputs[k]
+		in := &st.inputs[f%ring]
+		*in = cubes.Inputs{cubes.InputFromBits(p.Inputs[k])}
+		for pl := 1; pl < st.players; pl++ {
+			in[pl] = cubes.InputFromBits(p.Others[pl-1][k])
+		}
+	}
+	if st.players > 1 && frame >= st.newestIn {
+		st.newestIn = frame
+		st.stuck = int(p.Stuck)
+		if int64(p.OwnNext) <= int64(frame) && int(p.OwnNext) > st.ownNext {
+			st.ownNext = int(p.OwnNext)
+		}
 	}
 	for st.have[st.next%ring] == int32(st.next) {
 		st.next++
@@ -346,7 +401,7 @@ func (st *Strategy) Update(ctx strategy.Context) {
 		if Modes[st.mode].NonDeterministic && !st.perturbed && f >= st.start+st.cfg.PerturbAfterFrames {
 			st.perturb()
 		}
-		st.world.Step(cubes.InputFromBits(st.inputs[f%ring]))
+		st.world.StepAll(&st.inputs[f%ring])
 		st.stepped++
 		st.recordOwn()
 	}
@@ -377,21 +432,51 @@ func (st *Strategy) perturb() {
 	_ = st.world.SetCube(cubes.Player, c)
 }
 
-// SendBack implements strategy.TwoWay: the first frame the right lacks.
+// SendBack implements strategy.TwoWay: the first frame the right lacks,
+// and, for a client that owns a player other than player 1, that player's
+// inputs the server does not hold yet.
 func (st *Strategy) SendBack(ctx strategy.Context) {
-	st.back.Next = uint32(st.next)
-	_, _ = ctx.SendBack(&st.back)
+	b := &st.back
+	b.Next = uint32(st.next)
+	b.Own = st.ownsPlayer(ctx)
+	if b.Own {
+		// The input this client's player made this tick is frame f's (the
+		// server's world stepped f with it).
+		f := ctx.Frame() - 1
+		if f >= st.start {
+			st.mine[f%ring] = ctx.PresenterInput().Bits()
+		}
+		from := max(st.ownNext, st.start, f-ring+1)
+		n := max(min(f-from+1, st.cfg.WindowFrames), 0)
+		b.OwnFirst, b.OwnCount = uint32(max(from, 0)), int32(n)
+		for k := range n {
+			b.Inputs[k] = st.mine[(from+k)%ring]
+		}
+	}
+	_, _ = ctx.SendBack(b)
+}
+
+// ownsPlayer reports whether this client's player is one whose inputs go
+// up to the server (any but player 1, who plays at the server).
+func (st *Strategy) ownsPlayer(ctx strategy.Context) bool {
+	return st.players > 1 && ctx.Player() > 0
 }
 
 // ReceiveBack implements strategy.TwoWay: the left learns what the right
 // holds. A frame the left has not reached is refused.
 func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error {
-	var a AckPacket
+	a := &st.backIn
+	a.Own = st.ownsPlayer(ctx)
 	if err := a.Serialize(s); err != nil {
 		return err
 	}
-	if int64(a.Next) > int64(ctx.Frame()) {
+	if int64(a.Next) > int64(ctx.Frame()) || (a.Own && int64(a.OwnFirst)+int64(a.OwnCount) > int64(ctx.Frame())) {
 		return errAhead
+	}
+	if a.Own {
+		for k := range int(a.OwnCount) {
+			st.relay.put(ctx.Player(), int(a.OwnFirst)+k, a.Inputs[k])
+		}
 	}
 	// Taken as it is, even when lower: a right that started over (a right
 	// process learning the left's start) needs the inputs again. An old
@@ -470,6 +555,96 @@ func (st *Strategy) syncLine() string {
 }
 
 func (st *Strategy) waitLine() string {
-	return fmt.Sprintf("waiting %s · stalled %.1f s of the last 10", viewmodel.Plural(st.waiting, "frame"),
+	who := ""
+	if st.stuck > 0 && st.waiting > 0 {
+		// The server cannot relay a frame until every player's input for
+		// it is in: the slowest link holds everyone up.
+		who = fmt.Sprintf(" for player %d", st.stuck)
+	}
+	return fmt.Sprintf("waiting%s %s · stalled %.1f s of the last 10", who, viewmodel.Plural(st.waiting, "frame"),
 		float64(st.StallTicks())/wire.TicksPerSecond)
+}
+
+// WaitingFor is the player (1-based) the server last said it waits for
+// while this client waits (0: none, or not waiting).
+func (st *Strategy) WaitingFor() int {
+	if st.waiting > 0 {
+		return st.stuck
+	}
+	return 0
+}
+
+// Clone implements strategy.Strategy: an instance for one more client,
+// in the same mode, relaying through the same server.
+func (st *Strategy) Clone() strategy.Strategy {
+	c := New(st.cfg)
+	c.SetMode(st.mode)
+	c.delayMs = st.delayMs
+	c.relay = st.relay
+	return c
+}
+
+// relay is the server's store of every player's inputs: player 1's from
+// the server's own input, the others' as their clients send them up. A
+// frame can be relayed to the clients once every player's input for it is
+// in (next counts them). One relay serves every client's instance.
+type relay struct {
+	start   int
+	players int
+	next    int // first frame some player's input is missing for
+	have    [cubes.MaxPlayers][ring]int32
+	in      [cubes.MaxPlayers][ring]uint8
+}
+
+func (r *relay) reset(start, players int) {
+	r.start, r.players, r.next = start, players, start
+	for p := range r.have {
+		for k := range r.have[p] {
+			r.have[p][k] = -1
+		}
+	}
+}
+
+// put stores player p's input of frame f, if the ring can hold it.
+func (r *relay) put(p, f int, bits uint8) {
+	if p < 0 || p >= r.players || f < r.next || f >= r.next+ring {
+		return
+	}
+	r.have[p][f%ring] = int32(f)
+	r.in[p][f%ring] = bits
+}
+
+// holds reports whether player p's input of frame f is in.
+func (r *relay) holds(p, f int) bool { return r.have[p][f%ring] == int32(f) }
+
+// advance moves next past every frame complete for every player.
+func (r *relay) advance() {
+	for {
+		for p := range r.players {
+			if !r.holds(p, r.next) {
+				return
+			}
+		}
+		r.next++
+	}
+}
+
+// stuck is the first player (0-based) whose input of frame next is missing.
+func (r *relay) stuck() int {
+	for p := range r.players {
+		if !r.holds(p, r.next) {
+			return p
+		}
+	}
+	return 0
+}
+
+// firstMissing is the first frame from next on whose input of player p
+// is not in: what the server asks that player's client for.
+func (r *relay) firstMissing(p int) int {
+	f := r.next
+	for f < r.next+ring && r.holds(p, f) {
+		f++
+	}
+	return f
 }

@@ -124,7 +124,12 @@ type client struct {
 	// shared: the local world is still the world both sides built at
 	// frame 0, stepped only with the server's inputs (see catchUp).
 	shared       bool
-	serverIn     cubes.Input
+	// serverIns are the inputs the server stepped its newest frame with,
+	// every player's: the other players' predicted steps reuse them (the
+	// client knows nothing newer of them).
+	serverIns    cubes.Inputs
+	player       int // the client's own player (0-based), −1 for a spectator
+	me, pme      int // its cube in w and in pw
 	serverPlayer cubes.CubeState
 	hasServer    bool
 
@@ -165,7 +170,13 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.acked = -1
 	c.lastServer, c.hasServer, c.adopted = -1, false, -1
 	c.shared = ctx.Frame() == 0
-	c.serverIn = cubes.Input{}
+	c.serverIns = cubes.Inputs{}
+	c.player = ctx.Player()
+	c.me, c.pme = cubes.Player, cubes.Player
+	if c.player > 0 {
+		c.me, c.pme = c.w.PlayerCube(c.player), c.pw.PlayerCube(c.player)
+	}
+	c.parkOthers()
 	if c.smooth == nil || len(c.oldPos) != c.n {
 		c.smooth = statesync.NewSmoother(statesync.DefaultSmoothingConfig(), c.n)
 		c.oldPos, c.oldRot = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n)
@@ -188,7 +199,7 @@ func (c *client) configure(st *Strategy) {
 	}
 	old := c.set
 	c.set = s
-	c.pred = s.Mode.predicts()
+	c.pred = s.Mode.predicts() && c.player >= 0 // a spectator has nothing to predict
 	c.world = c.pred && s.Scope == ScopeWorld
 	if old.Mode == s.Mode && old.Scope == s.Scope && c.configured {
 		return // only the smoothing changed
@@ -201,7 +212,7 @@ func (c *client) configure(st *Strategy) {
 		c.w.SetFrame(c.ct)
 	}
 	// The player-only world: the player where the local world has it.
-	_ = c.pw.SetCube(cubes.Player, c.w.Cube(cubes.Player))
+	_ = c.pw.SetCube(c.pme, c.w.Cube(c.me))
 	c.pw.SetFrame(c.ct)
 }
 
@@ -265,8 +276,9 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.adjAt[k] = c.cumAdj
 		if c.pred {
 			pw.Save(&r.saves[k])
-			pw.Step(in)
-			r.moves[k] = move{frame: f, in: in, after: pw.Cube(cubes.Player)}
+			ins := c.stepInputs(in)
+			pw.StepAll(&ins)
+			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.pme)}
 			c.shared = false // stepped with the client's own input
 		}
 		c.ct++
@@ -274,7 +286,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if !c.world && c.hasServer && c.w.Frame() < ctx.Frame() {
 		// The mirror carries on with the server's last input until the
 		// next state arrives.
-		c.w.Step(c.serverIn)
+		c.w.StepAll(&c.serverIns)
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
 
@@ -342,6 +354,7 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire.ReadStream) error {
 	p := &c.pkt
 	p.State.NumCubes = int32(c.n)
+	p.State.Players = int32(ctx.Players())
 	p.State.History = nil
 	if err := p.Serialize(r); err != nil {
 		return err
@@ -372,11 +385,13 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		c.est, c.hasEst = e, true
 		ss.Reported = int(p.Early)
 	}
-	c.serverIn = cubes.InputFromBits(p.State.Inputs[statesync.Inputs-1])
-	hasPlayer := p.State.NumUpdates > 0 && p.State.Updates[0].Index == cubes.Player
-	if hasPlayer {
-		c.serverPlayer = stateOf(&p.State.Updates[0])
-		c.hasServer = true
+	c.serverIns = serverInputs(&p.State, statesync.Inputs-1)
+	hasPlayer := false
+	for k := range p.State.NumUpdates {
+		if u := &p.State.Updates[k]; int(u.Index) == c.me && c.player >= 0 {
+			c.serverPlayer = stateOf(u)
+			c.hasServer, hasPlayer = true, true
+		}
 	}
 
 	// The mirror (no prediction, or the player-only scope): everything
@@ -396,7 +411,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	// frames the client predicted can be compared at the same frame.)
 	var predicted *cubes.CubeState
 	if f == c.ct {
-		cur := pw.Cube(cubes.Player)
+		cur := pw.Cube(c.pme)
 		predicted = &cur
 	} else if m := rg.at(f - 1); m != nil {
 		predicted = &m.after
@@ -441,7 +456,8 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 // until it crosses the threshold (on a perfect link that took 125 frames
 // and 2 cm).
 func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
-	for k, bits := range p.State.Inputs {
+	for k := range statesync.Inputs {
+		bits := serverInputs(&p.State, k)[c.player].Bits()
 		g := f - statesync.Inputs + k
 		if g < c.adopted {
 			continue
@@ -469,12 +485,13 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 		return false
 	}
 	for g := c.ct; g < f; g++ {
-		in := cubes.InputFromBits(p.State.Inputs[statesync.Inputs-(f-g)])
+		ins := serverInputs(&p.State, statesync.Inputs-(f-g))
+		in := ins[c.player]
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
 		c.w.Save(&rg.saves[k])
-		c.w.Step(in)
-		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(cubes.Player)}
+		c.w.StepAll(&ins)
+		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(c.me)}
 	}
 	c.cumAdj += f - c.ct
 	c.ct, c.adopted = f, f
@@ -487,9 +504,9 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 	c.adopted = max(c.adopted, f)
 	c.shared = false
-	old := pw.Cube(cubes.Player)
-	_ = pw.SetCube(cubes.Player, c.serverPlayer)
-	c.smooth.Corrected(c.set.smoothMode(), cubes.Player, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
+	old := pw.Cube(c.pme)
+	_ = pw.SetCube(c.pme, c.serverPlayer)
+	c.smooth.Corrected(c.set.smoothMode(), c.me, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
 	if f > c.ct {
 		// Behind the server: jump the clock to it (a fresh client, or
 		// one that lost contact for longer than its ring).
@@ -511,7 +528,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.snapPresent(st, pw, f)
 		return
 	}
-	old := pw.Cube(cubes.Player)
+	old := pw.Cube(c.pme)
 	smooth := c.world
 	if smooth {
 		for i := range c.n {
@@ -528,7 +545,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
 	}
 	c.adopted = f
-	_ = pw.SetCube(cubes.Player, c.serverPlayer)
+	_ = pw.SetCube(c.pme, c.serverPlayer)
 	frames := 0
 	for g := f; g < c.ct; g++ {
 		m := rg.at(g)
@@ -537,11 +554,12 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 		j := g % len(rg.saves)
 		pw.Save(&rg.saves[j])
-		pw.Step(m.in)
-		m.after = pw.Cube(cubes.Player)
+		ins := c.stepInputs(m.in)
+		pw.StepAll(&ins)
+		m.after = pw.Cube(c.pme)
 		frames++
 	}
-	now := pw.Cube(cubes.Player)
+	now := pw.Cube(c.pme)
 	mode := c.set.smoothMode()
 	if smooth {
 		for i := range c.n {
@@ -549,7 +567,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			c.smooth.Corrected(mode, i, c.oldPos[i], c.oldRot[i], s.Position, s.Orientation)
 		}
 	} else {
-		c.smooth.Corrected(mode, cubes.Player, old.Position, old.Orientation, now.Position, now.Orientation)
+		c.smooth.Corrected(mode, c.me, old.Position, old.Orientation, now.Position, now.Orientation)
 	}
 	c.mark, c.markTo, c.markTicks = old, now, st.cfg.MarkTicks
 	ss.Corrections++
@@ -567,7 +585,7 @@ func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 	for k := int32(0); k < p.State.NumUpdates; k++ {
 		u := &p.State.Updates[k]
 		i := int(u.Index)
-		if i == cubes.Player && !withPlayer {
+		if i == c.me && c.player >= 0 && !withPlayer {
 			continue
 		}
 		old := c.w.Cube(i)
@@ -575,7 +593,7 @@ func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 		if c.w.SetCube(i, ns) != nil {
 			continue
 		}
-		if smooth && (i != cubes.Player || !c.pred) {
+		if smooth && (i != c.me || !c.pred) {
 			c.smooth.Corrected(mode, i, old.Position, old.Orientation, ns.Position, ns.Orientation)
 		}
 	}
@@ -590,9 +608,9 @@ func stateOf(u *statesync.StateUpdate) cubes.CubeState {
 // drawnPlayer is the player as the client simulates it now.
 func (c *client) drawnPlayer() cubes.CubeState {
 	if c.pred && !c.world {
-		return c.pw.Cube(cubes.Player)
+		return c.pw.Cube(c.pme)
 	}
-	return c.w.Cube(cubes.Player)
+	return c.w.Cube(c.me)
 }
 
 // PlayerAt returns the client's predicted player state at frame f (after
@@ -605,7 +623,10 @@ func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
 	}
 	pw, r := c.predicting()
 	if f == c.ct {
-		return pw.Cube(cubes.Player), true
+		if pw == c.pw {
+			return pw.Cube(c.pme), true
+		}
+		return pw.Cube(c.me), true
 	}
 	if m := r.at(f - 1); m != nil {
 		return m.after, true
@@ -616,3 +637,43 @@ func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
 // ClientFrame is the client's clock: the frame its next input is stamped
 // with (its drawn player is at this frame when it predicts).
 func (st *Strategy) ClientFrame() int { return st.cli.ct }
+
+// stepInputs are the inputs a predicted step uses: the client's own for
+// its player, and for every other player the newest the server said it
+// used (the client knows nothing newer of them; in the player-only world
+// the others are parked and their inputs do nothing).
+func (c *client) stepInputs(own cubes.Input) cubes.Inputs {
+	ins := c.serverIns
+	if !c.world {
+		ins = cubes.Inputs{}
+	}
+	if c.player >= 0 {
+		ins[c.player] = own
+	}
+	return ins
+}
+
+// serverInputs are every player's inputs of input slot k of a server
+// packet (slot statesync.Inputs−1 is the packet's frame − 1).
+func serverInputs(p *statesync.Packet, k int) cubes.Inputs {
+	ins := cubes.Inputs{cubes.InputFromBits(p.Inputs[k])}
+	for q := 1; q < int(p.Players); q++ {
+		ins[q] = cubes.InputFromBits(p.Others[q-1][k])
+	}
+	return ins
+}
+
+// parkOthers moves the other players of the player-only world far away,
+// each to a spot of its own, where the client's player never meets them:
+// that world predicts one player alone.
+func (c *client) parkOthers() {
+	for p := range c.pw.NumPlayers() {
+		if p == c.player {
+			continue
+		}
+		i := c.pw.PlayerCube(p)
+		s := c.pw.Cube(i)
+		s.Position = parkedCube.Add(mgl64.Vec3{float64(5 * (p + 1)), 0, 1})
+		_ = c.pw.SetCube(i, s)
+	}
+}

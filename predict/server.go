@@ -171,10 +171,16 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 	p.Early, p.EarlyFrame, p.HasEarly = s.report(frame)
 	pk := &p.State
 	pk.NumCubes = int32(left.NumCubes())
+	pk.Players = int32(ctx.Players())
 	pk.Quantized, pk.Compressed, pk.Delta, pk.HasBaseAck, pk.Relative = false, true, false, false, false
 	pk.History = nil
 	for k := range pk.Inputs {
-		pk.Inputs[k] = ctx.Input(frame - statesync.Inputs + k).Bits()
+		pk.Inputs[k] = ctx.PlayerInput(0, frame-statesync.Inputs+k).Bits()
+	}
+	for q := 1; q < ctx.Players(); q++ {
+		for k := range pk.Others[q-1] {
+			pk.Others[q-1][k] = ctx.PlayerInput(q, frame-statesync.Inputs+k).Bits()
+		}
 	}
 	pk.NumUpdates = 0
 	for i := 0; i < left.NumCubes(); i++ {
@@ -189,19 +195,20 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 	s.selected = s.selected[:0]
 	// The player first, always: the client's corrections need it in every
 	// packet, and it anchors positions sent relative to it.
-	s.candidate(left, cubes.Player)
+	me := int32(left.PlayerCube(max(ctx.Player(), 0)))
+	s.candidate(left, me)
 	if bits, err := pk.MeasureUpdate(s.m, &s.cand); err == nil {
 		used += bits
 		pk.Updates[0] = s.cand
 		pk.NumUpdates = 1
 		pk.Relative = true
-		s.selected = append(s.selected, cubes.Player)
+		s.selected = append(s.selected, me)
 	}
 	for _, i := range s.prio.Order() {
 		if len(s.selected) >= cfg.MaxUpdates {
 			break
 		}
-		if i == cubes.Player {
+		if i == me {
 			continue
 		}
 		s.candidate(left, i)

@@ -299,17 +299,17 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	for i := 0; i < w.NumCubes(); i++ {
 		s := w.Cube(i)
 		atRest := w.AtRest(i)
-		if i == cubes.Player {
+		if i == c.me {
 			s = c.drawnPlayer()
 		}
 		p, q := c.smooth.Rendered(i, s.Position, s.Orientation)
 		v.Cubes = append(v.Cubes, viewmodel.CubeView{
 			Position: p, Orientation: q, HalfExtent: w.HalfExtent(i),
-			Player: i == cubes.Player, Interacting: s.Interacting || i == cubes.Player, AtRest: atRest,
+			Player: i == c.me, Interacting: s.Interacting || w.IsPlayer(i), AtRest: atRest,
 			ErrorOffset: c.smooth.Offset(i),
 		})
 	}
-	h := w.HalfExtent(cubes.Player)
+	h := w.HalfExtent(c.me)
 	if c.pred && c.hasServer {
 		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkServer, Position: c.serverPlayer.Position,
 			Orientation: c.serverPlayer.Orientation, HalfExtent: h})
@@ -322,4 +322,13 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 		return 0, false
 	}
 	return float64(w.Frame()), true
+}
+
+// Clone implements strategy.Strategy: an instance for one more client, in
+// the same mode. Each client's instance holds the server's state for that
+// client (its input stream and clock lead) and the client's own world.
+func (st *Strategy) Clone() strategy.Strategy {
+	c := New(st.cfg)
+	c.SetSettings(st.set)
+	return c
 }

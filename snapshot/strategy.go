@@ -87,6 +87,7 @@ const (
 func New(cfg Config) *Strategy {
 	cfg.sanitize()
 	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
+	st.send.shared = &quantized{frame: -1}
 	st.controls = st.buildControls()
 	return st
 }
@@ -269,6 +270,39 @@ type snapshotSender struct {
 	frame       int // the left's frame while sending (to unwrap baselines)
 	newestAcked int // newest snapshot frame the right acked, -1 = none
 	stats       senderStats
+	shared      *quantized // the world quantized this tick, shared with the clones
+}
+
+// quantized is the server's world quantized at one level for one frame,
+// shared by an instance and its clones (Clone): every client's snapshot of
+// a frame starts from the same quantized cubes, so the server quantizes its
+// world once a tick whatever the number of clients, and each further
+// client copies them.
+type quantized struct {
+	frame  int
+	level  Level
+	cubes  []Cube
+	clones int // instances sharing it beyond the first: keep a copy only then
+}
+
+// fill puts the world w at frame f, quantized at level, into dst.
+func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
+	if q.frame == f && q.level == level && len(q.cubes) == len(dst) {
+		copy(dst, q.cubes)
+		return
+	}
+	for i := range dst {
+		c := w.Cube(i)
+		dst[i] = QuantizeCube(level, CubeSample{
+			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
+			Interacting: c.Interacting, AtRest: w.AtRest(i),
+		})
+	}
+	if q.clones == 0 {
+		return
+	}
+	q.cubes = append(q.cubes[:0], dst...)
+	q.frame, q.level = f, level
 }
 
 func (s *snapshotSender) build(cfg Config, n int) {
@@ -325,15 +359,8 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		return
 	}
 	s.frame = f
-	w := ctx.Left()
 	level := cfg.Level
-	for i := range s.current {
-		c := w.Cube(i)
-		s.current[i] = QuantizeCube(level, CubeSample{
-			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
-			Interacting: c.Interacting, AtRest: w.AtRest(i),
-		})
-	}
+	s.shared.fill(s.current, ctx.Left(), f, level)
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
 	p.Predict = cfg.Predicting()
@@ -619,4 +646,14 @@ func (r *snapshotReceiver) view(v *viewmodel.View, halves []float64) (float64, b
 		})
 	}
 	return r.ip.Shown, true
+}
+
+// Clone implements strategy.Strategy: an instance for one more client,
+// with the same settings, sharing the server's quantized world.
+func (st *Strategy) Clone() strategy.Strategy {
+	c := New(st.cfg)
+	c.id, c.name, c.sub = st.id, st.name, st.sub
+	c.send.shared = st.send.shared
+	st.send.shared.clones++
+	return c
 }

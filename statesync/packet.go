@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/cubes"
 	"netcubes/wire"
 )
 
@@ -242,6 +243,10 @@ type Packet struct {
 	// Inputs are the 6-bit inputs of the Inputs frames before this
 	// packet's frame, oldest first: Inputs[k] is frame seq − 32 + k.
 	Inputs [Inputs]uint8
+	// Players is the number of players, known to both sides and not sent
+	// (0 counts as 1); Others[p-1] are player p+1's inputs, as Inputs.
+	Players int32
+	Others  [cubes.MaxPlayers - 1][Inputs]uint8
 
 	NumUpdates int32
 	Updates    [MaxUpdates]StateUpdate
@@ -289,6 +294,16 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	for k := range p.Inputs {
 		if err := wire.SerializeInt(s, &p.Inputs[k], 0, 1<<InputBits-1); err != nil {
 			return err
+		}
+	}
+	if p.Players > cubes.MaxPlayers {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	for q := int32(1); q < p.Players; q++ {
+		for k := range p.Others[q-1] {
+			if err := wire.SerializeInt(s, &p.Others[q-1][k], 0, 1<<InputBits-1); err != nil {
+				return err
+			}
 		}
 	}
 	s.SetCategory(wire.CategoryHeader)

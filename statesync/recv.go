@@ -59,10 +59,20 @@ const maxClockTransit = 10 * wire.TicksPerSecond
 // buffer, the link's jitter, a clock catching up), with room to spare.
 const inputRing = 128
 
-// recvInput is one frame's input as the right received it.
+// recvInput is one frame's inputs as the right received them: bits[p] is
+// player p+1's.
 type recvInput struct {
 	frame int // −1: empty
-	bits  uint8
+	bits  [cubes.MaxPlayers]uint8
+}
+
+// inputs unpacks the players' inputs.
+func (e *recvInput) inputs() cubes.Inputs {
+	var in cubes.Inputs
+	for p, b := range e.bits {
+		in[p] = cubes.InputFromBits(b)
+	}
+	return in
 }
 
 // recvFlag is whether the left quantized its world at a frame.
@@ -81,7 +91,7 @@ type stateSyncReceiver struct {
 	pkt         Packet
 	inputs      [inputRing]recvInput // by frame
 	quantized   [inputRing]recvFlag  // by frame: the packet's Quantized flag
-	lastInput   cubes.Input
+	lastInput   cubes.Inputs
 	lastApplied []int // frame of the newest update applied to each cube, −1
 	// colour is each cube's interacting flag as the left last said it (the
 	// updates carry it). The view draws it: the right's world runs the
@@ -122,7 +132,7 @@ func (r *stateSyncReceiver) reset(st *Strategy, ctx strategy.Context) {
 		r.inputs[k] = recvInput{frame: -1}
 		r.quantized[k] = recvFlag{frame: -1}
 	}
-	r.lastInput = cubes.Input{}
+	r.lastInput = cubes.Inputs{}
 	for i := range n {
 		r.colour[i] = r.world.Interacting(i)
 		r.lastApplied[i] = -1
@@ -147,6 +157,7 @@ func (r *stateSyncReceiver) receive(st *Strategy, ctx strategy.Context, seq uint
 	}
 	pkt := &r.pkt
 	pkt.NumCubes = int32(st.n)
+	pkt.Players = int32(ctx.Players())
 	pkt.History = r.hist
 	if err := pkt.Serialize(s); err != nil {
 		return err
@@ -165,7 +176,11 @@ func (r *stateSyncReceiver) receive(st *Strategy, ctx strategy.Context, seq uint
 		if slot.frame >= f {
 			continue // known (or a newer frame holds the slot)
 		}
-		*slot = recvInput{frame: f, bits: b}
+		*slot = recvInput{frame: f}
+		slot.bits[0] = b
+		for p := 1; p < int(pkt.Players); p++ {
+			slot.bits[p] = pkt.Others[p-1][k]
+		}
 		if f != frame-1 {
 			st.stats.InputsRecovered++
 		}
@@ -230,7 +245,8 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 			if r.quantizeAt(st, f) {
 				r.quant.run(r.world, true)
 			}
-			r.world.Step(r.inputFor(st, f))
+			in := r.inputFor(st, f)
+			r.world.StepAll(&in)
 			r.deliver(st, f+1)
 		}
 		if steps == 0 {
@@ -253,28 +269,30 @@ func (r *stateSyncReceiver) quantizeAt(st *Strategy, f int) bool {
 	return st.set.Quantize
 }
 
-// inputFor returns the input to step frame f with: the left's, when it has
-// arrived, else the latest one known before it.
-func (r *stateSyncReceiver) inputFor(st *Strategy, f int) cubes.Input {
+// inputFor returns the inputs to step frame f with: the left's, when they
+// have arrived, else the latest ones known before them.
+func (r *stateSyncReceiver) inputFor(st *Strategy, f int) cubes.Inputs {
 	in := r.lastInput
 	if f < 0 {
 		f = 0 // cannot happen (the world's frame never is); keeps the index valid
 	}
-	if e := r.inputs[f%len(r.inputs)]; e.frame == f {
-		in = cubes.InputFromBits(e.bits)
+	if e := &r.inputs[f%len(r.inputs)]; e.frame == f {
+		in = e.inputs()
 		st.stats.InputsExact++
 	} else {
 		st.stats.InputsGuessed++
 		for g := f - 1; g >= 0 && g > f-len(r.inputs); g-- {
-			if e := r.inputs[g%len(r.inputs)]; e.frame == g {
-				in = cubes.InputFromBits(e.bits)
+			if e := &r.inputs[g%len(r.inputs)]; e.frame == g {
+				in = e.inputs()
 				break
 			}
 		}
 	}
 	r.lastInput = in
 	if r.recordInputs {
-		r.usedInputs = append(r.usedInputs, recvInput{frame: f, bits: in.Bits()})
+		u := recvInput{frame: f}
+		u.bits[0] = in[0].Bits()
+		r.usedInputs = append(r.usedInputs, u)
 	}
 	return in
 }

@@ -39,7 +39,7 @@ import (
 // stateSyncSender is the left side. It allocates only in reset.
 type stateSyncSender struct {
 	prio      *PriorityAccumulator
-	quant     quantizer // this tick's quantized state of every left cube
+	quant     *quantizer // this tick's quantized state of every left cube (shared with the clones)
 	wasAtRest []bool    // at rest (zero velocity on the wire) last tick
 	pending   []bool    // waiting for its at-rest commit
 	committed []bool    // at rest, and a packet carrying it at rest was acked
@@ -122,7 +122,7 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	frame := ctx.Frame()
 
 	// 1. Quantize (both sides: the left's half), and 2. prioritize.
-	s.quant.run(left, set.Quantize)
+	s.quant.runOnce(left, set.Quantize)
 	pending := 0
 	for i := range s.quant.q {
 		atRest := s.quant.q[i].AtRest
@@ -144,20 +144,20 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 			case s.pending[i]:
 				// Resend until the resting state is known to have arrived.
 				p = math.Max(p, cfg.RestCommitPriority)
-			case s.committed[i] && i != cubes.Player:
+			case s.committed[i] && !left.IsPlayer(i):
 				// The right has this cube's resting state: while it
 				// lies still there is nothing new to say, even if it is
 				// still red for a while.
 				p = cfg.RestingPriority
 			}
 		}
-		if left.Interacting(i) != s.colourKnown[i] && i != cubes.Player {
+		if left.Interacting(i) != s.colourKnown[i] && !left.IsPlayer(i) {
 			p = math.Max(p, cfg.InteractingPriority)
 		}
 		if s.pending[i] {
 			pending++
 		}
-		if set.Accumulate && cfg.StarvationTicks > 0 && i != cubes.Player {
+		if set.Accumulate && cfg.StarvationTicks > 0 && !left.IsPlayer(i) {
 			last := s.lastSent[i]
 			if last < 0 {
 				last = s.start
@@ -183,7 +183,14 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < BaseWindow
 	pkt.BaseAck = uint16(s.newestAck)
 	for k := range pkt.Inputs {
-		pkt.Inputs[k] = ctx.Input(frame - Inputs + k).Bits()
+		pkt.Inputs[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
+	}
+	// Every player's inputs: the right steps its world with all of them.
+	pkt.Players = int32(ctx.Players())
+	for p := 1; p < ctx.Players(); p++ {
+		for k := range pkt.Others[p-1] {
+			pkt.Others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
+		}
 	}
 	pkt.NumUpdates = 0
 	pkt.History = nil
@@ -364,7 +371,7 @@ func sortInt32s(a []int32) {
 // updates by the same rule.
 func BasePriority(left *cubes.World, i int, player, interacting, resting float64) float64 {
 	switch {
-	case i == cubes.Player:
+	case left.IsPlayer(i):
 		return player
 	case left.Interacting(i):
 		return interacting

@@ -385,6 +385,7 @@ func New(cfg Config) *Strategy {
 		cfg.MaxUpdates = MaxUpdates
 	}
 	st := &Strategy{cfg: cfg}
+	st.snd.quant = &quantizer{}
 	st.rcv.smooth.cfg = cfg.Smoothing
 	st.SetSettings(cfg.Initial)
 	st.controls = st.buildControls()
@@ -598,9 +599,25 @@ type quantizer struct {
 	q     []QuantizedCubeState
 	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
 	valid []bool
+	// ranAt is the frame of the last runOnce (−1: none since the reset),
+	// applied whether it snapped the world.
+	ranAt   int
+	applied bool
+}
+
+// runOnce is run, once per frame: the server's quantizer is shared by
+// every client's instance (Clone), and the first to send each tick runs
+// it for all.
+func (z *quantizer) runOnce(w *cubes.World, apply bool) {
+	if z.ranAt == w.Frame() && z.applied == apply {
+		return
+	}
+	z.run(w, apply)
+	z.ranAt, z.applied = w.Frame(), apply
 }
 
 func (z *quantizer) reset(n int) {
+	z.ranAt = -1
 	if len(z.q) != n {
 		z.q = make([]QuantizedCubeState, n)
 		z.last = make([]cubes.CubeState, n)
@@ -646,4 +663,14 @@ func (z *quantizer) run(w *cubes.World, apply bool) {
 			z.last[i] = w.Cube(i)
 		}
 	}
+}
+
+// Clone implements strategy.Strategy: an instance for one more client,
+// with the same settings, sharing the server's quantized world (the left
+// is quantized once a tick, whatever the number of clients).
+func (st *Strategy) Clone() strategy.Strategy {
+	c := New(st.cfg)
+	c.SetSettings(st.set)
+	c.snd.quant = st.snd.quant
+	return c
 }

@@ -520,7 +520,7 @@ func TestStateSyncInputsSurviveLoss(t *testing.T) {
 		if k > 0 && u.frame != used[k-1].frame+1 {
 			t.Fatalf("the right stepped frame %d after %d", u.frame, used[k-1].frame)
 		}
-		if u.bits != sc.InputAt(u.frame).Bits() {
+		if u.bits[0] != sc.InputAt(u.frame).Bits() {
 			wrong++
 		}
 	}

@@ -38,6 +38,16 @@ type Strategy interface {
 	// level, a step of an article's build-up.
 	SubMode(dir int) string
 
+	// Clone returns a new instance for one more client of the same
+	// session: the same configuration and current settings, none of the
+	// state (the session calls Reset before using it). The session keeps
+	// the clones' settings equal to the original's through Shared, so
+	// only what a strategy keeps beyond its settings matters here. Work
+	// the server does once per tick for every client (state sync's
+	// quantizing of the left world) may be shared between an instance and
+	// its clones.
+	Clone() Strategy
+
 	// Reset forgets everything (a new session or a switch to this
 	// strategy). The right side starts from the world's initial state,
 	// which both sides know.
@@ -67,11 +77,28 @@ type Payload interface {
 	Serialize(s wire.Stream) error
 }
 
-// Context is what a strategy sees of the session during a tick.
+// Context is what a strategy sees of the session during a tick: the
+// server's world and the one client this instance serves (its links, its
+// player, its inputs).
 type Context interface {
 	// Frame is the current tick: the number of steps the left world has
 	// taken.
 	Frame() int
+	// Client is the client this instance serves (0-based; 0 is the
+	// presenter's). Player is the player it owns (0-based: client k owns
+	// player k), or −1 for a spectator; Players is how many players the
+	// world has.
+	Client() int
+	Player() int
+	Players() int
+	// Clients is how many clients the server has. A player without a
+	// client of its own (when there are fewer clients than players) plays
+	// at the server.
+	Clients() int
+	// Thin reports a client that only decodes, acks and sends inputs (the
+	// scale bench's): a strategy whose right simulates or interpolates may
+	// skip that work for it, since nothing draws it.
+	Thin() bool
 	// Left is the authoritative world, to read. Only the session steps it.
 	Left() *cubes.World
 	// EditLeft is the same world for a strategy that must change it
@@ -79,12 +106,15 @@ type Context interface {
 	// session records the left for its error figures before Send, so an
 	// edit in Send shows from the next tick.
 	EditLeft() *cubes.World
-	// Input is the input the left world used at frame f (idle input for
-	// a frame outside the session's input history).
+	// Input is the input this client's player used in the left world at
+	// frame f (idle input for a frame outside the session's input history,
+	// and for a spectator). PlayerInput is player p's.
 	Input(f int) cubes.Input
-	// PresenterInput is this tick's input from the keys or the script. It
-	// drives the left world, except for a strategy that implements
-	// RightDriven, whose right side owns it.
+	PlayerInput(p, f int) cubes.Input
+	// PresenterInput is this tick's input of this client's player: the
+	// keys or the script for player 1, a script or a bot for the others.
+	// It drives the left world, except for a strategy that implements
+	// RightDriven, whose clients own their players.
 	PresenterInput() cubes.Input
 	// Initial is the world's initial state, known to both sides.
 	Initial() []cubes.CubeState
@@ -103,10 +133,10 @@ type Context interface {
 	// Measure returns the bits p would take after the sequence number.
 	Measure(p Payload) (wire.Breakdown, error)
 
-	// RTT is the round-trip time the left measures from acks, in ms
-	// (false before the first ack).
+	// RTT is the round-trip time the left measures from this client's
+	// acks, in ms (false before the first ack).
 	RTT() (float64, bool)
-	// Link is the current configuration of the left → right link.
+	// Link is the current configuration of this client's link.
 	Link() link.Config
 }
 
@@ -170,12 +200,13 @@ type LinkChooser interface {
 	ChosenLink() (c link.Config, name string)
 }
 
-// RightDriven is implemented by a strategy whose right side owns the
-// player: the presenter's keys drive the right (ctx.PresenterInput), and the
-// left world steps with the input that crossed the link.
+// RightDriven is implemented by a strategy whose clients own their
+// players: the presenter's keys drive client 0's (ctx.PresenterInput), and
+// the left world steps each player with the input that crossed its
+// client's link.
 type RightDriven interface {
-	// LeftInput is the input the left world steps with this tick, called
-	// before the left steps (after ReceiveBack).
+	// LeftInput is the input the left world steps this client's player
+	// with this tick, called before the left steps (after ReceiveBack).
 	LeftInput(ctx Context) cubes.Input
 	// SideLabels name the two views ("SERVER", "CLIENT") with a short
 	// subtitle each.

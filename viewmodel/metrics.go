@@ -13,6 +13,10 @@ type Metrics struct {
 	// packet) included.
 	SentKbps float64 // left → right
 	AckKbps  float64 // right → left
+	// With several clients the figures are the shown client's; these are
+	// the server's: its clients, and what it sends to all of them.
+	Clients        int
+	ServerSentKbps float64
 
 	// Packets left → right over the session.
 	PacketsSent, PacketsDelivered, PacketsLost uint64

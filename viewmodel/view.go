@@ -12,7 +12,8 @@ type CubeView struct {
 	Position    mgl64.Vec3 // centre, metres (z up)
 	Orientation mgl64.Quat // unit quaternion
 	HalfExtent  float64    // half the edge length, metres
-	Player      bool       // the cube the presenter drives
+	Player      bool       // a player's cube
+	PlayerNum   uint8      // which player's (1..8; 0 for the other cubes): its colour
 	Interacting bool       // drawn red: touched by the player or by an interacting cube
 	AtRest      bool       // below the at-rest speed for a while
 
@@ -25,7 +26,8 @@ type CubeView struct {
 // View is everything one side shows for one tick.
 type View struct {
 	Cubes []CubeView
-	// Player is the index of the player cube in Cubes, the camera's target.
+	// Player is the index in Cubes of the player cube the camera follows:
+	// the shown client's own player.
 	Player int
 	// HasPriority and HasErrorOffsets say whether the strategy fills those
 	// overlay fields, so the renderer can say "not available" instead of

@@ -1,0 +1,110 @@
+package game
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/cubes"
+)
+
+// NumPlayers is the number of players in the left world.
+func (s *Session) NumPlayers() int { return s.left.NumPlayers() }
+
+// NumClients is the number of clients of the server.
+func (s *Session) NumClients() int { return len(s.clients) }
+
+// Shown is the client whose screen the right view shows (0-based).
+func (s *Session) Shown() int { return s.shown }
+
+// ClientPlayer is the player client k owns (0-based), or −1 for a
+// spectator.
+func (s *Session) ClientPlayer(k int) int { return s.clients[k].player() }
+
+// Bot is the bot driving player p (0-based, p ≥ 1).
+func (s *Session) Bot(p int) (cubes.BotKind, bool) {
+	if p < 1 || p > len(s.bots) {
+		return 0, false
+	}
+	return s.bots[p-1].Kind, true
+}
+
+// SetShown makes the right view show client k's screen. Nothing about the
+// simulation changes: every client runs every tick whichever is shown;
+// the error figures start over for the new client.
+func (s *Session) SetShown(k int) error {
+	if k < 0 || k >= len(s.clients) {
+		return fmt.Errorf("game: no client %d (%d clients)", k+1, len(s.clients))
+	}
+	if k != s.shown {
+		s.shown = k
+		s.errs.hasPrev = false
+		s.finishView()
+	}
+	return nil
+}
+
+// finishView refills the views after the shown client changed between
+// ticks, so what is drawn next is the new client's.
+func (s *Session) finishView() {
+	if s.cfg.Role != RoleBoth {
+		return
+	}
+	s.finish()
+}
+
+// SetPlayers changes the number of players live (1..cubes.MaxPlayers): a
+// new player drops in at its start, a removed one (the last) leaves the
+// world. The left world carries on, every other cube where it is; the
+// clients follow (one per player, unless the session was given a number
+// of clients), and every client's strategy starts over from the new world,
+// as after a switch of strategy. Only in one process.
+func (s *Session) SetPlayers(n int) error {
+	if s.cfg.Role != RoleBoth {
+		return fmt.Errorf("game: players change only in one process")
+	}
+	if n < 1 || n > cubes.MaxPlayers {
+		return fmt.Errorf("game: %d players: want 1..%d", n, cubes.MaxPlayers)
+	}
+	old := s.left
+	if n == old.NumPlayers() {
+		return nil
+	}
+	wc := s.cfg.World
+	wc.Players = n
+	w, err := cubes.NewWorld(wc, s.cfg.Physics)
+	if err != nil {
+		return err
+	}
+	s.cfg.World = wc
+	// The new world's initial state is what both sides start from now.
+	s.initial = w.States(s.initial[:0])
+	// Every cube both worlds have takes its place in the new one: the grid
+	// keeps its indices, each remaining player moves to its cube there.
+	for i := 0; i < old.NumCubes(); i++ {
+		j := i
+		if p := old.PlayerOf(i); p >= 0 {
+			if p >= n {
+				continue // the player removed
+			}
+			j = w.PlayerCube(p)
+		}
+		_ = w.SetCube(j, old.Cube(i))
+	}
+	w.SetFrame(s.frame)
+	s.left = w
+	s.hist = newHistory(s.cfg.HistoryTicks, w.NumCubes())
+	s.hist.record(s.frame, w)
+	s.errs.prevErr = make([]mgl64.Vec3, w.NumCubes())
+	s.setBots()
+	if s.cfg.Clients == 0 {
+		for len(s.clients) < n {
+			s.addClient(len(s.clients))
+		}
+		s.clients = s.clients[:n]
+		s.shown = min(s.shown, n-1)
+	}
+	s.resetNetwork()
+	s.finish()
+	return nil
+}
