@@ -123,7 +123,7 @@ type client struct {
 	adopted int
 	// shared: the local world is still the world both sides built at
 	// frame 0, stepped only with the server's inputs (see catchUp).
-	shared       bool
+	shared bool
 	// serverIns are the inputs the server stepped its newest frame with,
 	// every player's: the other players' predicted steps reuse them (the
 	// client knows nothing newer of them).

@@ -40,12 +40,12 @@ import (
 type stateSyncSender struct {
 	prio      *PriorityAccumulator
 	quant     *quantizer // this tick's quantized state of every left cube (shared with the clones)
-	wasAtRest []bool    // at rest (zero velocity on the wire) last tick
-	pending   []bool    // waiting for its at-rest commit
-	committed []bool    // at rest, and a packet carrying it at rest was acked
-	since     []int     // frame it came to rest (pending only)
-	ackedBase []int     // newest acked frame whose packet carried the cube, −1
-	lastSent  []int     // frame of its last update, −1 never
+	wasAtRest []bool     // at rest (zero velocity on the wire) last tick
+	pending   []bool     // waiting for its at-rest commit
+	committed []bool     // at rest, and a packet carrying it at rest was acked
+	since     []int      // frame it came to rest (pending only)
+	ackedBase []int      // newest acked frame whose packet carried the cube, −1
+	lastSent  []int      // frame of its last update, −1 never
 	// The colour the right has been told: the interacting flag of the
 	// newest acked packet that carried the cube, and that packet's frame.
 	// A cube whose flag changed since is news (it gets the interacting
