@@ -82,7 +82,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	list := catalog.All()
 	ids := catalog.IDs()
 	strategyName := fs.String("strategy", ids[0], "strategy to start with: "+strings.Join(ids, ", ")+" (or its number key)")
-	preset := fs.String("preset", "perfect", "network preset: "+presetNames())
+	preset := fs.String("preset", "perfect", "network preset: "+presetNames()+"; a comma-separated list gives each client its own (lan,mobile,terrible)")
 	latency := fs.Float64("latency", -1, "one-way latency in ms (-1 keeps the preset's)")
 	jitter := fs.Float64("jitter", -1, "jitter in ms, ± around the latency (-1 keeps the preset's)")
 	loss := fs.Float64("loss", -1, "packet loss in percent (-1 keeps the preset's)")
@@ -100,6 +100,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost")
 	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
 	applyStrategyFlags := ui.StrategyFlags(fs, list)
+	applyPlayers := playersFlags(fs)
 	checkNet := netFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -132,7 +133,8 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	if !ok {
 		return o, usagef("unknown -strategy %q (strategies: %s)", *strategyName, strings.Join(ids, ", "))
 	}
-	p, ok := link.PresetByName(*preset)
+	first, _, _ := strings.Cut(*preset, ",") // a list gives each client its own: main_players.go
+	p, ok := link.PresetByName(strings.TrimSpace(first))
 	if !ok {
 		return o, usagef("unknown -preset %q (presets: %s)", *preset, presetNames())
 	}
@@ -163,6 +165,9 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 		o.ui.Preset = "" // custom numbers
 	}
 	o.ui.Session = cfg
+	if err := applyPlayers(&o, *preset); err != nil {
+		return o, err
+	}
 	if o.ui.RecordPath != "" {
 		// Fail now, not after the talk.
 		if err := checkRecordPath(o.ui.RecordPath); err != nil {

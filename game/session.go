@@ -109,7 +109,8 @@ type Session struct {
 	bots       []cubes.Bot  // the bots of players 2.. (bots[p-1])
 
 	clients []*client
-	shown   int // the client whose screen the right view shows
+	shown   int    // the client whose screen the right view shows
+	linkBy  string // what set cfg.Link, the conditions new clients start on
 
 	r       *wire.ReadStream
 	m       *wire.MeasureStream
@@ -215,15 +216,17 @@ func New(cfg Config) (*Session, error) {
 // addClient appends client k on its conditions, with a clone of the active
 // strategy (client 0 uses the menu's own instance).
 func (s *Session) addClient(k int) {
-	c := s.cfg.Link
+	c, by := s.cfg.Link, s.linkBy
 	if k < len(s.cfg.ClientLinks) {
-		c = s.cfg.ClientLinks[k]
+		c, by = s.cfg.ClientLinks[k], ""
 	}
 	st := s.strategies[s.active]
 	if k > 0 {
 		st = st.Clone()
 	}
-	s.clients = append(s.clients, newClient(s, k, c, st))
+	cl := newClient(s, k, c, st)
+	cl.linkBy = by
+	s.clients = append(s.clients, cl)
 }
 
 // setBots gives players 2.. their bots, the kinds taken in turn.
@@ -407,7 +410,7 @@ func (s *Session) applyChosenLink() {
 			cl.setLink(c)
 			cl.linkBy = name
 		}
-		s.cfg.Link = c
+		s.cfg.Link, s.linkBy = c, name
 	}
 }
 
@@ -428,7 +431,7 @@ func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link }
 // SetLink changes the conditions of every client's links, both
 // directions, live; packets in flight keep the delay they were given.
 func (s *Session) SetLink(c link.Config) {
-	s.cfg.Link = c
+	s.cfg.Link, s.linkBy = c, ""
 	for _, cl := range s.clients {
 		cl.setLink(c)
 	}
@@ -440,6 +443,19 @@ func (s *Session) SetClientLink(k int, c link.Config) {
 		s.clients[k].setLink(c)
 	}
 }
+
+// ClientLinks are every client's conditions, in client order.
+func (s *Session) ClientLinks() []link.Config {
+	out := make([]link.Config, len(s.clients))
+	for k, c := range s.clients {
+		out[k] = c.link
+	}
+	return out
+}
+
+// PlayerInputs are this tick's inputs of every player from the keys, the
+// script and the bots (what a recording keeps).
+func (s *Session) PlayerInputs() cubes.Inputs { return s.presenter }
 
 // Outage drops every packet sent in either direction of the shown
 // client's links for the next ticks.

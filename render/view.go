@@ -115,7 +115,7 @@ func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	p := &v.Palette
 	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
 	if c.Player {
-		base = p.Player
+		base = p.PlayerColor(c.PlayerNum)
 	}
 	switch tint {
 	case TintPriority:

@@ -20,7 +20,6 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/link"
 	"netcubes/render"
 	"netcubes/viewmodel"
 	"netcubes/wire"
@@ -34,8 +33,9 @@ type Options struct {
 	// to start with.
 	Session game.Config
 	// Preset is the name shown for the starting link conditions ("" =
-	// custom).
-	Preset string
+	// custom); Presets, when set, are each client's (-preset a,b,c).
+	Preset  string
+	Presets []string
 	Script *cubes.Script // played from frame 0 when not nil
 	// RecordPath is where the run's inputs are recorded, in the script
 	// format: saved every second as the run goes and once more on exit
@@ -121,9 +121,8 @@ type App struct {
 	recSaved    int  // frames in the last saved recording
 	recFailed   bool // the last save failed (said once)
 
-	preset      int  // index into the link presets
-	custom      bool // link numbers adjusted away from the preset
-	outageStart int  // tick the outage key went down, −1 when up
+	links       []linkChoice // each client's link conditions, as chosen
+	outageStart int          // tick the outage key went down, −1 when up
 
 	epoch uint32 // sessions started (a left's restart starts its right over)
 	ticks int    // Update calls
@@ -166,15 +165,13 @@ func NewApp(o Options) (*App, error) {
 		help:        o.Show.Help,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
-	a.preset = -1
-	for p := link.Preset(0); p < link.NumPresets; p++ {
-		if p.String() == o.Preset {
-			a.preset = int(p)
+	a.links = []linkChoice{choiceOf(o.Preset)}
+	for k, name := range o.Presets {
+		if k == 0 {
+			a.links[0] = choiceOf(name)
+			continue
 		}
-	}
-	a.custom = a.preset < 0
-	if a.preset < 0 {
-		a.preset = 0
+		a.links = append(a.links, choiceOf(name))
 	}
 	if o.RecordPath != "" {
 		a.recorder = cubes.NewRecorder("recorded")
@@ -193,7 +190,10 @@ func (a *App) restart() error {
 	a.epoch++
 	cfg.Epoch = a.epoch
 	if a.sess != nil {
+		// The players and every client's link carry over a reset.
 		cfg.Link = a.sess.Link()
+		cfg.ClientLinks = a.sess.ClientLinks()
+		cfg.World.Players = a.sess.NumPlayers()
 	}
 	s, err := game.New(cfg)
 	if err != nil {
@@ -359,18 +359,29 @@ func (a *App) step() {
 		a.scriptOn = false
 		a.say("script stopped: you have the controls")
 	}
-	in := live
+	ins := cubes.Inputs{live}
+	given := uint8(1)
 	if a.scriptOn {
+		// The script drives player 1 and every player it has lines for;
+		// the bots drive the rest.
+		sc := a.opts.Script
 		f := a.sess.Frame() - a.scriptStart
-		in = a.opts.Script.InputAt(f)
-		if f >= a.opts.Script.Length {
+		for p := range a.sess.NumPlayers() {
+			if sc.Drives(p) {
+				ins[p] = sc.PlayerInputAt(p, f)
+				given |= 1 << p
+			}
+		}
+		if f >= sc.Length {
 			a.scriptOn = false
 		}
 	}
-	a.sess.Step(in)
+	in := ins[0]
+	a.sess.StepPlayers(&ins, given)
 	a.netEvents()
 	if a.recorder != nil {
-		a.recorder.Add(in)
+		used := a.sess.PlayerInputs()
+		a.recorder.AddAll(&used, a.sess.NumPlayers())
 		a.saveAsWeGo()
 	}
 	if in.Blow && !a.lastBlow {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/cubes"
+	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -128,6 +130,15 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyM), label: "M", help: "mute / unmute sound",
 			do: func(a *App) { a.say("%s", a.snd.toggleMute(probeAudio)) }},
 
+		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right",
+			do: func(a *App) { a.cycleClient(+1) }},
+		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: withShift,
+			do: func(a *App) { a.cycleClient(-1) }},
+		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: noShift, label: "F4 / Shift+F4", help: "add / remove a player (bots drive players 2..8)",
+			do: func(a *App) { a.changePlayers(+1) }},
+		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: withShift,
+			do: func(a *App) { a.changePlayers(-1) }},
+
 		binding{group: "Time", keys: keys(ebiten.KeyP), label: "P", help: "pause / resume",
 			do: func(a *App) { a.paused = !a.paused }},
 		binding{group: "Time", keys: keys(ebiten.KeyPeriod), repeat: true, label: ".", help: "single step (while paused)",
@@ -168,20 +179,115 @@ func (a *App) reset() {
 	a.say("reset")
 }
 
+// linkChoice is how one client's link conditions were chosen: a preset,
+// or numbers adjusted away from it.
+type linkChoice struct {
+	preset int  // index into the link presets
+	custom bool // link numbers adjusted away from the preset
+}
+
+// choiceOf is the choice a preset name (or "" for custom numbers) makes.
+func choiceOf(name string) linkChoice {
+	for p := link.Preset(0); p < link.NumPresets; p++ {
+		if p.String() == name {
+			return linkChoice{preset: int(p)}
+		}
+	}
+	return linkChoice{custom: true}
+}
+
+// choice is client k's link choice; clients that joined later start with
+// client 1's starting one.
+func (a *App) choice(k int) *linkChoice {
+	for len(a.links) <= k {
+		a.links = append(a.links, choiceOf(a.opts.Preset))
+	}
+	return &a.links[k]
+}
+
+// The link keys act on the client shown: with several clients, each has
+// links of its own (client 2 on mobile, client 3 on terrible).
 func (a *App) cyclePreset(d int) {
 	n := int(link.NumPresets)
-	a.preset = (a.preset + d + n) % n
-	a.custom = false
-	a.sess.SetLink(link.Preset(a.preset).Config())
-	a.say("network: %s", a.linkName())
+	ch := a.choice(a.sess.Shown())
+	ch.preset = (ch.preset + d + n) % n
+	ch.custom = false
+	a.sess.SetClientLink(a.sess.Shown(), link.Preset(ch.preset).Config())
+	a.say("%snetwork: %s", a.clientPrefix(), a.linkName())
 }
 
 func (a *App) adjustLink(f func(*link.Config)) {
 	c := a.sess.Link()
 	f(&c)
-	a.sess.SetLink(c)
-	a.custom = true
-	a.say("network: %s", describeLink(c))
+	a.sess.SetClientLink(a.sess.Shown(), c)
+	a.choice(a.sess.Shown()).custom = true
+	a.say("%snetwork: %s", a.clientPrefix(), describeLink(c))
+}
+
+// clientPrefix names the client shown in a note, when there are several.
+func (a *App) clientPrefix() string {
+	if a.sess.NumClients() < 2 {
+		return ""
+	}
+	return fmt.Sprintf("client %d ", a.sess.Shown()+1)
+}
+
+// cycleClient shows the next (dir +1) or previous client's screen.
+func (a *App) cycleClient(dir int) {
+	n := a.sess.NumClients()
+	if n < 2 {
+		a.say("one client: add players with F4 (or start with -players N)")
+		return
+	}
+	k := ((a.sess.Shown()+dir)%n + n) % n
+	if err := a.sess.SetShown(k); err != nil {
+		a.err = err
+		return
+	}
+	a.right.Reset()
+	a.kbps.clear()
+	a.say("showing %s", a.clientTitle(k))
+}
+
+// clientTitle describes client k: "client 2 · player 2 (push bot) · mobile".
+func (a *App) clientTitle(k int) string {
+	s := fmt.Sprintf("client %d", k+1)
+	switch p := a.sess.ClientPlayer(k); {
+	case p == 0:
+		s += " · player 1 (you)"
+	case p > 0:
+		if b, ok := a.sess.Bot(p); ok {
+			s += fmt.Sprintf(" · player %d (%s bot)", p+1, b)
+		}
+	default:
+		s += " · spectator"
+	}
+	return s + " · " + a.clientLinkName(k) + " link"
+}
+
+// changePlayers adds (dir +1) or removes (−1) a player live.
+func (a *App) changePlayers(dir int) {
+	if a.sess.Role() != game.RoleBoth {
+		a.say("players change in one process only")
+		return
+	}
+	n := a.sess.NumPlayers() + dir
+	if n < 1 || n > cubes.MaxPlayers {
+		a.say("players: %d (1 to %d)", a.sess.NumPlayers(), cubes.MaxPlayers)
+		return
+	}
+	if err := a.sess.SetPlayers(n); err != nil {
+		a.err = err
+		return
+	}
+	a.right.Reset()
+	a.kbps.clear()
+	if dir > 0 {
+		b, _ := a.sess.Bot(n - 1)
+		a.say("players: %d (player %d: %s bot)", n, n, b)
+		return
+	}
+	a.say("players: %d", n)
 }
 
 func (a *App) outageKey(down bool) {
@@ -203,14 +309,20 @@ func (a *App) outageKey(down bool) {
 }
 
 // linkName names the current conditions: the preset, or "custom".
-func (a *App) linkName() string {
-	if src := a.sess.LinkSource(); src != "" {
-		return "set by " + src
+func (a *App) linkName() string { return a.clientLinkName(a.sess.Shown()) }
+
+// clientLinkName names client k's link conditions.
+func (a *App) clientLinkName(k int) string {
+	if k == a.sess.Shown() {
+		if src := a.sess.LinkSource(); src != "" {
+			return "set by " + src
+		}
 	}
-	if a.custom {
+	ch := a.choice(k)
+	if ch.custom {
 		return "custom"
 	}
-	return link.Preset(a.preset).String()
+	return link.Preset(ch.preset).String()
 }
 
 // describeLink writes the link's numbers compactly.

@@ -170,6 +170,13 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		// The right owns the player: the strategy names the two sides.
 		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
 	}
+	if n := a.sess.NumClients(); n > 1 {
+		// Several clients: the right is one client's screen; say whose.
+		k := a.sess.Shown()
+		rightTitle += fmt.Sprintf(" · CLIENT %d of %d", k+1, n)
+		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", k+1)) + " · Tab: next"
+		leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
+	}
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
 	}
@@ -429,6 +436,10 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 	} else {
 		c.y += lineHeight(l.fig)
 		c.line(trailer, small, colDim, false)
+	}
+	if m.Clients > 1 {
+		c.line(fmt.Sprintf("client %d's link · the server sends %s to %d clients", a.sess.Shown()+1,
+			formatKbps(m.ServerSentKbps), m.Clients), small, colDim, false)
 	}
 	if facts != "" {
 		c.line(facts, small, colText, false)

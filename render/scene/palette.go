@@ -9,6 +9,9 @@ package scene
 // Palette holds the base colours and easing rates.
 type Palette struct {
 	Player, Interacting, Resting RGBA
+	// Others are the colours of players 2..8 (player 1 is Player): far
+	// from the interacting red and the resting grey, and from each other.
+	Others [7]RGBA
 	// Updated is the flash colour of the "updated this tick" overlay;
 	// PriorityLow/High are the ends of the priority heat scale.
 	Updated, PriorityLow, PriorityHigh RGBA
@@ -23,6 +26,15 @@ type Palette struct {
 func DefaultPalette() Palette {
 	return Palette{
 		Player:       RGBA{0.22, 0.50, 0.95, 1},
+		Others: [7]RGBA{
+			{1.00, 0.60, 0.05, 1}, // orange
+			{0.15, 0.75, 0.35, 1}, // green
+			{0.62, 0.32, 0.90, 1}, // purple
+			{0.95, 0.88, 0.10, 1}, // yellow
+			{0.10, 0.80, 0.85, 1}, // cyan
+			{0.95, 0.35, 0.75, 1}, // pink
+			{0.45, 0.30, 0.15, 1}, // brown
+		},
 		Interacting:  RGBA{0.93, 0.20, 0.17, 1},
 		Resting:      RGBA{0.92, 0.92, 0.90, 1},
 		Updated:      RGBA{1.00, 0.85, 0.10, 1},
@@ -94,4 +106,12 @@ func (e *Easer) Flash(i int) float32 {
 		return e.flash[i]
 	}
 	return 0
+}
+
+// PlayerColor is the colour of player n (1..8; player 1's otherwise).
+func (p *Palette) PlayerColor(n uint8) RGBA {
+	if n >= 2 && int(n-2) < len(p.Others) {
+		return p.Others[n-2]
+	}
+	return p.Player
 }
