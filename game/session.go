@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
 	"netcubes/geom"
+	"netcubes/internal/cputime"
 	"netcubes/link"
 	"netcubes/physics"
 	"netcubes/strategy"
@@ -66,6 +68,12 @@ type Config struct {
 	// it (strategy.Context.Thin). The scale bench uses it to measure the
 	// server's cost per client without N client simulations on top.
 	Thin bool
+	// Timing measures the server's share of every tick in CPU time of the
+	// calling thread (ServerNanos; lock the goroutine to its thread):
+	// reading the clients' packets, the world's step, the acks and every
+	// client's encoding, not the clients' own work. Only measured, never
+	// fed back into the simulation.
+	Timing bool
 
 	// Tap, when set, sees every packet the session puts on a link, as it
 	// leaves: toRight for data packets, false for the ack packets going
@@ -111,6 +119,8 @@ type Session struct {
 	clients []*client
 	shown   int    // the client whose screen the right view shows
 	linkBy  string // what set cfg.Link, the conditions new clients start on
+	// serverNs is the server's share of the last tick (Config.Timing).
+	serverNs int64
 
 	r       *wire.ReadStream
 	m       *wire.MeasureStream
@@ -520,15 +530,27 @@ func (s *Session) StepPlayers(ins *cubes.Inputs, given uint8) {
 		s.stepRightProcess(now)
 		return
 	}
+	var t0 time.Duration
+	if s.cfg.Timing {
+		t0, _ = cputime.Thread()
+	}
 	for _, c := range s.clients {
 		c.receiveBack(c.collect(c.toLeft.Receive(now)))
 	}
 	s.leftHalf(now)
+	if s.cfg.Timing {
+		t1, _ := cputime.Thread()
+		s.serverNs = int64(t1 - t0)
+	}
 	for _, c := range s.clients {
 		c.receive(now, c.collect(c.toRight.Receive(now)))
 	}
 	s.finish()
 }
+
+// ServerNanos is the CPU time of the server's share of the last tick
+// (Config.Timing; 0 without it).
+func (s *Session) ServerNanos() int64 { return s.serverNs }
 
 // leftHalf is the server's part of a tick after the packets from the
 // clients were read (client.receiveBack): the left world's step, the

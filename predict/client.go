@@ -267,6 +267,16 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	}
 	c.prevBits = in.Bits()
 
+	if ctx.Thin() {
+		// A thin client (the scale bench's) stamps and sends its inputs
+		// on its clock, and simulates nothing.
+		for range steps {
+			k := c.ct % len(c.inBits)
+			c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
+			c.ct++
+		}
+		return
+	}
 	start := time.Now()
 	pw, r := c.predicting()
 	for range steps {
@@ -384,6 +394,9 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		}
 		c.est, c.hasEst = e, true
 		ss.Reported = int(p.Early)
+	}
+	if ctx.Thin() {
+		return nil // only the clock and the acks above: nothing is simulated
 	}
 	c.serverIns = serverInputs(&p.State, statesync.Inputs-1)
 	hasPlayer := false

@@ -252,7 +252,13 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 }
 
 // Update implements strategy.Strategy.
-func (st *Strategy) Update(ctx strategy.Context) { st.recv.update(ctx.Frame(), &st.cfg) }
+// A thin client (the scale bench's) only decodes and acks: nothing draws
+// its interpolation.
+func (st *Strategy) Update(ctx strategy.Context) {
+	if !ctx.Thin() {
+		st.recv.update(ctx.Frame(), &st.cfg)
+	}
+}
 
 // View implements strategy.Strategy.
 func (st *Strategy) View(v *viewmodel.View) (float64, bool) { return st.recv.view(v, st.halves) }

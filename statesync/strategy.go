@@ -534,7 +534,13 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 }
 
 // Update implements strategy.Strategy.
-func (st *Strategy) Update(ctx strategy.Context) { st.rcv.update(st, ctx) }
+// A thin client (the scale bench's) only decodes and acks: it does not
+// simulate a world of its own.
+func (st *Strategy) Update(ctx strategy.Context) {
+	if !ctx.Thin() {
+		st.rcv.update(st, ctx)
+	}
+}
 
 // View implements strategy.Strategy: the right's world as drawn (simulation pose plus
 // error offsets), which cubes were updated this tick, and each cube's

@@ -108,6 +108,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	child := fs.Bool("physics-child", false, "run the gather phase once, the presenter deciding every N ticks (the argument), and print its step times (what -physics runs)")
 	challenge := fs.String("challenge", "", "code this file in the 2015 snapshot challenge layout at levels 8-13 (no other section runs)")
 	export := fs.String("export-challenge", "", "write the script's run in the 2015 snapshot challenge layout to this file (no other section runs)")
+	clients := fs.String("clients", "", "measure the server's cost per client instead: every strategy with each number of thin clients in this list (1,2,4,8,16,32,64); -frames sets the ticks measured (default 600)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -159,6 +160,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		b.csv.Write(csvHeader)
 	}
 	b.progress = newProgress(stderr, !*noProgress)
+	if *clients != "" {
+		counts, err := parseClients(*clients)
+		if err != nil {
+			return usageError(err.Error())
+		}
+		if *frames == 0 {
+			b.frames = 600
+		}
+		return runScale(stdout, b, counts, b.progress)
+	}
 	if *challenge != "" || *export != "" {
 		return runChallenge(b, *export, *challenge)
 	}

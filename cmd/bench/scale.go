@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"netcubes/catalog"
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/wire"
+)
+
+// Design note: the scale bench (-clients 1,2,4,...). One server world and N
+// clients in one process, for every strategy: what sizes a game server is
+// its cost per client. The clients are thin (strategy.Context.Thin): they
+// decode, ack and send their inputs, but do not simulate or interpolate a
+// world of their own, which would otherwise dominate the run and measure
+// the clients rather than the server; only client 1, the one a presenter
+// would see, is whole. The server's time per tick is measured around its
+// share only (game.Config.Timing): reading the clients' packets, stepping
+// the world, the acks, and every client's encoding. Players: one per
+// client up to 8 (bots beyond the first), the rest spectators.
+
+// parseClients reads "1,2,4,8".
+func parseClients(list string) ([]int, error) {
+	var out []int
+	for _, w := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || n < 1 || n > game.MaxClients {
+			return nil, fmt.Errorf("-clients wants numbers 1..%d separated by commas, got %q", game.MaxClients, w)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// scaleRow is one strategy at one number of clients.
+type scaleRow struct {
+	strategy    string
+	clients     int
+	medianUs    float64 // server time per tick
+	p95Us       float64
+	bytesTick   float64 // bytes sent to all clients per tick, IP/UDP headers included
+	heapKB      float64 // live heap after a collection, whole session
+	perClientKB float64 // heap above the one-client run, per extra client
+}
+
+// runScale measures every strategy at every number of clients.
+func runScale(out io.Writer, b *bench, counts []int, progress *progress) error {
+	fmt.Fprintf(out, "netcubes bench: scale, script %s, preset %s, seed %d, %d ticks measured after %d of warm-up\n",
+		b.script.Name, b.preset, b.seed, b.frames, scaleWarmup)
+	var rows []scaleRow
+	for i, st := range catalog.All() {
+		base := 0.0
+		for _, n := range counts {
+			r, err := scaleRun(b, i, n, progress)
+			if err != nil {
+				return fmt.Errorf("%s, %d clients: %w", st.ID(), n, err)
+			}
+			r.strategy = st.ID()
+			if n == 1 {
+				base = r.heapKB
+			} else if base > 0 {
+				r.perClientKB = (r.heapKB - base) / float64(n-1)
+			}
+			rows = append(rows, r)
+		}
+	}
+	progress.done()
+	printScale(out, rows)
+	return nil
+}
+
+// scaleWarmup is how many ticks run before the measured ones: the
+// strategies' buffers fill, the katamari forms.
+const scaleWarmup = 120
+
+// scaleRun is one session of n clients on strategy i.
+func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
+	cfg := game.DefaultConfig()
+	cfg.Seed = b.seed
+	cfg.Link = b.preset.Config()
+	cfg.Strategies = catalog.All()
+	cfg.Start = i
+	cfg.Clients = n
+	cfg.World.Players = min(n, cubes.MaxPlayers)
+	cfg.Thin = true
+	cfg.Timing = true
+	s, err := game.New(cfg)
+	if err != nil {
+		return scaleRow{}, err
+	}
+	// The server's time is this thread's CPU time (game.Config.Timing).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	name := fmt.Sprintf("scale: %s, %d clients", cfg.Strategies[i].ID(), n)
+	progress.start(name, scaleWarmup+b.frames)
+	ns := make([]float64, 0, b.frames)
+	bytes := 0
+	for f := 0; f < scaleWarmup+b.frames; f++ {
+		s.Step(b.script.InputAt(f))
+		progress.step(f + 1)
+		if f < scaleWarmup {
+			continue
+		}
+		ns = append(ns, float64(s.ServerNanos()))
+		for k := range n {
+			if m := s.ClientMetrics(k); m.LastPacketFrame == m.Frame {
+				bytes += m.LastPacketBytes + wire.PacketHeaderBytes
+			}
+		}
+	}
+	slices.Sort(ns)
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(s)
+	return scaleRow{
+		clients:   n,
+		medianUs:  ns[len(ns)/2] / 1000,
+		p95Us:     ns[len(ns)*95/100] / 1000,
+		bytesTick: float64(bytes) / float64(b.frames),
+		heapKB:    float64(ms.HeapAlloc) / 1024,
+	}, nil
+}
+
+func printScale(out io.Writer, rows []scaleRow) {
+	fmt.Fprintf(out, "%14s %8s %12s %10s %12s %14s %12s %14s\n", "strategy", "clients", "median ms", "p95 ms",
+		"bytes/tick", "bytes/client", "heap MB", "KB/client")
+	for _, r := range rows {
+		per := "-"
+		if r.clients > 1 {
+			per = fmt.Sprintf("%.0f", r.perClientKB)
+		}
+		fmt.Fprintf(out, "%14s %8d %12.2f %10.2f %12.0f %14.0f %12.1f %14s\n", r.strategy, r.clients,
+			r.medianUs/1000, r.p95Us/1000, r.bytesTick, r.bytesTick/float64(r.clients), r.heapKB/1024, per)
+	}
+	fmt.Fprintln(out, "Server time: CPU time of reading the clients' packets, stepping the world, the acks and every client's encoding, per tick (one core).")
+	fmt.Fprintln(out, "Left out: the clients' own simulation and interpolation (thin clients: they decode, ack and send inputs), except client 1's.")
+	fmt.Fprintln(out, "Players: one per client up to 8 (bots), the other clients spectators. Heap: live after a collection; KB/client: above the one-client run.")
+}
