@@ -599,8 +599,8 @@ type relay struct {
 	// server's work once a tick, not once per client.
 	hash   uint32
 	hashAt int
-	have    [cubes.MaxPlayers][ring]int32
-	in      [cubes.MaxPlayers][ring]uint8
+	have   [cubes.MaxPlayers][ring]int32
+	in     [cubes.MaxPlayers][ring]uint8
 }
 
 func (r *relay) reset(start, players int) {

@@ -36,7 +36,7 @@ type Options struct {
 	// custom); Presets, when set, are each client's (-preset a,b,c).
 	Preset  string
 	Presets []string
-	Script *cubes.Script // played from frame 0 when not nil
+	Script  *cubes.Script // played from frame 0 when not nil
 	// RecordPath is where the run's inputs are recorded, in the script
 	// format: saved every second as the run goes and once more on exit
 	// (cubes.SaveScript replaces the file atomically).

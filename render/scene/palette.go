@@ -25,7 +25,7 @@ type Palette struct {
 // blindness (red against grey and blue, not against green).
 func DefaultPalette() Palette {
 	return Palette{
-		Player:       RGBA{0.22, 0.50, 0.95, 1},
+		Player: RGBA{0.22, 0.50, 0.95, 1},
 		Others: [7]RGBA{
 			{1.00, 0.60, 0.05, 1}, // orange
 			{0.15, 0.75, 0.35, 1}, // green
