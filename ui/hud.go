@@ -86,7 +86,7 @@ func (a *App) layoutAt(w, h int, body float64) hudLayout {
 		small:     a.fonts.face(a.fonts.regular, math.Round(body*0.8)),
 		smallBold: a.fonts.face(a.fonts.bold, math.Round(body*0.8)),
 	}
-	st := a.sess.Strategy()
+	st := a.shownStrategy()
 	titleW := measure(describeEntry(a.sess.StrategyIndex(), st)+"   ", l.big)
 	l.modeLines = wrapParts(splitParts(st.Mode()), " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
 	for _, ln := range l.modeLines {
@@ -104,7 +104,7 @@ func (a *App) layoutAt(w, h int, body float64) hudLayout {
 func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	pad, bold, big, small, smallBold := l.pad, l.bold, l.big, l.small, l.smallBold
-	st := a.sess.Strategy()
+	st := a.shownStrategy()
 	m := a.sess.Metrics()
 
 	// Top bar: the strategy, its settings (wrapped, never cut), and a line
@@ -399,7 +399,7 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 // bandwidthColumn: kbit/s as the key figure, the strategy's own figures,
 // the last 10 s against the budget and where the last second's bits went.
 func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
-	st := a.sess.Strategy()
+	st := a.shownStrategy()
 	small := l.small
 	budget, budgetName := float64(articleTargetKbps), "target"
 	if b, ok := st.(strategy.Budgeted); ok {
@@ -818,3 +818,8 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 		y += lh * 0.4
 	}
 }
+
+// shownStrategy is the shown client's instance of the active strategy:
+// its settings are the presenter's, its figures (stalls, desyncs, budget)
+// its own.
+func (a *App) shownStrategy() strategy.Strategy { return a.sess.ClientStrategy(a.sess.Shown()) }
