@@ -72,7 +72,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./snapshot:FuzzSnapshotPacket ./snapshot:FuzzSnapshotReceive ./snapshot:FuzzReadChallenge \
 	./statesync:FuzzStateSyncPacket ./statesync:FuzzStateSyncReceive \
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
-	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack \
+	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording \
 	./udp:FuzzHeader ./udp:FuzzHandle ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	.:FuzzParseFlags

@@ -194,3 +194,13 @@ func FuzzSessionReceiveBack(f *testing.F) {
 	h := fuzzutil.New(f, fuzzutil.Config{Strategies: list, Direction: fuzzutil.ToLeftOnly})
 	h.Fuzz(f)
 }
+
+// FuzzSessionPlayers sends packets of any sequence and bytes, both ways,
+// to any client of a three-player session of every catalog strategy: every
+// per-client read path, with every player's fields in the packets (state
+// sync's and the 2004 server's inputs of all players, lockstep's relayed
+// inputs and its clients' own inputs going up).
+func FuzzSessionPlayers(f *testing.F) {
+	h := fuzzutil.New(f, fuzzutil.Config{Strategies: catalog.All(), Players: 3})
+	h.Fuzz(f)
+}

@@ -312,8 +312,11 @@ func (s *Session) Context() strategy.Context { return &s.clients[0].ctx }
 // InjectPacket puts data on client 0's link towards the right (toRight)
 // or the left as if the other side had sent it this tick: a test or a
 // fuzzer hands a side hostile bytes the way the network would.
-func (s *Session) InjectPacket(toRight bool, data []byte) {
-	c := s.clients[0]
+func (s *Session) InjectPacket(toRight bool, data []byte) { s.InjectPacketTo(0, toRight, data) }
+
+// InjectPacketTo is InjectPacket on client k's links.
+func (s *Session) InjectPacketTo(k int, toRight bool, data []byte) {
+	c := s.clients[k]
 	if toRight {
 		c.toRight.Send(wire.Tick(s.frame), data)
 	} else {

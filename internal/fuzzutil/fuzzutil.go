@@ -88,6 +88,11 @@ type Config struct {
 	Script *cubes.Script
 	// Direction restricts the packets to one way (a target per path).
 	Direction Direction
+	// Players, when more than one, makes the world hold that many players
+	// with a client each, and each input's packet reaches client
+	// Mode/16 modulo Players: every client's read paths in both
+	// directions, with every player's fields in the packets.
+	Players int
 }
 
 // Direction is which way the fuzzed packets go.
@@ -136,9 +141,12 @@ type Harness struct {
 // defaultScript rolls the player into the grid while pulling, so packets
 // carry moving, interacting cubes.
 func defaultScript() *cubes.Script {
-	return &cubes.Script{Name: "fuzz", Length: 600, Ranges: []cubes.Range{
+	s := &cubes.Script{Name: "fuzz", Length: 600, Ranges: []cubes.Range{
 		{From: 40, To: 599, Input: cubes.Input{Up: true, Katamari: true}},
 	}}
+	s.Others[0] = []cubes.Range{{From: 40, To: 599, Input: cubes.Input{Left: true, Katamari: true}}}
+	s.Others[1] = []cubes.Range{{From: 40, To: 599, Input: cubes.Input{Down: true, Blow: true}}}
+	return s
 }
 
 // New builds the harness's session and runs the script for SeedTicks
@@ -159,6 +167,10 @@ func New(tb testing.TB, cfg Config) *Harness {
 	h.w = wire.NewWriteStream(h.buf)
 	gc := game.DefaultConfig()
 	gc.World.GridSide = cfg.GridSide
+	gc.World.Players = max(cfg.Players, 1)
+	// Idle bots: the world must fall asleep between inputs (the script
+	// drives the other players for the seeds, StepPlayers below).
+	gc.Bots = []cubes.BotKind{cubes.BotIdle}
 	gc.Strategies = cfg.Strategies
 	gc.Tap = func(toRight bool, data []byte) {
 		if h.tap != nil {
@@ -197,7 +209,7 @@ func quiet(w *cubes.World) bool {
 		return false
 	}
 	for i := 0; i < w.NumCubes(); i++ {
-		if i != cubes.Player && w.Interacting(i) {
+		if !w.IsPlayer(i) && w.Interacting(i) {
 			return false
 		}
 	}
@@ -245,7 +257,11 @@ func (h *Harness) collectSeeds(tb testing.TB) {
 			h.seeds = append(h.seeds, in)
 		}
 		for f := 0; f < SeedTicks; f++ {
-			h.s.Step(h.script.InputAt(f))
+			var ins cubes.Inputs
+			for p := range ins {
+				ins[p] = h.script.PlayerInputAt(p, f)
+			}
+			h.s.StepPlayers(&ins, 0xff)
 		}
 		h.tap = nil
 	}
@@ -320,7 +336,11 @@ func (h *Harness) Run(t testing.TB, in Input) {
 	for range warm {
 		h.s.Step(cubes.Input{})
 	}
-	h.s.InjectPacket(!in.ToLeft, h.packet(in))
+	client := 0
+	if h.cfg.Players > 1 {
+		client = int(in.Mode>>4) % h.cfg.Players
+	}
+	h.s.InjectPacketTo(client, !in.ToLeft, h.packet(in))
 	for range 1 + int(in.After)%MaxAfter {
 		h.s.Step(cubes.Input{})
 	}
