@@ -30,9 +30,9 @@ type wireField struct {
 }
 
 const (
-	maxWireMs      = 600_000 // 10 minutes: any delay or timeout beyond is a mistake
-	maxWireKbps    = 1e7     // 10 Gbit/s
-	maxWireBytes   = 1 << 30 // a queue of 1 GB
+	maxWireMs       = 600_000 // 10 minutes: any delay or timeout beyond is a mistake
+	maxWireKbps     = 1e7     // 10 Gbit/s
+	maxWireBytes    = 1 << 30 // a queue of 1 GB
 	maxWireInFlight = 1 << 20
 )
 
