@@ -70,7 +70,7 @@ func DefaultConfig() Config {
 		QueueBytes:          8 << 20,
 		MaxClients:          MaxClients,
 		DeniesPerSecond:     10,
-		ChallengesPerSecond: 600,
+		ChallengesPerSecond: 120,
 	}
 }
 
