@@ -241,6 +241,16 @@ func TestRightFollowsTheLeft(t *testing.T) {
 	if rs.Step() != 5 || p.right.Link().LatencyMs != 40 {
 		t.Errorf("the right has step %d, latency %v", rs.Step(), p.right.Link().LatencyMs)
 	}
+	// Every link setting crosses (the bottleneck's queue, MTU and the
+	// rest): the right's link is the left's DSL preset exactly, so its HUD
+	// names it.
+	p.left.SetLink(link.PresetDSL.Config())
+	for range 3 {
+		p.step(cubes.Input{})
+	}
+	if got := p.right.Link(); got != link.PresetDSL.Config() {
+		t.Errorf("the right's link %+v, the left's DSL %+v", got, link.PresetDSL.Config())
+	}
 	if f := p.right.Frame(); f < p.left.Frame()-1 || f > p.left.Frame() {
 		t.Errorf("right frame %d, left %d", f, p.left.Frame())
 	}

@@ -236,6 +236,7 @@ func TestNoAmplification(t *testing.T) {
 	real.attempt()
 	buf := make([]byte, MaxDatagram)
 	w := wire.NewWriteStream(nil)
+	var nc nonceBuf
 	var pad [connectPad]byte
 	wrongTok := testToken
 	wrongTok[3] ^= 0x40
@@ -246,10 +247,10 @@ func TestNoAmplification(t *testing.T) {
 		junkCookie[i] = byte(rng.Uint32())
 	}
 	requests := [][]byte{
-		append([]byte(nil), seal(w, buf, Header{Kind: KindConnect, Sequence: 1}, real.hsToLeft, real.pub, pad[:])...),
-		append([]byte(nil), seal(w, buf, Header{Kind: KindConnect, Sequence: 1}, wl, real.pub, pad[:])...),
-		append([]byte(nil), seal(w, buf, Header{Kind: KindResponse, Sequence: 2}, real.hsToLeft, real.pub, junkCookie)...),
-		append([]byte(nil), seal(w, buf, Header{Kind: KindData, Sequence: 3}, real.hsToLeft, nil, []byte("data"))...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, real.hsToLeft, real.pub, pad[:])...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, wl, real.pub, pad[:])...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindResponse, Sequence: 2}, real.hsToLeft, real.pub, junkCookie)...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindData, Sequence: 3}, real.hsToLeft, nil, []byte("data"))...),
 	}
 	other := append([]byte(nil), requests[0]...)
 	other[4] = Version + 1

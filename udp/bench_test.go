@@ -27,6 +27,7 @@ func BenchmarkSeal(b *testing.B) {
 	a := newAEAD(k[:])
 	w := wire.NewWriteStream(nil)
 	buf := make([]byte, MaxDatagram)
+	var nc nonceBuf
 	for _, n := range benchSizes {
 		body := make([]byte, n)
 		b.Run(fmt.Sprintf("%dB", n), func(b *testing.B) {
@@ -35,7 +36,7 @@ func BenchmarkSeal(b *testing.B) {
 			seq := uint64(0)
 			for b.Loop() {
 				seq++
-				if seal(w, buf, Header{Kind: KindData, Sequence: seq}, a, nil, body) == nil {
+				if seal(w, &nc, buf, Header{Kind: KindData, Sequence: seq}, a, nil, body) == nil {
 					b.Fatal("seal failed")
 				}
 			}
@@ -51,9 +52,10 @@ func BenchmarkOpen(b *testing.B) {
 	w := wire.NewWriteStream(nil)
 	buf := make([]byte, MaxDatagram)
 	r := wire.NewReadStream(nil)
+	var nc nonceBuf
 	for _, n := range benchSizes {
 		body := make([]byte, n)
-		pkt := append([]byte(nil), seal(w, buf, Header{Kind: KindData, Sequence: 1}, a, nil, body)...)
+		pkt := append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindData, Sequence: 1}, a, nil, body)...)
 		work := make([]byte, len(pkt))
 		b.Run(fmt.Sprintf("%dB", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -67,7 +69,7 @@ func BenchmarkOpen(b *testing.B) {
 				if h.Serialize(r) != nil || !win.fresh(h.Sequence) {
 					b.Fatal("header")
 				}
-				if _, err := open(a, h.Sequence, work, 0); err != nil {
+				if _, err := open(a, &nc, h.Sequence, work, 0); err != nil {
 					b.Fatal(err)
 				}
 				win.mark(h.Sequence)

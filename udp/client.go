@@ -183,10 +183,16 @@ func (c *Client) Received(k Kind) [][]byte {
 	return c.received[k]
 }
 
+// goodbyes is how many disconnect datagrams a closing side sends: one
+// lost would leave the other side waiting for its timeout.
+const goodbyes = 3
+
 // Close says goodbye to the left (when connected) and closes the socket.
 func (c *Client) Close() error {
 	if c.state == ClientConnected {
-		c.sendSession(KindDisconnect, nil)
+		for range goodbyes {
+			c.sendSession(KindDisconnect, nil)
+		}
 	}
 	return c.close()
 }
@@ -253,9 +259,9 @@ func (c *Client) sendHandshake() {
 	var pkt []byte
 	if c.state == ClientConnecting {
 		var pad [connectPad]byte
-		pkt = seal(c.w, c.buf, Header{Kind: KindConnect, Sequence: c.hsSeq}, c.hsToLeft, c.pub, pad[:])
+		pkt = seal(c.w, &c.nc, c.buf, Header{Kind: KindConnect, Sequence: c.hsSeq}, c.hsToLeft, c.pub, pad[:])
 	} else {
-		pkt = seal(c.w, c.buf, Header{Kind: KindResponse, Sequence: c.hsSeq}, c.hsToLeft, c.pub, c.cookie)
+		pkt = seal(c.w, &c.nc, c.buf, Header{Kind: KindResponse, Sequence: c.hsSeq}, c.hsToLeft, c.pub, c.cookie)
 	}
 	if c.write(c.server, pkt) > 0 {
 		c.lastSent = c.now
@@ -324,7 +330,7 @@ func (c *Client) handleChallenge(d datagram, h Header) {
 		c.count(func(x *Drops) { x.Replayed++ })
 		return
 	}
-	p, err := open(c.hsToRight, h.Sequence, d.data, 0)
+	p, err := open(c.hsToRight, &c.nc, h.Sequence, d.data, 0)
 	if err != nil || len(p) != keyBytes+cookieBytes {
 		c.count(func(x *Drops) { x.Forged++ })
 		return
@@ -356,7 +362,7 @@ func (c *Client) handleSession(d datagram, h Header) {
 		c.count(func(x *Drops) { x.Replayed++ })
 		return
 	}
-	body, err := open(c.toRight, h.Sequence, d.data, 0)
+	body, err := open(c.toRight, &c.nc, h.Sequence, d.data, 0)
 	if err != nil {
 		c.count(func(x *Drops) { x.Forged++ })
 		return
@@ -406,7 +412,7 @@ func (c *Client) Send(k Kind, body []byte) int {
 
 func (c *Client) sendSession(k Kind, body []byte) int {
 	c.sendSeq++
-	pkt := seal(c.w, c.buf, Header{Kind: k, Slot: uint8(c.slot), Sequence: c.sendSeq}, c.toLeft, nil, body)
+	pkt := seal(c.w, &c.nc, c.buf, Header{Kind: k, Slot: uint8(c.slot), Sequence: c.sendSeq}, c.toLeft, nil, body)
 	n := c.write(c.server, pkt)
 	if n > 0 {
 		c.lastSent = c.now

@@ -60,12 +60,17 @@ func sessionKeys(token Token, shared, rightPub, leftPub []byte) (toLeft, toRight
 	return newAEAD(derive(secret, salt, labelSessionToLeft)), newAEAD(derive(secret, salt, labelSessionToRight))
 }
 
-// nonce turns a sequence number into a 96-bit nonce. Every key seals with
-// one sender's counter, so a nonce never repeats under a key.
-func nonce(seq uint64) [chacha20poly1305.NonceSize]byte {
-	var n [chacha20poly1305.NonceSize]byte
-	binary.LittleEndian.PutUint64(n[:], seq)
-	return n
+// nonceBuf holds a 96-bit nonce. It lives in the caller's (long-lived)
+// state: a nonce on the stack would escape into the AEAD interface and
+// cost an allocation per datagram.
+type nonceBuf [chacha20poly1305.NonceSize]byte
+
+// set makes n the nonce of a sequence number. Every key seals with one
+// sender's counter, so a nonce never repeats under a key.
+func (n *nonceBuf) set(seq uint64) []byte {
+	binary.LittleEndian.PutUint64(n[:8], seq)
+	n[8], n[9], n[10], n[11] = 0, 0, 0, 0
+	return n[:]
 }
 
 // writeHeader writes h into buf's first HeaderBytes.
@@ -78,26 +83,26 @@ func writeHeader(w *wire.WriteStream, buf []byte, h Header) bool {
 // seal writes a datagram into buf: the header, clear (sent as is and
 // authenticated), then plain sealed. It returns the datagram, or nil when
 // it does not fit.
-func seal(w *wire.WriteStream, buf []byte, h Header, a cipher.AEAD, clear, plain []byte) []byte {
+func seal(w *wire.WriteStream, nc *nonceBuf, buf []byte, h Header, a cipher.AEAD, clear, plain []byte) []byte {
 	n := HeaderBytes + len(clear) + len(plain) + TagBytes
 	if n > len(buf) || !writeHeader(w, buf, h) {
 		return nil
 	}
 	copy(buf[HeaderBytes:], clear)
+	// The ciphertext is appended after the associated data, in buf: the
+	// two never overlap.
 	ad := buf[:HeaderBytes+len(clear)]
-	nc := nonce(h.Sequence)
-	return a.Seal(ad, nc[:], plain, ad)
+	return a.Seal(ad, nc.set(h.Sequence), plain, ad)
 }
 
 // open authenticates a datagram whose first HeaderBytes+clearBytes are
 // associated data and returns the plaintext, decrypted in place.
-func open(a cipher.AEAD, seq uint64, d []byte, clearBytes int) ([]byte, error) {
+func open(a cipher.AEAD, nc *nonceBuf, seq uint64, d []byte, clearBytes int) ([]byte, error) {
 	at := HeaderBytes + clearBytes
 	if len(d) < at+TagBytes {
 		return nil, errOpen
 	}
-	nc := nonce(seq)
-	p, err := a.Open(d[at:at], nc[:], d[at:], d[:at])
+	p, err := a.Open(d[at:at], nc.set(seq), d[at:], d[:at])
 	if err != nil {
 		return nil, errOpen
 	}

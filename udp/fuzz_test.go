@@ -145,7 +145,7 @@ func FuzzOpen(f *testing.F) {
 		if len(data) >= Overhead {
 			var h Header
 			if h.Serialize(wire.NewReadStream(data)) == nil && r.window.fresh(h.Sequence) {
-				if _, err := open(r.toRight, h.Sequence, append([]byte(nil), data...), 0); err == nil {
+				if _, err := open(r.toRight, &r.nc, h.Sequence, append([]byte(nil), data...), 0); err == nil {
 					t.Fatal("a datagram the fuzzer made opened with the session key")
 				}
 			}

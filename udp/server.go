@@ -68,7 +68,7 @@ type slot struct {
 type SlotStats struct {
 	Received, Sent    uint64 // datagrams
 	BytesIn, BytesOut uint64
-	Dropped           uint64 // authentic-looking datagrams for this slot refused (replayed, wrong kind)
+	Dropped           uint64 // datagrams naming this slot refused (replayed, or failing its key)
 }
 
 // SlotInfo is what the left knows of one slot.
@@ -193,11 +193,14 @@ func (s *Server) Received(i int, k Kind) [][]byte {
 	return s.slots[i].received[k]
 }
 
-// Close tells every right goodbye and closes the socket.
+// Close tells every right goodbye (a few times, as a datagram may be
+// lost) and closes the socket.
 func (s *Server) Close() error {
 	for i := range s.slots {
 		if s.slots[i].used {
-			s.sendSession(i, KindDisconnect, nil)
+			for range goodbyes {
+				s.sendSession(i, KindDisconnect, nil)
+			}
 		}
 	}
 	return s.close()
@@ -275,7 +278,7 @@ func (s *Server) handleConnect(d datagram, h Header) {
 	}
 	rightPub := d.data[HeaderBytes : HeaderBytes+keyBytes]
 	toLeft, toRight := handshakeKeys(s.token, rightPub)
-	if _, err := open(toLeft, h.Sequence, d.data, keyBytes); err != nil {
+	if _, err := open(toLeft, &s.nc, h.Sequence, d.data, keyBytes); err != nil {
 		s.count(func(x *Drops) { x.Forged++ })
 		s.deny(d.from, ReasonKey)
 		return
@@ -307,10 +310,9 @@ func (s *Server) handleConnect(d datagram, h Header) {
 	if ck.Serialize(s.w) != nil || len(s.w.Bytes()) != cookiePlain {
 		return
 	}
-	nc := nonce(s.cookieSeq)
-	p = s.cookieKey.Seal(p, nc[:], cbuf[:], nil)
+	p = s.cookieKey.Seal(p, s.nc.set(s.cookieSeq), cbuf[:], nil)
 	s.hsSeq++
-	pkt := seal(s.w, s.buf, Header{Kind: KindChallenge, Sequence: s.hsSeq}, toRight, nil, p)
+	pkt := seal(s.w, &s.nc, s.buf, Header{Kind: KindChallenge, Sequence: s.hsSeq}, toRight, nil, p)
 	if len(pkt) > len(d.data) { // never: ChallengeBytes == ConnectBytes
 		return
 	}
@@ -326,13 +328,12 @@ func (s *Server) handleResponse(d datagram, h Header) {
 	}
 	rightPub := append([]byte(nil), d.data[HeaderBytes:HeaderBytes+keyBytes]...)
 	toLeft, _ := handshakeKeys(s.token, rightPub)
-	blob, err := open(toLeft, h.Sequence, d.data, keyBytes)
+	blob, err := open(toLeft, &s.nc, h.Sequence, d.data, keyBytes)
 	if err != nil || len(blob) != cookieBytes {
 		s.count(func(x *Drops) { x.Forged++ })
 		return
 	}
-	nc := nonce(binary.LittleEndian.Uint64(blob))
-	plain, err := s.cookieKey.Open(blob[8:8], nc[:], blob[8:], nil)
+	plain, err := s.cookieKey.Open(blob[8:8], s.nc.set(binary.LittleEndian.Uint64(blob)), blob[8:], nil)
 	if err != nil {
 		s.count(func(x *Drops) { x.Forged++ })
 		return
@@ -430,9 +431,10 @@ func (s *Server) handleSession(d datagram, h Header) {
 		c.stats.Dropped++
 		return
 	}
-	body, err := open(c.toLeft, h.Sequence, d.data, 0)
+	body, err := open(c.toLeft, &s.nc, h.Sequence, d.data, 0)
 	if err != nil {
 		s.count(func(x *Drops) { x.Forged++ })
+		c.stats.Dropped++
 		return
 	}
 	c.window.mark(h.Sequence)
@@ -486,7 +488,7 @@ func (s *Server) followPath(i int, d datagram, h Header, body []byte) bool {
 		return false
 	}
 	c.sendSeq++
-	pkt := seal(s.w, s.buf, Header{Kind: KindPathChallenge, Slot: uint8(i), Sequence: c.sendSeq}, c.toRight, nil, c.pathNonce[:])
+	pkt := seal(s.w, &s.nc, s.buf, Header{Kind: KindPathChallenge, Slot: uint8(i), Sequence: c.sendSeq}, c.toRight, nil, c.pathNonce[:])
 	if n := s.write(d.from, pkt); n > 0 {
 		c.pathOut += n
 		c.pathSentAt, c.pendingChallenge = s.now, true
@@ -517,7 +519,7 @@ func (s *Server) Send(i int, k Kind, body []byte) int {
 func (s *Server) sendSession(i int, k Kind, body []byte) int {
 	c := &s.slots[i]
 	c.sendSeq++
-	pkt := seal(s.w, s.buf, Header{Kind: k, Slot: uint8(i), Sequence: c.sendSeq}, c.toRight, nil, body)
+	pkt := seal(s.w, &s.nc, s.buf, Header{Kind: k, Slot: uint8(i), Sequence: c.sendSeq}, c.toRight, nil, body)
 	n := s.write(c.addr, pkt)
 	if n > 0 {
 		c.lastSent = s.now

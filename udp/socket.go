@@ -143,6 +143,7 @@ type socket struct {
 	w     *wire.WriteStream
 	r     *wire.ReadStream
 	buf   []byte // one outgoing datagram
+	nc    nonceBuf
 }
 
 func newSocket(sock *net.UDPConn, cfg Config) *socket {
