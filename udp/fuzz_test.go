@@ -52,13 +52,9 @@ func newFuzzPair(f *testing.F) *fuzzPair {
 
 // pollBoth polls both, keeping copies of what each took.
 func (p *fuzzPair) pollBoth(tick wire.Tick) {
-	for _, d := range p.peek(p.left.socket) {
-		p.toLeft = append(p.toLeft, d)
-	}
+	p.toLeft = append(p.toLeft, p.peek(p.left.socket)...)
 	p.left.Poll(tick)
-	for _, d := range p.peek(p.right.socket) {
-		p.toRight = append(p.toRight, d)
-	}
+	p.toRight = append(p.toRight, p.peek(p.right.socket)...)
 	p.right.Poll(tick)
 }
 
