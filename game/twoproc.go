@@ -231,6 +231,13 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	s.fillLeftView()
 	s.right.Cubes = s.right.Cubes[:0]
 	s.updateMetrics(0, false)
+	if !srv.Slot(rightSlot).Connected {
+		// The sender runs on (a right may join at any tick), but nothing
+		// reaches the socket: no bandwidth, no RTT, no loss to show.
+		m := &s.metrics
+		m.SentKbps, m.AckKbps, m.RTTms, m.HasRTT, m.Loss = 0, 0, 0, false, 0
+		m.PacketsSent, m.PacketsDelivered, m.PacketsLost = 0, 0, 0
+	}
 }
 
 // writeState serializes rs and every strategy's settings into buf, or

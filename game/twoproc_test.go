@@ -343,6 +343,10 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	if !said {
 		t.Error("the left did not say the right went away")
 	}
+	// No figure of the old right stays as if current.
+	if m := p.left.Metrics(); m.HasRTT || m.Loss != 0 || p.left.Remote().Connected {
+		t.Errorf("with no right: RTT %v (%v), loss %v, connected %v", m.RTTms, m.HasRTT, m.Loss, p.left.Remote().Connected)
+	}
 
 	// A new right with the token joins the running left.
 	tok := p.lc.Token()
