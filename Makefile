@@ -74,7 +74,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording \
-	./udp:FuzzHeader ./udp:FuzzHandle ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
+	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	.:FuzzParseFlags
 
 # Go 1.26's fuzz coordinator can report its own end-of-time deadline as a

@@ -1,11 +1,12 @@
 module netcubes
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/ebitengine/oto/v3 v3.5.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	golang.org/x/crypto v0.59.0
 	golang.org/x/image v0.45.0
 )
 
@@ -16,7 +17,7 @@ require (
 	github.com/go-text/typesetting v0.3.5 // indirect
 	github.com/jfreymuth/pulse v0.1.3 // indirect
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
-	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )

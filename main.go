@@ -274,6 +274,14 @@ func run(o options) error {
 	if err := openNetwork(&o, os.Stdout); err != nil {
 		return err
 	}
+	// The connection says goodbye on the way out (the other side frees
+	// its slot at once instead of waiting for its timeout).
+	if c := o.ui.Session.Client; c != nil {
+		defer c.Close()
+	}
+	if s := o.ui.Session.Server; s != nil && !o.net.headless {
+		defer s.Close()
+	}
 	if o.net.headless {
 		return runHeadless(o)
 	}

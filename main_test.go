@@ -255,7 +255,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-role", "middle"}, `netcubes: -role must be left or right, got "middle"`},
 		{[]string{"-role", "left"}, "netcubes: -role left needs -listen ADDR (e.g. -listen :40000)"},
 		{[]string{"-role", "right", "-connect", "host:1"}, "netcubes: -role right needs -connect HOST:PORT and -token (the left prints both)"},
-		{[]string{"-role", "right", "-connect", "host:1", "-token", "xyz"}, `netcubes: -token: a token is 16 hex digits, got "xyz"`},
+		{[]string{"-role", "right", "-connect", "host:1", "-token", "xyz"}, "netcubes: -token: a token is 32 hex digits (the left prints it), got 3 characters"},
 		{[]string{"-headless"}, "netcubes: -listen and -headless go with -role left"},
 		{[]string{"-connect", "host:1"}, "netcubes: -connect goes with -role right"},
 		{[]string{"-diag-every", "-1"}, "netcubes: -diag-every must be 0..600 ticks, got -1"},

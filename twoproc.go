@@ -13,6 +13,9 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +41,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	role := fs.String("role", "", "run one side of a two-process session over UDP: left or right (default: both sides in this process)")
 	listen := fs.String("listen", "", "with -role left: the `ADDR` to listen on, e.g. :40000 (nothing else is listened on)")
 	connect := fs.String("connect", "", "with -role right: the left's `HOST:PORT`")
-	token := fs.String("token", "", "the session's token: the left prints it, the right must give it (16 hex digits; the left draws one if not given)")
+	token := fs.String("token", "", "the session's secret token: the left prints it, the right must give it (32 hex digits, the key every datagram is sealed with; the left draws one if not given)")
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
 	return func() (netOptions, error) {
@@ -87,37 +90,92 @@ func openNetwork(o *options, out io.Writer) error {
 		return nil
 	}
 	cfg := udp.DefaultConfig()
-	var conn *udp.Conn
-	var err error
 	if n.role == game.RoleLeft {
 		tok := n.token
 		if !n.hasToken {
+			var err error
 			if tok, err = udp.NewToken(); err != nil {
 				return err
 			}
 		}
-		if conn, err = udp.Listen(n.listen, tok, cfg); err != nil {
+		// One right for now: the session serves slot 0 (udp.Server has
+		// room for more; the session does not yet).
+		cfg.MaxClients = 1
+		srv, err := udp.Listen(n.listen, tok, cfg)
+		if err != nil {
 			return fmt.Errorf("listen on %s: %w", n.listen, err)
 		}
-		fmt.Fprintf(out, "netcubes left: listening on %v, token %v\n", conn.LocalAddr(), tok)
-		port := 0
-		if ua, ok := conn.LocalAddr().(*net.UDPAddr); ok {
-			port = ua.Port
+		fmt.Fprintf(out, "netcubes left: listening on %v (UDP), token %v\n", srv.LocalAddr(), tok)
+		hosts := rightHosts(srv.LocalAddr())
+		fmt.Fprintf(out, "start the right with:\n  %s -role right -connect %s -token %v\n", selfCommand(), hosts[0], tok)
+		if len(hosts) > 1 {
+			fmt.Fprintf(out, "  (or -connect %s: whichever address of this machine the right reaches)\n", strings.Join(hosts[1:], ", "))
 		}
-		fmt.Fprintf(out, "start the right with: netcubes -role right -connect HOST:%d -token %v\n", port, tok)
-	} else {
-		if conn, err = udp.Dial(n.connect, n.token, cfg); err != nil {
-			return fmt.Errorf("connect to %s: %w", n.connect, err)
-		}
-		fmt.Fprintf(out, "netcubes right: connecting to %s\n", n.connect)
+		fmt.Fprintln(out, "keep the token secret: whoever has it can join")
+		o.ui.Session.Role, o.ui.Session.Server, o.ui.Session.DiagEvery = n.role, srv, n.diagEvery
+		return nil
 	}
-	o.ui.Session.Role, o.ui.Session.Net, o.ui.Session.DiagEvery = n.role, conn, n.diagEvery
+	cli, err := udp.Dial(n.connect, n.token, cfg)
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", n.connect, err)
+	}
+	fmt.Fprintf(out, "netcubes right: connecting to the left at %s (it keeps asking until the left answers)\n", n.connect)
+	o.ui.Session.Role, o.ui.Session.Client, o.ui.Session.DiagEvery = n.role, cli, n.diagEvery
 	o.ui.Connect = n.connect
 	return nil
 }
 
+// rightHosts are the HOST:PORT a right can give -connect: the listening
+// address itself when it is a concrete one (127.0.0.1, a LAN address),
+// else this machine's addresses, non-loopback IPv4 first.
+func rightHosts(a net.Addr) []string {
+	ua, ok := a.(*net.UDPAddr)
+	if !ok {
+		return []string{a.String()}
+	}
+	port := strconv.Itoa(ua.Port)
+	if !ua.IP.IsUnspecified() {
+		return []string{net.JoinHostPort(ua.IP.String(), port)}
+	}
+	var v4, v6, loop []string
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, x := range addrs {
+			ipn, ok := x.(*net.IPNet)
+			if !ok || ipn.IP.IsLinkLocalUnicast() {
+				continue
+			}
+			hp := net.JoinHostPort(ipn.IP.String(), port)
+			switch {
+			case ipn.IP.IsLoopback():
+				loop = append(loop, hp)
+			case ipn.IP.To4() != nil:
+				v4 = append(v4, hp)
+			default:
+				v6 = append(v6, hp)
+			}
+		}
+	}
+	hosts := append(append(v4, v6...), loop...)
+	if len(hosts) == 0 {
+		hosts = []string{net.JoinHostPort("127.0.0.1", port)}
+	}
+	return hosts
+}
+
+// selfCommand is how this program was started, for the right's command
+// line: "go run ." when it runs from go run's build cache, else the path
+// it was started with.
+func selfCommand() string {
+	exe := os.Args[0]
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ."
+	}
+	return exe
+}
+
 // runHeadless runs the left without a window until SIGINT or SIGTERM (or
-// -frames ticks).
+// -frames ticks). A signal ends it with stoppedError, so main exits with
+// 128 + the signal's number, as the app does.
 func runHeadless(o options) error {
 	cfg := o.ui.Session
 	cfg.Epoch = 1
@@ -125,9 +183,32 @@ func runHeadless(o options) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	defer o.ui.Session.Net.Close()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped := make(chan syscall.Signal, 1)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sg := <-sigs:
+			sig, _ := sg.(syscall.Signal)
+			stopped <- sig
+			cancel()
+		case <-done:
+		}
+	}()
+	defer o.ui.Session.Server.Close()
 	fmt.Fprintln(os.Stdout, "no window (-headless): Ctrl+C stops")
-	return headless.Run(ctx, s, headless.Options{Script: o.ui.Script, Frames: o.ui.Frames, StatusEvery: 5 * time.Second}, os.Stdout)
+	err = headless.Run(ctx, s, headless.Options{Script: o.ui.Script, Frames: o.ui.Frames, StatusEvery: 5 * time.Second}, os.Stdout)
+	close(done)
+	select {
+	case sig := <-stopped:
+		if err == nil {
+			err = stoppedError{sig}
+		}
+	default:
+	}
+	return err
 }

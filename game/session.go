@@ -40,12 +40,13 @@ type Config struct {
 	InputTicks int
 
 	// The two-process mode (twoproc.go): Role says which half this process
-	// runs, Net is its connection (needed unless the role is RoleBoth),
+	// runs, Server (the left) or Client (the right) is its connection,
 	// Epoch numbers the left's sessions (a left that restarts gives the
 	// new session a larger one, and its right starts over), DiagEvery is
 	// the diagnostics period in ticks (0: none).
 	Role      Role
-	Net       *udp.Conn
+	Server    *udp.Server
+	Client    *udp.Client
 	Epoch     uint32
 	DiagEvery int
 	// ChosenLink starts with the link the start strategy's mode asks for
@@ -134,7 +135,7 @@ type Session struct {
 	pairs    []physics.ContactPair // scratch for HardestImpact
 
 	// The two-process mode (twoproc.go).
-	net               *udp.Conn
+	tp                twoProc // the two-process mode's connection and guards
 	ctlW, keyW, diagW *wire.WriteStream
 	ctlBuf, keyBuf    []byte
 	diagBuf           []byte
@@ -178,13 +179,13 @@ func New(cfg Config) (*Session, error) {
 			}
 		}
 	}
-	if cfg.Role != RoleBoth && cfg.Net == nil {
+	if (cfg.Role == RoleLeft && cfg.Server == nil) || (cfg.Role == RoleRight && cfg.Client == nil) {
 		return nil, errors.New("game: the two-process mode needs a connection")
 	}
 	if cfg.Clients < 0 || cfg.Clients > MaxClients {
 		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
 	}
-	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, net: cfg.Net, lastDiag: -1}
+	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg), lastDiag: -1}
 	if cfg.Role != RoleBoth {
 		s.ctlBuf, s.keyBuf, s.diagBuf = make([]byte, 4096), make([]byte, 4096), make([]byte, maxPacketBytes)
 		s.ctlW, s.keyW, s.diagW = wire.NewWriteStream(s.ctlBuf), wire.NewWriteStream(s.keyBuf), wire.NewWriteStream(s.diagBuf)
@@ -217,7 +218,7 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Role == RoleLeft {
 		// A right may connect before the first tick: it starts from here.
 		if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(0)); body != nil {
-			s.net.SetAccept(body)
+			s.tp.server.SetAccept(body)
 		}
 	}
 	return s, nil

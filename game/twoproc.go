@@ -108,7 +108,7 @@ func (s *Session) serializeState(st wire.Stream, rs *remoteState) error {
 	if err := wire.SerializeInt(st, &rs.active, 0, uint8(len(s.strategies)-1)); err != nil {
 		return err
 	}
-	if err := serializeLinkConfig(st, &rs.link); err != nil {
+	if err := rs.link.Serialize(st); err != nil {
 		return err
 	}
 	for _, f := range []*float32{&rs.rtt, &rs.loss, &rs.sentKbps} {
@@ -172,34 +172,6 @@ func serializeFinite32(s wire.Stream, f *float32) error {
 	return nil
 }
 
-// serializeLinkConfig carries the simulated conditions. Each number is
-// range-checked on read: a hostile control message cannot set a negative
-// latency or a loss above 100 %.
-func serializeLinkConfig(s wire.Stream, c *link.Config) error {
-	fields := []struct {
-		v      *float64
-		lo, hi float64
-	}{
-		{&c.LatencyMs, 0, 10000}, {&c.JitterMs, 0, 10000}, {&c.LossPercent, 0, 100},
-		{&c.DuplicatePercent, 0, 100}, {&c.ReorderPercent, 0, 100}, {&c.ReorderExtraMs, 0, 10000},
-		{&c.Burst.GoodToBadPercent, 0, 100}, {&c.Burst.BadToGoodPercent, 0, 100}, {&c.Burst.BadLossPercent, 0, 100},
-		{&c.BandwidthKbps, 0, 1e7},
-	}
-	for _, f := range fields {
-		x := float32(*f.v)
-		if err := serializeFinite32(s, &x); err != nil {
-			return err
-		}
-		if s.IsReading() {
-			if float64(x) < f.lo || float64(x) > f.hi {
-				return s.Fail(wire.ErrValueOutOfRange)
-			}
-			*f.v = float64(x)
-		}
-	}
-	return wire.SerializeBool(s, &c.TCPLike)
-}
-
 // leftState is the state the left publishes now.
 func (s *Session) leftState(now wire.Tick) remoteState {
 	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active), link: s.cfg.Link, rtt: -1}
@@ -219,16 +191,18 @@ func (s *Session) leftState(now wire.Tick) remoteState {
 // packets out through the simulated link onto the socket, and the state
 // and diagnostics for the right.
 func (s *Session) stepLeftProcess(now wire.Tick) {
-	s.net.Poll(now)
-	if e := s.net.Epoch(); e != s.connEpoch {
-		// A new right (or the old one back after a timeout): it starts
-		// from the state in the accept, so the strategy's sender starts
-		// over too (no baseline, no acked packet of the old right).
-		s.connEpoch = e
+	srv := s.tp.server
+	srv.Poll(now)
+	s.tp.noteServer()
+	if g := srv.Slot(rightSlot); g.Generation != s.connEpoch || (!g.Connected && s.tp.hadRight) {
+		// A new right, or the right gone: the strategy's sender starts
+		// over (no baseline, no acked packet of the old right), and no
+		// figure of the old right stays on screen as if current.
+		s.connEpoch, s.tp.hadRight = g.Generation, g.Connected
 		s.resetNetwork()
 	}
 	c := s.clients[0]
-	c.receiveBack(s.net.Data())
+	c.receiveBack(srv.Received(rightSlot, udp.KindData))
 	s.leftHalf(now)
 	s.flush(c.toRight, now)
 
@@ -245,20 +219,27 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 		s.ctlSeq++
 		rs := s.leftState(now)
 		if body := s.writeState(s.ctlW, s.ctlBuf, rs); body != nil {
-			s.net.Send(udp.KindControl, body)
+			srv.Send(rightSlot, udp.KindControl, body)
 		}
 	}
 	if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now)); body != nil {
-		s.net.SetAccept(body)
+		srv.SetAccept(body)
 	}
-	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 {
+	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 && srv.Slot(rightSlot).Connected {
 		if body, ok := s.diagBody(); ok {
-			s.net.Send(udp.KindDiag, body)
+			srv.Send(rightSlot, udp.KindDiag, body)
 		}
 	}
 	s.fillLeftView()
 	s.right.Cubes = s.right.Cubes[:0]
 	s.updateMetrics(0, false)
+	if !srv.Slot(rightSlot).Connected {
+		// The sender runs on (a right may join at any tick), but nothing
+		// reaches the socket: no bandwidth, no RTT, no loss to show.
+		m := &s.clients[rightSlot].metrics
+		m.SentKbps, m.AckKbps, m.RTTms, m.HasRTT, m.Loss = 0, 0, 0, false, 0
+		m.PacketsSent, m.PacketsDelivered, m.PacketsLost = 0, 0, 0
+	}
 }
 
 // writeState serializes rs and every strategy's settings into buf, or
@@ -275,7 +256,11 @@ func (s *Session) writeState(w *wire.WriteStream, buf []byte, rs remoteState) []
 // the socket.
 func (s *Session) flush(l *link.Link, now wire.Tick) {
 	for _, d := range l.Receive(now) {
-		s.net.Send(udp.KindData, d.Data)
+		if s.tp.server != nil {
+			s.tp.server.Send(rightSlot, udp.KindData, d.Data)
+		} else {
+			s.tp.client.Send(udp.KindData, d.Data)
+		}
 	}
 }
 
@@ -320,11 +305,17 @@ func (d *diagCube) serialize(s wire.Stream) error {
 // truth, then the right half, its packets out through the simulated link
 // onto the socket.
 func (s *Session) stepRightProcess(wire.Tick) {
-	s.net.Poll(wire.Tick(s.frame + 1))
-	if body, _, ok := s.net.Accepted(); ok {
+	// The connection's retries and timeouts count in ticks of this
+	// process, which always advance (the session's frame stands still
+	// until the first accept, and jumps when the right follows its left).
+	c := s.tp.client
+	s.tp.tick++
+	c.Poll(s.tp.tick)
+	s.tp.noteClient()
+	if body, _, ok := c.Accepted(); ok {
 		s.applyState(body, true)
 	}
-	for _, body := range s.net.Control() {
+	for _, body := range c.Received(udp.KindControl) {
 		s.applyState(body, false)
 	}
 	if !s.joined {
@@ -333,21 +324,21 @@ func (s *Session) stepRightProcess(wire.Tick) {
 		s.updateMetrics(0, false)
 		return
 	}
-	for _, body := range s.net.Diag() {
+	for _, body := range c.Received(udp.KindDiag) {
 		s.recordDiag(body)
 	}
 	st := s.strategies[s.active]
 	s.frame++
 	s.followLeft(s.leftFrame)
-	data := s.net.Data()
+	data := c.Received(udp.KindData)
 	for _, d := range data {
 		s.followData(d)
 	}
 	now := wire.Tick(s.frame)
-	c := s.clients[0]
-	c.second[s.frame%len(c.second)] = wire.Breakdown{}
-	c.receive(now, data)
-	s.flush(c.toLeft, now)
+	cl := s.clients[0]
+	cl.second[s.frame%len(cl.second)] = wire.Breakdown{}
+	cl.receive(now, data)
+	s.flush(cl.toLeft, now)
 	s.right.Cubes = s.right.Cubes[:0]
 	shown, ok := st.View(&s.right)
 	s.markPlayers(&s.right)
@@ -366,22 +357,24 @@ func (s *Session) applyState(body []byte, accept bool) {
 		s.clients[0].metrics.RejectedBack++
 		return
 	}
-	if !accept && s.joined && rs.epoch == s.remote.epoch && rs.seq <= s.remote.seq {
-		return // an older control that arrived late
+	if !accept && !s.takeControl(&rs) {
+		return
 	}
 	s.r.Reset(body)
 	if err := s.serializeState(s.r, &rs); err != nil {
 		s.clients[0].metrics.RejectedBack++
 		return
 	}
-	restart := accept || !s.joined || rs.epoch != s.remote.epoch
+	restart := accept || !s.joined
 	if !restart && int(rs.frame) > s.frame+resyncTicks {
 		// This process fell behind the left (it could not keep up with
-		// real time, or it was suspended): start over at the left's frame
+		// real time, or it was suspended), as two controls a second or
+		// more apart agree (takeControl): start over at the left's frame
 		// rather than decode packets from its future.
 		restart = true
-		s.events = append(s.events, fmt.Sprintf("the right fell %.1f s behind the left: starting over at its frame", float64(int(rs.frame)-s.frame)/wire.TicksPerSecond))
+		s.events = append(s.events, fmt.Sprintf("this right fell %.1f s behind the left: starting over at the left's frame", float64(int(rs.frame)-s.frame)/wire.TicksPerSecond))
 	}
+	s.tp.ctlAt, s.tp.behind = s.tp.tick, behindClaim{}
 	switchTo := int(rs.active) != s.active
 	s.remote, s.joined = rs, true
 	if rs.link != s.cfg.Link {
@@ -453,11 +446,11 @@ const resyncTicks = 2 * wire.TicksPerSecond
 // refused) and the session's own (the right fell behind). Nil in one
 // process.
 func (s *Session) Events() []string {
-	if s.net == nil {
+	if s.cfg.Role == RoleBoth {
 		return nil
 	}
-	e := append(s.net.Events(), s.events...)
-	s.events = s.events[:0]
+	e := append(s.tp.events, s.events...)
+	s.tp.events, s.events = s.tp.events[:0], s.events[:0]
 	return e
 }
 
@@ -525,14 +518,39 @@ type RemoteState struct {
 	// Facts is the strategy's line of figures as the left computes them
 	// (at most a second old); the right's own instance only receives.
 	Facts string
+	// Connected: the right is in a slot of its left now (on the left: a
+	// right is connected). Figures with nobody behind them are not
+	// current: the HUD greys them or says "no right connected".
+	Connected bool
+	// Silent: the left, heard before, has sent nothing for a second or
+	// more (udp.Config.SilentTicks); SilentTicks is for how long. The
+	// RTT, loss and bandwidth above are the last it sent.
+	Silent      bool
+	SilentTicks int
+	// Refusal is the left's refusal, in a sentence, kept until it no
+	// longer holds ("" when none).
+	Refusal string
 }
 
-// Remote returns what the right process knows of the left.
+// Remote returns what the right process knows of the left (on the left:
+// only Connected).
 func (s *Session) Remote() RemoteState {
 	r := RemoteState{Joined: s.joined, Loss: float64(s.remote.loss), SentKbps: float64(s.remote.sentKbps),
 		DiagFrame: s.remoteHashFrame, DiagHash: s.remoteHash, Facts: s.remote.facts}
 	if s.remote.rtt >= 0 {
 		r.RTTms, r.HasRTT = float64(s.remote.rtt), true
+	}
+	switch {
+	case s.tp.server != nil:
+		r = RemoteState{Connected: s.tp.server.Slot(rightSlot).Connected}
+	case s.tp.client != nil:
+		st := s.tp.client.Status()
+		r.Connected = st.State == udp.ClientConnected
+		r.Silent = st.Silent
+		if st.Silent {
+			r.SilentTicks = int(s.tp.tick - st.LastHeard)
+		}
+		r.Refusal = st.Refusal.String()
 	}
 	return r
 }
@@ -540,5 +558,101 @@ func (s *Session) Remote() RemoteState {
 // Role is the half of the session this process runs.
 func (s *Session) Role() Role { return s.cfg.Role }
 
-// Net is the two-process connection (nil in one process).
-func (s *Session) Net() *udp.Conn { return s.net }
+// Server is the left process's connection (nil otherwise).
+func (s *Session) Server() *udp.Server { return s.tp.server }
+
+// Client is the right process's connection (nil otherwise).
+func (s *Session) Client() *udp.Client { return s.tp.client }
+
+// rightSlot is the slot whose right this session serves: one right for
+// now, in slot 0 (the left listens with udp.Config.MaxClients 1).
+const rightSlot = 0
+
+// twoProc is the two-process mode's own state: the connection, its tick,
+// the events for Events, and the guards on the left's control datagrams.
+type twoProc struct {
+	server   *udp.Server
+	client   *udp.Client
+	tick     wire.Tick // a right process's own tick: always advances
+	events   []string
+	hadRight bool // the left: slot 0 had a right at the last generation check
+
+	ctlAt  wire.Tick   // the right: tick of the last control taken
+	behind behindClaim // the right: a control that says it fell far behind
+}
+
+// newTwoProc takes the connection of cfg's role (and only that one).
+func newTwoProc(cfg Config) twoProc {
+	switch cfg.Role {
+	case RoleLeft:
+		return twoProc{server: cfg.Server}
+	case RoleRight:
+		return twoProc{client: cfg.Client}
+	}
+	return twoProc{}
+}
+
+// behindClaim is a control datagram whose frame is far ahead of the
+// right's: taken only once a later control, at least a second later,
+// agrees with it.
+type behindClaim struct {
+	valid bool
+	frame int
+	at    wire.Tick
+}
+
+// noteServer and noteClient turn the connection's events into sentences.
+func (t *twoProc) noteServer() {
+	for _, e := range t.server.Events() {
+		t.events = append(t.events, e.String())
+	}
+}
+
+func (t *twoProc) noteClient() {
+	for _, e := range t.client.Events() {
+		t.events = append(t.events, e.String())
+	}
+}
+
+// Guards on a control datagram (defence in depth: a control is
+// authenticated and fresh before it gets here, but one datagram must not
+// wedge the right even if it were not). A control may not start a new
+// session (only an accept does), its sequence must be ahead of the last
+// taken by no more than the left could have counted since (one a tick at
+// most, and a margin), and a frame far ahead of the right's must be
+// confirmed by a later control that agrees with it.
+const (
+	ctlReach        = 64 // sequences ahead taken at once
+	ctlReachPerTick = 2  // and more per tick since the last control taken
+	behindConfirm   = wire.TicksPerSecond
+	behindSlack     = wire.TicksPerSecond / 2
+)
+
+// takeControl judges a control's header (before anything is applied).
+func (s *Session) takeControl(rs *remoteState) bool {
+	if !s.joined || rs.epoch != s.remote.epoch {
+		s.clients[0].metrics.RejectedBack++ // only an accept starts a session
+		return false
+	}
+	ahead := rs.seq - s.remote.seq // serial arithmetic: wraps like the counter
+	reach := uint64(ctlReach) + uint64(ctlReachPerTick)*uint64(max(s.tp.tick-s.tp.ctlAt, 0))
+	if ahead == 0 || ahead >= 1<<31 {
+		return false // a repeat, or an older control that arrived late
+	}
+	if uint64(ahead) > reach {
+		s.clients[0].metrics.RejectedBack++
+		return false
+	}
+	if int(rs.frame) <= s.frame+resyncTicks {
+		return true
+	}
+	b := &s.tp.behind
+	elapsed := int(s.tp.tick - b.at)
+	if b.valid && elapsed >= behindConfirm && elapsed <= 5*behindConfirm {
+		if d := int(rs.frame) - b.frame - elapsed; d >= -behindSlack && d <= behindSlack {
+			return true
+		}
+	}
+	*b = behindClaim{valid: true, frame: int(rs.frame), at: s.tp.tick}
+	return false
+}

@@ -31,7 +31,8 @@ func strategiesForTest() []strategy.Strategy {
 type procPair struct {
 	t           *testing.T
 	left, right *Session
-	lc, rc      *udp.Conn
+	lc          *udp.Server
+	rc          *udp.Client
 	// Datagrams the left sent and received before the current right
 	// joined (to or from an earlier right).
 	leftSentBefore, leftGotBefore uint64
@@ -43,7 +44,7 @@ func newProcPair(t *testing.T, start int) *procPair {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc, err := udp.Listen("127.0.0.1:0", tok, udp.DefaultConfig())
+	lc, err := udp.Listen("127.0.0.1:0", tok, leftNetConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,13 +55,13 @@ func newProcPair(t *testing.T, start int) *procPair {
 	t.Cleanup(func() { lc.Close(); rc.Close() })
 	cfg := DefaultConfig()
 	cfg.Strategies, cfg.Start = strategiesForTest(), start
-	cfg.Role, cfg.Net = RoleLeft, lc
+	cfg.Role, cfg.Server = RoleLeft, lc
 	left, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Strategies, cfg.Start = strategiesForTest(), 0
-	cfg.Role, cfg.Net = RoleRight, rc
+	cfg.Role, cfg.Client = RoleRight, rc
 	right, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func newProcPair(t *testing.T, start int) *procPair {
 	// The handshake, before the left's first tick: the right asks, the left
 	// answers from its Poll, the right joins at frame 0.
 	p.settle(func() bool {
-		right.net.Poll(0)
+		right.pollRight()
 		lc.Poll(0)
 		return !right.joinedAfterPoll()
 	})
@@ -82,10 +83,24 @@ func newProcPair(t *testing.T, start int) *procPair {
 // joinedAfterPoll lets the right take an accept that arrived (the session
 // does this inside Step; the handshake above runs before any step).
 func (s *Session) joinedAfterPoll() bool {
-	if body, _, ok := s.net.Accepted(); ok {
+	if body, _, ok := s.tp.client.Accepted(); ok {
 		s.applyState(body, true)
 	}
 	return s.joined
+}
+
+// pollRight polls a right's connection outside Step, on its own tick.
+func (s *Session) pollRight() {
+	s.tp.tick++
+	s.tp.client.Poll(s.tp.tick)
+	s.tp.noteClient()
+}
+
+// leftNetConfig is the left's transport as the app opens it: one slot.
+func leftNetConfig() udp.Config {
+	c := udp.DefaultConfig()
+	c.MaxClients = 1
+	return c
 }
 
 // settle repeats step (with a millisecond's pause) while it returns true,
@@ -105,16 +120,14 @@ func (p *procPair) settle(step func() bool) {
 // read every datagram sent to it.
 func (p *procPair) step(in cubes.Input) {
 	p.left.Step(in)
-	sent, _ := p.lc.Counts()
+	sent := p.lc.Counts().Sent
 	p.settle(func() bool {
-		_, got := p.rc.Counts()
-		return got < sent-p.leftSentBefore
+		return p.rc.Counts().Arrived < sent-p.leftSentBefore
 	})
 	p.right.Step(in)
-	sent, _ = p.rc.Counts()
+	sent = p.rc.Counts().Sent
 	p.settle(func() bool {
-		_, got := p.lc.Counts()
-		return got-p.leftGotBefore < sent
+		return p.lc.Counts().Arrived-p.leftGotBefore < sent
 	})
 }
 
@@ -156,7 +169,7 @@ func TestTwoProcessesMatchOneProcess(t *testing.T) {
 			var twoErr []float64
 			for f := range frames {
 				p.step(sc.InputAt(f))
-				for _, d := range p.rc.Data() {
+				for _, d := range p.rc.Received(udp.KindData) {
 					got = append(got, append([]byte(nil), d...))
 				}
 				m := p.right.Metrics()
@@ -228,6 +241,16 @@ func TestRightFollowsTheLeft(t *testing.T) {
 	if rs.Step() != 5 || p.right.Link().LatencyMs != 40 {
 		t.Errorf("the right has step %d, latency %v", rs.Step(), p.right.Link().LatencyMs)
 	}
+	// Every link setting crosses (the bottleneck's queue, MTU and the
+	// rest): the right's link is the left's DSL preset exactly, so its HUD
+	// names it.
+	p.left.SetLink(link.PresetDSL.Config())
+	for range 3 {
+		p.step(cubes.Input{})
+	}
+	if got := p.right.Link(); got != link.PresetDSL.Config() {
+		t.Errorf("the right's link %+v, the left's DSL %+v", got, link.PresetDSL.Config())
+	}
 	if f := p.right.Frame(); f < p.left.Frame()-1 || f > p.left.Frame() {
 		t.Errorf("right frame %d, left %d", f, p.left.Frame())
 	}
@@ -291,8 +314,8 @@ func TestRightBehindTheLeftKeepsDecoding(t *testing.T) {
 	}
 }
 
-// TestRightDiesAndAnotherJoins: the right process dies without a word; the
-// left notices within its timeout and keeps running; a new right connects
+// TestRightDiesAndAnotherJoins: the right process goes; the left notices,
+// frees its slot and keeps running; a new right connects
 // mid-run and catches up (state sync corrects it to within centimetres).
 func TestRightDiesAndAnotherJoins(t *testing.T) {
 	p := newProcPair(t, 2)
@@ -304,21 +327,25 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	for ; f < 120; f++ {
 		p.step(sc.InputAt(f))
 	}
-	p.rc.Close() // a crash: the left hears nothing more
+	p.rc.Close() // it says goodbye (a crash without one is udp's TestTimeoutAndReconnect)
 	timeout := udp.DefaultConfig().TimeoutTicks
 	for k := 0; k <= timeout+1; k++ {
 		p.left.Step(sc.InputAt(f))
 		f++
 	}
-	if c, _ := p.lc.Connected(); c {
+	if p.lc.Slot(0).Connected {
 		t.Fatalf("the left still thinks the right is there %d ticks after it died", timeout+1)
 	}
 	said := false
-	for _, e := range p.lc.Events() {
-		said = said || bytes.Contains([]byte(e), []byte("went silent")) || bytes.Contains([]byte(e), []byte("left"))
+	for _, e := range p.left.Events() {
+		said = said || bytes.Contains([]byte(e), []byte("went silent")) || bytes.Contains([]byte(e), []byte("disconnected"))
 	}
 	if !said {
-		t.Error("the left did not say the right went silent")
+		t.Error("the left did not say the right went away")
+	}
+	// No figure of the old right stays as if current.
+	if m := p.left.Metrics(); m.HasRTT || m.Loss != 0 || p.left.Remote().Connected {
+		t.Errorf("with no right: RTT %v (%v), loss %v, connected %v", m.RTTms, m.HasRTT, m.Loss, p.left.Remote().Connected)
 	}
 
 	// A new right with the token joins the running left.
@@ -329,15 +356,15 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	}
 	defer rc.Close()
 	cfg := DefaultConfig()
-	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
 	right, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.right, p.rc = right, rc
-	p.leftSentBefore, p.leftGotBefore = p.lc.Counts()
+	p.leftSentBefore, p.leftGotBefore = p.lc.Counts().Sent, p.lc.Counts().Arrived
 	p.settle(func() bool {
-		rc.Poll(0)
+		right.pollRight()
 		p.lc.Poll(wire.Tick(p.left.Frame()))
 		return !right.joinedAfterPoll()
 	})
@@ -377,18 +404,18 @@ func stepRightAlone(right *Session) {
 // diagnostics bodies: each is taken or refused (counted), never a panic,
 // and whatever it takes leaves a session that still steps.
 func FuzzRightReadsState(f *testing.F) {
-	rc, err := udp.Dial("127.0.0.1:9", 1, udp.DefaultConfig())
+	rc, err := udp.Dial("127.0.0.1:9", udp.Token{1}, udp.DefaultConfig())
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer rc.Close()
-	lc, err := udp.Listen("127.0.0.1:0", 1, udp.DefaultConfig())
+	lc, err := udp.Listen("127.0.0.1:0", udp.Token{1}, udp.DefaultConfig())
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer lc.Close()
 	cfg := DefaultConfig()
-	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleLeft, lc
+	cfg.Strategies, cfg.Role, cfg.Server = strategiesForTest(), RoleLeft, lc
 	left, err := New(cfg)
 	if err != nil {
 		f.Fatal(err)
@@ -400,7 +427,7 @@ func FuzzRightReadsState(f *testing.F) {
 	f.Add(uint8(1), state)
 	f.Add(uint8(2), append([]byte(nil), diag...))
 	f.Add(uint8(2), diag[:40])
-	cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
 	right, err := New(cfg)
 	if err != nil {
 		f.Fatal(err)
@@ -425,7 +452,7 @@ func FuzzRightReadsState(f *testing.F) {
 // taken and the right steps on from it without a panic. (The fuzzer found
 // frame 0x8c8c8c93 overflowing the prediction client's 32-bit input frames.)
 func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
-	rc, err := udp.Dial("127.0.0.1:9", 1, udp.DefaultConfig())
+	rc, err := udp.Dial("127.0.0.1:9", udp.Token{1}, udp.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +463,7 @@ func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
 	}{{0x8c8c8c93, false}, {wire.MaxFrame + 1, false}, {wire.MaxFrame - 2, true}} {
 		for active := range strategiesForTest() {
 			cfg := DefaultConfig()
-			cfg.Strategies, cfg.Role, cfg.Net = strategiesForTest(), RoleRight, rc
+			cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
 			right, err := New(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -488,5 +515,168 @@ func TestLockstepOverTwoProcesses(t *testing.T) {
 	}
 	if lag := p.left.Frame() - ss.Frame; lag < 6 || lag > 12 {
 		t.Errorf("the right's world trails the left by %d frames", lag)
+	}
+}
+
+// TestControlCannotWedgeTheRight: one control datagram cannot wedge the
+// right (defence in depth: controls are authenticated before they get
+// here). Sequence 2³²−1 used to make the right ignore every later control
+// of the epoch; frame +36,000 restarted it in the future; another epoch
+// restarted it. Each is refused, and the left's next real control is still
+// taken.
+func TestControlCannotWedgeTheRight(t *testing.T) {
+	forged := []struct {
+		name string
+		edit func(rs *remoteState, right *Session)
+	}{
+		{"sequence 2^32-1", func(rs *remoteState, _ *Session) { rs.seq = math.MaxUint32; rs.link.LossPercent = 100 }},
+		{"sequence far ahead", func(rs *remoteState, _ *Session) { rs.seq += 100000; rs.link.LossPercent = 100 }},
+		{"frame +36000", func(rs *remoteState, right *Session) { rs.seq++; rs.frame = uint32(right.frame + 36000) }},
+		{"another epoch", func(rs *remoteState, _ *Session) { rs.seq++; rs.epoch++ }},
+	}
+	for _, tc := range forged {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProcPair(t, 2)
+			for range wire.TicksPerSecond {
+				p.step(cubes.Input{})
+			}
+			rs := p.right.remote
+			tc.edit(&rs, p.right)
+			body := append([]byte(nil), p.right.writeState(p.right.ctlW, p.right.ctlBuf, rs)...)
+			frame, link := p.right.frame, p.right.Link()
+			p.right.applyState(body, false)
+			if p.right.frame != frame || p.right.Link() != link || p.right.remote.seq == rs.seq {
+				t.Fatalf("the forged control was taken: frame %d → %d, link %+v", frame, p.right.frame, p.right.Link())
+			}
+			// The left changes its link: the right still follows.
+			lk := p.left.Link()
+			lk.LatencyMs = 33
+			p.left.SetLink(lk)
+			for range 3 {
+				p.step(cubes.Input{})
+			}
+			if p.right.Link().LatencyMs != 33 {
+				t.Fatalf("after the forged control the right ignores the left's: latency %v", p.right.Link().LatencyMs)
+			}
+			if m := p.right.Metrics(); m.Rejected != 0 {
+				t.Errorf("the right rejected %d packets", m.Rejected)
+			}
+		})
+	}
+}
+
+// TestRightFarBehindStartsOver: a right that really fell far behind (its
+// process was suspended and the left's datagrams of the meantime are lost)
+// starts over at the left's frame once two controls a second apart agree,
+// as they do when they are true; one alone does nothing.
+func TestRightFarBehindStartsOver(t *testing.T) {
+	p := newProcPair(t, 2)
+	for range 10 {
+		p.step(cubes.Input{})
+	}
+	right := p.right
+	control := func(ahead int) []byte {
+		rs := right.remote
+		rs.seq++
+		rs.frame = uint32(right.frame + ahead)
+		return append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
+	}
+	start := right.frame
+	right.applyState(control(600), false)
+	if right.frame != start {
+		t.Fatal("one control 10 s ahead restarted the right")
+	}
+	// A second later (the right's own ticks), the left is a second further.
+	for range wire.TicksPerSecond {
+		stepRightAlone(right)
+		right.tp.tick++
+	}
+	right.applyState(control(600), false)
+	if right.frame != start+wire.TicksPerSecond+600 {
+		t.Fatalf("two agreeing controls: the right is at frame %d, want %d", right.frame, start+wire.TicksPerSecond+600)
+	}
+	said := false
+	for _, e := range right.Events() {
+		said = said || bytes.Contains([]byte(e), []byte("fell 10.0 s behind"))
+	}
+	if !said {
+		t.Error("the right did not say it fell behind")
+	}
+}
+
+// TestForgedAckDoesNotBlindTheLeft: one ack header 30,000 sequences ahead,
+// as if from the right, used to make every real ack stale (100 % loss for
+// minutes). The left refuses it and its loss figure stays at the real
+// link's.
+func TestForgedAckDoesNotBlindTheLeft(t *testing.T) {
+	p := newProcPair(t, 1)
+	for range 2 * wire.TicksPerSecond {
+		p.step(cubes.Input{Up: true})
+	}
+	h := p.right.clients[0].rightEP.Header()
+	h.Sequence += 30000
+	if _, fresh := p.left.clients[0].leftEP.Received(wire.Tick(p.left.frame), h, 23); fresh {
+		t.Fatal("the forged ack was taken")
+	}
+	for range 3 * wire.TicksPerSecond {
+		p.step(cubes.Input{Up: true})
+	}
+	if loss := p.left.Metrics().Loss; loss > 0.01 {
+		t.Fatalf("loss %.0f %% after one forged ack on a perfect link", 100*loss)
+	}
+	if p.left.clients[0].leftEP.Stats().Refused != 1 {
+		t.Errorf("refused %d headers", p.left.clients[0].leftEP.Stats().Refused)
+	}
+}
+
+// TestRightStartedBeforeTheLeft: a right process started first keeps
+// asking (its connection's tick advances though its frame stands still)
+// and joins the left once it is there.
+func TestRightStartedBeforeTheLeft(t *testing.T) {
+	probe, err := udp.Listen("127.0.0.1:0", udp.Token{7}, leftNetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := probe.LocalAddr().String()
+	probe.Close()
+	rc, err := udp.Dial(addr, udp.Token{7}, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
+	right, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 * wire.TicksPerSecond {
+		right.Step(cubes.Input{})
+	}
+	if rc.Counts().Sent < 3 {
+		t.Fatalf("a right alone sent %d requests in 2 s", rc.Counts().Sent)
+	}
+	lc, err := udp.Listen(addr, udp.Token{7}, leftNetConfig())
+	if err != nil {
+		t.Skipf("the port was taken meanwhile: %v", err)
+	}
+	defer lc.Close()
+	cfg = DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Server = strategiesForTest(), RoleLeft, lc
+	left, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !right.Remote().Connected || !right.joined {
+		if time.Now().After(deadline) {
+			t.Fatalf("the right never joined the late left: %+v", rc.Status())
+		}
+		left.Step(cubes.Input{})
+		right.Step(cubes.Input{})
+		time.Sleep(time.Millisecond)
+	}
+	if !left.Remote().Connected {
+		t.Error("the left does not see its right")
 	}
 }

@@ -4,7 +4,8 @@
 // time (the only wall clock in netcubes: it decides when a tick happens,
 // never what happens in it); the script, when there is one, is the
 // presenter's input. Every few seconds it prints a status line, and it says
-// when a right connects, times out or is replaced.
+// when a right joins, leaves or times out. It exits when ctx is done (the
+// caller turns a signal into the app's exit status).
 package headless
 
 import (
@@ -65,17 +66,21 @@ func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
 }
 
 // StatusLine is one line about the session: frame, strategy, the right,
-// bandwidth, RTT, loss, refused datagrams.
+// bandwidth, RTT, loss, refused datagrams. With no right connected it says
+// so instead of figures that would have nobody behind them.
 func StatusLine(s *game.Session) string {
 	m := s.Metrics()
-	who := "no right connected"
-	if ok, addr := s.Net().Connected(); ok {
-		who = fmt.Sprintf("right at %v", addr)
+	srv := s.Server()
+	head := fmt.Sprintf("frame %d · %s", s.Frame(), s.Strategy().Name())
+	refused := fmt.Sprintf("refused %d datagrams", srv.Drops().Total())
+	slot := srv.Slot(0)
+	if !slot.Connected {
+		return head + " · no right connected · " + refused
 	}
 	rtt := "RTT —"
 	if m.HasRTT {
 		rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
 	}
-	return fmt.Sprintf("frame %d · %s · %s · sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %% · refused %d datagrams",
-		s.Frame(), s.Strategy().Name(), who, m.SentKbps, m.AckKbps, rtt, 100*m.Loss, s.Net().Drops().Total())
+	return fmt.Sprintf("%s · right at %v · sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %% · %s",
+		head, slot.Addr, m.SentKbps, m.AckKbps, rtt, 100*m.Loss, refused)
 }

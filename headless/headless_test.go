@@ -11,6 +11,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/udp"
+	"netcubes/wire"
 )
 
 // TestRunServesARight runs a headless left for half a second of ticks while
@@ -18,13 +19,15 @@ import (
 // connected, and its status line names the right.
 func TestRunServesARight(t *testing.T) {
 	tok, _ := udp.NewToken()
-	lc, err := udp.Listen("127.0.0.1:0", tok, udp.DefaultConfig())
+	lcfg := udp.DefaultConfig()
+	lcfg.MaxClients = 1
+	lc, err := udp.Listen("127.0.0.1:0", tok, lcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lc.Close()
 	cfg := game.DefaultConfig()
-	cfg.Strategies, cfg.Role, cfg.Net = catalog.All(), game.RoleLeft, lc
+	cfg.Strategies, cfg.Role, cfg.Server = catalog.All(), game.RoleLeft, lc
 	s, err := game.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -34,15 +37,20 @@ func TestRunServesARight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	stop := make(chan struct{})
-	go func() { // the right's side of the handshake, polled by hand
+	// Before any right: no figures, "no right connected".
+	if got := StatusLine(s); !strings.Contains(got, "no right connected") || strings.Contains(got, "kbit/s") || strings.Contains(got, "loss") {
+		t.Errorf("status with no right: %s", got)
+	}
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() { // the right's side, polled by hand on its own ticks
+		defer close(stopped)
 		for k := 0; ; k++ {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			rc.Poll(0)
+			rc.Poll(wire.Tick(k))
 			time.Sleep(5 * time.Millisecond)
 		}
 	}()
@@ -50,6 +58,7 @@ func TestRunServesARight(t *testing.T) {
 	var out bytes.Buffer
 	err = Run(context.Background(), s, Options{Script: sc, Frames: 30, StatusEvery: 100 * time.Millisecond}, &out)
 	close(stop)
+	<-stopped
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +66,7 @@ func TestRunServesARight(t *testing.T) {
 		t.Errorf("ran %d frames, want 30", s.Frame())
 	}
 	text := out.String()
-	if !strings.Contains(text, "the right connected from") || !strings.Contains(text, "frame ") {
+	if !strings.Contains(text, "a right joined from 127.0.0.1:") || !strings.Contains(text, "frame ") {
 		t.Errorf("output:\n%s", text)
 	}
 	if !strings.Contains(StatusLine(s), "right at 127.0.0.1:") {

@@ -11,6 +11,8 @@
 //   - link.go: Config, Link (Send, Receive, outages, statistics, the fate of
 //     every packet for the HUD's timeline) and its design note.
 //   - presets.go: the named presets.
+//   - serialize.go: Config.Serialize, every field range-checked, for the
+//     two-process mode.
 //
 // The tests: link_test.go (delays, loss rates, bursts, the cap and the
 // bottleneck's delivered fraction, delay and storage, fragments, TCP-like

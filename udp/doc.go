@@ -1,11 +1,28 @@
-// Package udp runs the left and the right of netcubes as two processes
-// over a real UDP socket: a datagram header with a protocol id, a version
-// and a per-session token (protocol.go), and a connection with a
-// handshake, timeouts, reconnects and counted drops (conn.go). The session
-// (package game) carries exactly the packets of the one-process mode inside
-// its data datagrams, so the bytes a strategy puts on the wire are the same
-// in both modes.
+// Package udp runs the left and the right of netcubes as separate
+// processes over a real UDP socket, safe on a network nobody trusts: every
+// datagram after the handshake is sealed (ChaCha20-Poly1305) with
+// per-session keys derived from the token the left prints and an X25519
+// exchange, checked against a replay window, and bound to one client slot.
+// The design follows netcode.io (connect request, challenge, response,
+// sealed packets, replay protection) and QUIC's address validation (RFC
+// 9000 §8: nothing more than a same-size answer goes to an address before
+// it proves it receives there).
 //
-// Go's standard net package is all it uses. Nothing here reads the clock:
-// Poll is called once per tick, and timeouts are counted in ticks.
+//   - protocol.go: the header, the kinds, the token, the sizes, the design
+//     note of the protocol.
+//   - crypto.go: key derivation, sealing, the cookie, the replay window,
+//     the rate limits.
+//   - socket.go: the socket, its reader and its queue bounded in bytes, the
+//     Config, the drop counts.
+//   - server.go: the left (Server): slots, handshakes, path validation.
+//   - client.go: the right (Client): connecting, retrying, refusals,
+//     silence.
+//
+// The session (package game) carries exactly the packets of the
+// one-process mode inside data datagrams, so the bytes a strategy puts on
+// the wire are the same in both modes, 30 bytes of overhead aside.
+//
+// Go's standard library and golang.org/x/crypto are all it uses. Nothing
+// here reads the clock: Poll is called once per tick, and timeouts are
+// counted in ticks.
 package udp

@@ -1,57 +1,113 @@
 package udp
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 
 	"netcubes/wire"
 )
 
-// Design note: the datagrams of the two-process mode. Every datagram starts
-// with the same header, written and read by one Serialize like every packet
-// of netcubes:
+// Design note: the datagrams of the two-process mode, modelled on
+// netcode.io (a connect request, a challenge, a response, then packets
+// sealed with per-session keys and checked against a replay window) and on
+// QUIC's address validation (RFC 9000 §8: an address that has not proved it
+// can receive gets no more than it sent).
+//
+// Every datagram starts with the same 14-byte header, written and read by
+// one Serialize like every packet of netcubes:
 //
 //	protocol id  32 bits  "NCUB": anything else is not ours and is dropped
 //	version       8 bits  a left and a right of different versions refuse
-//	                      each other (they would misread every packet)
-//	kind          3 bits  connect request, accept, deny, data, control,
-//	                      diagnostics, disconnect, keep-alive
-//	token        64 bits  the session's secret: the left draws it at random
-//	                      and prints it; the right must present it
+//	                      each other (they would misread every datagram)
+//	kind          4 bits  see Kind
+//	slot          4 bits  the client slot a session datagram belongs to
+//	sequence     64 bits  counts the sender's datagrams under one key; it is
+//	                      the AEAD nonce and the replay window's index
 //
-// then, byte-aligned, a body by kind. A data datagram's body is exactly the
-// packet the one-process session would send over its simulated link, so the
-// bytes of a strategy on the wire are the same in both modes; control and
-// diagnostics have their own formats (control.go, diag.go).
+// then the body, sealed with ChaCha20-Poly1305 (RFC 8439) with the header
+// as associated data, except in a deny (see below). The 16-byte tag proves
+// the datagram was written by a holder of the key and not changed on the
+// way, header included: flipping one bit anywhere fails it. Overhead: 30
+// bytes a datagram (Overhead).
 //
-// The 108-bit header rounds up to 14 bytes. It is the price of not being
-// fooled: a stray datagram (a port scan, an old right from a previous run,
-// a replayed packet of another session) fails the id, the version or the
-// token and is dropped and counted before any strategy sees it.
+// Keys. The token the left prints is 128 random bits; it is never sent.
+// Every attempt to connect draws an X25519 key pair on the right; the left
+// draws one per challenge. HKDF-SHA256 derives:
+//
+//	handshake keys  from the token, salted with the right's public key: only
+//	                a holder of the token can write a connect request or a
+//	                response, or read a challenge
+//	session keys    from the token and the X25519 shared secret, salted with
+//	                both public keys, one key per direction: another right
+//	                holding the same token cannot derive them (it would need
+//	                one of the two private keys), so it cannot write or read
+//	                a datagram of someone else's session
+//
+// The handshake (netcode.io's, with QUIC's stateless retry token as the
+// cookie):
+//
+//	right → left  connect    the right's public key, a sealed empty body,
+//	                         padded to ConnectBytes
+//	left → right  challenge  sealed: the left's public key and a cookie;
+//	                         never larger than the connect it answers
+//	right → left  response   the right's public key and the cookie, sealed
+//	left → right  accept     sealed with the session key: the slot and the
+//	                         state the right starts from
+//
+// The cookie is sealed with a key only the left knows (drawn at start) and
+// holds the right's public key, the left's private key for this attempt,
+// the address the challenge was sent to and when. A response whose cookie
+// opens, names this address and is younger than CookieTicks proves that
+// the sender holds the token (it sealed the response) and receives at the
+// address (it read the cookie): only then does the left spend a slot and
+// send more than it received. Before that each datagram in gets at most
+// one datagram out, no larger, and the left keeps no state for it.
+//
+// Denies (wrong version, wrong key, no free slot) travel in clear, 16
+// bytes, at most DeniesPerSecond, and only to a request at least as large:
+// a right that gets one shows the reason and keeps trying, so a forged
+// deny can only put a wrong reason on a screen until the next challenge.
+//
+// A right whose address changes (a NAT rebinding) keeps sending sealed
+// datagrams from the new address. The left takes their content (they are
+// authentic and fresh) but keeps sending to the old address until the new
+// one answers a path challenge (QUIC's PATH_CHALLENGE/PATH_RESPONSE), sent
+// within 3× the bytes that came from there.
 
 // ProtocolID is "NCUB" read as a little-endian 32-bit word.
 const ProtocolID uint32 = 'N' | 'C'<<8 | 'U'<<16 | 'B'<<24
 
-// Version is the protocol's version; bump it with any format change.
-const Version uint8 = 1
+// Version is the protocol's version; bump it with any format change. The
+// header's first 40 bits (protocol id, version) never change, so a left
+// can tell a right of another version why it refuses it.
+const Version uint8 = 2
 
 // Kind says what a datagram carries.
 type Kind uint8
 
-// The kinds of datagram.
+// The kinds of datagram. Data, Control and Diag are the session's own
+// (app kinds); the others belong to the transport.
 const (
-	KindConnect    Kind = iota // right → left: please take me (token, version)
-	KindAccept                 // left → right: you are connected (session state)
-	KindDeny                   // left → right: wrong token or version, with the reason
-	KindData                   // either way: a strategy's packet, as in one process
-	KindControl                // left → right: the strategy, its settings, the link
-	KindDiag                   // left → right: the truth, for the right's error figure
-	KindDisconnect             // either way: I am leaving
-	KindKeepAlive              // either way: still here (only when nothing else flows)
+	KindConnect       Kind = iota // right → left: please take me (public key, padded)
+	KindChallenge                 // left → right: prove you receive here (cookie)
+	KindResponse                  // right → left: the cookie back
+	KindAccept                    // left → right: your slot and the session state
+	KindDeny                      // left → right, in clear: why not
+	KindKeepAlive                 // either way: still here
+	KindDisconnect                // either way: I am leaving
+	KindPathChallenge             // left → right: prove you receive at your new address
+	KindPathResponse              // right → left: the path challenge's nonce back
+	KindData                      // either way: a strategy's packet, as in one process
+	KindControl                   // left → right: the strategy, its settings, the link
+	KindDiag                      // left → right: the truth, for the right's error figure
 
 	numKinds = iota
 )
 
-var kindNames = [numKinds]string{"connect", "accept", "deny", "data", "control", "diagnostics", "disconnect", "keep-alive"}
+var kindNames = [numKinds]string{"connect", "challenge", "response", "accept", "deny", "keep-alive",
+	"disconnect", "path challenge", "path response", "data", "control", "diagnostics"}
 
 // String names the kind.
 func (k Kind) String() string {
@@ -61,18 +117,59 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Token is a session's secret, drawn by the left at start.
-type Token uint64
+// toRight and toLeft say which kinds travel which way.
+const (
+	toRight = 1<<KindChallenge | 1<<KindAccept | 1<<KindDeny | 1<<KindKeepAlive | 1<<KindDisconnect |
+		1<<KindPathChallenge | 1<<KindData | 1<<KindControl | 1<<KindDiag
+	toLeft = 1<<KindConnect | 1<<KindResponse | 1<<KindKeepAlive | 1<<KindDisconnect |
+		1<<KindPathResponse | 1<<KindData
+)
 
-// HeaderBytes is the size of the header once byte-aligned.
-const HeaderBytes = (32 + 8 + 3 + 64 + 7) / 8
+// AppToRight and AppToLeft report whether the session may send kind k in
+// that direction with Server.Send or Client.Send.
+func AppToRight(k Kind) bool { return k == KindData || k == KindControl || k == KindDiag }
+func AppToLeft(k Kind) bool  { return k == KindData }
+
+// MaxClients is the most client slots a left has (the header's 4 bits).
+const MaxClients = 16
+
+// Sizes, bytes.
+const (
+	HeaderBytes = (32 + 8 + 4 + 4 + 64) / 8
+	TagBytes    = 16 // Poly1305
+	// Overhead is what the transport adds to a session datagram's body.
+	Overhead = HeaderBytes + TagBytes
+	keyBytes = 32 // X25519 public and private keys, ChaCha20 keys
+	// cookieBytes: its own nonce, then sealed: the right's public key, the
+	// left's private key, the address (16-byte IP, port), the tick.
+	cookiePlain = keyBytes + keyBytes + 16 + 2 + 8
+	cookieBytes = 8 + cookiePlain + TagBytes
+	// A challenge: the left's public key and the cookie, sealed.
+	ChallengeBytes = HeaderBytes + keyBytes + cookieBytes + TagBytes
+	// A response: the right's public key in clear, the cookie sealed.
+	ResponseBytes = HeaderBytes + keyBytes + cookieBytes + TagBytes
+	// A connect request is padded to the size of the challenge it asks
+	// for, so answering it amplifies nothing.
+	ConnectBytes = ChallengeBytes
+	connectPad   = ConnectBytes - HeaderBytes - keyBytes - TagBytes
+	// DenyBytes: header, reason, the left's version.
+	DenyBytes = HeaderBytes + 2
+	// A path challenge or response: an 8-byte nonce, sealed.
+	PathBytes = HeaderBytes + 8 + TagBytes
+	// MaxDatagram is the largest UDP payload over IPv4, and so the largest
+	// datagram this protocol sends (an uncompressed 901-cube snapshot is
+	// 36 kB); MaxBody is the largest body a session datagram carries.
+	MaxDatagram = 65507
+	MaxBody     = MaxDatagram - Overhead
+)
 
 // Header starts every datagram.
 type Header struct {
 	Protocol uint32
 	Version  uint8
 	Kind     Kind
-	Token    Token
+	Slot     uint8
+	Sequence uint64
 }
 
 // Errors of the header; sentinels, so dropping a datagram never allocates.
@@ -81,10 +178,10 @@ var (
 	ErrWrongVersion = errors.New("udp: another protocol version")
 )
 
-// Serialize writes, reads or measures the header, then aligns to a byte.
-// Reading checks the protocol id (ErrNotOurs); the version is read and left
-// for the caller to judge (a left answers a wrong version with a deny that
-// says which version it speaks).
+// Serialize writes, reads or measures the header. Reading checks the
+// protocol id (ErrNotOurs) and the version (ErrWrongVersion, after which
+// only Protocol and Version are valid: the rest may be laid out otherwise
+// in another version).
 func (h *Header) Serialize(s wire.Stream) error {
 	s.SetCategory(wire.CategoryHeader)
 	if err := wire.SerializeUint32(s, &h.Protocol); err != nil {
@@ -96,13 +193,114 @@ func (h *Header) Serialize(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &h.Version, 0, 255); err != nil {
 		return err
 	}
-	if err := wire.SerializeInt(s, &h.Kind, 0, numKinds-1); err != nil {
+	if s.IsReading() && h.Version != Version {
+		return s.Fail(ErrWrongVersion)
+	}
+	k := uint32(h.Kind)
+	if err := wire.SerializeBits(s, &k, 4); err != nil {
 		return err
 	}
-	tok := uint64(h.Token)
-	if err := wire.SerializeUint64(s, &tok); err != nil {
+	if s.IsReading() && k >= numKinds {
+		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	h.Kind = Kind(k)
+	if err := wire.SerializeInt(s, &h.Slot, 0, MaxClients-1); err != nil {
 		return err
 	}
-	h.Token = Token(tok)
+	if err := wire.SerializeUint64(s, &h.Sequence); err != nil {
+		return err
+	}
 	return s.SerializeAlign()
+}
+
+// Token is the session's secret: 128 random bits the left draws and
+// prints, the key material of every key (see the design note). It is never
+// sent.
+type Token [16]byte
+
+// NewToken draws a token from the operating system's random source (not
+// the simulation's: it is a secret, and nothing simulated depends on it).
+func NewToken() (Token, error) {
+	var t Token
+	_, err := rand.Read(t[:])
+	return t, err
+}
+
+// ParseToken reads a token as the left prints it (32 hex digits).
+func ParseToken(s string) (Token, error) {
+	var t Token
+	if len(s) != 2*len(t) {
+		return t, fmt.Errorf("a token is %d hex digits (the left prints it), got %d characters", 2*len(t), len(s))
+	}
+	if _, err := hex.Decode(t[:], []byte(s)); err != nil {
+		return t, fmt.Errorf("a token is %d hex digits (the left prints it), got %q", 2*len(t), shorten(s))
+	}
+	return t, nil
+}
+
+// String is the token as the left prints it.
+func (t Token) String() string { return hex.EncodeToString(t[:]) }
+
+func shorten(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// Reason says why a left refused a right.
+type Reason uint8
+
+// The reasons for a deny.
+const (
+	ReasonNone    Reason = iota
+	ReasonVersion        // the left speaks another protocol version
+	ReasonKey            // the connect request did not open with the left's token
+	ReasonFull           // every slot is taken
+
+	numReasons = iota
+)
+
+// Refusal is a deny as the right keeps it: the reason and, for a version
+// refusal, the left's version.
+type Refusal struct {
+	Reason      Reason
+	LeftVersion uint8
+}
+
+// String says the refusal in a sentence for the screen.
+func (r Refusal) String() string {
+	switch r.Reason {
+	case ReasonVersion:
+		return fmt.Sprintf("the left refused: it speaks protocol version %d, this right %d (run the same netcubes on both)", r.LeftVersion, Version)
+	case ReasonKey:
+		return "the left refused: wrong token (use the one the left printed)"
+	case ReasonFull:
+		return "the left refused: every slot is taken"
+	}
+	return ""
+}
+
+// deny is a deny's body.
+type deny struct {
+	reason  Reason
+	version uint8
+}
+
+func (d *deny) Serialize(s wire.Stream) error {
+	if err := wire.SerializeInt(s, &d.reason, 1, numReasons-1); err != nil {
+		return err
+	}
+	return wire.SerializeInt(s, &d.version, 0, 255)
+}
+
+// serializeBytes writes or reads b byte by byte (handshake fields: keys,
+// sealed blobs).
+func serializeBytes(s wire.Stream, b []byte) error {
+	for i := range b {
+		if err := wire.SerializeInt(s, &b[i], 0, 255); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -54,24 +54,35 @@ func (a *App) netEvents() {
 
 // netLines are the network column's lines about the real connection (empty
 // in one process): who is connected over what, that the conditions named
-// below are simulated on top of it, and the datagrams refused.
+// below are simulated on top of it, and the datagrams refused. A right
+// shows the left's refusal, and how long its left has been silent.
 func (a *App) netLines() (status string, refused string) {
-	c := a.sess.Net()
-	if c == nil {
+	var d udp.Drops
+	switch srv, cli := a.sess.Server(), a.sess.Client(); {
+	case srv != nil:
+		if slot := srv.Slot(0); slot.Connected {
+			status = fmt.Sprintf("real UDP, sealed: right at %v", slot.Addr)
+		} else {
+			status = fmt.Sprintf("real UDP: no right connected; waiting on %v (token %v)", srv.LocalAddr(), srv.Token())
+		}
+		d = srv.Drops()
+	case cli != nil:
+		st, r := cli.Status(), a.sess.Remote()
+		switch {
+		case st.State == udp.ClientConnected && r.Silent:
+			status = fmt.Sprintf("real UDP: the left at %v silent for %.0f s", st.Server, float64(r.SilentTicks)/60)
+		case st.State == udp.ClientConnected:
+			status = fmt.Sprintf("real UDP, sealed: left at %v", st.Server)
+		case r.Refusal != "":
+			status = r.Refusal + "; asking again"
+		default:
+			status = fmt.Sprintf("real UDP: connecting to the left at %v", a.opts.Connect)
+		}
+		d = cli.Drops()
+	default:
 		return "", ""
 	}
-	ok, peer := c.Connected()
-	switch {
-	case ok && a.opts.Session.Role == game.RoleLeft:
-		status = fmt.Sprintf("real UDP: right at %v", peer)
-	case ok:
-		status = fmt.Sprintf("real UDP: left at %v", peer)
-	case a.opts.Session.Role == game.RoleLeft:
-		status = fmt.Sprintf("real UDP: waiting for a right on %v (token %v)", c.LocalAddr(), c.Token())
-	default:
-		status = fmt.Sprintf("real UDP: connecting to the left at %v", a.opts.Connect)
-	}
-	if d := c.Drops(); d.Total() > 0 {
+	if d.Total() > 0 {
 		refused = "refused " + describeDrops(d)
 	}
 	return status, refused
@@ -87,11 +98,14 @@ func describeDrops(d udp.Drops) string {
 	}
 	add(d.NotOurs, "not ours")
 	add(d.WrongVersion, "wrong version")
-	add(d.WrongToken, "wrong token")
+	add(d.Forged, "failed authentication")
+	add(d.Replayed, "replayed")
+	add(d.Expired, "expired cookie")
 	add(d.WrongAddress, "other address")
 	add(d.Oversized, "oversized")
 	add(d.Malformed, "malformed")
-	add(d.NotConnected, "before connecting")
+	add(d.NotConnected, "not in a session")
 	add(d.QueueFull, "queue full")
+	add(d.Unanswered, "unanswered (rate limit)")
 	return fmt.Sprintf("%d datagrams: %s", d.Total(), strings.Join(parts, ", "))
 }

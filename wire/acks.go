@@ -112,6 +112,15 @@ type EndpointConfig struct {
 	// BandwidthWindow is the sliding window of the bandwidth meters, in
 	// ticks (60 = one second).
 	BandwidthWindow int
+	// MaxAhead and MaxAheadPerTick bound how far a packet's sequence may
+	// jump past the newest one received: MaxAhead plus MaxAheadPerTick for
+	// every tick since that newest packet arrived. A real sender numbers at
+	// most a few packets a tick (a frame-numbered sender one), so after an
+	// outage of any length its next packet still fits; a single forged
+	// header 30,000 ahead does not, and cannot make every real packet look
+	// stale. Larger tolerates burstier senders; smaller refuses more.
+	MaxAhead        int
+	MaxAheadPerTick int
 }
 
 // DefaultEndpointConfig returns the settings used by the app.
@@ -124,6 +133,8 @@ func DefaultEndpointConfig() EndpointConfig {
 		MinLossWait:     30, // 0.5 s
 		LossWindow:      256,
 		BandwidthWindow: TicksPerSecond,
+		MaxAhead:        64,
+		MaxAheadPerTick: 4,
 	}
 }
 
@@ -143,6 +154,7 @@ type EndpointStats struct {
 	Received   uint64 // fresh packets received (not duplicates, not stale)
 	Duplicates uint64 // packets received a second time
 	Stale      uint64 // packets too old to be tracked, ignored
+	Refused    uint64 // headers that cannot be true (see Received), ignored
 	Acked      uint64 // own packets acked by the other side
 	Judged     uint64 // own packets settled: acked in time, or lost
 	Lost       uint64 // own packets judged lost (not acked in time)
@@ -157,6 +169,7 @@ type Endpoint struct {
 	next     uint16 // sequence of the next packet sent
 	sent     *SequenceBuffer[sentPacket]
 	received *SequenceBuffer[receivedPacket]
+	newestAt Tick // when the newest received sequence arrived
 
 	acked []uint16 // newly acked sequences of the last Received call
 
@@ -198,6 +211,12 @@ func NewEndpoint(cfg EndpointConfig) *Endpoint {
 	}
 	if cfg.BandwidthWindow <= 0 {
 		cfg.BandwidthWindow = def.BandwidthWindow
+	}
+	if cfg.MaxAhead <= 0 {
+		cfg.MaxAhead = def.MaxAhead
+	}
+	if cfg.MaxAheadPerTick <= 0 {
+		cfg.MaxAheadPerTick = def.MaxAheadPerTick
 	}
 	e := &Endpoint{
 		cfg:        cfg,
@@ -290,8 +309,20 @@ func (e *Endpoint) IsFresh(seq uint16) bool {
 // whether the packet itself is fresh: false for a duplicate or a packet too
 // old to track. A stale packet is ignored entirely; a duplicate's acks are
 // still used.
+//
+// A header that cannot be true is refused whole (counted in Refused,
+// changing nothing): one that acks a sequence this endpoint never sent, or
+// whose own sequence jumps further past the newest received than the
+// sender could have numbered since (MaxAhead, MaxAheadPerTick). Without
+// that rule one forged header far ahead would move the received window
+// past every real packet, and the real packets' acks would all be ignored
+// as stale.
 func (e *Endpoint) Received(now Tick, h AckHeader, payloadBytes int) (acked []uint16, fresh bool) {
 	e.acked = e.acked[:0]
+	if !e.plausible(now, h) {
+		e.stats.Refused++
+		return e.acked, false
+	}
 	if e.received.IsStale(h.Sequence) {
 		e.stats.Stale++
 		return e.acked, false
@@ -303,6 +334,9 @@ func (e *Endpoint) Received(now Tick, h AckHeader, payloadBytes int) (acked []ui
 	} else {
 		fresh = true
 		e.stats.Received++
+		if newest, ok := e.received.Newest(); !ok || SequenceGreaterThan(h.Sequence, newest) {
+			e.newestAt = now
+		}
 		e.received.Insert(h.Sequence).received = now
 	}
 	if h.HasAck {
@@ -316,6 +350,27 @@ func (e *Endpoint) Received(now Tick, h AckHeader, payloadBytes int) (acked []ui
 	}
 	e.judge(now)
 	return e.acked, fresh
+}
+
+// plausible reports whether a header could have come from the real other
+// side: its acks name only sequences already sent (and not older than the
+// sent window), and its sequence is within reach of the newest received.
+func (e *Endpoint) plausible(now Tick, h AckHeader) bool {
+	if h.HasAck {
+		if e.stats.Sent == 0 || !SequenceLessThan(h.Ack, e.next) {
+			return false // acks a packet never sent
+		}
+		if SequenceDiff(e.next, h.Ack) > e.sent.Size()+AckBitsCount {
+			return false // far older than anything still remembered
+		}
+	}
+	newest, ok := e.received.Newest()
+	if !ok || !SequenceGreaterThan(h.Sequence, newest) {
+		return true
+	}
+	elapsed := max(int64(now-e.newestAt), 0)
+	reach := int64(e.cfg.MaxAhead) + int64(e.cfg.MaxAheadPerTick)*elapsed
+	return int64(SequenceDiff(h.Sequence, newest)) <= reach
 }
 
 // ack marks one of our packets as received by the other side.

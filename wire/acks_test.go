@@ -116,8 +116,49 @@ func TestEndpointIsFresh(t *testing.T) {
 	if !e.IsFresh(4) {
 		t.Error("an older sequence not yet received should be fresh (reordering)")
 	}
-	e.Received(2, AckHeader{Sequence: 1000}, 10)
+	e.Received(300, AckHeader{Sequence: 1000}, 10) // 995 ahead after 299 ticks: within reach
 	if e.IsFresh(5) || e.IsFresh(1000-uint16(e.Config().ReceivedPackets)-1) {
 		t.Error("sequences too old to track should not be fresh")
+	}
+}
+
+// TestEndpointRefusesImpossibleHeaders: one forged header must not move the
+// received window past the real packets, nor ack what was never sent.
+func TestEndpointRefusesImpossibleHeaders(t *testing.T) {
+	tests := []struct {
+		name string
+		h    AckHeader
+	}{
+		{"sequence far ahead", AckHeader{Sequence: 10 + 30000}},
+		{"sequence just past reach", AckHeader{Sequence: 10 + 64 + 4*5 + 1}},
+		{"ack of a sequence never sent", AckHeader{Sequence: 11, HasAck: true, Ack: 200}},
+		{"ack far in the past", AckHeader{Sequence: 11, HasAck: true, Ack: 65536 + 100 - 2000}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEndpoint(EndpointConfig{InitialSequence: 100})
+			for tick := Tick(0); tick < 100; tick++ {
+				e.Sent(tick, 50)
+			}
+			e.Received(95, AckHeader{Sequence: 10}, 10)
+			before := e.Header()
+			if _, fresh := e.Received(100, tc.h, 23); fresh || e.Stats().Refused != 1 {
+				t.Fatalf("fresh %v, refused %d", fresh, e.Stats().Refused)
+			}
+			if e.Header() != before || e.Stats().Acked != 0 {
+				t.Fatalf("a refused header changed the endpoint: %+v → %+v", before, e.Header())
+			}
+			// The real next packet is still fresh and its acks count.
+			acked, fresh := e.Received(101, AckHeader{Sequence: 11, HasAck: true, Ack: 150}, 10)
+			if !fresh || len(acked) != 1 || acked[0] != 150 {
+				t.Fatalf("the real packet after the forged one: fresh %v acked %v", fresh, acked)
+			}
+		})
+	}
+	// Reach grows with silence: after 10 s without packets, 600 ahead is fine.
+	e := NewEndpoint(DefaultEndpointConfig())
+	e.Received(0, AckHeader{Sequence: 10}, 10)
+	if _, fresh := e.Received(600, AckHeader{Sequence: 610}, 10); !fresh {
+		t.Fatal("a sender back after a 10 s outage was refused")
 	}
 }

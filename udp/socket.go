@@ -1,0 +1,267 @@
+package udp
+
+import (
+	"encoding/binary"
+	"errors"
+	"net"
+	"net/netip"
+	"sync"
+
+	"netcubes/wire"
+)
+
+// Design note: one UDP socket per process. Time: nothing here reads the
+// clock. The process calls Poll once per tick with a tick count that
+// always advances, and every timeout, retry and rate is counted in ticks,
+// like everything else in netcubes. Only the operating system's socket runs
+// on its own time: a goroutine reads datagrams as they come and queues
+// copies for the next Poll, in arrival order. The queue is bounded in bytes
+// (a flood of the largest datagrams cannot hold more than QueueBytes), and
+// what is obviously not ours (too short, another protocol id, larger than
+// this protocol ever sends) is counted and dropped before it is copied.
+
+// Config holds the transport's tunables (both sides).
+type Config struct {
+	// TimeoutTicks: a peer silent this long (1/60 s ticks) is gone; the
+	// left frees its slot, the right starts connecting again. Shorter
+	// notices a dead peer sooner; too short drops a peer over one long
+	// outage (a window opening on a slow machine can stall a process for a
+	// few seconds).
+	TimeoutTicks int
+	// RetryTicks is how often a right repeats its connect request or its
+	// response while the left does not answer.
+	RetryTicks int
+	// KeepAliveTicks: a side that has sent nothing for this long sends a
+	// keep-alive, so the other does not time it out.
+	KeepAliveTicks int
+	// SilentTicks: a right that has heard nothing from its left for this
+	// long says so (the HUD greys the left's figures) before TimeoutTicks
+	// gives up on it. The left sends every tick, so one second is a
+	// certain sign.
+	SilentTicks int
+	// CookieTicks is how long a challenge's cookie stays good: long enough
+	// for a slow round trip, short enough that a recorded response cannot
+	// be replayed much later.
+	CookieTicks int
+	// QueueBytes bounds the bytes waiting for the next Poll; beyond it
+	// datagrams are dropped (a process that stops polling, or a flood,
+	// cannot grow without bound). The left sends about 10 kB a tick; a
+	// process stalled for seconds needs a few MB.
+	QueueBytes int
+	// MaxClients is the left's number of slots (1..MaxClients).
+	MaxClients int
+	// DeniesPerSecond and ChallengesPerSecond bound what the left sends to
+	// addresses it has not validated: a deny or a challenge costs little,
+	// but a flood of requests must not make the left a flood of replies
+	// (or spend its time on key exchanges).
+	DeniesPerSecond     int
+	ChallengesPerSecond int
+}
+
+// DefaultConfig: a 5 s timeout, a retry every half second, a keep-alive
+// after a quarter second of silence, 16 slots.
+func DefaultConfig() Config {
+	return Config{
+		TimeoutTicks:        5 * wire.TicksPerSecond,
+		RetryTicks:          wire.TicksPerSecond / 2,
+		KeepAliveTicks:      wire.TicksPerSecond / 4,
+		SilentTicks:         wire.TicksPerSecond,
+		CookieTicks:         5 * wire.TicksPerSecond,
+		QueueBytes:          8 << 20,
+		MaxClients:          MaxClients,
+		DeniesPerSecond:     10,
+		ChallengesPerSecond: 120,
+	}
+}
+
+// fill replaces out-of-range fields with their defaults.
+func (c Config) fill() Config {
+	d := DefaultConfig()
+	pos := func(v *int, def int) {
+		if *v < 1 {
+			*v = def
+		}
+	}
+	pos(&c.TimeoutTicks, d.TimeoutTicks)
+	pos(&c.RetryTicks, d.RetryTicks)
+	pos(&c.KeepAliveTicks, d.KeepAliveTicks)
+	pos(&c.SilentTicks, d.SilentTicks)
+	pos(&c.CookieTicks, d.CookieTicks)
+	pos(&c.QueueBytes, d.QueueBytes)
+	pos(&c.DeniesPerSecond, d.DeniesPerSecond)
+	pos(&c.ChallengesPerSecond, d.ChallengesPerSecond)
+	if c.MaxClients < 1 || c.MaxClients > MaxClients {
+		c.MaxClients = d.MaxClients
+	}
+	return c
+}
+
+// Drops counts the datagrams refused, by reason. The HUD shows them.
+type Drops struct {
+	NotOurs      uint64 // shorter than a header, or another protocol id
+	WrongVersion uint64
+	Oversized    uint64 // larger than this protocol sends
+	QueueFull    uint64 // the receive queue held QueueBytes already
+	Malformed    uint64 // wrong size for its kind, a kind going the wrong way, a body that does not parse
+	Forged       uint64 // failed authentication: wrong key, changed on the way, made up
+	Replayed     uint64 // a sequence seen before, or older than the replay window
+	Expired      uint64 // a response whose cookie is too old or names another address
+	WrongAddress uint64 // on a right: not from its left
+	NotConnected uint64 // a session datagram for a free slot, or before the accept
+	Unanswered   uint64 // a request left unanswered by the rate limits (not a drop of data)
+}
+
+// Total is the sum of every reason.
+func (d Drops) Total() uint64 {
+	return d.NotOurs + d.WrongVersion + d.Oversized + d.QueueFull + d.Malformed + d.Forged + d.Replayed +
+		d.Expired + d.WrongAddress + d.NotConnected + d.Unanswered
+}
+
+// datagram is one received datagram, copied out of the socket's buffer.
+type datagram struct {
+	from netip.AddrPort
+	data []byte
+}
+
+// socket is the part both sides share: the socket, its reader, the queue,
+// the drops and the counts.
+type socket struct {
+	cfg  Config
+	sock *net.UDPConn
+
+	mu      sync.Mutex
+	queue   []datagram
+	queued  int // bytes in queue
+	closed  bool
+	drops   Drops
+	sent    uint64 // datagrams sent
+	arrived uint64 // datagrams read from the socket (queued or dropped)
+	bytesIn uint64
+	out     uint64 // bytes sent
+
+	taken []datagram // the queue Poll took, recycled
+	w     *wire.WriteStream
+	r     *wire.ReadStream
+	buf   []byte // one outgoing datagram
+	nc    nonceBuf
+}
+
+func newSocket(sock *net.UDPConn, cfg Config) *socket {
+	s := &socket{cfg: cfg.fill(), sock: sock, buf: make([]byte, MaxDatagram)}
+	s.w, s.r = wire.NewWriteStream(nil), wire.NewReadStream(nil)
+	go s.readLoop()
+	return s
+}
+
+// readLoop copies every datagram that might be ours into the queue. It
+// reads one byte more than MaxDatagram, so an oversized datagram is seen as
+// such instead of being silently cut.
+func (s *socket) readLoop() {
+	buf := make([]byte, MaxDatagram+1)
+	for {
+		n, from, err := s.sock.ReadFromUDPAddrPort(buf)
+		s.mu.Lock()
+		if err != nil {
+			done := s.closed || errors.Is(err, net.ErrClosed)
+			s.mu.Unlock()
+			if done {
+				return
+			}
+			continue
+		}
+		s.arrived++
+		s.bytesIn += uint64(n)
+		switch {
+		case n > MaxDatagram:
+			s.drops.Oversized++
+		case n < HeaderBytes || binary.LittleEndian.Uint32(buf) != ProtocolID:
+			s.drops.NotOurs++
+		case s.queued+n > s.cfg.QueueBytes:
+			s.drops.QueueFull++
+		default:
+			s.queue = append(s.queue, datagram{from: unmap(from), data: append([]byte(nil), buf[:n]...)})
+			s.queued += n
+		}
+		s.mu.Unlock()
+	}
+}
+
+// take hands Poll the queue.
+func (s *socket) take() []datagram {
+	s.mu.Lock()
+	q := s.queue
+	s.queue, s.queued = s.taken[:0], 0
+	s.mu.Unlock()
+	s.taken = q
+	return q
+}
+
+func (s *socket) count(f func(*Drops)) {
+	s.mu.Lock()
+	f(&s.drops)
+	s.mu.Unlock()
+}
+
+// readHeader reads d's header; on failure it counts the drop and returns
+// false.
+func (s *socket) readHeader(d []byte) (Header, bool) {
+	var h Header
+	s.r.Reset(d)
+	switch err := h.Serialize(s.r); {
+	case err == nil:
+		return h, true
+	case errors.Is(err, ErrWrongVersion):
+		s.count(func(x *Drops) { x.WrongVersion++ })
+		return h, false
+	default:
+		s.count(func(x *Drops) { x.Malformed++ })
+		return h, false
+	}
+}
+
+// write sends one datagram.
+func (s *socket) write(to netip.AddrPort, pkt []byte) int {
+	if pkt == nil {
+		return 0
+	}
+	if _, err := s.sock.WriteToUDPAddrPort(pkt, to); err != nil {
+		return 0
+	}
+	s.mu.Lock()
+	s.sent++
+	s.out += uint64(len(pkt))
+	s.mu.Unlock()
+	return len(pkt)
+}
+
+// Counts are a socket's datagrams and bytes.
+type Counts struct {
+	Sent, Arrived       uint64 // datagrams
+	BytesOut, BytesIn   uint64
+	Queued, QueuedBytes int // waiting for the next Poll now
+}
+
+func (s *socket) counts() Counts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Counts{Sent: s.sent, Arrived: s.arrived, BytesOut: s.out, BytesIn: s.bytesIn, Queued: len(s.queue), QueuedBytes: s.queued}
+}
+
+func (s *socket) dropsNow() Drops {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.drops
+}
+
+func (s *socket) close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	return s.sock.Close()
+}
+
+// unmap turns an IPv4-mapped IPv6 address into IPv4, so one host has one
+// spelling.
+func unmap(a netip.AddrPort) netip.AddrPort {
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}
