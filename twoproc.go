@@ -33,6 +33,10 @@ type netOptions struct {
 	hasToken  bool
 	headless  bool
 	diagEvery int
+	// spectators lets rights beyond the players join to watch (the left
+	// takes up to udp.MaxClients rights); off, they are refused once every
+	// player has a right.
+	spectators bool
 }
 
 // netFlags defines the flags on fs; the returned function checks them
@@ -44,6 +48,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	token := fs.String("token", "", "the session's secret token: the left prints it, the right must give it (32 hex digits, the key every datagram is sealed with; the left draws one if not given)")
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
+	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 16 rights); -spectators=false refuses them")
 	return func() (netOptions, error) {
 		var n netOptions
 		switch *role {
@@ -56,7 +61,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 		default:
 			return n, usagef("-role must be left or right, got %q", *role)
 		}
-		n.listen, n.connect, n.headless, n.diagEvery = *listen, *connect, *head, *diag
+		n.listen, n.connect, n.headless, n.diagEvery, n.spectators = *listen, *connect, *head, *diag, *spectators
 		if *token != "" {
 			t, err := udp.ParseToken(*token)
 			if err != nil {
@@ -98,9 +103,13 @@ func openNetwork(o *options, out io.Writer) error {
 				return err
 			}
 		}
-		// One right for now: the session serves slot 0 (udp.Server has
-		// room for more; the session does not yet).
-		cfg.MaxClients = 1
+		// Each right takes the next free slot, and slot k's right has
+		// player k+1 (player 1's right watches the presenter in strategies
+		// 1-4, drives it in strategy 5); past the players, spectators.
+		cfg.MaxClients = udp.MaxClients
+		if !n.spectators {
+			cfg.MaxClients = o.ui.Session.World.Players
+		}
 		srv, err := udp.Listen(n.listen, tok, cfg)
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", n.listen, err)

@@ -34,6 +34,10 @@ type client struct {
 	id  int
 	st  strategy.Strategy // the active strategy's instance for this client
 	ctx clientContext
+	// absent: the left process has no right in this client's slot; its
+	// player, if any, is driven at the server (a bot), as if it had no
+	// client.
+	absent bool
 
 	link            link.Config // the conditions of both directions
 	linkBy          string      // what set them, when a strategy's mode did
@@ -369,8 +373,13 @@ func (x *clientContext) Link() link.Config          { return x.c.link }
 func (x *clientContext) Client() int                { return x.c.id }
 func (x *clientContext) Player() int                { return x.c.player() }
 func (x *clientContext) Players() int               { return x.c.s.left.NumPlayers() }
-func (x *clientContext) Clients() int               { return len(x.c.s.clients) }
-func (x *clientContext) Thin() bool                 { return x.c.s.cfg.Thin && x.c.id != x.c.s.shown }
+func (x *clientContext) InputClients() int {
+	if x.c.s.cfg.Role != RoleBoth {
+		return 1
+	}
+	return len(x.c.s.clients)
+}
+func (x *clientContext) Thin() bool { return x.c.s.cfg.Thin && x.c.id != x.c.s.shown }
 
 // Input is the input this client's player used on the left at frame f.
 func (x *clientContext) Input(f int) cubes.Input {
@@ -383,10 +392,14 @@ func (x *clientContext) PlayerInput(p, f int) cubes.Input { return x.c.s.inputAt
 // PresenterInput is this tick's input of this client's player, from the
 // keys, the script or its bot (idle for a spectator).
 func (x *clientContext) PresenterInput() cubes.Input {
-	if p := x.c.player(); p >= 0 {
-		return x.c.s.presenter[p]
+	p := x.c.player()
+	switch {
+	case p < 0:
+		return cubes.Input{}
+	case x.c.s.cfg.Role == RoleRight:
+		return x.c.s.presenter[0] // a right process's keys drive its own player
 	}
-	return cubes.Input{}
+	return x.c.s.presenter[p]
 }
 
 func (x *clientContext) Send(p strategy.Payload) (int, error)     { return x.c.send(p) }

@@ -17,6 +17,10 @@ func (s *Session) NumClients() int { return len(s.clients) }
 // Shown is the client whose screen the right view shows (0-based).
 func (s *Session) Shown() int { return s.shown }
 
+// ClientID is client k's number in the session (0-based): k itself, but
+// for a right process, whose one client is the slot its left gave it.
+func (s *Session) ClientID(k int) int { return s.clients[k].id }
+
 // ClientPlayer is the player client k owns (0-based), or −1 for a
 // spectator.
 func (s *Session) ClientPlayer(k int) int { return s.clients[k].player() }
@@ -58,18 +62,42 @@ func (s *Session) finishView() {
 // world. The left world carries on, every other cube where it is; the
 // clients follow (one per player, unless the session was given a number
 // of clients), and every client's strategy starts over from the new world,
-// as after a switch of strategy. Only in one process.
+// as after a switch of strategy. In the two-process mode only the left
+// can (its rights follow: they take the slots' players), and its clients
+// stay one per slot.
 func (s *Session) SetPlayers(n int) error {
-	if s.cfg.Role != RoleBoth {
-		return fmt.Errorf("game: players change only in one process")
+	if s.cfg.Role == RoleRight {
+		return fmt.Errorf("game: the left sets the players")
 	}
 	if n < 1 || n > cubes.MaxPlayers {
 		return fmt.Errorf("game: %d players: want 1..%d", n, cubes.MaxPlayers)
 	}
-	old := s.left
-	if n == old.NumPlayers() {
+	if n == s.left.NumPlayers() {
 		return nil
 	}
+	if err := s.resizeWorld(n); err != nil {
+		return err
+	}
+	if s.cfg.Clients == 0 && s.cfg.Role == RoleBoth {
+		for len(s.clients) < n {
+			s.addClient(len(s.clients))
+		}
+		s.clients = s.clients[:n]
+		s.shown = min(s.shown, n-1)
+	}
+	s.resetNetwork()
+	if s.cfg.Role == RoleBoth {
+		s.finish()
+	}
+	return nil
+}
+
+// resizeWorld rebuilds the left world with n players: every cube both
+// worlds have takes its place in the new one (the grid keeps its indices,
+// each remaining player moves to its cube there), a new player drops in at
+// its start; the history, the initial state and the bots follow.
+func (s *Session) resizeWorld(n int) error {
+	old := s.left
 	wc := s.cfg.World
 	wc.Players = n
 	w, err := cubes.NewWorld(wc, s.cfg.Physics)
@@ -79,8 +107,6 @@ func (s *Session) SetPlayers(n int) error {
 	s.cfg.World = wc
 	// The new world's initial state is what both sides start from now.
 	s.initial = w.States(s.initial[:0])
-	// Every cube both worlds have takes its place in the new one: the grid
-	// keeps its indices, each remaining player moves to its cube there.
 	for i := 0; i < old.NumCubes(); i++ {
 		j := i
 		if p := old.PlayerOf(i); p >= 0 {
@@ -97,14 +123,5 @@ func (s *Session) SetPlayers(n int) error {
 	s.hist.record(s.frame, w)
 	s.errs.prevErr = make([]mgl64.Vec3, w.NumCubes())
 	s.setBots()
-	if s.cfg.Clients == 0 {
-		for len(s.clients) < n {
-			s.addClient(len(s.clients))
-		}
-		s.clients = s.clients[:n]
-		s.shown = min(s.shown, n-1)
-	}
-	s.resetNetwork()
-	s.finish()
 	return nil
 }

@@ -140,7 +140,6 @@ type Session struct {
 	ctlBuf, keyBuf    []byte
 	diagBuf           []byte
 	ctlSeq            uint32
-	connEpoch         uint64   // the connection the left's strategy state is for
 	events            []string // the session's own notes for Events
 	lastKey           []byte
 	joined            bool // the right process follows a left
@@ -217,7 +216,7 @@ func New(cfg Config) (*Session, error) {
 	s.fillLeftView()
 	if cfg.Role == RoleLeft {
 		// A right may connect before the first tick: it starts from here.
-		if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(0)); body != nil {
+		if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(0, 0)); body != nil {
 			s.tp.server.SetAccept(body)
 		}
 	}
@@ -518,7 +517,7 @@ func (s *Session) StepPlayers(ins *cubes.Inputs, given uint8) {
 		switch {
 		case given&(1<<p) != 0:
 			s.presenter[p] = ins[p]
-		case p > 0:
+		case p > 0 && s.cfg.Role != RoleRight: // the bots run where the world is
 			s.presenter[p] = s.bots[p-1].Input(s.left, p)
 		default:
 			s.presenter[p] = cubes.Input{}
@@ -567,7 +566,7 @@ func (s *Session) leftHalf(now wire.Tick) {
 	_, rightDriven := s.strategies[s.active].(strategy.RightDriven)
 	for p := range s.left.NumPlayers() {
 		in[p] = s.presenter[p]
-		if rightDriven && p < len(s.clients) {
+		if rightDriven && p < len(s.clients) && !s.clients[p].absent {
 			c := s.clients[p]
 			in[p] = c.st.(strategy.RightDriven).LeftInput(&c.ctx)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/udp"
@@ -83,6 +84,7 @@ type remoteState struct {
 	epoch    uint32 // the left's session; a new one restarts the right
 	frame    uint32 // the left's frame when it was sent
 	active   uint8
+	players  uint8 // the world's players (the right builds its world with as many)
 	link     link.Config
 	rtt      float32 // ms, from the left's acks; negative before the first ack
 	loss     float32 // 0..1
@@ -106,6 +108,9 @@ func (s *Session) serializeState(st wire.Stream, rs *remoteState) error {
 		}
 	}
 	if err := wire.SerializeInt(st, &rs.active, 0, uint8(len(s.strategies)-1)); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(st, &rs.players, 1, cubes.MaxPlayers); err != nil {
 		return err
 	}
 	if err := rs.link.Serialize(st); err != nil {
@@ -172,16 +177,18 @@ func serializeFinite32(s wire.Stream, f *float32) error {
 	return nil
 }
 
-// leftState is the state the left publishes now.
-func (s *Session) leftState(now wire.Tick) remoteState {
-	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active), link: s.cfg.Link, rtt: -1}
-	c := s.clients[0]
+// leftState is the state the left publishes now to client k: the
+// session's, and the figures only the left can measure of that client.
+func (s *Session) leftState(now wire.Tick, k int) remoteState {
+	c := s.clients[k]
+	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active),
+		players: uint8(s.left.NumPlayers()), link: c.link, rtt: -1}
 	if rtt, ok := c.leftEP.RTT(); ok {
 		rs.rtt = float32(rtt)
 	}
 	rs.loss = float32(c.leftEP.PacketLoss())
 	rs.sentKbps = float32(c.leftEP.SentKbps(now))
-	if f, ok := s.strategies[s.active].(strategy.Facts); ok {
+	if f, ok := c.st.(strategy.Facts); ok {
 		rs.facts = f.Facts()
 	}
 	return rs
@@ -194,51 +201,98 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	srv := s.tp.server
 	srv.Poll(now)
 	s.tp.noteServer()
-	if g := srv.Slot(rightSlot); g.Generation != s.connEpoch || (!g.Connected && s.tp.hadRight) {
-		// A new right, or the right gone: the strategy's sender starts
-		// over (no baseline, no acked packet of the old right), and no
-		// figure of the old right stays on screen as if current.
-		s.connEpoch, s.tp.hadRight = g.Generation, g.Connected
-		s.resetNetwork()
+	s.followSlots()
+	for k, c := range s.clients {
+		c.receiveBack(srv.Received(k, udp.KindData))
 	}
-	c := s.clients[0]
-	c.receiveBack(srv.Received(rightSlot, udp.KindData))
 	s.leftHalf(now)
-	s.flush(c.toRight, now)
+	for k, c := range s.clients {
+		s.flush(k, c.toRight, now)
+	}
 
 	// The state: in every accept, and as control when it changed (the
-	// session, the strategy, the settings or the link; not the figures,
-	// which change every tick) or once a second, since a control datagram
-	// can be lost.
-	key := s.writeState(s.keyW, s.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active), link: s.cfg.Link})
+	// session, the strategy, the settings, the players or a link; not the
+	// figures, which change every tick) or once a second, since a control
+	// datagram can be lost. Each right gets its own link and figures.
+	key := s.writeState(s.keyW, s.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active),
+		players: uint8(s.left.NumPlayers()), link: s.cfg.Link})
+	for _, c := range s.clients {
+		s.keyW.Reset(s.keyBuf[len(key):])
+		if c.link.Serialize(s.keyW) == nil {
+			key = s.keyBuf[:len(key)+len(s.keyW.Bytes())]
+		}
+	}
 	changed := string(key) != string(s.lastKey)
 	if changed {
 		s.lastKey = append(s.lastKey[:0], key...)
 	}
 	if changed || int(now)%wire.TicksPerSecond == 0 {
 		s.ctlSeq++
-		rs := s.leftState(now)
-		if body := s.writeState(s.ctlW, s.ctlBuf, rs); body != nil {
-			srv.Send(rightSlot, udp.KindControl, body)
+		for k := range s.clients {
+			if !srv.Slot(k).Connected {
+				continue
+			}
+			if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now, k)); body != nil {
+				srv.Send(k, udp.KindControl, body)
+			}
 		}
 	}
-	if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now)); body != nil {
+	if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now, 0)); body != nil {
 		srv.SetAccept(body)
 	}
-	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 && srv.Slot(rightSlot).Connected {
+	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 && srv.Clients() > 0 {
 		if body, ok := s.diagBody(); ok {
-			srv.Send(rightSlot, udp.KindDiag, body)
+			for k := range s.clients {
+				if srv.Slot(k).Connected {
+					srv.Send(k, udp.KindDiag, body)
+				}
+			}
 		}
 	}
 	s.fillLeftView()
 	s.right.Cubes = s.right.Cubes[:0]
 	s.updateMetrics(0, false)
-	if !srv.Slot(rightSlot).Connected {
-		// The sender runs on (a right may join at any tick), but nothing
-		// reaches the socket: no bandwidth, no RTT, no loss to show.
-		m := &s.clients[rightSlot].metrics
-		m.SentKbps, m.AckKbps, m.RTTms, m.HasRTT, m.Loss = 0, 0, 0, false, 0
-		m.PacketsSent, m.PacketsDelivered, m.PacketsLost = 0, 0, 0
+	for k, c := range s.clients {
+		if !srv.Slot(k).Connected {
+			// The sender runs on (a right may join at any tick), but
+			// nothing reaches the socket: no bandwidth, no RTT, no loss
+			// to show.
+			m := &c.metrics
+			m.SentKbps, m.AckKbps, m.RTTms, m.HasRTT, m.Loss = 0, 0, 0, false, 0
+			m.PacketsSent, m.PacketsDelivered, m.PacketsLost = 0, 0, 0
+		}
+	}
+}
+
+// followSlots keeps a client for every slot of the left's server up to the
+// highest a right has joined, and starts the network side over when a
+// right joins or leaves: the joining right starts from the state in its
+// accept, so every sender starts over (no baseline, no acked packet of an
+// old right), and no figure of a gone right stays on screen as if
+// current. (Lockstep starts the whole world over on a reset, so every
+// right must start with it.)
+func (s *Session) followSlots() {
+	srv := s.tp.server
+	reset := false
+	for k := range srv.MaxClients() {
+		g := srv.Slot(k)
+		if k >= len(s.clients) {
+			if !g.Connected {
+				continue
+			}
+			for len(s.clients) <= k {
+				s.addClient(len(s.clients))
+			}
+		}
+		t := s.tp.slot(k)
+		if g.Generation != t.generation || (!g.Connected && t.had) {
+			t.generation, t.had = g.Generation, g.Connected
+			reset = true
+		}
+		s.clients[k].absent = !g.Connected
+	}
+	if reset {
+		s.resetNetwork()
 	}
 }
 
@@ -253,11 +307,11 @@ func (s *Session) writeState(w *wire.WriteStream, buf []byte, rs remoteState) []
 }
 
 // flush moves the packets that came out of a simulated link this tick onto
-// the socket.
-func (s *Session) flush(l *link.Link, now wire.Tick) {
+// the socket: the left's to the right in slot k, the right's to its left.
+func (s *Session) flush(k int, l *link.Link, now wire.Tick) {
 	for _, d := range l.Receive(now) {
 		if s.tp.server != nil {
-			s.tp.server.Send(rightSlot, udp.KindData, d.Data)
+			s.tp.server.Send(k, udp.KindData, d.Data)
 		} else {
 			s.tp.client.Send(udp.KindData, d.Data)
 		}
@@ -338,7 +392,7 @@ func (s *Session) stepRightProcess(wire.Tick) {
 	cl := s.clients[0]
 	cl.second[s.frame%len(cl.second)] = wire.Breakdown{}
 	cl.receive(now, data)
-	s.flush(cl.toLeft, now)
+	s.flush(0, cl.toLeft, now)
 	s.right.Cubes = s.right.Cubes[:0]
 	shown, ok := st.View(&s.right)
 	s.markPlayers(&s.right)
@@ -364,6 +418,18 @@ func (s *Session) applyState(body []byte, accept bool) {
 	if err := s.serializeState(s.r, &rs); err != nil {
 		s.clients[0].metrics.RejectedBack++
 		return
+	}
+	if accept {
+		// This right's client is the slot its left gave it: it owns that
+		// slot's player (a spectator past the players).
+		s.clients[0].id = s.tp.client.Status().Slot
+	}
+	if int(rs.players) != s.left.NumPlayers() {
+		if err := s.resizeWorld(int(rs.players)); err != nil {
+			s.clients[0].metrics.RejectedBack++
+			return
+		}
+		accept = true // a world of another shape: start over
 	}
 	restart := accept || !s.joined
 	if !restart && int(rs.frame) > s.frame+resyncTicks {
@@ -542,7 +608,7 @@ func (s *Session) Remote() RemoteState {
 	}
 	switch {
 	case s.tp.server != nil:
-		r = RemoteState{Connected: s.tp.server.Slot(rightSlot).Connected}
+		r = RemoteState{Connected: s.tp.server.Clients() > 0}
 	case s.tp.client != nil:
 		st := s.tp.client.Status()
 		r.Connected = st.State == udp.ClientConnected
@@ -564,21 +630,32 @@ func (s *Session) Server() *udp.Server { return s.tp.server }
 // Client is the right process's connection (nil otherwise).
 func (s *Session) Client() *udp.Client { return s.tp.client }
 
-// rightSlot is the slot whose right this session serves: one right for
-// now, in slot 0 (the left listens with udp.Config.MaxClients 1).
-const rightSlot = 0
-
 // twoProc is the two-process mode's own state: the connection, its tick,
 // the events for Events, and the guards on the left's control datagrams.
 type twoProc struct {
-	server   *udp.Server
-	client   *udp.Client
-	tick     wire.Tick // a right process's own tick: always advances
-	events   []string
-	hadRight bool // the left: slot 0 had a right at the last generation check
+	server *udp.Server
+	client *udp.Client
+	tick   wire.Tick // a right process's own tick: always advances
+	events []string
+	slots  []slotState // the left: what it last saw of each slot
 
 	ctlAt  wire.Tick   // the right: tick of the last control taken
 	behind behindClaim // the right: a control that says it fell far behind
+}
+
+// slotState is what the left last saw of a slot: the right's generation,
+// and whether one was connected.
+type slotState struct {
+	generation uint64
+	had        bool
+}
+
+// slot is the left's record of slot k.
+func (t *twoProc) slot(k int) *slotState {
+	for len(t.slots) <= k {
+		t.slots = append(t.slots, slotState{})
+	}
+	return &t.slots[k]
 }
 
 // newTwoProc takes the connection of cfg's role (and only that one).

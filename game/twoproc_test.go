@@ -421,7 +421,7 @@ func FuzzRightReadsState(f *testing.F) {
 		f.Fatal(err)
 	}
 	left.Step(cubes.Input{Up: true})
-	state := append([]byte(nil), left.writeState(left.ctlW, left.ctlBuf, left.leftState(1))...)
+	state := append([]byte(nil), left.writeState(left.ctlW, left.ctlBuf, left.leftState(1, 0))...)
 	diag, _ := left.diagBody()
 	f.Add(uint8(0), state)
 	f.Add(uint8(1), state)
@@ -468,7 +468,7 @@ func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rs := right.leftState(1)
+			rs := right.leftState(1, 0)
 			rs.frame, rs.active = tc.frame, uint8(active)
 			body := append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
 			before := right.clients[0].metrics.RejectedBack

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"netcubes/cubes"
@@ -65,22 +66,37 @@ func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
 	return nil
 }
 
-// StatusLine is one line about the session: frame, strategy, the right,
-// bandwidth, RTT, loss, refused datagrams. With no right connected it says
-// so instead of figures that would have nobody behind them.
+// StatusLine is one line about the session: frame, strategy, players,
+// and every connected right with its bandwidth, RTT and loss, then the
+// refused datagrams. With no right connected it says so instead of
+// figures that would have nobody behind them.
 func StatusLine(s *game.Session) string {
-	m := s.Metrics()
 	srv := s.Server()
-	head := fmt.Sprintf("frame %d · %s", s.Frame(), s.Strategy().Name())
+	var b strings.Builder
+	fmt.Fprintf(&b, "frame %d · %s", s.Frame(), s.Strategy().Name())
+	if s.NumPlayers() > 1 {
+		fmt.Fprintf(&b, " · %d players", s.NumPlayers())
+	}
 	refused := fmt.Sprintf("refused %d datagrams", srv.Drops().Total())
-	slot := srv.Slot(0)
-	if !slot.Connected {
-		return head + " · no right connected · " + refused
+	if srv.Clients() == 0 {
+		return b.String() + " · no right connected · " + refused
 	}
-	rtt := "RTT —"
-	if m.HasRTT {
-		rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
+	for k := range s.NumClients() {
+		slot := srv.Slot(k)
+		if !slot.Connected {
+			continue
+		}
+		m := s.ClientMetrics(k)
+		rtt := "RTT —"
+		if m.HasRTT {
+			rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
+		}
+		who := "a spectator"
+		if p := s.ClientPlayer(k); p >= 0 {
+			who = fmt.Sprintf("player %d", p+1)
+		}
+		fmt.Fprintf(&b, " · right %d (%s) at %v: sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %%",
+			k+1, who, slot.Addr, m.SentKbps, m.AckKbps, rtt, 100*m.Loss)
 	}
-	return fmt.Sprintf("%s · right at %v · sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %% · %s",
-		head, slot.Addr, m.SentKbps, m.AckKbps, rtt, 100*m.Loss, refused)
+	return b.String() + " · " + refused
 }

@@ -69,7 +69,7 @@ func TestRunServesARight(t *testing.T) {
 	if !strings.Contains(text, "a right joined from 127.0.0.1:") || !strings.Contains(text, "frame ") {
 		t.Errorf("output:\n%s", text)
 	}
-	if !strings.Contains(StatusLine(s), "right at 127.0.0.1:") {
+	if !strings.Contains(StatusLine(s), "right 1 (player 1) at 127.0.0.1:") {
 		t.Errorf("status: %s", StatusLine(s))
 	}
 }

@@ -264,7 +264,7 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		// client of its own; the others' inputs come up from their
 		// clients (ReceiveBack).
 		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
-		for pl := max(ctx.Clients(), 1); pl < st.players; pl++ {
+		for pl := max(ctx.InputClients(), 1); pl < st.players; pl++ {
 			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())
 		}
 	}
@@ -462,7 +462,7 @@ func (st *Strategy) SendBack(ctx strategy.Context) {
 // ownsPlayer reports whether this client's player is one whose inputs go
 // up to the server (any but player 1, who plays at the server).
 func (st *Strategy) ownsPlayer(ctx strategy.Context) bool {
-	return st.players > 1 && ctx.Player() > 0
+	return st.players > 1 && ctx.Player() > 0 && ctx.Player() < ctx.InputClients()
 }
 
 // ReceiveBack implements strategy.TwoWay: the left learns what the right

@@ -91,10 +91,13 @@ type Context interface {
 	Client() int
 	Player() int
 	Players() int
-	// Clients is how many clients the server has. A player without a
-	// client of its own (when there are fewer clients than players) plays
-	// at the server.
-	Clients() int
+	// InputClients is how many clients send their own player's inputs to
+	// the server: players 1..InputClients−1 play on their own clients'
+	// machines, the others at the server (player 1, the presenter's, is
+	// always the server's). In one process the bots play on their clients'
+	// side, so this is every client; in the two-process mode the left runs
+	// every player's input (but a RightDriven strategy's), so it is 1.
+	InputClients() int
 	// Thin reports a client that only decodes, acks and sends inputs (the
 	// scale bench's): a strategy whose right simulates or interpolates may
 	// skip that work for it, since nothing draws it.

@@ -251,24 +251,31 @@ func (a *App) cycleClient(dir int) {
 
 // clientTitle describes client k: "client 2 · player 2 (push bot) · mobile".
 func (a *App) clientTitle(k int) string {
-	s := fmt.Sprintf("client %d", k+1)
+	s := fmt.Sprintf("client %d", a.sess.ClientID(k)+1)
+	_, rightDriven := a.sess.Strategy().(strategy.RightDriven)
 	switch p := a.sess.ClientPlayer(k); {
+	case p < 0:
+		s += " · spectator"
+	case a.sess.Role() == game.RoleRight && rightDriven:
+		s += fmt.Sprintf(" · player %d (you)", p+1)
+	case a.sess.Role() == game.RoleRight && p == 0:
+		s += " · player 1 (the left's presenter)"
+	case a.sess.Role() == game.RoleRight:
+		s += fmt.Sprintf(" · player %d (a bot on the left)", p+1)
 	case p == 0:
 		s += " · player 1 (you)"
-	case p > 0:
+	default:
 		if b, ok := a.sess.Bot(p); ok {
 			s += fmt.Sprintf(" · player %d (%s bot)", p+1, b)
 		}
-	default:
-		s += " · spectator"
 	}
 	return s + " · " + a.clientLinkName(k) + " link"
 }
 
 // changePlayers adds (dir +1) or removes (−1) a player live.
 func (a *App) changePlayers(dir int) {
-	if a.sess.Role() != game.RoleBoth {
-		a.say("players change in one process only")
+	if a.sess.Role() == game.RoleRight {
+		a.say("the left sets the players")
 		return
 	}
 	n := a.sess.NumPlayers() + dir

@@ -170,12 +170,17 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		// The right owns the player: the strategy names the two sides.
 		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
 	}
-	if n := a.sess.NumClients(); n > 1 {
+	if n := a.sess.NumClients(); n > 1 || a.sess.Role() == game.RoleRight && a.sess.NumPlayers() > 1 {
 		// Several clients: the right is one client's screen; say whose.
 		k := a.sess.Shown()
-		rightTitle += fmt.Sprintf(" · CLIENT %d of %d", k+1, n)
-		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", k+1)) + " · Tab: next"
-		leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
+		id := a.sess.ClientID(k)
+		rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
+		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
+		if n > 1 {
+			rightTitle += fmt.Sprintf(" of %d", n)
+			rightSub += " · Tab: next"
+			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
+		}
 	}
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
