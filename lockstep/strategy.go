@@ -558,14 +558,16 @@ func (st *Strategy) syncLine() string {
 }
 
 func (st *Strategy) waitLine() string {
-	who := ""
-	if st.stuck > 0 && st.waiting > 0 {
-		// The server cannot relay a frame until every player's input for
-		// it is in: the slowest link holds everyone up.
-		who = fmt.Sprintf(" for player %d", st.stuck)
+	stalled := fmt.Sprintf("stalled %.1f s of the last 10", float64(st.StallTicks())/wire.TicksPerSecond)
+	// The server cannot relay a frame until every player's input for it
+	// is in: the slowest link holds everyone up.
+	switch {
+	case st.stuck > 0 && st.waiting > 0:
+		return fmt.Sprintf("waiting for player %d: %s · %s", st.stuck, viewmodel.Plural(st.waiting, "frame"), stalled)
+	case st.stuck > 0:
+		return fmt.Sprintf("player %d's input holds the server back · %s", st.stuck, stalled)
 	}
-	return fmt.Sprintf("waiting%s %s · stalled %.1f s of the last 10", who, viewmodel.Plural(st.waiting, "frame"),
-		float64(st.StallTicks())/wire.TicksPerSecond)
+	return fmt.Sprintf("waiting %s · %s", viewmodel.Plural(st.waiting, "frame"), stalled)
 }
 
 // WaitingFor is the player (1-based) the server last said it waits for
