@@ -174,7 +174,11 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		// Several clients: the right is one client's screen; say whose.
 		k := a.sess.Shown()
 		id := a.sess.ClientID(k)
-		rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
+		if rightTitle == "CLIENT" {
+			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
+		} else {
+			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
+		}
 		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
 		if n > 1 {
 			rightTitle += fmt.Sprintf(" of %d", n)
