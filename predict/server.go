@@ -56,6 +56,7 @@ type server struct {
 	lastSim int // the last frame simulated (−1: none)
 
 	prio     *statesync.PriorityAccumulator
+	quant    *quantCache // shared by every client's instance
 	pkt      ServerPacket
 	m        *wire.MeasureStream
 	cand     statesync.StateUpdate
@@ -204,9 +205,11 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 		pk.Relative = true
 		s.selected = append(s.selected, me)
 	}
-	for _, i := range s.prio.Order() {
-		if len(s.selected) >= cfg.MaxUpdates {
-			break
+	rank := s.prio.Rank()
+	minBits := statesync.MinUpdateBits(left.NumCubes())
+	for i, more := rank.Next(); more; i, more = rank.Next() {
+		if len(s.selected) >= cfg.MaxUpdates || budget-used < minBits {
+			break // nothing further down can fit
 		}
 		if i == me {
 			continue
@@ -236,9 +239,33 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 
 // candidate fills s.cand with cube i's quantized state.
 func (s *server) candidate(left *cubes.World, i int32) {
-	c := left.Cube(int(i))
-	s.cand = statesync.StateUpdate{Index: i, Interacting: left.Interacting(int(i)),
-		State: statesync.QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)}
+	s.cand = statesync.StateUpdate{Index: i, Interacting: left.Interacting(int(i)), State: *s.quant.state(left, int(i))}
+}
+
+// quantCache is the server's world quantized for the wire this tick, cube
+// by cube as the clients' senders ask for them: every client's instance
+// shares one (Clone), so a cube is quantized once a tick however many
+// clients send it.
+type quantCache struct {
+	at []int // the frame each entry was quantized at, −1: never
+	q  []statesync.QuantizedCubeState
+}
+
+// state is cube i of left quantized at left's frame.
+func (c *quantCache) state(left *cubes.World, i int) *statesync.QuantizedCubeState {
+	if len(c.at) != left.NumCubes() {
+		c.at = make([]int, left.NumCubes())
+		c.q = make([]statesync.QuantizedCubeState, left.NumCubes())
+		for k := range c.at {
+			c.at[k] = -1
+		}
+	}
+	if f := left.Frame(); c.at[i] != f {
+		s := left.Cube(i)
+		c.q[i] = statesync.QuantizeState(s.Position, s.Orientation, s.LinearVelocity, s.AngularVelocity)
+		c.at[i] = f
+	}
+	return &c.q[i]
 }
 
 // sortIndices sorts a few dozen indices in place (insertion sort: no

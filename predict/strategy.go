@@ -44,6 +44,7 @@ func New(cfg Config) *Strategy {
 		cfg = DefaultConfig()
 	}
 	st := &Strategy{cfg: cfg, set: ModeSettings(ReplaySmooth)}
+	st.srv.quant = &quantCache{}
 	st.controls = st.buildControls()
 	return st
 }
@@ -330,5 +331,6 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
+	c.srv.quant = st.srv.quant
 	return c
 }

@@ -28,9 +28,10 @@ import (
 // PriorityAccumulator holds one accumulated priority per object. It allocates
 // only in NewPriorityAccumulator.
 type PriorityAccumulator struct {
-	acc   []float64
-	order []int32
-	keys  []orderKey // scratch for Order
+	acc    []float64
+	order  []int32
+	keys   []orderKey // scratch for Order and Rank
+	ranked Ranked
 }
 
 // orderKey is an object in sort order: inv is its accumulator's bits
@@ -121,4 +122,58 @@ func (p *PriorityAccumulator) Order() []int32 {
 		p.order[k] = p.keys[k].i
 	}
 	return p.order
+}
+
+// Ranked walks the objects in Order's order, one at a time: Next returns
+// them largest first, ties by index, and false after the last. A sender
+// takes only the few dozen that fit in a packet, so instead of sorting all
+// of them it builds a heap (a linear pass) and pops what it needs: the same
+// order, in a fraction of the comparisons. Start a walk with Rank; the
+// accumulator must not change during it.
+func (p *PriorityAccumulator) Rank() *Ranked {
+	r := &p.ranked
+	r.keys = p.keys[:0]
+	for i, v := range p.acc {
+		r.keys = append(r.keys, orderKey{inv: ^math.Float64bits(v), i: int32(i)})
+	}
+	for k := len(r.keys)/2 - 1; k >= 0; k-- {
+		r.down(k)
+	}
+	return r
+}
+
+// Ranked is a walk over the objects in priority order (Rank).
+type Ranked struct{ keys []orderKey }
+
+// Next returns the next object in priority order, or false when every
+// object has been returned.
+func (r *Ranked) Next() (int32, bool) {
+	n := len(r.keys)
+	if n == 0 {
+		return 0, false
+	}
+	top := r.keys[0].i
+	r.keys[0] = r.keys[n-1]
+	r.keys = r.keys[:n-1]
+	r.down(0)
+	return top, true
+}
+
+// down sifts the key at k down to its place in the min-heap.
+func (r *Ranked) down(k int) {
+	h := r.keys
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && compareKeys(h[c+1], h[c]) < 0 {
+			c++
+		}
+		if compareKeys(h[k], h[c]) <= 0 {
+			return
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
 }

@@ -165,3 +165,48 @@ func BenchmarkPriorityTick(b *testing.B) {
 		}
 	}
 }
+
+// TestRankIsOrder: walking Rank returns exactly Order's order, ties by
+// index included, for accumulators with many equal values.
+func TestRankIsOrder(t *testing.T) {
+	p := NewPriorityAccumulator(901)
+	for tick := range 50 {
+		for i := range 901 {
+			v := float64((i*7 + tick) % 5)
+			if i%97 == 0 {
+				v = 1e6
+			}
+			p.Add(i, v)
+		}
+		want := append([]int32(nil), p.Order()...)
+		r := p.Rank()
+		for k := range want {
+			got, ok := r.Next()
+			if !ok || got != want[k] {
+				t.Fatalf("tick %d: rank %d is %d (%v), want %d", tick, k, got, ok, want[k])
+			}
+		}
+		if _, ok := r.Next(); ok {
+			t.Fatal("the walk returned more than every object")
+		}
+		for _, i := range want[:20] {
+			p.Sent(int(i))
+		}
+	}
+}
+
+func TestRankAllocs(t *testing.T) {
+	p := NewPriorityAccumulator(901)
+	n := testing.AllocsPerRun(20, func() {
+		for i := range 901 {
+			p.Add(i, float64(i%7))
+		}
+		r := p.Rank()
+		for range 64 {
+			r.Next()
+		}
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per tick", n)
+	}
+}

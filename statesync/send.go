@@ -205,8 +205,7 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	}
 	headerBits := used
 	s.selected = s.selected[:0]
-	// The smallest update there can be: an index and the at-rest bit.
-	minBits := wire.BitsRequired(0, st.n-1) + 3
+	minBits := MinUpdateBits(st.n)
 
 	// The player goes first (it also anchors relative positions).
 	s.candidate(st, left, frame, cubes.Player)
@@ -217,7 +216,8 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 		s.selected = append(s.selected, cubes.Player)
 		pkt.Relative = set.Compressed && set.RelativeToPlayer
 	}
-	for _, i := range s.prio.Order() {
+	rank := s.prio.Rank()
+	for i, more := rank.Next(); more; i, more = rank.Next() {
 		if len(s.selected) >= cfg.MaxUpdates || budget-used < minBits {
 			break
 		}
@@ -378,3 +378,8 @@ func BasePriority(left *cubes.World, i int, player, interacting, resting float64
 	}
 	return resting
 }
+
+// MinUpdateBits is the fewest bits any cube update of a world of n cubes
+// takes (an index and three flag bits): once a packet has less room than
+// that, nothing further down the priority order can fit.
+func MinUpdateBits(n int) int { return wire.BitsRequired(0, n-1) + 3 }
