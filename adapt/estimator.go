@@ -350,6 +350,10 @@ func (e *Estimator) TargetMs() float64 { return milliToMs(e.targetMilli) }
 // DeliveryKbps is the rate acks come back at: what gets through, kbit/s.
 func (e *Estimator) DeliveryKbps() float64 { return float64(e.delivery) / 1000 }
 
+// SendingKbps is the rate the sender sent at over the last rate window,
+// kbit/s.
+func (e *Estimator) SendingKbps() float64 { return float64(e.sending) / 1000 }
+
 // LossPercent is the share of the packets judged over the last second that
 // were lost.
 func (e *Estimator) LossPercent() float64 { return float64(e.lossPermille) / 10 }
@@ -385,10 +389,7 @@ func (e *Estimator) Reason() string {
 		return fmt.Sprintf("no acks: holding %d kbit/s", e.Kbps())
 	case StateBackOff, StateHold:
 		if ev.state == StateBackOff {
-			if ev.lossPct >= e.cfg.LossPercent {
-				return fmt.Sprintf("loss %d %% at a queue: %d → %d kbit/s", ev.lossPct, ev.from/1000, ev.to/1000)
-			}
-			return fmt.Sprintf("queue building (%d ms): %d → %d kbit/s", ev.qMs, ev.from/1000, ev.to/1000)
+			return fmt.Sprintf("%s: %d → %d kbit/s", e.Cause(), ev.from/1000, ev.to/1000)
 		}
 	case StateDraining:
 		return fmt.Sprintf("queue draining (%.0f ms): holding %d kbit/s", e.QueueMs(), e.Kbps())
@@ -401,6 +402,19 @@ func (e *Estimator) Reason() string {
 		return fmt.Sprintf("clear: at the limit, %d kbit/s", e.Kbps())
 	}
 	return fmt.Sprintf("clear: rising, %d kbit/s", e.Kbps())
+}
+
+// Cause says why the last back-off happened ("queue building (180 ms)",
+// "loss 12 % at a queue"), or "" before any.
+func (e *Estimator) Cause() string {
+	ev := e.last
+	switch {
+	case ev.state != StateBackOff:
+		return ""
+	case ev.lossPct >= e.cfg.LossPercent:
+		return fmt.Sprintf("loss %d %% at a queue", ev.lossPct)
+	}
+	return fmt.Sprintf("queue building (%d ms)", ev.qMs)
 }
 
 // Update feeds one tick's sample (ticks in increasing order; a gap counts

@@ -34,6 +34,9 @@ func (st *Strategy) buildControls() []strategy.Control {
 			Action: strategy.Toggle,
 			Value:  func() string { return strategy.OnOff(st.cfg.PlayerPrediction) },
 			Do:     func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
+		strategy.ToggleControl(CongestionKey, "congestion avoidance",
+			"congestion avoidance: the send rate follows the path (queueing delay, acks) on / off", &st.cfg.CongestionAvoidance),
+		strategy.ToggleControl(PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
 	}
 }
 
@@ -84,12 +87,12 @@ func (st *Strategy) Facts() string {
 		return "no snapshot sent yet"
 	}
 	sec := ss.Second
-	var out string
+	out := st.adapt.facts(st)
 	if st.Level().IsDelta() {
-		out = fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
+		out += fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
 			sec.ChangedPerPacket(), sec.BitsPerChanged(), viewmodel.Plural(int(math.Round(sec.MeanBaselineAge())), "tick"))
 	} else {
-		out = fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
+		out += fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
 	}
 	if ss.StarvedTicks > 0 {
 		out += " · starved " + viewmodel.Plural(ss.StarvedTicks, "tick")
