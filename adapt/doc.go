@@ -12,6 +12,9 @@
 //   - playout.go: playout delays sized from measured jitter (Jitter,
 //     Losses, the two formulas and the hysteresis that keeps them from
 //     hunting).
+//   - trace.go: a run recorded tick by tick, and the figures the bench's
+//     adaptation tables print from it (queueing delay against the path's
+//     lowest round trip, goodput, time to recover).
 //
 // Used by the snapshot strategies (send rate, interpolation delay) and
 // state synchronization (bandwidth budget, jitter buffer). It imports only
@@ -21,6 +24,7 @@
 // The tests: estimator_test.go (synthetic ack streams: a clean link, a
 // queue building, loss bursts with and without a queue, a longer route,
 // demand-limited senders, determinism), loop_test.go (the estimator in a
-// closed loop over package link's bottlenecks), tracker_test.go and
-// playout_test.go.
+// closed loop over package link's bottlenecks), tracker_test.go,
+// playout_test.go, trace_test.go, and FuzzEstimator (any samples: no
+// panic, the rate within its bounds).
 package adapt

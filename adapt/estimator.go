@@ -420,11 +420,20 @@ func (e *Estimator) Cause() string {
 // Update feeds one tick's sample (ticks in increasing order; a gap counts
 // as ticks without packets or acks) and decides the rate.
 func (e *Estimator) Update(s Sample) {
+	if s.Tick < 0 {
+		return // frames are never negative
+	}
 	if !e.started {
 		e.started, e.first, e.now = true, s.Tick, s.Tick-1
 	}
 	if s.Tick <= e.now {
 		return
+	}
+	if s.Tick-e.now > ringTicks {
+		// A long silence: only the last ringTicks of it are worth
+		// recording (as empty ticks), and the history before it is gone.
+		e.now = s.Tick - ringTicks - 1
+		e.first = max(e.first, e.now+1)
 	}
 	for e.now+1 < s.Tick {
 		e.record(e.now+1, Sample{})
