@@ -107,6 +107,19 @@ func (t *Trace) MeanValue(from, to int) float64 {
 	return sum / float64(n)
 }
 
+// TicksAbove counts the ticks in [from, to) whose acks had a queueing
+// delay of limitMs or more.
+func (t *Trace) TicksAbove(from, to int, base, limitMs float64) int {
+	from, to = t.span(from, to)
+	n := 0
+	for _, r := range t.rtt[from:to] {
+		if !math.IsNaN(r) && (r-base)*1000/wire.TicksPerSecond >= limitMs {
+			n++
+		}
+	}
+	return n
+}
+
 // QueueSettled is the first tick in [from, to) from which every tick with
 // acks for the next hold ticks had a queueing delay under limitMs, or −1.
 func (t *Trace) QueueSettled(from, to int, base, limitMs float64, hold int) int {

@@ -48,6 +48,9 @@ func TestTrace(t *testing.T) {
 	if got := tr.QueueSettled(60, 110, base, 50, 20); got != -1 {
 		t.Errorf("settled at %d within the queue", got)
 	}
+	if got := tr.TicksAbove(0, 180, base, 100); got != 30 {
+		t.Errorf("%d ticks at 100 ms or more", got)
+	}
 	if got := tr.ValueReached(0, 180, 99.5); got != 100 {
 		t.Errorf("reached at %d", got)
 	}
