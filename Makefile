@@ -75,7 +75,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
-	.:FuzzParseFlags
+	./adapt:FuzzEstimator .:FuzzParseFlags
 
 # Go 1.26's fuzz coordinator can report its own end-of-time deadline as a
 # failure, "context deadline exceeded" with no failing input written

@@ -40,6 +40,12 @@ import (
 //  6. Duplicate: with DuplicatePercent a second copy is scheduled with its
 //     own jitter (not held back); whichever copy arrives second is flagged
 //     Delivery.Duplicate.
+//  7. Corruption: with CorruptPercent the datagram arrives with one bit
+//     flipped, the same bit in both copies of a duplicate (the damage is
+//     done before the path copies it). Real UDP carries a 16-bit checksum
+//     that catches most damage; this models what gets past it, or a path
+//     with the checksum off, so the receiver's own checks are all that
+//     stands between a flipped bit and the game.
 //
 // The bottleneck (BandwidthKbps > 0) is modelled as a link is: one queue in
 // front of a wire that serializes bytes at the cap's rate. A datagram leaves
@@ -74,7 +80,15 @@ import (
 // datagrams whole, as over loopback; the built-in presets without a cap
 // keep it so (their figures in the README are measured that way).
 //
-// TCP-like mode replaces 4-6: nothing is lost and everything is delivered in
+// A cap schedule (CapSchedule) changes the cap over time, in ticks counted
+// from the first tick the link sees after New or Reset, or after a
+// SetConfig that changed the schedule: the "bottleneck" preset steps from
+// 1,000 kbit/s to 256 and back. When the cap changes, the datagrams already
+// queued keep the departure they were given at the old rate (they drain as
+// they were clocked); the next one queues behind them and is clocked at the
+// new rate.
+//
+// TCP-like mode replaces 4-7: nothing is lost and everything is delivered in
 // order. A packet the loss model drops is retransmitted after RTO =
 // max(MinRTOMs, 2 × LatencyMs + 4 × JitterMs) (TCP: RTO = SRTT + 4 × RTTVAR,
 // floored at 200 ms on Linux), the RTO doubling after each failed attempt
@@ -96,7 +110,10 @@ import (
 // duplicate jitter) whatever happens to the packet, plus one per TCP
 // retransmission. So a packet's fate depends only on the seed, the
 // configuration and the packets before it, and changing one knob (an outage,
-// the loss rate) does not reshuffle the delays of the others.
+// the loss rate) does not reshuffle the delays of the others. Corruption
+// draws its two numbers per Send (whether, which bit) from a second
+// generator, seeded from the same seed: turning it on changes no packet's
+// fate or delay, only its bytes.
 //
 // Storage. The link copies each packet into a slot it owns; slots and their
 // byte buffers are reused, so after warm-up sending and receiving allocate
@@ -234,6 +251,89 @@ type Config struct {
 	// MaxPacketBytes bounds a packet's payload (larger ones are dropped as
 	// FateOverflow); 0 means DefaultMaxPacketBytes.
 	MaxPacketBytes int
+	// CorruptPercent is the share of delivered datagrams, 0..100, that
+	// arrive with exactly one bit flipped (uniformly over the payload's
+	// bits). A reader must reject what it cannot decode; a flip that
+	// decodes into a valid but wrong packet is what a checksum is for.
+	// TCP-like mode ignores it (TCP's checksum turns damage into a resend,
+	// which its loss model already stands for).
+	CorruptPercent float64
+	// CapSchedule steps the bandwidth cap over time (see CapSchedule),
+	// while BandwidthKbps is 0: a cap set by hand overrides it, and
+	// turning that cap off again hands back to the schedule.
+	CapSchedule CapSchedule
+}
+
+// MaxCapSteps is the most steps a CapSchedule holds: a fixed array keeps
+// Config a comparable value that copies without aliasing.
+const MaxCapSteps = 4
+
+// CapStep is one step of a cap schedule.
+type CapStep struct {
+	Kbps  float64 // the cap during the step, kbit/s; 0: no cap
+	Ticks int     // how long the step lasts, ticks; 0 ends the schedule
+}
+
+// CapSchedule changes a link's bandwidth cap over time, counted in ticks
+// from the moment the link starts (see the design note: a cap schedule).
+// The steps run in order up to the first with Ticks 0; then the schedule
+// starts over when Repeat is set, or the last step's cap stays. A schedule
+// without steps is off.
+type CapSchedule struct {
+	Steps  [MaxCapSteps]CapStep
+	Repeat bool
+}
+
+// On reports whether the schedule has a step.
+func (s CapSchedule) On() bool { return s.Steps[0].Ticks > 0 }
+
+// Len is the number of steps.
+func (s CapSchedule) Len() int {
+	n := 0
+	for n < MaxCapSteps && s.Steps[n].Ticks > 0 {
+		n++
+	}
+	return n
+}
+
+// Period is the length of one pass through the steps, ticks.
+func (s CapSchedule) Period() int {
+	total := 0
+	for _, st := range s.Steps[:s.Len()] {
+		total += st.Ticks
+	}
+	return total
+}
+
+// At returns the cap at tick t of the schedule (t ≥ 0; earlier counts as
+// 0) and the index of its step. An empty schedule returns 0, -1.
+func (s CapSchedule) At(t int) (kbps float64, step int) {
+	n := s.Len()
+	if n == 0 {
+		return 0, -1
+	}
+	t = max(t, 0)
+	if s.Repeat {
+		t %= s.Period()
+	}
+	for k, st := range s.Steps[:n] {
+		if t < st.Ticks {
+			return st.Kbps, k
+		}
+		t -= st.Ticks
+	}
+	return s.Steps[n-1].Kbps, n - 1
+}
+
+// CapAt is the bandwidth cap in kbit/s (0: none) at tick t after the link
+// started: BandwidthKbps when it is set (a cap set by hand wins), else the
+// schedule's.
+func (c Config) CapAt(t int) float64 {
+	if c.BandwidthKbps > 0 || !c.CapSchedule.On() {
+		return c.BandwidthKbps
+	}
+	kbps, _ := c.CapSchedule.At(t)
+	return kbps
 }
 
 // DefaultConfig returns the zero configuration: a perfect link (see
@@ -313,6 +413,7 @@ type Event struct {
 	Duplicated  bool  // a second copy was scheduled
 	HeldBack    bool  // delayed by the reorder knob
 	Burst       bool  // sent while the burst model was in its bad state
+	Corrupted   bool  // delivered with a bit flipped (CorruptPercent)
 }
 
 // Stats are a link's cumulative counters.
@@ -328,6 +429,7 @@ type Stats struct {
 	Duplicated          uint64 // extra copies scheduled
 	HeldBack            uint64 // packets delayed by the reorder knob
 	Retransmitted       uint64 // TCP-like retransmissions
+	Corrupted           uint64 // datagrams scheduled with a bit flipped (both copies of a duplicate count once)
 	BytesSent           uint64 // payload bytes given to Send
 	BytesDelivered      uint64 // payload bytes delivered, copies included
 }
@@ -340,6 +442,10 @@ type Delivery struct {
 	ID        uint64 // the packet's link-wide number (a copy shares it)
 	Sent      wire.Tick
 	Duplicate bool // the second copy of a duplicated packet to arrive
+	// Corrupted says that the link flipped a bit of this packet: ground
+	// truth for tests and the HUD's "corrupt" count, which a real receiver
+	// would not have.
+	Corrupted bool
 }
 
 // linkParams is a Config converted to the link's integer clock and to
@@ -357,6 +463,7 @@ type linkParams struct {
 	tcp                           bool
 	rto, maxRTO                   int64 // micro-ticks
 	maxInFlight, maxPacket        int
+	corrupt                       float64
 }
 
 func makeParams(c Config) linkParams {
@@ -373,27 +480,14 @@ func makeParams(c Config) linkParams {
 		tcp:         c.TCPLike,
 		maxInFlight: c.MaxInFlight,
 		maxPacket:   c.MaxPacketBytes,
+		corrupt:     clampPercent(c.CorruptPercent),
 	}
 	extra := c.ReorderExtraMs
 	if !(extra > 0) {
 		extra = DefaultReorderExtraMs
 	}
 	p.reorderExtra = msToMicroTicks(extra)
-	if c.BandwidthKbps > 0 {
-		p.capped = true
-		// One bit takes 1/(kbps × 1000) s = 60e6/(kbps × 1000) micro-ticks.
-		p.microTicksPerBit = microTicksPerTick * wire.TicksPerSecond / (c.BandwidthKbps * 1000)
-		q := int64(c.QueueLimitBytes)
-		if q <= 0 {
-			q = int64(min(c.BandwidthKbps, 1e9) * 1000 / 8 * DefaultQueueMs / 1000)
-		}
-		p.queueLimit = max(q, 1)
-		ms := c.QueueLimitMs
-		if !(ms > 0) {
-			ms = DefaultQueueMs
-		}
-		p.queueLimitTime = max(msToMicroTicks(ms), 1)
-	}
+	p.setCap(c, c.CapAt(0))
 	if c.MTUBytes > 0 {
 		p.mtu = max(c.MTUBytes, minMTU)
 	}
@@ -412,6 +506,27 @@ func makeParams(c Config) linkParams {
 	return p
 }
 
+// setCap sets the bottleneck's parameters for a cap of kbps (0: none) and
+// c's queue limits.
+func (p *linkParams) setCap(c Config, kbps float64) {
+	p.capped = kbps > 0
+	if !p.capped {
+		return
+	}
+	// One bit takes 1/(kbps × 1000) s = 60e6/(kbps × 1000) micro-ticks.
+	p.microTicksPerBit = microTicksPerTick * wire.TicksPerSecond / (kbps * 1000)
+	q := int64(c.QueueLimitBytes)
+	if q <= 0 {
+		q = int64(min(kbps, 1e9) * 1000 / 8 * DefaultQueueMs / 1000)
+	}
+	p.queueLimit = max(q, 1)
+	ms := c.QueueLimitMs
+	if !(ms > 0) {
+		ms = DefaultQueueMs
+	}
+	p.queueLimitTime = max(msToMicroTicks(ms), 1)
+}
+
 // blockedArrival marks a TCP-like packet waiting for a held outage to end.
 const blockedArrival = math.MaxInt64
 
@@ -423,6 +538,7 @@ type linkSlot struct {
 	depart int64 // micro-ticks, when it left the queue (TCP-like outage replay)
 	delay  int64 // one-way delay (TCP-like outage replay)
 	dup    bool
+	bad    bool // a bit was flipped
 }
 
 // Link simulates one direction of a network path. Create it with New.
@@ -431,6 +547,7 @@ type Link struct {
 	p    linkParams
 	seed uint64
 	rng  wire.RNG
+	crng wire.RNG // corruption's own draws (see the design note: determinism)
 
 	bad        bool  // Gilbert–Elliott state
 	wireFreeAt int64 // micro-ticks: when the bottleneck finishes the queued packets
@@ -443,6 +560,9 @@ type Link struct {
 
 	last  wire.Tick // latest tick seen, so time never runs backwards
 	begun bool
+	// The cap schedule: the tick it started and the cap p is set for.
+	origin wire.Tick
+	capNow float64
 
 	nextID  uint64
 	slots   []linkSlot
@@ -459,11 +579,15 @@ type Link struct {
 // New returns a link with the given configuration, its random generator
 // seeded with seed.
 func New(cfg Config, seed uint64) *Link {
-	l := &Link{seed: seed, rng: wire.NewRNG(seed)}
+	l := &Link{seed: seed, rng: wire.NewRNG(seed), crng: wire.NewRNG(corruptSeed(seed))}
 	l.cfg = cfg
 	l.p = makeParams(cfg)
+	l.capNow = cfg.CapAt(0)
 	return l
 }
+
+// corruptSeed derives the corruption generator's seed from the link's.
+func corruptSeed(seed uint64) uint64 { return seed ^ 0xc0bb1e5eed5a17ed }
 
 // Config returns the current configuration.
 func (l *Link) Config() Config { return l.cfg }
@@ -473,8 +597,13 @@ func (l *Link) Config() Config { return l.cfg }
 // TCP-like mode releases packets held by an outage at the latest tick seen.
 func (l *Link) SetConfig(cfg Config) {
 	wasTCP := l.p.tcp
+	if cfg.CapSchedule != l.cfg.CapSchedule {
+		l.origin = l.last // a new schedule starts now
+	}
 	l.cfg = cfg
 	l.p = makeParams(cfg)
+	l.capNow = cfg.CapAt(0)
+	l.syncCap(l.last)
 	if wasTCP && !l.p.tcp && l.tcpBlocked > 0 {
 		l.releaseBlocked(l.last)
 	}
@@ -496,10 +625,11 @@ func (l *Link) Reset(seed uint64) {
 	l.out = l.out[:0]
 	l.seed = seed
 	l.rng = wire.NewRNG(seed)
+	l.crng = wire.NewRNG(corruptSeed(seed))
 	l.bad = false
 	l.wireFreeAt, l.tcpLast, l.tcpBlocked = 0, 0, 0
 	l.outageBeg, l.outageEnd, l.held = 0, 0, false
-	l.last, l.begun = 0, false
+	l.last, l.begun, l.origin = 0, false, 0
 	l.nextID = 0
 	l.events = [EventCapacity]Event{}
 	l.stats = Stats{}
@@ -508,11 +638,31 @@ func (l *Link) Reset(seed uint64) {
 // clock keeps time monotonic: a tick earlier than one already seen is
 // treated as that one.
 func (l *Link) clock(now wire.Tick) wire.Tick {
+	if !l.begun {
+		l.origin = now
+	}
 	if !l.begun || now > l.last {
 		l.last = now
 		l.begun = true
 	}
 	return l.last
+}
+
+// syncCap sets the bottleneck to the cap its schedule has at tick now.
+func (l *Link) syncCap(now wire.Tick) {
+	if kbps := l.cfg.CapAt(int(now - l.origin)); kbps != l.capNow {
+		l.capNow = kbps
+		l.p.setCap(l.cfg, kbps)
+	}
+}
+
+// CapKbps is the bandwidth cap in effect at tick now (0: none): the cap
+// schedule's current step, or the configured cap.
+func (l *Link) CapKbps(now wire.Tick) float64 {
+	if !l.begun {
+		return l.cfg.CapAt(0)
+	}
+	return l.cfg.CapAt(int(max(now, l.last) - l.origin))
 }
 
 // StartOutage drops every packet sent during the next `ticks` ticks, from
@@ -565,6 +715,13 @@ func uniformInt(r uint64, j int64) int64 {
 	return int64(hi) - j
 }
 
+// uniformIndex maps one random word to [0, n): the high word of r × n, as
+// uniformInt does.
+func uniformIndex(r uint64, n int) int {
+	hi, _ := bits.Mul64(r, uint64(n))
+	return int(hi)
+}
+
 // Send puts a copy of packet on the link at tick now and returns the
 // packet's link-wide ID (the Event and Delivery ID). The packet slice is
 // not retained.
@@ -578,13 +735,17 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 	ev := &l.events[id%EventCapacity]
 	*ev = Event{ID: id, Sent: now, Bytes: int32(min(len(packet), math.MaxInt32)), Arrival: -1}
 
-	// Always the same six draws per packet; see the design note.
+	// Always the same six draws per packet, and two for corruption from
+	// its own generator; see the design note.
 	uLoss := l.rng.Float64()
 	uBurst := l.rng.Float64()
 	rJitter := l.rng.Uint64()
 	uReorder := l.rng.Float64()
 	uDup := l.rng.Float64()
 	rDupJitter := l.rng.Uint64()
+	uCorrupt := l.crng.Float64()
+	rBit := l.crng.Uint64()
+	l.syncCap(now)
 
 	if p.burst {
 		if l.bad {
@@ -663,21 +824,37 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 		l.stats.HeldBack++
 	}
 	arrive := depart + delay
+	bit := -1
+	if uCorrupt < p.corrupt && len(packet) > 0 {
+		bit = uniformIndex(rBit, 8*len(packet))
+		ev.Corrupted = true
+		l.stats.Corrupted++
+	}
 	if uDup < p.dup && len(l.heap)+1 < p.maxInFlight {
 		// Two copies with independent delays. Whichever arrives second is
 		// the one flagged as the duplicate.
 		other := depart + max(p.latency+uniformInt(rDupJitter, p.jitter), 0)
 		first, second := min(arrive, other), max(arrive, other)
-		l.schedule(packet, id, now, first, false)
-		l.schedule(packet, id, now, second, true)
+		l.corrupt(l.schedule(packet, id, now, first, false), bit)
+		l.corrupt(l.schedule(packet, id, now, second, true), bit)
 		arrive = first
 		ev.Duplicated = true
 		l.stats.Duplicated++
 	} else {
-		l.schedule(packet, id, now, arrive, false)
+		l.corrupt(l.schedule(packet, id, now, arrive, false), bit)
 	}
 	ev.Arrival = tickOf(arrive)
 	return id
+}
+
+// corrupt flips bit `bit` (counted from the first byte's lowest bit) of
+// the copy in slot i; a negative bit leaves it intact.
+func (l *Link) corrupt(i int32, bit int) {
+	s := &l.slots[i]
+	s.bad = bit >= 0
+	if s.bad {
+		s.data[bit/8] ^= 1 << (bit % 8)
+	}
 }
 
 // lossAt is the loss probability of one packet in the current burst state.
@@ -810,7 +987,7 @@ func (l *Link) schedule(packet []byte, id uint64, sent wire.Tick, arrive int64, 
 	}
 	s := &l.slots[i]
 	s.data = append(s.data[:0], packet...)
-	s.id, s.sent, s.arrive, s.dup = id, sent, arrive, dup
+	s.id, s.sent, s.arrive, s.dup, s.bad = id, sent, arrive, dup, false
 	l.heap = append(l.heap, i)
 	l.up(len(l.heap) - 1)
 	return i
@@ -830,7 +1007,7 @@ func (l *Link) Receive(now wire.Tick) []Delivery {
 		i := l.pop()
 		s := &l.slots[i]
 		l.pending = append(l.pending, i)
-		l.out = append(l.out, Delivery{Data: s.data, ID: s.id, Sent: s.sent, Duplicate: s.dup})
+		l.out = append(l.out, Delivery{Data: s.data, ID: s.id, Sent: s.sent, Duplicate: s.dup, Corrupted: s.bad})
 		l.stats.BytesDelivered += uint64(len(s.data))
 		if s.dup {
 			l.stats.DuplicatesDelivered++

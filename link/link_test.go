@@ -398,6 +398,8 @@ func TestPresets(t *testing.T) {
 		{PresetTerrible, "terrible", 250, 100, 0.20, true, true, false},
 		{PresetDSL, "DSL", 15, 3, 0, false, false, false},
 		{PresetCongested, "congested", 40, 10, 0.01, false, false, false},
+		{PresetAsymmetric, "asymmetric", 35, 5, 0.002, false, false, false},
+		{PresetBottleneck, "bottleneck", 20, 2, 0, false, false, false},
 	}
 	if len(tests) != NumPresets {
 		t.Fatal("a preset is not tested")
@@ -420,7 +422,8 @@ func TestPresets(t *testing.T) {
 			t.Errorf("%s: knobs %+v", tc.name, c)
 		}
 		capped := tc.p == PresetDSL || tc.p == PresetCongested
-		if c.TCPLike || (c.BandwidthKbps != 0) != capped || (c.MTUBytes != 0) != capped {
+		scheduled := tc.p == PresetBottleneck
+		if c.TCPLike || (c.BandwidthKbps != 0) != capped || (c.MTUBytes != 0) != (capped || scheduled) || c.CapSchedule.On() != scheduled {
 			t.Errorf("%s: TCP-like %v, cap %v kbit/s, MTU %d", tc.name, c.TCPLike, c.BandwidthKbps, c.MTUBytes)
 		}
 		// Measured loss over 100k packets matches.

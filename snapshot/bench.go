@@ -27,12 +27,12 @@ import (
 // BenchSections implements strategy.Benched (both snapshot entries return
 // the same three, run once).
 func (st *Strategy) BenchSections() []strategy.BenchSection {
-	return []strategy.BenchSection{
+	return append([]strategy.BenchSection{
 		{Name: "snapshot compression", Run: benchCompression},
 		{Name: "snapshot interpolation", Run: benchInterpolation},
 		{Name: "snapshot: the article's figures", Run: benchArticle},
 		{Name: "snapshot: the 2015 challenge layout", Run: benchChallenge},
-	}
+	}, adaptBenchSections()...)
 }
 
 // benchChallenge records the script's run in the challenge layout (in

@@ -157,6 +157,16 @@ type Config struct {
 	// of the models (316 kB) per snapshot kept, on both sides; buys
 	// models that already know this scene's statistics from the first cube.
 	CarryModels bool
+	// CongestionAvoidance (beyond the articles) lowers the send rate when
+	// the path pushes back (a queue building, or loss at one) and probes
+	// back up toward Rate when it is clear (adapt.go): fewer snapshots
+	// and a longer delay instead of seconds of queue. Rate stays the
+	// presenter's choice and the ceiling.
+	CongestionAvoidance bool
+	// AdaptiveDelay sizes the interpolation delay from the jitter and loss
+	// the right measures, (1 + n) × interval + 2σ + 1 ticks, instead of
+	// DefaultDelayTicks (adapt.go); the nudge still applies.
+	AdaptiveDelay bool
 }
 
 // Limits of the live settings.

@@ -30,10 +30,13 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,
 			Value: func() string { return st.cfg.DelayString() },
 			Do:    func(dir int) { st.NudgeDelay(dir) }},
-		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13, beyond the article)",
+		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13)",
 			Action: strategy.Toggle,
 			Value:  func() string { return strategy.OnOff(st.cfg.PlayerPrediction) },
 			Do:     func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
+		strategy.ToggleControl(CongestionKey, "congestion avoidance",
+			"congestion avoidance on / off: the send rate follows the path", &st.cfg.CongestionAvoidance),
+		strategy.ToggleControl(PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
 	}
 }
 
@@ -84,12 +87,12 @@ func (st *Strategy) Facts() string {
 		return "no snapshot sent yet"
 	}
 	sec := ss.Second
-	var out string
+	out := st.adapt.facts(st)
 	if st.Level().IsDelta() {
-		out = fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
+		out += fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
 			sec.ChangedPerPacket(), sec.BitsPerChanged(), viewmodel.Plural(int(math.Round(sec.MeanBaselineAge())), "tick"))
 	} else {
-		out = fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
+		out += fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
 	}
 	if ss.StarvedTicks > 0 {
 		out += " · starved " + viewmodel.Plural(ss.StarvedTicks, "tick")

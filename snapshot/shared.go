@@ -33,6 +33,12 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &nudge, -MaxDelayNudgeTicks, MaxDelayNudgeTicks); err != nil {
 		return err
 	}
+	if err := wire.SerializeBool(s, &c.CongestionAvoidance); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(s, &c.AdaptiveDelay); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		c.Rate = Rates[rate]
 		c.DelayNudgeTicks = int(nudge)

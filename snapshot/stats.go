@@ -234,7 +234,7 @@ func (st *Strategy) Stats() Stats {
 	out.Playing = r.showing
 	out.PlayoutFrame = rs.playout
 	out.PlayoutDelayMs = ticksToMs(rs.delayTicks)
-	out.TargetDelayMs = ticksToMs(float64(st.cfg.DelayTicks()))
+	out.TargetDelayMs = ticksToMs(float64(r.delayTicks(&st.cfg)))
 	out.LatencyMs = ticksToMs(r.clock.LatencyTicks())
 	out.JitterMs = ticksToMs(r.clock.Jitter())
 	out.Relocks = r.clock.Relocks()

@@ -69,8 +69,9 @@ type Strategy struct {
 	halves   []float64 // half extents, from the world configuration both sides share
 	controls []strategy.Control
 
-	send snapshotSender
-	recv snapshotReceiver
+	send  snapshotSender
+	recv  snapshotReceiver
+	adapt snapshotAdapt
 }
 
 // subMode is what the sub-mode keys of an instance step.
@@ -206,12 +207,16 @@ func (st *Strategy) Name() string { return st.name }
 // Family implements strategy.Strategy: both instances share their keys.
 func (st *Strategy) Family() string { return "Snapshots" }
 
-// Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms".
-func (st *Strategy) Mode() string { return st.cfg.String() }
+// Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms"
+// (with the rate and delay in force when they adapt).
+func (st *Strategy) Mode() string { return st.adapt.mode(st) }
 
 // Explain implements strategy.Strategy: the level's line once compression is on
 // (level 2 and up), else the render mode's.
 func (st *Strategy) Explain() string {
+	if e := st.adapt.explain(st); e != "" {
+		return e
+	}
 	if st.cfg.Level > Uncompressed {
 		return st.cfg.Level.Explain()
 	}
@@ -238,17 +243,27 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	initial := ctx.Initial()
 	st.send.reset(initial)
 	st.recv.reset(initial, ctx.Frame())
+	st.adapt.reset(st)
 }
 
-// Send implements strategy.Strategy.
-func (st *Strategy) Send(ctx strategy.Context) { st.send.send(ctx, &st.cfg) }
+// Send implements strategy.Strategy (adapt.go measures the path around
+// the sender and picks the rate).
+func (st *Strategy) Send(ctx strategy.Context) { st.adapt.send(st, ctx) }
 
 // Acked implements strategy.Strategy.
-func (st *Strategy) Acked(ctx strategy.Context, seq uint16) { st.send.acked(ctx.Frame(), seq) }
+func (st *Strategy) Acked(ctx strategy.Context, seq uint16) {
+	st.send.acked(ctx.Frame(), seq)
+	st.adapt.acked(ctx, seq)
+}
 
 // Receive implements strategy.Strategy.
 func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
-	return st.recv.receive(ctx.Frame(), seq, s, &st.cfg)
+	f := st.recv.unwrap(ctx.Frame(), seq)
+	err := st.recv.receive(ctx.Frame(), seq, s, &st.cfg)
+	if err == nil {
+		st.recv.ad.arrived(ctx.Frame(), f, st.cfg.Rate.Interval())
+	}
+	return err
 }
 
 // Update implements strategy.Strategy.
@@ -256,6 +271,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 // its interpolation.
 func (st *Strategy) Update(ctx strategy.Context) {
 	if !ctx.Thin() {
+		st.recv.ad.tick(&st.cfg)
 		st.recv.update(ctx.Frame(), &st.cfg)
 	}
 }
@@ -462,6 +478,7 @@ type snapshotReceiver struct {
 	ip      Interpolation
 	showing bool // ip is valid this tick
 	stats   receiverStats
+	ad      recvAdapt // the adaptive delay (adapt.go)
 }
 
 func (r *snapshotReceiver) build(cfg Config, n int) {
@@ -491,6 +508,7 @@ func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
 		e.DecodePoses()
 	}
 	r.clock.Reset()
+	r.ad.reset()
 	r.hasNewest = false
 	r.showing = false
 	r.ip = Interpolation{}
@@ -591,7 +609,7 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 
 // setClock gives the clock the settings' delay and send interval.
 func (r *snapshotReceiver) setClock(cfg *Config) {
-	r.clock.SetDelay(float64(cfg.DelayTicks()))
+	r.clock.SetDelay(float64(r.delayTicks(cfg)))
 	r.clock.SetInterval(float64(cfg.Rate.Interval()))
 }
 

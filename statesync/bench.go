@@ -26,10 +26,10 @@ import (
 
 // BenchSections implements strategy.Benched.
 func (st *Strategy) BenchSections() []strategy.BenchSection {
-	return []strategy.BenchSection{
+	return append([]strategy.BenchSection{
 		{Name: "state sync build-up", Run: benchBuildUp},
 		{Name: "state sync switched on at 2 s", Run: benchSwitched},
-	}
+	}, adaptBenchSections()...)
 }
 
 // stateSyncPresets are the presets of the state sync tables, plus the bench's

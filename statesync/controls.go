@@ -53,6 +53,10 @@ func (st *Strategy) buildControls() []strategy.Control {
 		st.toggle("A", "delta encoding", "delta encoding against acked bases on / off", func(s *Settings) *bool { return &s.DeltaEncoding }),
 		st.toggle("W", "at-rest commit", "at-rest commit (boost until acked) on / off", func(s *Settings) *bool { return &s.RestCommit }),
 		st.toggle("O", "sync off", "sync off: stop applying updates and watch it diverge", func(s *Settings) *bool { return &s.SyncOff }),
+		st.toggle(CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
+			func(s *Settings) *bool { return &s.CongestionAvoidance }),
+		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
+			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
 }
 
@@ -97,7 +101,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 // how long the most neglected cube has waited.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := fmt.Sprintf("per packet: %.1f updates × %.0f bits", ss.UpdatesPerPacket, ss.BitsPerUpdate)
+	out := st.adapt.facts(st) + fmt.Sprintf("per packet: %.1f updates × %.0f bits", ss.UpdatesPerPacket, ss.BitsPerUpdate)
 	out += fmt.Sprintf(" · longest wait %.1f s", float64(ss.OldestUnsentTicks)/wire.TicksPerSecond)
 	if ss.NeverSent > 0 {
 		out += fmt.Sprintf(" · %d never sent", ss.NeverSent)

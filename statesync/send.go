@@ -201,7 +201,7 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	used := hb.Total()
 	budget := math.MaxInt
 	if set.LimitBandwidth {
-		budget = BudgetBytes(set.BandwidthKbps) * 8
+		budget = BudgetBytes(st.budgetKbps()) * 8
 	}
 	headerBits := used
 	s.selected = s.selected[:0]

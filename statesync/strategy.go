@@ -120,6 +120,16 @@ type Settings struct {
 	// (with a deterministic simulation started in sync it stays in sync:
 	// that is deterministic lockstep).
 	SyncOff bool
+	// CongestionAvoidance (beyond the article's build-up, which it
+	// mentions) keeps the budget at min(BandwidthKbps, what the path is
+	// measured to carry): down fast when a queue builds, up carefully
+	// (adapt.go). Off: the budget is the setting, whatever the path.
+	CongestionAvoidance bool
+	// AdaptiveJitter sizes the jitter buffer from the jitter the right
+	// measures instead of JitterFrames (which still says whether there is
+	// a buffer): fewer frames of delay on a steady link, enough on a
+	// jittery one (adapt.go).
+	AdaptiveJitter bool
 }
 
 // StepSettings returns the cumulative settings of build-up step n
@@ -151,6 +161,7 @@ func (s Settings) Step() int {
 	for n := Steps; n >= 1; n-- {
 		t := StepSettings(n)
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
+		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -167,6 +178,7 @@ func (s Settings) Step() int {
 func (s Settings) WithStep(n int) Settings {
 	t := StepSettings(n)
 	t.BandwidthKbps = s.BandwidthKbps
+	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -239,6 +251,12 @@ func (s Settings) String() string {
 	}
 	if s.SyncOff {
 		part("SYNC OFF")
+	}
+	if s.CongestionAvoidance && s.LimitBandwidth {
+		part("congestion avoidance")
+	}
+	if s.AdaptiveJitter && s.JitterFrames > 0 {
+		part("adaptive jitter buffer")
 	}
 	return b.String()
 }
@@ -372,6 +390,7 @@ type Strategy struct {
 	n       int
 	snd     stateSyncSender
 	rcv     stateSyncReceiver
+	adapt   stateSyncAdapt
 	stats   Stats
 	prioMax float64 // accumulator maximum after the last send, for the view
 
@@ -401,13 +420,17 @@ func (st *Strategy) Name() string { return "State synchronization" }
 // Family implements strategy.Strategy.
 func (st *Strategy) Family() string { return "State sync" }
 
-// Mode implements strategy.Strategy: the settings in one line.
-func (st *Strategy) Mode() string { return st.mode }
+// Mode implements strategy.Strategy: the settings in one line (with the
+// budget and jitter buffer in use when they adapt).
+func (st *Strategy) Mode() string { return st.adapt.mode(st) }
 
 // Explain implements strategy.Strategy: what the current step shows.
 func (st *Strategy) Explain() string {
 	if st.set.SyncOff {
 		return "Sync off: the right gets only inputs and runs on its own; watch it drift wherever it differed."
+	}
+	if e := st.adapt.explain(st); e != "" {
+		return e
 	}
 	return stateSyncExplains[st.set.Step()]
 }
@@ -415,11 +438,12 @@ func (st *Strategy) Explain() string {
 // Settings returns the current settings.
 func (st *Strategy) Settings() Settings { return st.set }
 
-// BudgetKbps is the bandwidth limit in kbit/s (headers included) and
-// whether the sender keeps to it (off at step 1: the HUD then draws the
+// BudgetKbps is the bandwidth limit in kbit/s (headers included), the
+// adapted one under congestion avoidance, and whether the sender keeps to
+// it (off at step 1: the HUD then draws the
 // limit as what the sender is ignoring).
 func (st *Strategy) BudgetKbps() (float64, bool) {
-	return float64(st.set.BandwidthKbps), st.set.LimitBandwidth
+	return float64(st.budgetKbps()), st.set.LimitBandwidth
 }
 
 // SetSettings changes the settings (numbers are clamped to their ranges).
@@ -518,19 +542,28 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.n = ctx.Left().NumCubes()
 	st.snd.reset(st, ctx)
 	st.rcv.reset(st, ctx)
+	st.adapt.reset(st)
 	st.stats = Stats{}
 	st.prioMax = 0
 }
 
-// Send implements strategy.Strategy (statesync_send.go).
-func (st *Strategy) Send(ctx strategy.Context) { st.snd.send(st, ctx) }
+// Send implements strategy.Strategy (send.go; adapt.go measures the path
+// around it).
+func (st *Strategy) Send(ctx strategy.Context) { st.adapt.send(st, ctx) }
 
 // Acked implements strategy.Strategy.
-func (st *Strategy) Acked(ctx strategy.Context, seq uint16) { st.snd.acked(st, ctx, seq) }
+func (st *Strategy) Acked(ctx strategy.Context, seq uint16) {
+	st.snd.acked(st, ctx, seq)
+	st.adapt.acked(ctx, seq)
+}
 
-// Receive implements strategy.Strategy (statesync_recv.go).
+// Receive implements strategy.Strategy (recv.go).
 func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
-	return st.rcv.receive(st, ctx, seq, s)
+	err := st.rcv.receive(st, ctx, seq, s)
+	if err == nil {
+		st.adapt.arrived(ctx, seq)
+	}
+	return err
 }
 
 // Update implements strategy.Strategy.
@@ -538,6 +571,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 // simulate a world of its own.
 func (st *Strategy) Update(ctx strategy.Context) {
 	if !ctx.Thin() {
+		st.adapt.sizeJitterBuffer(st)
 		st.rcv.update(st, ctx)
 	}
 }

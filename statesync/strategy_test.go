@@ -755,15 +755,17 @@ func findControl(t *testing.T, st *Strategy, key string) *strategy.Control {
 // once showed "on".)
 func TestStateSyncControlsShowRealValues(t *testing.T) {
 	truth := map[string]func(s Settings) string{
-		"B": func(s Settings) string { return s.BandwidthString() },
-		"J": func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
-		"Q": func(s Settings) string { return strategy.OnOff(s.Quantize) },
-		"S": func(s Settings) string { return s.Smoothing.String() },
-		"C": func(s Settings) string { return strategy.OnOff(s.Compressed) },
-		"V": func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) },
-		"A": func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) },
-		"W": func(s Settings) string { return strategy.OnOff(s.RestCommit) },
-		"O": func(s Settings) string { return strategy.OnOff(s.SyncOff) },
+		"B":           func(s Settings) string { return s.BandwidthString() },
+		"J":           func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
+		"Q":           func(s Settings) string { return strategy.OnOff(s.Quantize) },
+		"S":           func(s Settings) string { return s.Smoothing.String() },
+		"C":           func(s Settings) string { return strategy.OnOff(s.Compressed) },
+		"V":           func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) },
+		"A":           func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) },
+		"W":           func(s Settings) string { return strategy.OnOff(s.RestCommit) },
+		"O":           func(s Settings) string { return strategy.OnOff(s.SyncOff) },
+		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
+		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
 	st := New(DefaultConfig())
 	if len(st.Controls()) != len(truth) {

@@ -730,10 +730,12 @@ func splitColumns(hs []float64, cols int) ([]int, float64) {
 
 // helpPanel is where and how large the help overlay is drawn.
 type helpPanel struct {
-	rect           image.Rectangle
-	starts         []int   // the first group of each column
-	size           float64 // the body text size
-	keyW, colW     float64 // at size: the widest key, one column
+	rect   image.Rectangle
+	starts []int   // the first group of each column
+	size   float64 // the body text size
+	// At size: each column's left edge from the panel's content, and its
+	// widest key (each column is as wide as its own groups need).
+	colX, keyW     []float64
 	keyGap, colGap float64
 	pad, titleH    float64
 }
@@ -752,43 +754,72 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	txt := a.fonts.face(a.fonts.regular, base)
 	head := a.fonts.face(a.fonts.bold, base*1.1)
 	lh, hh := lineHeight(txt), lineHeight(head)
-	keyW, helpW := 0.0, 0.0
 	hs := make([]float64, len(groups))
+	keyWs := make([]float64, len(groups))
+	helpWs := make([]float64, len(groups))
 	for g, gr := range groups {
-		hs[g] = hh + lh*float64(len(gr.rows)) + lh*0.4
+		hs[g] = hh + lh*float64(len(gr.rows)) + lh*helpGroupGap
+		helpWs[g] = measure(strings.ToUpper(gr.name), head)
 		for _, k := range gr.rows {
-			keyW = math.Max(keyW, measure(k.Key, keyFace))
-			helpW = math.Max(helpW, measure(k.Help, txt))
+			keyWs[g] = math.Max(keyWs[g], measure(k.Key, keyFace))
+			helpWs[g] = math.Max(helpWs[g], measure(k.Help, txt))
 		}
 	}
-	keyGap, colGap, pad := base*1.2, base*2.5, base*1.2
-	colW := keyW + keyGap + helpW
+	keyGap, colGap, pad := base*1.2, base*2, base*1.2
 	titleH := hh * 1.4
 	bandTop, bandBot := l.topH, h-l.botH
 	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
-	var starts []int
+	var best helpPanel
 	var scale, contentW, contentH float64
-	for cols := 1; cols <= 3 && cols <= len(groups); cols++ {
+	for cols := 1; cols <= 5 && cols <= len(groups); cols++ {
 		st, tallest := splitColumns(hs, cols)
-		cw := float64(cols)*colW + float64(cols-1)*colGap + 2*pad
+		colX, keyW, width := columnWidths(st, keyWs, helpWs, keyGap, colGap)
+		cw := width + 2*pad
 		ch := tallest + titleH + 2*pad
 		sc := math.Min(1, math.Min(availW/cw, availH/ch))
 		if sc > scale+1e-9 {
-			starts, scale, contentW, contentH = st, sc, cw, ch
+			best = helpPanel{starts: st, colX: colX, keyW: keyW}
+			scale, contentW, contentH = sc, cw, ch
 		}
 	}
-	if starts == nil || scale <= 0 {
+	if best.starts == nil || scale <= 0 {
 		return p, false
+	}
+	for k := range best.colX {
+		best.colX[k] *= scale
+		best.keyW[k] *= scale
 	}
 	x0 := math.Floor((float64(w) - contentW*scale) / 2)
 	y0 := math.Floor(float64(bandTop) + (float64(bandBot-bandTop)-contentH*scale)/2)
-	return helpPanel{
-		rect:   image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale)),
-		starts: starts, size: base * scale,
-		keyW: keyW * scale, colW: colW * scale, keyGap: keyGap * scale, colGap: colGap * scale,
-		pad: pad * scale, titleH: titleH * scale,
-	}, true
+	best.rect = image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale))
+	best.size = base * scale
+	best.keyGap, best.colGap, best.pad, best.titleH = keyGap*scale, colGap*scale, pad*scale, titleH*scale
+	return best, true
 }
+
+// columnWidths lays out the columns that start at the groups in starts:
+// each column's left edge and widest key, and the total width, each column
+// as wide as its own widest key and help line.
+func columnWidths(starts []int, keyWs, helpWs []float64, keyGap, colGap float64) (colX, keyW []float64, width float64) {
+	for c, from := range starts {
+		to := len(keyWs)
+		if c+1 < len(starts) {
+			to = starts[c+1]
+		}
+		kw, hw := 0.0, 0.0
+		for g := from; g < to; g++ {
+			kw, hw = math.Max(kw, keyWs[g]), math.Max(hw, helpWs[g])
+		}
+		if c > 0 {
+			width += colGap
+		}
+		colX = append(colX, width)
+		keyW = append(keyW, kw)
+		width += kw + keyGap + hw
+	}
+	return colX, keyW, width
+}
+
 
 // drawHelp draws every key of the key table in the panel helpLayout chose.
 func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
@@ -815,16 +846,16 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 	for g, gr := range groups {
 		if col+1 < len(p.starts) && g == p.starts[col+1] {
 			col++
-			x, y = x0+p.pad+float64(col)*(p.colW+p.colGap), top
+			x, y = x0+p.pad+p.colX[col], top
 		}
 		label(dst, strings.ToUpper(gr.name), head, x, y, colAccent)
 		y += hh
 		for _, k := range gr.rows {
 			label(dst, k.Key, keyFace, x, y, colText)
-			label(dst, k.Help, txt, x+p.keyW+p.keyGap, y, colDim)
+			label(dst, k.Help, txt, x+p.keyW[col]+p.keyGap, y, colDim)
 			y += lh
 		}
-		y += lh * 0.4
+		y += lh * helpGroupGap
 	}
 }
 
@@ -832,3 +863,6 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 // its settings are the presenter's, its figures (stalls, desyncs, budget)
 // its own.
 func (a *App) shownStrategy() strategy.Strategy { return a.sess.ClientStrategy(a.sess.Shown()) }
+
+// helpGroupGap is the space after each group of the help, in lines.
+const helpGroupGap = 0.25

@@ -89,7 +89,7 @@ func strategyBindings(list []strategy.Strategy) []binding {
 			label: strconv.Itoa(i + 1), help: st.Name(), do: func(a *App) { a.selectEntry(i) }})
 	}
 	t = append(t,
-		binding{group: "Strategy", keys: keys(ebiten.KeyBracketLeft), label: "[", help: "previous sub-mode (render mode, compression level, build-up step)",
+		binding{group: "Strategy", keys: keys(ebiten.KeyBracketLeft), label: "[", help: "previous sub-mode (render mode, level, build-up step)",
 			do: func(a *App) { a.subMode(-1) }},
 		binding{group: "Strategy", keys: keys(ebiten.KeyBracketRight), label: "]", help: "next sub-mode",
 			do: func(a *App) { a.subMode(+1) }},

@@ -1,0 +1,257 @@
+package statesync
+
+// The adaptation sections of state synchronization (package adapt):
+//
+//   - the cap step: the "bottleneck" preset's cap, 1,000 kbit/s for 10 s,
+//     256 for 20 s, 1,000 again (measured to 45 s), under a budget of 512
+//     kbit/s, with the budget fixed and with congestion avoidance. Per
+//     phase: the budget in force, the queueing delay (each tick's round
+//     trip less the lowest of the first phase's) over the phase's last
+//     5 s, what got through against the cap, the right's error, and how
+//     long each step took to recover from. The script is played twice in
+//     a row to cover the 45 s. Two senders: build-up step 7, whose packets
+//     fill the budget whatever the world does (a resting cube costs 117
+//     bits: 64 of them are 470 kbit/s), on which the goals are judged; and
+//     step 8, the default, whose delta encoding sends a resting world in
+//     about 110 kbit/s: from 21 s into the script, when everything rests,
+//     it no longer fills a 256 kbit/s path, and its figures say what the
+//     adaptation does for a sender that only sometimes needs the path.
+//   - the jitter buffer: every preset, the article's fixed 5 frames and
+//     the adaptive buffer: the latency the right shows (how far its world
+//     is behind the left) and the share of packets that arrived after
+//     their frame (a jitter buffer underrun: applied late, out of phase).
+
+import (
+	"fmt"
+	"math"
+	"text/tabwriter"
+
+	"netcubes/adapt"
+	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// adaptBenchSections are the adaptation sections (BenchSections lists
+// them). Their names avoid the words of the other sections' names ("state
+// sync", "snapshot", "interpolation", "compression"), which -only selects
+// by: `-only adaptation` runs these, `-only snapshot` what it ran before.
+func adaptBenchSections() []strategy.BenchSection {
+	return []strategy.BenchSection{
+		{Name: "adaptation: congestion avoidance, the budget", Run: benchCapStep},
+		{Name: "adaptation: playout delay, the jitter buffer", Run: benchJitterBuffer},
+	}
+}
+
+// The cap step's phases, in ticks from the first.
+const (
+	capDropTick  = 10 * wire.TicksPerSecond
+	capRiseTick  = 30 * wire.TicksPerSecond
+	capEndTick   = 45 * wire.TicksPerSecond
+	capBudget    = 512
+	capPhaseTail = 5 * wire.TicksPerSecond // the span of the queue and goodput figures
+)
+
+// capPhase is one phase of the cap step.
+type capPhase struct {
+	name     string
+	from, to int // ticks
+	cap      float64
+}
+
+func capPhases() []capPhase {
+	return []capPhase{
+		{"1000 kbit/s", 0, capDropTick, 1000},
+		{"256 kbit/s", capDropTick, capRiseTick, 256},
+		{"1000 again", capRiseTick, capEndTick, 1000},
+	}
+}
+
+// capStepRun is one run of the cap step: the trace (each tick's sample,
+// the budget in force as its value) and the right's error per phase.
+type capStepRun struct {
+	tr             adapt.Trace
+	errSq, errN    [3]float64
+	backOffs       int
+	rejected, late uint64
+}
+
+func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) {
+	st := New(DefaultConfig())
+	s, err := b.NewRun(link.PresetBottleneck.Config(), st)
+	if err != nil {
+		return nil, err
+	}
+	st.SetStep(step)
+	set := st.Settings()
+	set.BandwidthKbps, set.CongestionAvoidance = capBudget, adaptive
+	st.SetSettings(set)
+	r := &capStepRun{}
+	st.adapt.observe = func(smp adapt.Sample) {
+		if r.tr.Len() < capEndTick {
+			r.tr.Add(smp)
+		}
+	}
+	name := map[bool]string{false: "fixed 512", true: "congestion avoidance"}[adaptive]
+	for pass := 0; r.tr.Len() < capEndTick; pass++ {
+		b.Play("adaptation: state sync cap step", fmt.Sprintf("step %d, %s, pass %d", step, name, pass+1), s, func() {
+			k := r.tr.Len() - 1
+			if k < 0 || k >= capEndTick || s.Frame() > capEndTick {
+				return
+			}
+			kbps, _ := st.BudgetKbps()
+			r.tr.SetValue(kbps)
+			if st.Estimator().State() == adapt.StateBackOff {
+				r.backOffs++
+			}
+			if m := s.Metrics(); m.Valid {
+				ph := 0
+				if k >= capRiseTick {
+					ph = 2
+				} else if k >= capDropTick {
+					ph = 1
+				}
+				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
+				r.errN[ph]++
+			}
+		})
+	}
+	r.rejected, r.late = s.Metrics().Rejected, st.Stats().LatePackets
+	return r, nil
+}
+
+// secs writes a tick count from a start as seconds, or "never".
+func secs(at, from int) string {
+	if at < 0 {
+		return "never"
+	}
+	return fmt.Sprintf("%.1f", float64(at-from)/wire.TicksPerSecond)
+}
+
+func benchCapStep(b strategy.Bench) error {
+	out := b.Out()
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tbudget ≥ 410 after s\t")
+	type key struct {
+		step     int
+		adaptive bool
+	}
+	runs := map[key]*capStepRun{}
+	for _, step := range []int{7, 8} {
+		for _, adaptive := range []bool{false, true} {
+			r, err := runCapStep(b, step, adaptive)
+			if err != nil {
+				return err
+			}
+			runs[key{step, adaptive}] = r
+			base := r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
+			for i, ph := range capPhases() {
+				tail := max(ph.from, ph.to-capPhaseTail)
+				q := r.tr.QueueMs(tail, ph.to, base)
+				whole := adapt.Quantile(r.tr.QueueMs(ph.from, ph.to, base), 0.95)
+				over := float64(r.tr.TicksAbove(ph.from, ph.to, base, 100)) / wire.TicksPerSecond
+				good := r.tr.GoodputKbps(tail, ph.to)
+				settled := r.tr.QueueSettled(ph.from, ph.to, base, 100, 2*wire.TicksPerSecond)
+				reached := r.tr.ValueReached(ph.from, ph.to, 0.8*capBudget)
+				name := "fixed 512"
+				if adaptive {
+					name = "adaptive"
+				}
+				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.name,
+					r.tr.MeanValue(ph.from, ph.to), adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/min(ph.cap, capBudget),
+					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.from), secs(reached, ph.from))
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "The \"bottleneck\" preset: 20 ms each way, a 250 ms queue; the cap steps at 10 s and 30 s. Budget 512 kbit/s. Queue: each tick's round")
+	fmt.Fprintln(out, "trip less the run's lowest, over the last 5 s of the phase (and its p95 and time over 100 ms over the whole phase); goodput: bytes acked, with headers, over the last 5 s, against")
+	fmt.Fprintln(out, "the cap (or the budget, when lower). Recovery: from the phase's start, until the queue stays under 100 ms for 2 s, and until the")
+	fmt.Fprintln(out, "budget in force is back at 80 % of 512. Step 7 fills its budget whatever the world does; step 8 (delta encoding) needs about")
+	fmt.Fprintln(out, "110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s).")
+	verdict := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "NOT met"
+	}
+	for _, step := range []int{7, 8} {
+		a, f := runs[key{step, true}], runs[key{step, false}]
+		base := a.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
+		drop := a.tr.QueueSettled(capDropTick, capRiseTick, base, 100, 2*wire.TicksPerSecond)
+		lowTail := a.tr.GoodputKbps(capRiseTick-capPhaseTail, capRiseTick)
+		fixedTail := f.tr.GoodputKbps(capRiseTick-capPhaseTail, capRiseTick)
+		rise := a.tr.ValueReached(capRiseTick, capEndTick, 0.8*capBudget)
+		good := verdict(lowTail >= 0.8*256)
+		if fixedTail < 0.8*256 {
+			good += fmt.Sprintf(", but the sender needs only %.0f kbit/s there (fixed: %.0f %%)", fixedTail, 100*fixedTail/256)
+		}
+		fmt.Fprintf(out, "Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the\n",
+			step, verdict(drop >= 0 && drop-capDropTick <= 2*wire.TicksPerSecond), secs(drop, capDropTick))
+		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in 45 s; packets applied late: %d (fixed: %d).\n",
+			good, 100*lowTail/256, verdict(rise >= 0 && rise-capRiseTick <= 5*wire.TicksPerSecond), secs(rise, capRiseTick),
+			a.backOffs, a.late, f.late)
+	}
+	return nil
+}
+
+func benchJitterBuffer(b strategy.Bench) error {
+	out := b.Out()
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "preset\tfixed: latency ms\tlate packets\tadaptive: latency ms\tlate packets\tframes at the end\tjitter σ ms\tadaptive is\t")
+	better := 0
+	for p := link.Preset(0); p < link.NumPresets; p++ {
+		var lat, late [2]float64
+		var frames int
+		var sigma float64
+		for k, adaptive := range []bool{false, true} {
+			st := New(DefaultConfig())
+			s, err := b.NewRun(p.Config(), st)
+			if err != nil {
+				return err
+			}
+			set := st.Settings()
+			set.AdaptiveJitter = adaptive
+			st.SetSettings(set)
+			var sum float64
+			n := 0
+			b.Play("adaptation: state sync jitter buffer", fmt.Sprintf("%s, adaptive %v", p, adaptive), s, func() {
+				if m := s.Metrics(); m.Valid && s.Frame() >= 2*wire.TicksPerSecond {
+					sum += m.DelayMs
+					n++
+				}
+			})
+			ss := st.Stats()
+			lat[k] = sum / math.Max(float64(n), 1)
+			late[k] = float64(ss.LatePackets) / math.Max(float64(ss.Packets), 1)
+			if adaptive {
+				frames, sigma = st.JitterBufferFrames(), st.adapt.jit.SigmaMs()
+			}
+		}
+		verdict := "better on both"
+		switch {
+		case lat[1] == lat[0] && late[1] == late[0]:
+			verdict = "the same"
+			better++
+		case lat[1] <= lat[0] && late[1] <= late[0]:
+			better++
+		case lat[1] > lat[0] && late[1] < late[0]:
+			verdict = "later, fewer late"
+		case lat[1] < lat[0] && late[1] > late[0]:
+			verdict = "sooner, more late"
+		default:
+			verdict = "worse"
+		}
+		fmt.Fprintf(w, "%s\t%.0f\t%.2f %%\t%.0f\t%.2f %%\t%d\t%.1f\t%s\t\n", p, lat[0], 100*late[0], lat[1], 100*late[1], frames, sigma, verdict)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
+	fmt.Fprintln(out, "from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
+	fmt.Fprintln(out, "article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
+	fmt.Fprintf(out, "Adaptive is at least as good on both figures on %d of %d presets.\n", better, link.NumPresets)
+	return nil
+}
