@@ -820,7 +820,6 @@ func columnWidths(starts []int, keyWs, helpWs []float64, keyGap, colGap float64)
 	return colX, keyW, width
 }
 
-
 // drawHelp draws every key of the key table in the panel helpLayout chose.
 func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
