@@ -87,6 +87,8 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	jitter := fs.Float64("jitter", -1, "jitter in ms, ± around the latency (-1 keeps the preset's)")
 	loss := fs.Float64("loss", -1, "packet loss in percent (-1 keeps the preset's)")
 	bwCap := fs.Float64("cap", -1, "bandwidth cap of both directions in kbit/s, a bottleneck with a queue (0: none; -1 keeps the preset's)")
+	corrupt := fs.Float64("corrupt", -1, "percent of packets with a bit flipped, both directions (-1 keeps the preset's)")
+	checksum := fs.Bool("checksum", false, "a CRC-32C on every packet: a damaged packet is dropped instead of decoded")
 	seed := fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
 	script := fs.String("script", "", "play a scripted input: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
 	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run's input to `FILE` in the script format (saved every second and on exit)")
@@ -142,6 +144,9 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	cfg.Strategies, cfg.Start = list, entry
 	cfg.Seed = *seed
 	cfg.Link = p.Config()
+	if pair := p.Pair(); !pair.IsSymmetric() {
+		cfg.Up = &pair.Up // the right → left direction differs ("asymmetric")
+	}
 	o.ui.Preset = p.String()
 	for _, k := range []struct {
 		name     string
@@ -154,6 +159,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 		{"jitter", *jitter, 5000, &cfg.Link.JitterMs, "ms"},
 		{"loss", *loss, 100, &cfg.Link.LossPercent, "%"},
 		{"cap", *bwCap, 1e6, &cfg.Link.BandwidthKbps, "kbit/s"},
+		{"corrupt", *corrupt, 100, &cfg.Link.CorruptPercent, "%"},
 	} {
 		if k.v == -1 {
 			continue
@@ -163,7 +169,9 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 		}
 		*k.dst = k.v
 		o.ui.Preset = "" // custom numbers
+		cfg.Up = nil     // the numbers set both directions
 	}
+	cfg.Checksum = *checksum
 	o.ui.Session = cfg
 	if err := applyPlayers(&o, *preset); err != nil {
 		return o, err
@@ -189,7 +197,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	netFlag := false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "preset", "latency", "jitter", "loss", "cap":
+		case "preset", "latency", "jitter", "loss", "cap", "corrupt":
 			netFlag = true
 		}
 	})

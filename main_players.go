@@ -42,7 +42,7 @@ func playersFlags(fs *flag.FlagSet) func(o *options, presets string) error {
 			if !ok {
 				return usagef("unknown -preset %q (presets: %s)", name, presetNames())
 			}
-			cfg.ClientLinks = append(cfg.ClientLinks, p.Config())
+			cfg.ClientLinks = append(cfg.ClientLinks, p.Pair())
 			o.ui.Presets = append(o.ui.Presets, p.String())
 		}
 		return nil

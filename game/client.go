@@ -39,8 +39,8 @@ type client struct {
 	// client.
 	absent bool
 
-	link            link.Config // the conditions of both directions
-	linkBy          string      // what set them, when a strategy's mode did
+	link            link.Pair // the conditions of the two directions
+	linkBy          string    // what set them, when a strategy's mode did
 	toRight, toLeft *link.Link
 	leftEP, rightEP *wire.Endpoint
 
@@ -51,6 +51,7 @@ type client struct {
 	backBuf  []byte
 	backSent bool // the strategy wrote a payload for this tick's ack packet
 	arrived  [][]byte
+	bad      []bool // arrived[i] had a bit flipped by the link (ground truth)
 	acksIn   []ackIn
 
 	metrics      viewmodel.Metrics
@@ -67,12 +68,12 @@ func clientSeed(seed uint64, k int) uint64 {
 }
 
 // newClient builds client k on conditions c, its strategy instance st.
-func newClient(s *Session, k int, c link.Config, st strategy.Strategy) *client {
+func newClient(s *Session, k int, c link.Pair, st strategy.Strategy) *client {
 	cl := &client{s: s, id: k, st: st, link: c}
 	cl.ctx.c = cl
 	seed := clientSeed(s.cfg.Seed, k)
-	cl.toRight = link.New(c, seed)
-	cl.toLeft = link.New(c, seed^0x9e3779b97f4a7c15)
+	cl.toRight = link.New(c.Down, seed)
+	cl.toLeft = link.New(c.Up, seed^0x9e3779b97f4a7c15)
 	cl.sendBuf = make([]byte, maxPacketBytes)
 	cl.backBuf = make([]byte, maxPacketBytes)
 	cl.w = wire.NewWriteStream(cl.sendBuf)
@@ -104,22 +105,63 @@ func (c *client) resetNetwork() {
 	c.st.Reset(&c.ctx)
 }
 
-// setLink changes the conditions of both directions live; packets in
+// setLinks changes the conditions of the two directions live; packets in
 // flight keep the delay they were given.
-func (c *client) setLink(l link.Config) {
+func (c *client) setLinks(l link.Pair) {
 	c.linkBy = ""
 	c.link = l
-	c.toRight.SetConfig(l)
-	c.toLeft.SetConfig(l)
+	c.toRight.SetConfig(l.Down)
+	c.toLeft.SetConfig(l.Up)
 }
 
 // collect lists the packets of deliveries (reusing the client's slice).
 func (c *client) collect(ds []link.Delivery) [][]byte {
-	c.arrived = c.arrived[:0]
+	c.arrived, c.bad = c.arrived[:0], c.bad[:0]
 	for _, d := range ds {
 		c.arrived = append(c.arrived, d.Data)
+		c.bad = append(c.bad, d.Corrupted)
 	}
 	return c.arrived
+}
+
+// unframe checks packet k of this tick's arrivals (the checksum, when
+// packets carry one) and returns its contents, or false when it must be
+// dropped. It counts the packets the link damaged.
+func (c *client) unframe(k int, d []byte) ([]byte, bool) {
+	bad := k < len(c.bad) && c.bad[k]
+	if bad {
+		c.metrics.Corrupted++
+	}
+	if !c.s.cfg.Checksum {
+		return d, true
+	}
+	body, ok := stripChecksum(d)
+	if !ok {
+		c.metrics.CorruptDropped++
+	}
+	return body, ok
+}
+
+// decoded counts what became of a damaged packet that reached a decoder:
+// refused, or taken as valid (wrong contents).
+func (c *client) decoded(k int, ok bool) {
+	if k >= len(c.bad) || !c.bad[k] {
+		return
+	}
+	if ok {
+		c.metrics.CorruptAccepted++
+	} else {
+		c.metrics.CorruptRefused++
+	}
+}
+
+// frame adds the checksum to a packet about to leave, when packets carry
+// one; pkt must have room behind it.
+func (c *client) frame(pkt []byte) []byte {
+	if c.s.cfg.Checksum {
+		return appendChecksum(pkt)
+	}
+	return pkt
 }
 
 // ackIn is an ack packet's header that reached the left this tick.
@@ -135,11 +177,16 @@ func (c *client) receiveBack(back [][]byte) {
 	s := c.s
 	c.acksIn = c.acksIn[:0]
 	tw, twoWay := c.st.(strategy.TwoWay)
-	for _, d := range back {
+	for k, d := range back {
+		d, ok := c.unframe(k, d)
+		if !ok {
+			continue
+		}
 		var h wire.AckHeader
 		s.r.Reset(d)
 		if h.Serialize(s.r) != nil || s.r.SerializeAlign() != nil {
 			c.metrics.RejectedBack++
+			c.decoded(k, false)
 			continue
 		}
 		c.acksIn = append(c.acksIn, ackIn{h, len(d)})
@@ -151,12 +198,15 @@ func (c *client) receiveBack(back [][]byte) {
 			// Data for a strategy that is no longer active, or hostile
 			// bytes: the ack itself still counts.
 			c.metrics.RejectedBack++
+			c.decoded(k, false)
 			continue
 		}
 		s.r.Reset(rest)
-		if tw.ReceiveBack(&c.ctx, s.r) != nil {
+		err := tw.ReceiveBack(&c.ctx, s.r)
+		if err != nil {
 			c.metrics.RejectedBack++
 		}
+		c.decoded(k, err == nil)
 	}
 }
 
@@ -183,12 +233,17 @@ func (c *client) sendData() {
 func (c *client) receive(now wire.Tick, packets [][]byte) {
 	s := c.s
 	// The receiver.
-	for _, d := range packets {
+	for k, d := range packets {
+		d, ok := c.unframe(k, d)
+		if !ok {
+			continue
+		}
 		s.r.Reset(d)
 		var seq uint16
 		s.r.SetCategory(wire.CategoryHeader)
 		if wire.SerializeUint16(s.r, &seq) != nil {
 			c.metrics.Rejected++
+			c.decoded(k, false)
 			continue
 		}
 		// The sequence is the frame the left sent it at (send): a packet
@@ -199,6 +254,7 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 		sentAt, ok := wire.FrameOf(seq, s.frame)
 		if !ok {
 			c.metrics.Rejected++
+			c.decoded(k, false)
 			continue
 		}
 		// Duplicates and packets too old to track are dropped here (the
@@ -214,8 +270,10 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 		// threw away would leave the two sides disagreeing on a baseline.
 		if err := c.st.Receive(&c.ctx, seq, s.r); err != nil {
 			c.metrics.Rejected++
+			c.decoded(k, false)
 			continue
 		}
+		c.decoded(k, true)
 		c.rightEP.Received(now, hdr, len(d))
 		if s.cfg.Role == RoleRight {
 			// The right process cannot see the left's packets being
@@ -255,6 +313,7 @@ func (c *client) sendAck(now wire.Tick) {
 	if c.backSent {
 		pkt = append(pkt, c.back.Bytes()...)
 	}
+	pkt = c.frame(pkt)
 	c.rightEP.Sent(now, len(pkt))
 	if c.s.cfg.Tap != nil {
 		c.s.cfg.Tap(false, pkt)
@@ -302,7 +361,7 @@ func (c *client) send(p strategy.Payload) (int, error) {
 	if err := c.w.SerializeAlign(); err != nil {
 		return 0, err
 	}
-	pkt := c.w.Bytes()
+	pkt := c.frame(c.w.Bytes())
 	if s.onSend != nil && c.id == 0 {
 		s.onSend(pkt)
 	}
@@ -314,6 +373,9 @@ func (c *client) send(p strategy.Payload) (int, error) {
 	id := c.toRight.Send(now, pkt)
 	c.sentNow = true
 	b := c.w.Breakdown()
+	if s.cfg.Checksum {
+		b[wire.CategoryHeader] += 8 * ChecksumBytes
+	}
 	c.metrics.LastPacket = b
 	c.metrics.LastPacketBytes = len(pkt)
 	c.metrics.LastPacketFrame = s.frame
@@ -369,7 +431,7 @@ func (x *clientContext) EditLeft() *cubes.World     { return x.c.s.left }
 func (x *clientContext) Initial() []cubes.CubeState { return x.c.s.initial }
 func (x *clientContext) NewWorld() *cubes.World     { return x.c.s.newWorld() }
 func (x *clientContext) RTT() (float64, bool)       { return x.c.leftEP.RTT() }
-func (x *clientContext) Link() link.Config          { return x.c.link }
+func (x *clientContext) Link() link.Config          { return x.c.link.Down }
 func (x *clientContext) Client() int                { return x.c.id }
 func (x *clientContext) Player() int                { return x.c.player() }
 func (x *clientContext) Players() int               { return x.c.s.left.NumPlayers() }

@@ -18,7 +18,7 @@ func threePlayers(t *testing.T, i int) *game.Session {
 	cfg := game.DefaultConfig()
 	cfg.World.Players = 3
 	cfg.Link = link.PresetLAN.Config()
-	cfg.ClientLinks = []link.Config{link.PresetLAN.Config(), link.PresetMobile.Config(), link.PresetTerrible.Config()}
+	cfg.ClientLinks = []link.Pair{link.PresetLAN.Pair(), link.PresetMobile.Pair(), link.PresetTerrible.Pair()}
 	cfg.Strategies = catalog.All()
 	cfg.Start = i
 	s, err := game.New(cfg)
@@ -140,7 +140,7 @@ func TestOnePlayerSessionUnchanged(t *testing.T) {
 func TestLockstepNamesTheSlowestPlayer(t *testing.T) {
 	cfg := game.DefaultConfig()
 	cfg.World.Players = 3
-	cfg.ClientLinks = []link.Config{{}, {}, {LatencyMs: 100, JitterMs: 20}}
+	cfg.ClientLinks = []link.Pair{{}, {}, link.Symmetric(link.Config{LatencyMs: 100, JitterMs: 20})}
 	cfg.Strategies = catalog.All()
 	cfg.Start = 3
 	s, err := game.New(cfg)

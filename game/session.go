@@ -58,17 +58,23 @@ type Config struct {
 	// are driven by the presenter (player 1), a script, or bots. Clients
 	// is how many clients the server has (0: one per player); client k
 	// owns player k and clients past the players are spectators.
+	// Up, when set, is the right → left direction's conditions where they
+	// differ from Link's (the "asymmetric" preset: a phone's uplink).
 	// ClientLinks[k], when given, are client k's conditions instead of
 	// Link. Bots are the kinds of the bots that drive players 2.. in turn
 	// (empty: cubes.DefaultBots).
 	Clients     int
-	ClientLinks []link.Config
+	Up          *link.Config
+	ClientLinks []link.Pair
 	Bots        []cubes.BotKind
 	// Thin makes every client but the shown one thin: it decodes, acks
 	// and sends inputs, but a strategy may skip simulating and drawing for
 	// it (strategy.Context.Thin). The scale bench uses it to measure the
 	// server's cost per client without N client simulations on top.
 	Thin bool
+	// Checksum appends a CRC-32C to every packet on the simulated links
+	// and drops a packet whose CRC does not match (checksum.go).
+	Checksum bool
 	// Timing measures the server's share of every tick in CPU time of the
 	// calling thread (ServerNanos; lock the goroutine to its thread):
 	// reading the clients' packets, the world's step, the acks and every
@@ -226,7 +232,7 @@ func New(cfg Config) (*Session, error) {
 // addClient appends client k on its conditions, with a clone of the active
 // strategy (client 0 uses the menu's own instance).
 func (s *Session) addClient(k int) {
-	c, by := s.cfg.Link, s.linkBy
+	c, by := s.defaultLinks(), s.linkBy
 	if k < len(s.cfg.ClientLinks) {
 		c, by = s.cfg.ClientLinks[k], ""
 	}
@@ -420,10 +426,10 @@ func (s *Session) applyChosenLink() {
 	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
 		c, name := lc.ChosenLink()
 		for _, cl := range s.clients {
-			cl.setLink(c)
+			cl.setLinks(link.Symmetric(c))
 			cl.linkBy = name
 		}
-		s.cfg.Link, s.linkBy = c, name
+		s.cfg.Link, s.cfg.Up, s.linkBy = c, nil, name
 	}
 }
 
@@ -435,31 +441,57 @@ func (s *Session) LinkSource() string { return s.clients[s.shown].linkBy }
 // left world (after a setting that changes the packet format).
 func (s *Session) Restart() { s.resetNetwork() }
 
-// Link returns the shown client's link conditions.
-func (s *Session) Link() link.Config { return s.clients[s.shown].link }
+// Link returns the shown client's link conditions, left → right (Links
+// gives both directions).
+func (s *Session) Link() link.Config { return s.clients[s.shown].link.Down }
 
-// ClientLink returns client k's link conditions.
-func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link }
+// Links returns the shown client's conditions in both directions.
+func (s *Session) Links() link.Pair { return s.clients[s.shown].link }
+
+// LinksOf returns client k's conditions in both directions.
+func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }
+
+// defaultLinks are the conditions a client starts on (Config.Link, and
+// Config.Up when given).
+func (s *Session) defaultLinks() link.Pair {
+	p := link.Symmetric(s.cfg.Link)
+	if s.cfg.Up != nil {
+		p.Up = *s.cfg.Up
+	}
+	return p
+}
 
 // SetLink changes the conditions of every client's links, both
 // directions, live; packets in flight keep the delay they were given.
-func (s *Session) SetLink(c link.Config) {
-	s.cfg.Link, s.linkBy = c, ""
+func (s *Session) SetLink(c link.Config) { s.SetLinks(link.Symmetric(c)) }
+
+// SetLinks changes the conditions of every client's links, each direction
+// its own, live.
+func (s *Session) SetLinks(p link.Pair) {
+	s.cfg.Link, s.linkBy = p.Down, ""
+	s.cfg.Up = nil
+	if !p.IsSymmetric() {
+		up := p.Up
+		s.cfg.Up = &up
+	}
 	for _, cl := range s.clients {
-		cl.setLink(c)
+		cl.setLinks(p)
 	}
 }
 
 // SetClientLink changes client k's conditions only.
-func (s *Session) SetClientLink(k int, c link.Config) {
+func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link.Symmetric(c)) }
+
+// SetClientLinks changes client k's conditions, each direction its own.
+func (s *Session) SetClientLinks(k int, p link.Pair) {
 	if k >= 0 && k < len(s.clients) {
-		s.clients[k].setLink(c)
+		s.clients[k].setLinks(p)
 	}
 }
 
 // ClientLinks are every client's conditions, in client order.
-func (s *Session) ClientLinks() []link.Config {
-	out := make([]link.Config, len(s.clients))
+func (s *Session) ClientLinks() []link.Pair {
+	out := make([]link.Pair, len(s.clients))
 	for k, c := range s.clients {
 		out[k] = c.link
 	}

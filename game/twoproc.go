@@ -84,11 +84,12 @@ type remoteState struct {
 	epoch    uint32 // the left's session; a new one restarts the right
 	frame    uint32 // the left's frame when it was sent
 	active   uint8
-	players  uint8 // the world's players (the right builds its world with as many)
-	link     link.Config
-	rtt      float32 // ms, from the left's acks; negative before the first ack
-	loss     float32 // 0..1
-	sentKbps float32 // left → right, IP/UDP headers included, as the left counts it
+	players  uint8     // the world's players (the right builds its world with as many)
+	links    link.Pair // the simulated conditions, each direction
+	checksum bool      // packets carry a CRC (checksum.go)
+	rtt      float32   // ms, from the left's acks; negative before the first ack
+	loss     float32   // 0..1
+	sentKbps float32   // left → right, IP/UDP headers included, as the left counts it
 	// facts is the strategy's line of figures as the left has it (bits per
 	// cube, updates per packet: the sender's numbers), refreshed with each
 	// control datagram, at least once a second.
@@ -113,7 +114,13 @@ func (s *Session) serializeState(st wire.Stream, rs *remoteState) error {
 	if err := wire.SerializeInt(st, &rs.players, 1, cubes.MaxPlayers); err != nil {
 		return err
 	}
-	if err := rs.link.Serialize(st); err != nil {
+	if err := rs.links.Down.Serialize(st); err != nil {
+		return err
+	}
+	if err := rs.links.Up.Serialize(st); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(st, &rs.checksum); err != nil {
 		return err
 	}
 	for _, f := range []*float32{&rs.rtt, &rs.loss, &rs.sentKbps} {
@@ -182,7 +189,7 @@ func serializeFinite32(s wire.Stream, f *float32) error {
 func (s *Session) leftState(now wire.Tick, k int) remoteState {
 	c := s.clients[k]
 	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active),
-		players: uint8(s.left.NumPlayers()), link: c.link, rtt: -1}
+		players: uint8(s.left.NumPlayers()), links: c.link, checksum: s.cfg.Checksum, rtt: -1}
 	if rtt, ok := c.leftEP.RTT(); ok {
 		rs.rtt = float32(rtt)
 	}
@@ -215,10 +222,10 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	// figures, which change every tick) or once a second, since a control
 	// datagram can be lost. Each right gets its own link and figures.
 	key := s.writeState(s.keyW, s.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active),
-		players: uint8(s.left.NumPlayers()), link: s.cfg.Link})
+		players: uint8(s.left.NumPlayers()), links: s.defaultLinks(), checksum: s.cfg.Checksum})
 	for _, c := range s.clients {
 		s.keyW.Reset(s.keyBuf[len(key):])
-		if c.link.Serialize(s.keyW) == nil {
+		if c.link.Down.Serialize(s.keyW) == nil && c.link.Up.Serialize(s.keyW) == nil {
 			key = s.keyBuf[:len(key)+len(s.keyW.Bytes())]
 		}
 	}
@@ -443,9 +450,10 @@ func (s *Session) applyState(body []byte, accept bool) {
 	s.tp.ctlAt, s.tp.behind = s.tp.tick, behindClaim{}
 	switchTo := int(rs.active) != s.active
 	s.remote, s.joined = rs, true
-	if rs.link != s.cfg.Link {
-		s.SetLink(rs.link)
+	if rs.links != s.clients[0].link {
+		s.SetLinks(rs.links)
 	}
+	s.cfg.Checksum = rs.checksum
 	if !restart && int(rs.frame) > s.leftFrame {
 		s.leftFrame = int(rs.frame) // followed at the tick (stepRightProcess)
 	}

@@ -529,8 +529,8 @@ func TestControlCannotWedgeTheRight(t *testing.T) {
 		name string
 		edit func(rs *remoteState, right *Session)
 	}{
-		{"sequence 2^32-1", func(rs *remoteState, _ *Session) { rs.seq = math.MaxUint32; rs.link.LossPercent = 100 }},
-		{"sequence far ahead", func(rs *remoteState, _ *Session) { rs.seq += 100000; rs.link.LossPercent = 100 }},
+		{"sequence 2^32-1", func(rs *remoteState, _ *Session) { rs.seq = math.MaxUint32; rs.links.Up.LossPercent = 100 }},
+		{"sequence far ahead", func(rs *remoteState, _ *Session) { rs.seq += 100000; rs.links.Up.LossPercent = 100 }},
 		{"frame +36000", func(rs *remoteState, right *Session) { rs.seq++; rs.frame = uint32(right.frame + 36000) }},
 		{"another epoch", func(rs *remoteState, _ *Session) { rs.seq++; rs.epoch++ }},
 	}

@@ -191,7 +191,10 @@ func (a *App) restart() error {
 	cfg.Epoch = a.epoch
 	if a.sess != nil {
 		// The players and every client's link carry over a reset.
-		cfg.Link = a.sess.Link()
+		cfg.Link, cfg.Up = a.sess.Link(), nil
+		if l := a.sess.Links(); !l.IsSymmetric() {
+			cfg.Up = &l.Up
+		}
 		cfg.ClientLinks = a.sess.ClientLinks()
 		cfg.World.Players = a.sess.NumPlayers()
 	}

@@ -24,6 +24,21 @@ const (
 	tapOutage     = wire.TicksPerSecond // a tap of the outage key drops 1 s
 )
 
+// corruptSteps are the shares of damaged packets F10 steps through, %.
+var corruptSteps = []float64{0, 1, 5, 20}
+
+// nextStep returns the value after cur in steps going dir, wrapping; a
+// value between steps moves to the first.
+func nextStep(steps []float64, cur float64, dir int) float64 {
+	n := len(steps)
+	for i, v := range steps {
+		if v == cur {
+			return steps[((i+dir)%n+n)%n]
+		}
+	}
+	return steps[0]
+}
+
 // capSteps are the bandwidth caps F7 steps through, kbit/s (0: no cap),
 // tighter with each press: from a line that carries everything but the
 // uncompressed snapshots down to one that starves even state sync's budget.
@@ -101,6 +116,19 @@ func buildBindings(list []strategy.Strategy) []binding {
 			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, +1) }) }},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: withShift,
 			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, -1) }) }},
+		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: noShift, label: "F10 / Shift+F10", help: "corruption: a bit flipped in 0 / 1 / 5 / 20 % of packets",
+			do: func(a *App) {
+				a.adjustLink(func(c *link.Config) { c.CorruptPercent = nextStep(corruptSteps, c.CorruptPercent, +1) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: withShift,
+			do: func(a *App) {
+				a.adjustLink(func(c *link.Config) { c.CorruptPercent = nextStep(corruptSteps, c.CorruptPercent, -1) })
+			}},
+		binding{group: "Network", keys: keys(ebiten.KeyF12), label: "F12", help: "checksum (CRC-32C) on every packet on / off",
+			do: func(a *App) {
+				a.sess.SetChecksum(!a.sess.Checksum())
+				a.say("checksum: %s", onOff(a.sess.Checksum()))
+			}},
 		binding{group: "Network", keys: keys(ebiten.KeyY), label: "Y", help: "TCP-like link on/off (in order, lost packets resent late)",
 			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.TCPLike = !c.TCPLike }) }},
 		binding{group: "Network", keys: keys(ebiten.KeyX), label: "X", help: "outage: drop every packet while held (a tap drops 1 s)",
@@ -212,16 +240,19 @@ func (a *App) cyclePreset(d int) {
 	ch := a.choice(a.sess.Shown())
 	ch.preset = (ch.preset + d + n) % n
 	ch.custom = false
-	a.sess.SetClientLink(a.sess.Shown(), link.Preset(ch.preset).Config())
+	a.sess.SetClientLinks(a.sess.Shown(), link.Preset(ch.preset).Pair())
 	a.say("%snetwork: %s", a.clientPrefix(), a.linkName())
 }
 
 func (a *App) adjustLink(f func(*link.Config)) {
-	c := a.sess.Link()
-	f(&c)
-	a.sess.SetClientLink(a.sess.Shown(), c)
+	// The knobs change both directions (of a pair that differs, each from
+	// its own value).
+	c := a.sess.Links()
+	f(&c.Down)
+	f(&c.Up)
+	a.sess.SetClientLinks(a.sess.Shown(), c)
 	a.choice(a.sess.Shown()).custom = true
-	a.say("%snetwork: %s", a.clientPrefix(), describeLink(c))
+	a.say("%snetwork: %s", a.clientPrefix(), describeLinks(c))
 }
 
 // clientPrefix names the client shown in a note, when there are several.
@@ -332,6 +363,15 @@ func (a *App) clientLinkName(k int) string {
 	return link.Preset(ch.preset).String()
 }
 
+// describeLinks writes a path's numbers: once when both directions are
+// the same, else each ("down 35 ms …; up 55 ms …").
+func describeLinks(p link.Pair) string {
+	if p.IsSymmetric() {
+		return describeLink(p.Down)
+	}
+	return "down " + describeLink(p.Down) + "; up " + describeLink(p.Up)
+}
+
 // describeLink writes the link's numbers compactly.
 func describeLink(c link.Config) string {
 	s := fmt.Sprintf("%.0f ms ±%.0f, %.1f%% loss", c.LatencyMs, c.JitterMs, c.LossPercent)
@@ -346,6 +386,9 @@ func describeLink(c link.Config) string {
 	}
 	if c.BandwidthKbps > 0 {
 		s += fmt.Sprintf(", cap %.0f kbit/s", c.BandwidthKbps)
+	}
+	if c.CorruptPercent > 0 {
+		s += fmt.Sprintf(", %g%% damaged", c.CorruptPercent)
 	}
 	if c.TCPLike {
 		s += ", TCP-like"

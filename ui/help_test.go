@@ -2,31 +2,53 @@ package ui
 
 import (
 	"image"
+	"math"
 	"reflect"
 	"testing"
 )
 
-// TestSplitColumns: whole groups are dealt in order so that the tallest
-// column is as short as possible.
-func TestSplitColumns(t *testing.T) {
+// TestSplitRows: rows are dealt in order into at most the columns asked
+// for, the tallest as short as can be, a column that starts inside a
+// group paying for the repeated heading.
+func TestSplitRows(t *testing.T) {
+	m := helpMetrics{row: 1, head: 2, gap: 0.5}
+	group := func(name string, n int) []helpRow {
+		var rs []helpRow
+		for k := range n {
+			rs = append(rs, helpRow{group: name, first: k == 0, last: k == n-1})
+		}
+		return rs
+	}
+	rows := append(group("a", 4), group("b", 4)...)
 	tests := []struct {
-		hs      []float64
 		cols    int
 		starts  []int
 		tallest float64
 	}{
-		{[]float64{1, 1}, 2, []int{0, 1}, 1},
-		{[]float64{3, 1, 1, 1}, 2, []int{0, 1}, 3},
-		{[]float64{1, 1, 1, 3}, 2, []int{0, 3}, 3},
-		{[]float64{2, 2, 2, 2}, 2, []int{0, 2}, 4},
-		{[]float64{4, 4, 2, 2, 2, 2}, 3, []int{0, 1, 3}, 6},
-		{[]float64{3, 10, 5, 9, 4, 7}, 2, []int{0, 3}, 20},
-		{[]float64{3, 10, 5, 9, 4, 7}, 3, []int{0, 2, 4}, 14},
+		{1, []int{0}, 2 + 4 + 0.5 + 2 + 4 + 0.5},
+		{2, []int{0, 4}, 6.5},
+		// A third column does not help: a column starting inside a
+		// group pays for its heading again.
+		{3, []int{0, 4}, 6.5},
 	}
 	for _, tt := range tests {
-		starts, tallest := splitColumns(tt.hs, tt.cols)
-		if !reflect.DeepEqual(starts, tt.starts) || tallest != tt.tallest {
-			t.Errorf("splitColumns(%v, %d) = %v, %v; want %v, %v", tt.hs, tt.cols, starts, tallest, tt.starts, tt.tallest)
+		starts, tallest := splitRows(rows, m, tt.cols)
+		if !reflect.DeepEqual(starts, tt.starts) || math.Abs(tallest-tt.tallest) > 0.05 {
+			t.Errorf("splitRows(%d cols) = %v, %.2f; want %v, %.2f", tt.cols, starts, tallest, tt.starts, tt.tallest)
+		}
+		// No column may be taller than the height found.
+		for c, from := range starts {
+			to := len(rows)
+			if c+1 < len(starts) {
+				to = starts[c+1]
+			}
+			h := 0.0
+			for i := from; i < to; i++ {
+				h += m.rowHeight(rows[i], i == from)
+			}
+			if h > tallest+1e-9 {
+				t.Errorf("%d cols: column %d is %.2f tall, more than %.2f", tt.cols, c, h, tallest)
+			}
 		}
 	}
 }

@@ -375,12 +375,19 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	}
 	// The numbers of a busy preset are long: drop to the small face rather
 	// than run into the next column.
-	desc := describeLink(lc)
-	face := l.reg
-	if measure(desc, l.reg) > c.w {
-		face = l.small
+	// Each direction on its own line when they differ (an asymmetric
+	// path: a phone's slow, lossy uplink).
+	descs := []string{describeLink(lc)}
+	if pair := a.sess.Links(); !pair.IsSymmetric() {
+		descs = []string{"down " + describeLink(pair.Down), "up " + describeLink(pair.Up)}
 	}
-	c.line(desc, face, colText, false)
+	for _, desc := range descs {
+		face := l.reg
+		if measure(desc, l.reg) > c.w {
+			face = l.small
+		}
+		c.line(desc, face, colText, false)
+	}
 	rtt, why := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
 	loss, lossNote := describeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
@@ -395,6 +402,9 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 		packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
 	}
 	c.line(packets, l.small, colDim, false)
+	if m.Corrupted > 0 || a.sess.Checksum() {
+		c.line(corruptLine(m, a.sess.Checksum()), l.small, corruptColour(m), false)
+	}
 	switch {
 	case a.sess.InOutage():
 		c.line("OUTAGE: all packets lost", l.bold, colBad, false)
@@ -695,173 +705,30 @@ func helpGroups() []helpGroup {
 	return gs
 }
 
-// splitColumns deals whole groups of heights hs, in order, into cols
-// columns so that the tallest column is as short as possible. It returns
-// the index of the first group of each column and that tallest height.
-// There are a handful of groups, so trying every split is cheap.
-func splitColumns(hs []float64, cols int) ([]int, float64) {
-	best, bestH := []int(nil), math.Inf(1)
-	starts := make([]int, cols)
-	var try func(c, from int)
-	try = func(c, from int) {
-		starts[c] = from
-		if c == cols-1 {
-			tallest, col := 0.0, 0
-			sum := 0.0
-			for g := range hs {
-				if col+1 < cols && g == starts[col+1] {
-					tallest, sum, col = math.Max(tallest, sum), 0, col+1
-				}
-				sum += hs[g]
-			}
-			tallest = math.Max(tallest, sum)
-			if tallest < bestH {
-				best, bestH = append([]int(nil), starts...), tallest
-			}
-			return
-		}
-		for next := from + 1; next <= len(hs)-(cols-1-c); next++ {
-			try(c+1, next)
-		}
-	}
-	try(0, 0)
-	return best, bestH
-}
-
-// helpPanel is where and how large the help overlay is drawn.
-type helpPanel struct {
-	rect   image.Rectangle
-	starts []int   // the first group of each column
-	size   float64 // the body text size
-	// At size: each column's left edge from the panel's content, and its
-	// widest key (each column is as wide as its own groups need).
-	colX, keyW     []float64
-	keyGap, colGap float64
-	pad, titleH    float64
-}
-
-// helpLayout fits the key table into the band between the top bar and the
-// bottom HUD (l's heights), so the panel never covers the figures it
-// explains (the stage report: "Network perfect" and the RTT line showed
-// through its edge): whole groups dealt into one to three columns,
-// whichever lets the text be larger, shrunk only when even that does not
-// fit. ok is false when there is no room at all.
-func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
-	groups := helpGroups()
-	// Measure at the base size; every length scales with the font size.
-	base := a.fonts.size(h) * 0.8
-	keyFace := a.fonts.face(a.fonts.bold, base)
-	txt := a.fonts.face(a.fonts.regular, base)
-	head := a.fonts.face(a.fonts.bold, base*1.1)
-	lh, hh := lineHeight(txt), lineHeight(head)
-	hs := make([]float64, len(groups))
-	keyWs := make([]float64, len(groups))
-	helpWs := make([]float64, len(groups))
-	for g, gr := range groups {
-		hs[g] = hh + lh*float64(len(gr.rows)) + lh*helpGroupGap
-		helpWs[g] = measure(strings.ToUpper(gr.name), head)
-		for _, k := range gr.rows {
-			keyWs[g] = math.Max(keyWs[g], measure(k.Key, keyFace))
-			helpWs[g] = math.Max(helpWs[g], measure(k.Help, txt))
-		}
-	}
-	keyGap, colGap, pad := base*1.2, base*2, base*1.2
-	titleH := hh * 1.4
-	bandTop, bandBot := l.topH, h-l.botH
-	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
-	var best helpPanel
-	var scale, contentW, contentH float64
-	for cols := 1; cols <= 5 && cols <= len(groups); cols++ {
-		st, tallest := splitColumns(hs, cols)
-		colX, keyW, width := columnWidths(st, keyWs, helpWs, keyGap, colGap)
-		cw := width + 2*pad
-		ch := tallest + titleH + 2*pad
-		sc := math.Min(1, math.Min(availW/cw, availH/ch))
-		if sc > scale+1e-9 {
-			best = helpPanel{starts: st, colX: colX, keyW: keyW}
-			scale, contentW, contentH = sc, cw, ch
-		}
-	}
-	if best.starts == nil || scale <= 0 {
-		return p, false
-	}
-	for k := range best.colX {
-		best.colX[k] *= scale
-		best.keyW[k] *= scale
-	}
-	x0 := math.Floor((float64(w) - contentW*scale) / 2)
-	y0 := math.Floor(float64(bandTop) + (float64(bandBot-bandTop)-contentH*scale)/2)
-	best.rect = image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale))
-	best.size = base * scale
-	best.keyGap, best.colGap, best.pad, best.titleH = keyGap*scale, colGap*scale, pad*scale, titleH*scale
-	return best, true
-}
-
-// columnWidths lays out the columns that start at the groups in starts:
-// each column's left edge and widest key, and the total width, each column
-// as wide as its own widest key and help line.
-func columnWidths(starts []int, keyWs, helpWs []float64, keyGap, colGap float64) (colX, keyW []float64, width float64) {
-	for c, from := range starts {
-		to := len(keyWs)
-		if c+1 < len(starts) {
-			to = starts[c+1]
-		}
-		kw, hw := 0.0, 0.0
-		for g := from; g < to; g++ {
-			kw, hw = math.Max(kw, keyWs[g]), math.Max(hw, helpWs[g])
-		}
-		if c > 0 {
-			width += colGap
-		}
-		colX = append(colX, width)
-		keyW = append(keyW, kw)
-		width += kw + keyGap + hw
-	}
-	return colX, keyW, width
-}
-
-// drawHelp draws every key of the key table in the panel helpLayout chose.
-func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
-	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
-	p, ok := a.helpLayout(w, h, l)
-	if !ok {
-		return
-	}
-	groups := helpGroups()
-	size := p.size
-	keyFace := a.fonts.face(a.fonts.bold, size)
-	txt := a.fonts.face(a.fonts.regular, size)
-	head := a.fonts.face(a.fonts.bold, size*1.1)
-	lh, hh := lineHeight(txt), lineHeight(head)
-	r := p.rect
-	x0, y0 := float64(r.Min.X), float64(r.Min.Y)
-	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colHelp, false)
-	// An outline, so the panel's edge shows where it lies over the views.
-	vector.StrokeRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), float32(math.Max(1, size/10)), colGridDim, false)
-	label(dst, "Keys  ·  H or F1 closes this", head, x0+p.pad, y0+p.pad, colText)
-	top := y0 + p.pad + p.titleH
-	col := -1
-	var x, y float64
-	for g, gr := range groups {
-		if col+1 < len(p.starts) && g == p.starts[col+1] {
-			col++
-			x, y = x0+p.pad+p.colX[col], top
-		}
-		label(dst, strings.ToUpper(gr.name), head, x, y, colAccent)
-		y += hh
-		for _, k := range gr.rows {
-			label(dst, k.Key, keyFace, x, y, colText)
-			label(dst, k.Help, txt, x+p.keyW[col]+p.keyGap, y, colDim)
-			y += lh
-		}
-		y += lh * helpGroupGap
-	}
-}
 
 // shownStrategy is the shown client's instance of the active strategy:
 // its settings are the presenter's, its figures (stalls, desyncs, budget)
 // its own.
 func (a *App) shownStrategy() strategy.Strategy { return a.sess.ClientStrategy(a.sess.Shown()) }
 
-// helpGroupGap is the space after each group of the help, in lines.
-const helpGroupGap = 0.25
+// corruptLine says what became of the packets the link damaged: the
+// lesson of the checksum is in its last figure, the damaged packets taken
+// as valid.
+func corruptLine(m *viewmodel.Metrics, checksum bool) string {
+	if m.Corrupted == 0 {
+		return "checksum on: a damaged packet is dropped"
+	}
+	s := fmt.Sprintf("damaged %d: ", m.Corrupted)
+	if checksum || m.CorruptDropped > 0 {
+		s += fmt.Sprintf("%d dropped by the checksum · ", m.CorruptDropped)
+	}
+	return s + fmt.Sprintf("%d refused · %d taken as valid", m.CorruptRefused, m.CorruptAccepted)
+}
+
+// corruptColour is red once a damaged packet was taken as valid.
+func corruptColour(m *viewmodel.Metrics) color.Color {
+	if m.CorruptAccepted > 0 {
+		return colBad
+	}
+	return colDim
+}

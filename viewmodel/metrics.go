@@ -27,6 +27,11 @@ type Metrics struct {
 	// packets from the right the left could not (or a strategy payload
 	// that came back after a switch of strategy).
 	Rejected, RejectedBack uint64
+	// Packets the link damaged (a bit flipped, both directions: ground
+	// truth the simulation knows), and what became of them: dropped by the
+	// session's checksum, refused by a decoder, or taken as valid with
+	// wrong contents (the case for a checksum).
+	Corrupted, CorruptDropped, CorruptRefused, CorruptAccepted uint64
 
 	// LastPacket is the breakdown of the newest packet sent, in bits,
 	// sequence number included; LastPacketFrame is when it left (−1: none).

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"image"
+	"math"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+)
+
+// Design note: the help overlay lists every key of the key table, grouped
+// as the README lists them, in the band between the top bar and the bottom
+// HUD, so it never covers the figures it explains. The table is long (every
+// strategy's keys, the network, the players, the time): it is dealt into
+// one to five columns, whichever lets the text be largest, and a column may
+// break inside a group (the group's name is repeated at the top of the next
+// column, "(cont.)"), so the columns come out even. Each column is as wide
+// as its own keys and lines need.
+
+// helpGroupGap is the space after each group of the help, in lines.
+const helpGroupGap = 0.25
+
+// maxHelpColumns is the most columns the help is dealt into.
+const maxHelpColumns = 5
+
+// helpRow is one key of the help in reading order, with where it stands in
+// its group.
+type helpRow struct {
+	KeyHelp
+	group       string
+	first, last bool // the group's first and last row
+}
+
+// helpRows flattens the help's groups into rows.
+func helpRows() []helpRow {
+	var rows []helpRow
+	for _, g := range helpGroups() {
+		for k, r := range g.rows {
+			rows = append(rows, helpRow{KeyHelp: r, group: g.name, first: k == 0, last: k == len(g.rows)-1})
+		}
+	}
+	return rows
+}
+
+// helpMetrics are the heights the help's layout adds up: a row, a group's
+// heading, and the gap after a group.
+type helpMetrics struct{ row, head, gap float64 }
+
+// rowHeight is the height row r adds to its column: the row, its group's
+// heading when it starts the group or the column, and the gap after its
+// group's last row.
+func (m helpMetrics) rowHeight(r helpRow, startsColumn bool) float64 {
+	h := m.row
+	if r.first || startsColumn {
+		h += m.head
+	}
+	if r.last {
+		h += m.gap
+	}
+	return h
+}
+
+// fillColumns deals rows into columns no taller than maxH, in order, and
+// returns the first row of each column.
+func fillColumns(rows []helpRow, m helpMetrics, maxH float64) []int {
+	starts := []int{0}
+	h := 0.0
+	for i, r := range rows {
+		add := m.rowHeight(r, h == 0)
+		if h > 0 && h+add > maxH {
+			starts = append(starts, i)
+			h = m.rowHeight(r, true)
+			continue
+		}
+		h += add
+	}
+	return starts
+}
+
+// splitRows deals rows into at most cols columns so that the tallest is as
+// short as can be (to a twentieth of a pixel), and returns the first row of each
+// column and that height.
+func splitRows(rows []helpRow, m helpMetrics, cols int) ([]int, float64) {
+	lo, hi := 0.0, 0.0
+	for i, r := range rows {
+		h := m.rowHeight(r, true)
+		lo = math.Max(lo, h)
+		hi += m.rowHeight(r, i == 0)
+	}
+	for hi-lo > 0.05 {
+		mid := (lo + hi) / 2
+		if len(fillColumns(rows, m, mid)) <= cols {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return fillColumns(rows, m, hi), hi
+}
+
+// helpPanel is where and how large the help overlay is drawn.
+type helpPanel struct {
+	rect   image.Rectangle
+	starts []int   // the first row of each column
+	size   float64 // the body text size
+	// At size: each column's left edge from the panel's content, and its
+	// widest key.
+	colX, keyW     []float64
+	keyGap, colGap float64
+	pad, titleH    float64
+}
+
+// contSuffix marks a group's heading repeated at the top of a column.
+const contSuffix = " (cont.)"
+
+// helpLayout fits the key table into the band between the top bar and the
+// bottom HUD (l's heights): the rows dealt into whichever number of columns
+// lets the text be larger, shrunk only when even that does not fit. ok is
+// false when there is no room at all.
+func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
+	rows := helpRows()
+	// Measure at the base size; every length scales with the font size.
+	base := a.fonts.size(h) * 0.8
+	keyFace := a.fonts.face(a.fonts.bold, base)
+	txt := a.fonts.face(a.fonts.regular, base)
+	head := a.fonts.face(a.fonts.bold, base*1.1)
+	m := helpMetrics{row: lineHeight(txt), head: lineHeight(head)}
+	m.gap = m.row * helpGroupGap
+	keyGap, colGap, pad := base*1.2, base*2, base*1.2
+	titleH := m.head * 1.4
+	bandTop, bandBot := l.topH, h-l.botH
+	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
+	var best helpPanel
+	var scale, contentW, contentH float64
+	for cols := 1; cols <= maxHelpColumns && cols <= len(rows); cols++ {
+		starts, tallest := splitRows(rows, m, cols)
+		colX, keyW, width := columnWidths(rows, starts, func(r helpRow, heading string) (float64, float64) {
+			hw := measure(r.Help, txt)
+			if heading != "" {
+				hw = math.Max(hw, measure(heading, head))
+			}
+			return measure(r.Key, keyFace), hw
+		}, keyGap, colGap)
+		cw := width + 2*pad
+		ch := tallest + titleH + 2*pad
+		sc := math.Min(1, math.Min(availW/cw, availH/ch))
+		if sc > scale+1e-9 {
+			best = helpPanel{starts: starts, colX: colX, keyW: keyW}
+			scale, contentW, contentH = sc, cw, ch
+		}
+	}
+	if best.starts == nil || scale <= 0 {
+		return p, false
+	}
+	for k := range best.colX {
+		best.colX[k] *= scale
+		best.keyW[k] *= scale
+	}
+	x0 := math.Floor((float64(w) - contentW*scale) / 2)
+	y0 := math.Floor(float64(bandTop) + (float64(bandBot-bandTop)-contentH*scale)/2)
+	best.rect = image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale))
+	best.size = base * scale
+	best.keyGap, best.colGap, best.pad, best.titleH = keyGap*scale, colGap*scale, pad*scale, titleH*scale
+	return best, true
+}
+
+// heading is the group heading drawn above row i when it starts column
+// (start) or its group: "" for none.
+func heading(rows []helpRow, i int, startsColumn bool) string {
+	r := rows[i]
+	switch {
+	case r.first:
+		return strings.ToUpper(r.group)
+	case startsColumn:
+		return strings.ToUpper(r.group) + contSuffix
+	}
+	return ""
+}
+
+// columnWidths lays out the columns that start at the rows in starts: each
+// column's left edge and widest key, and the total width, each column as
+// wide as its own keys, lines and headings need (size gives a row's key
+// and line widths, the line's including its heading's).
+func columnWidths(rows []helpRow, starts []int, size func(r helpRow, heading string) (key, line float64), keyGap, colGap float64) (colX, keyW []float64, width float64) {
+	for c, from := range starts {
+		to := len(rows)
+		if c+1 < len(starts) {
+			to = starts[c+1]
+		}
+		kw, lw := 0.0, 0.0
+		for i := from; i < to; i++ {
+			k, l := size(rows[i], heading(rows, i, i == from))
+			kw, lw = math.Max(kw, k), math.Max(lw, l)
+		}
+		if c > 0 {
+			width += colGap
+		}
+		colX = append(colX, width)
+		keyW = append(keyW, kw)
+		width += kw + keyGap + lw
+	}
+	return colX, keyW, width
+}
+
+func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
+	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
+	p, ok := a.helpLayout(w, h, l)
+	if !ok {
+		return
+	}
+	rows := helpRows()
+	size := p.size
+	keyFace := a.fonts.face(a.fonts.bold, size)
+	txt := a.fonts.face(a.fonts.regular, size)
+	head := a.fonts.face(a.fonts.bold, size*1.1)
+	lh, hh := lineHeight(txt), lineHeight(head)
+	r := p.rect
+	x0, y0 := float64(r.Min.X), float64(r.Min.Y)
+	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colHelp, false)
+	// An outline, so the panel's edge shows where it lies over the views.
+	vector.StrokeRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), float32(math.Max(1, size/10)), colGridDim, false)
+	label(dst, "Keys  ·  H or F1 closes this", head, x0+p.pad, y0+p.pad, colText)
+	top := y0 + p.pad + p.titleH
+	col := -1
+	var x, y float64
+	for i, row := range rows {
+		starts := col+1 < len(p.starts) && i == p.starts[col+1]
+		if starts {
+			col++
+			x, y = x0+p.pad+p.colX[col], top
+		}
+		if hd := heading(rows, i, starts); hd != "" {
+			label(dst, hd, head, x, y, colAccent)
+			y += hh
+		}
+		label(dst, row.Key, keyFace, x, y, colText)
+		label(dst, row.Help, txt, x+p.keyW[col]+p.keyGap, y, colDim)
+		y += lh
+		if row.last {
+			y += lh * helpGroupGap
+		}
+	}
+}
+
