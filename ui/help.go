@@ -242,4 +242,3 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 		}
 	}
 }
-

@@ -705,7 +705,6 @@ func helpGroups() []helpGroup {
 	return gs
 }
 
-
 // shownStrategy is the shown client's instance of the active strategy:
 // its settings are the presenter's, its figures (stalls, desyncs, budget)
 // its own.
