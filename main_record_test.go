@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -130,7 +132,7 @@ func TestRecordingSurvivesAnyStop(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "rec.txt")
 			var out bytes.Buffer
-			cmd := startApp(t, &out, "-mute", "-antialias=false", "-script", "katamari", "-record", path)
+			cmd := startApp(t, &out, append(smallWindow, "-script", "katamari", "-record", path)...)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			// Wait for two saves (the file is saved every second).
