@@ -11,7 +11,7 @@ import (
 
 // newServer serves the web folder dir. Timeouts bound what a slow or idle
 // client holds (a classroom's server faces everyone on the network); the
-// write timeout leaves a slow Wi-Fi a few minutes for the app's 5 MB.
+// write timeout leaves a slow Wi-Fi a few minutes for the app's 5.4 MB.
 func newServer(dir string) *http.Server {
 	return &http.Server{
 		Handler:           handler(dir),
@@ -24,8 +24,8 @@ func newServer(dir string) *http.Server {
 }
 
 // handler serves the files of dir, read-only (GET and HEAD). A browser
-// that accepts gzip gets netcubes.wasm.gz for netcubes.wasm (5 MB instead
-// of 19); the README is shown as text; every answer is revalidated, so a
+// that accepts gzip gets netcubes.wasm.gz for netcubes.wasm (5.4 MB instead
+// of 23); the README is shown as text; every answer is revalidated, so a
 // rebuilt app is picked up at the next load.
 func handler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
