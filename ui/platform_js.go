@@ -25,6 +25,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/cubes"
+	"netcubes/wire"
 )
 
 // probeAudio: a browser always has an audio output, and Ebitengine starts
@@ -55,6 +56,7 @@ type webGame struct {
 	tick, draw, frame  meter
 	lastDraw           time.Time
 	ticksAtSecondStart int
+	slowTick           slowTickWatch
 }
 
 func platformGame(a *App) ebiten.Game {
@@ -98,11 +100,16 @@ func (g *webGame) publish(now time.Time) {
 	if dt < 1 {
 		return
 	}
-	g.state.Set("tps", float64(g.ticks-g.ticksAtSecondStart)/dt)
+	tps := float64(g.ticks-g.ticksAtSecondStart) / dt
+	g.state.Set("tps", tps)
 	g.state.Set("tickMs", g.tick.meanMs())
 	g.state.Set("tickMaxMs", g.tick.maxMs())
 	g.state.Set("drawMs", g.draw.meanMs())
 	g.state.Set("frameMs", g.frame.meanMs())
+	if note := g.slowTick.observe(tps, g.tick.meanMs(), st.ID()+" "+st.Mode()); note != "" {
+		g.say("%s", note)
+		g.noteTicks = 5 * wire.TicksPerSecond
+	}
 	g.tick, g.draw, g.frame = meter{}, meter{}, meter{}
 	g.second, g.ticksAtSecondStart = now, g.ticks
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 )
 
@@ -24,7 +23,7 @@ var page embed.FS
 // (netcubes.wasm, and netcubes.wasm.gz for servers that send
 // precompressed files), Go's wasm_exec.js from the toolchain that built
 // it (the two must match), the page, and the README the page links to. It
-// runs the go command found on PATH (or beside this program's GOROOT),
+// runs the go command found on PATH (or in $GOROOT),
 // from the module's root, and says what it does on log.
 func Build(dir string, log io.Writer) error {
 	goBin := goCommand()
@@ -74,13 +73,16 @@ func Build(dir string, log io.Writer) error {
 	})
 }
 
-// goCommand is the go command: the one on PATH, else the one of the
-// toolchain this program was built with.
+// goCommand is the go command: the one on PATH, else the one go run or
+// go test puts in $GOROOT.
 func goCommand() string {
 	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
+	if root := os.Getenv("GOROOT"); root != "" {
+		return filepath.Join(root, "bin", "go")
+	}
+	return "go"
 }
 
 // goEnv is one value of `go env`, run in dir.
