@@ -68,7 +68,7 @@ func usage() {
 // phase runs the command, passing its output through, says "still
 // running" after every heartbeat of silence, and records the outcome.
 func phase(name string, argv []string, out io.Writer) error {
-	fmt.Fprintf(out, "── %s: %s\n", name, strings.Join(argv, " "))
+	fmt.Fprintf(out, "── %s: %s\n", name, shorten(strings.Join(argv, " "), 100))
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	w := newWatchedWriter(out)
@@ -93,6 +93,15 @@ func phase(name string, argv []string, out io.Writer) error {
 	fmt.Fprintf(out, "── %s: %s in %s (CPU %s)\n", name, status, seconds(wall), seconds(cpu))
 	record(fmt.Sprintf("phase\t%s\t%s\t%.1f\t%.1f", name, status, wall.Seconds(), cpu.Seconds()))
 	return err
+}
+
+// shorten cuts s to n runes, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // seconds writes d as "12.3 s" or "4 min 05 s".
