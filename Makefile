@@ -32,7 +32,7 @@ BROWSER_PACKAGES := chromium
 STATICCHECK_VERSION := v0.7.0
 BIN := $(CURDIR)/.bin
 # Every phase of `make test` runs through testrun, which prints what it does
-# and its time, and at least one line every 30 s.
+# and its time, and at least one line every 45 s (the tests every 30 s).
 TESTRUN := $(BIN)/testrun
 export TESTRUN_LOG := $(BIN)/test-phases.log
 PHASE = @$(TESTRUN) phase

@@ -50,7 +50,7 @@ func gotest(args []string, out io.Writer) error {
 		return err
 	}
 	t := newTally()
-	stop := w.watch(func(time.Duration) { t.stillRunning(out, start) })
+	stop := w.watch(heartbeat, func(time.Duration) { t.stillRunning(out, start) })
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {

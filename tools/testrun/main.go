@@ -1,6 +1,6 @@
 // Command testrun runs the phases of `make test` so that the person
 // waiting sees what is happening: each phase says when it starts, prints a
-// line at least every 30 s while it works, and ends with its wall and CPU
+// line at least every 45 s while it works (the tests every 30 s), and ends with its wall and CPU
 // time; the tests print each package as it finishes; a summary at the end
 // lists every phase.
 //
@@ -26,9 +26,14 @@ import (
 	"time"
 )
 
-// heartbeat is the longest a phase stays silent: past it, a line says it
-// is still running.
-const heartbeat = 30 * time.Second
+// heartbeat is the longest the tests stay silent: past it, a line says
+// what is still running. A phase says it is still running after
+// phaseHeartbeat of silence: longer, so that the tests' own line (which
+// names what runs) comes first, and well under a minute.
+const (
+	heartbeat      = 30 * time.Second
+	phaseHeartbeat = 45 * time.Second
+)
 
 func main() {
 	if len(os.Args) < 2 {
@@ -75,7 +80,7 @@ func phase(name string, argv []string, out io.Writer) error {
 	cmd.Stdout, cmd.Stderr = w, w
 	err := cmd.Start()
 	if err == nil {
-		stop := w.watch(func(silent time.Duration) {
+		stop := w.watch(phaseHeartbeat, func(silent time.Duration) {
 			fmt.Fprintf(out, "   %s: still running (%s)\n", name, seconds(time.Since(start)))
 		})
 		err = cmd.Wait()
@@ -191,9 +196,9 @@ func (w *watchedWriter) Write(p []byte) (int, error) {
 	return w.out.Write(p)
 }
 
-// watch calls quiet from a goroutine whenever nothing was written for a
-// heartbeat; the returned function stops it.
-func (w *watchedWriter) watch(quiet func(silent time.Duration)) (stop func()) {
+// watch calls quiet from a goroutine whenever nothing was written for
+// limit; the returned function stops it.
+func (w *watchedWriter) watch(limit time.Duration, quiet func(silent time.Duration)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -209,7 +214,7 @@ func (w *watchedWriter) watch(quiet func(silent time.Duration)) (stop func()) {
 				w.mu.Lock()
 				silent := now.Sub(w.last)
 				w.mu.Unlock()
-				if silent >= heartbeat {
+				if silent >= limit {
 					quiet(silent)
 					w.mu.Lock()
 					w.last = now
