@@ -277,7 +277,7 @@ func (t *tally) finish(out io.Writer, wall time.Duration) {
 	counts := fmt.Sprintf("tests: %d passed, %d failed, %d skipped", t.passed, t.failed, t.skipped)
 	fmt.Fprintf(out, "go test: %s\n", seconds(wall))
 	fmt.Fprintln(out, counts)
-	record("counts\t" + counts)
+	record(fmt.Sprintf("counts\t%d\t%d\t%d", t.passed, t.failed, t.skipped))
 	if t.pkgFailed > 0 && t.failed == 0 {
 		fmt.Fprintf(os.Stderr, "%d packages failed outside any test (build errors, panics, timeouts)\n", t.pkgFailed)
 	}

@@ -134,7 +134,8 @@ func record(line string) {
 }
 
 // summary prints the phases recorded in $TESTRUN_LOG and removes it; the
-// test counts come last, as the run's closing line.
+// test counts of every gotest run, added up, come last, as the run's
+// closing line.
 func summary(out io.Writer) error {
 	path := os.Getenv("TESTRUN_LOG")
 	if path == "" {
@@ -146,7 +147,7 @@ func summary(out io.Writer) error {
 	}
 	os.Remove(path)
 	var wall, cpu float64
-	var counts string
+	var passed, failedTests, skipped, runs int
 	failed := false
 	fmt.Fprintln(out, "── summary")
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
@@ -161,8 +162,12 @@ func summary(out io.Writer) error {
 			cpu += c
 			failed = failed || f[2] != "ok"
 			fmt.Fprintf(out, "   %-16s %-6s %10s   CPU %10s\n", f[1], f[2], seconds(secs(w)), seconds(secs(c)))
-		case len(f) == 2 && f[0] == "counts":
-			counts = f[1]
+		case len(f) == 4 && f[0] == "counts":
+			var p, fl, sk int
+			fmt.Sscan(f[1], &p)
+			fmt.Sscan(f[2], &fl)
+			fmt.Sscan(f[3], &sk)
+			passed, failedTests, skipped, runs = passed+p, failedTests+fl, skipped+sk, runs+1
 		}
 	}
 	status := "passed"
@@ -170,8 +175,8 @@ func summary(out io.Writer) error {
 		status = "FAILED"
 	}
 	fmt.Fprintf(out, "   %-16s %-6s %10s   CPU %10s\n", "make test", status, seconds(secs(wall)), seconds(secs(cpu)))
-	if counts != "" {
-		fmt.Fprintln(out, counts)
+	if runs > 0 {
+		fmt.Fprintf(out, "tests: %d passed, %d failed, %d skipped\n", passed, failedTests, skipped)
 	}
 	return nil
 }
