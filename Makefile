@@ -1,5 +1,6 @@
-# The README's two commands: `make run` and `make test`.
-# Both first make sure the system libraries Ebitengine loads are installed.
+# The README's two commands: `make run` and `make test`; `make web` builds the
+# browser version. On Linux both first make sure the system libraries
+# Ebitengine loads are installed; macOS and Windows need none.
 
 GO ?= go
 # Ebitengine v2.10 is pure Go on Linux: it loads OpenGL, X11 and ALSA at run
@@ -9,65 +10,93 @@ export CGO_ENABLED := 0
 # Extra arguments for the app, e.g. make run ARGS="-script katamari".
 ARGS ?=
 
+UNAME := $(shell uname -s 2>/dev/null)
+
 # The shared libraries Ebitengine opens at run time on Linux: OpenGL (with
 # Mesa's drivers, which include the software renderer a virtual display
 # uses), the X11 client libraries, and ALSA for sound (optional: without it
 # the app runs silent).
 APP_PACKAGES := libgl1 libglx-mesa0 libgl1-mesa-dri libegl1 libx11-6 \
 	libxcursor1 libxext6 libxi6 libxinerama1 libxrandr2 libxrender1 libasound2
-# What the tests add: a virtual display for everything that imports Ebitengine.
-TEST_PACKAGES := xvfb xauth
+
+# The tests open windows: where there is no display (Linux without
+# $DISPLAY: a server, CI) they run inside a virtual X server. macOS and
+# Windows always have one, and so does a Linux desktop session.
+NEED_XVFB := $(if $(filter Linux,$(UNAME)),$(if $(DISPLAY),,yes))
+XVFB := $(if $(NEED_XVFB),xvfb-run -a -s "-screen 0 1920x1080x24")
+TEST_PACKAGES := $(if $(NEED_XVFB),xvfb xauth)
+# The browser test drives a headless Chromium; without one it is skipped
+# (and where the package cannot be installed, the test command goes on).
+BROWSER_PACKAGES := chromium
 
 STATICCHECK_VERSION := v0.7.0
 BIN := $(CURDIR)/.bin
-STATICCHECK := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
+# Every phase of `make test` runs through testrun, which prints what it does
+# and its time, and at least one line every 45 s (the tests every 30 s).
+TESTRUN := $(BIN)/testrun
+export TESTRUN_LOG := $(BIN)/test-phases.log
+PHASE = @$(TESTRUN) phase
 
-# Without a display, run the tests inside a virtual X server.
-XVFB := $(if $(DISPLAY),,xvfb-run -a -s "-screen 0 1920x1080x24")
+# The platforms `make test` proves the app compiles for, besides this one.
+CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64 js/wasm
 
-.PHONY: run test deps test-deps fmt-check vet staticcheck gotest fuzz fuzz-long soak bench
+.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak web serve
 
 run: deps
 	$(GO) run . $(ARGS)
 
-test: deps test-deps fmt-check vet staticcheck gotest fuzz
+# The phases in order, then a table of their times (also when one failed).
+test:
+	@mkdir -p $(BIN) && rm -f $(TESTRUN_LOG)
+	@$(MAKE) --no-print-directory test-phases; rc=$$?; \
+		if [ -x $(TESTRUN) ]; then $(TESTRUN) summary; fi; exit $$rc
+
+test-phases: $(TESTRUN) test-deps fmt-check vet staticcheck gotest browser cross fuzz
+
+$(TESTRUN): tools/testrun/*.go
+	@mkdir -p $(BIN)
+	$(GO) build -o $@ ./tools/testrun
 
 deps:
 	@scripts/ensure-packages.sh $(APP_PACKAGES)
 
-test-deps:
-	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+test-deps: $(TESTRUN)
+	$(PHASE) packages scripts/ensure-packages.sh $(APP_PACKAGES) $(TEST_PACKAGES) --optional $(BROWSER_PACKAGES)
 
-fmt-check:
-	@out=$$(gofmt -l .); \
-	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	@echo "gofmt: ok"
+fmt-check: $(TESTRUN)
+	$(PHASE) gofmt sh -c 'out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi'
 
-vet:
-	$(GO) vet ./...
+vet: $(TESTRUN)
+	$(PHASE) vet $(GO) vet ./...
 
-$(STATICCHECK):
-	@mkdir -p $(BIN)
-	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-	@mv $(BIN)/staticcheck $(STATICCHECK)
+# Pinned, and built once: go run caches the executable.
+staticcheck: $(TESTRUN)
+	$(PHASE) staticcheck $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
-staticcheck: $(STATICCHECK)
-	$(STATICCHECK) ./...
+gotest: $(TESTRUN)
+	$(PHASE) tests $(XVFB) $(TESTRUN) gotest -skip '^TestBrowser' ./...
 
-gotest:
-	$(XVFB) $(GO) test ./...
+# The browser test builds the web folder itself (go test cannot see that
+# input change, hence -count=1).
+browser: $(TESTRUN)
+	$(PHASE) browser $(TESTRUN) gotest -count=1 -run '^TestBrowser' ./cmd/serve
 
-# Each fuzz target runs for a bounded time on top of its seed corpus (which
-# `go test` already replays). Targets are listed as package:Target; every
-# reader of bytes from outside has one: the bit streams and packets, the
-# strategies' receive paths and the session's two read paths (through
-# internal/fuzzutil), the UDP datagram header and handler, the two-process
-# right's state messages, the script parser and the recording, the app's flags.
-# FUZZTIME bounds each (21 targets × 10 s keep `make test` near 5 minutes on
-# 2 cores); FUZZMINIMIZE bounds the shrinking of each new interesting input,
-# which otherwise stalls a short run for seconds at a time.
-FUZZTIME ?= 10s
+cross: $(TESTRUN)
+	$(PHASE) cross-compile sh -c 'for p in $(CROSS_TARGETS); do echo "build for $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null . || exit 1; done'
+
+# Each fuzz target runs for FUZZTIME on top of its seed corpus (which
+# `go test` already replays), FUZZJOBS targets at a time with one worker
+# each (testrun fuzz). Targets are listed as package:Target; every reader of
+# bytes from outside has one: the bit streams and packets, the strategies'
+# receive paths and the session's two read paths (through internal/fuzzutil),
+# the UDP datagram header and handler, the two-process right's state
+# messages, the script parser and the recording, the app's flags and the web
+# page's address. FUZZMINIMIZE bounds the shrinking of each new interesting
+# input, which otherwise stalls a short run for seconds at a time.
+FUZZTIME ?= 8s
 FUZZMINIMIZE ?= 100x
+FUZZJOBS ?= 2
 FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHeader ./wire/arith:FuzzArith \
 	./snapshot:FuzzSnapshotPacket ./snapshot:FuzzSnapshotReceive ./snapshot:FuzzReadChallenge \
 	./statesync:FuzzStateSyncPacket ./statesync:FuzzStateSyncReceive \
@@ -75,28 +104,14 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
-	./adapt:FuzzEstimator .:FuzzParseFlags
+	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs
 
-# Go 1.26's fuzz coordinator can report its own end-of-time deadline as a
-# failure, "context deadline exceeded" with no failing input written
-# (go.dev/issue/75804, fixed in Go 1.27): that alone is not a failure here.
-fuzz:
-	@log=$$(mktemp); trap 'rm -f $$log' EXIT; \
-	for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
-		echo "fuzz $$pkg $$name for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg >$$log 2>&1; \
-		rc=$$?; cat $$log; \
-		if [ $$rc -ne 0 ]; then \
-			if grep -q 'context deadline exceeded' $$log && ! grep -q 'Failing input written' $$log; then \
-				echo "fuzz: $$name stopped at its deadline with no failing input (go.dev/issue/75804): passed"; \
-			else exit 1; fi; \
-		fi; \
-	done
+fuzz: $(TESTRUN)
+	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)
 
 # The same targets for longer (not part of `make test`): FUZZLONG each.
 FUZZLONG ?= 5m
-fuzz-long:
+fuzz-long: $(TESTRUN)
 	$(MAKE) fuzz FUZZTIME=$(FUZZLONG)
 
 # A long headless run of every strategy with rotating settings and presets,
@@ -105,3 +120,13 @@ fuzz-long:
 SOAK ?= 20m
 soak:
 	$(GO) run ./cmd/soak -duration $(SOAK)
+
+# The browser version: a folder of static files any web server can serve
+# (make web), or served here on http://127.0.0.1:8080/ (make serve; ADDR=:8080
+# serves every machine on the network).
+WEBDIR ?= build/web
+web:
+	$(GO) run ./cmd/serve -serve=false -dir $(WEBDIR)
+
+serve:
+	$(GO) run ./cmd/serve -dir $(WEBDIR) $(if $(ADDR),-addr $(ADDR))

@@ -3,8 +3,10 @@
 // from packets that crossed a simulated lossy link. Keys switch strategies
 // live; H shows them all.
 //
-// This file stays thin: it parses flags, sets up the window and hands over
-// to package ui.
+// This file stays thin: it parses flags and hands over to package ui. What
+// differs between the desktop and the browser (where the arguments come
+// from, where messages go, signals, what a web page cannot do) is in
+// main_desktop.go and main_js.go.
 package main
 
 import (
@@ -13,13 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"sync/atomic"
-	"syscall"
-	"time"
-
-	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/assets"
 	"netcubes/catalog"
@@ -29,7 +25,6 @@ import (
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/ui"
-	"netcubes/wire"
 )
 
 // A bad command line is a ui.UsageError: main prints it on one line and
@@ -51,6 +46,8 @@ type options struct {
 const (
 	minWidth, minHeight = 320, 240
 	maxWindowSide       = 8192
+	// The window's size unless -width and -height say otherwise.
+	defaultWidth, defaultHeight = 1600, 900
 )
 
 // The files the flags name are reached through these, so the fuzz target
@@ -95,8 +92,8 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	fs.BoolVar(&o.ui.Fullscreen, "fullscreen", false, "start fullscreen")
 	fs.StringVar(&o.ui.Screenshot, "screenshot", "", "write a PNG of the screen to `FILE` after -frames ticks, then exit")
 	fs.IntVar(&o.ui.Frames, "frames", 0, "number of 1/60 s ticks to run (with -screenshot, or to exit after)")
-	fs.IntVar(&o.width, "width", 1600, "window width in pixels")
-	fs.IntVar(&o.height, "height", 900, "window height in pixels")
+	fs.IntVar(&o.width, "width", defaultWidth, "window width in pixels")
+	fs.IntVar(&o.height, "height", defaultHeight, "window height in pixels")
 	fs.BoolVar(&o.ui.NoAudio, "mute", false, "start muted: the sound device is not opened until M unmutes")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
 	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost")
@@ -220,12 +217,19 @@ func presetNames() string {
 
 func main() {
 	ui.RunAudioProbe() // returns at once unless this process is the audio probe
-	o, err := parseFlags(os.Args[1:], os.Stderr)
+	args, err := commandLine()
+	var o options
+	if err == nil {
+		o, err = parseFlags(args, messages)
+	}
+	if err == nil {
+		err = checkPlatform(o)
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
-		fmt.Fprintln(os.Stderr, "netcubes:", err)
+		fmt.Fprintln(messages, "netcubes:", err)
 		var u ui.UsageError
 		if errors.As(err, &u) {
 			os.Exit(2)
@@ -233,12 +237,8 @@ func main() {
 		os.Exit(1)
 	}
 	if err := run(o); err != nil {
-		fmt.Fprintln(os.Stderr, "netcubes:", explainRunError(err))
-		var st stoppedError
-		if errors.As(err, &st) {
-			os.Exit(128 + int(st.sig))
-		}
-		os.Exit(1)
+		fmt.Fprintln(messages, "netcubes:", explainRunError(err))
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -250,89 +250,4 @@ func explainRunError(err error) string {
 			"(xvfb-run -a netcubes ...); the headless bench needs none (go run ./cmd/bench)"
 	}
 	return err.Error()
-}
-
-// stopSignals end the run as Ctrl+Q does: the terminal's Ctrl+C, a kill,
-// a closed terminal. The recording is saved on the way out.
-var stopSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
-
-// stopGrace is how long a signalled app may take to end its run (the next
-// tick) before main gives up on it and exits with what was last saved.
-const stopGrace = 3 * time.Second
-
-// stoppedError is the run ended by a signal: main exits with 128 + its
-// number, as a shell reports a process killed by it.
-type stoppedError struct{ sig syscall.Signal }
-
-func (e stoppedError) Error() string { return "stopped by " + signalName(e.sig) }
-
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return s.String()
-}
-
-func run(o options) error {
-	if err := openNetwork(&o, os.Stdout); err != nil {
-		return err
-	}
-	// The connection says goodbye on the way out (the other side frees
-	// its slot at once instead of waiting for its timeout).
-	if c := o.ui.Session.Client; c != nil {
-		defer c.Close()
-	}
-	if s := o.ui.Session.Server; s != nil && !o.net.headless {
-		defer s.Close()
-	}
-	if o.net.headless {
-		return runHeadless(o)
-	}
-	ebiten.SetWindowSize(o.width, o.height)
-	stop := make(chan struct{})
-	o.ui.Stop = stop
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals...)
-	defer signal.Stop(sigs)
-	var got atomic.Value // syscall.Signal
-	go func() {
-		s, ok := <-sigs
-		if !ok {
-			return
-		}
-		sig, _ := s.(syscall.Signal)
-		got.Store(sig)
-		close(stop)
-		// The app ends at its next tick. If it cannot (its loop is stuck),
-		// the recording on disk is the one saved last second.
-		time.Sleep(stopGrace)
-		fmt.Fprintf(os.Stderr, "netcubes: %s; the app did not stop within %v", stoppedError{sig}, stopGrace)
-		if o.ui.RecordPath != "" {
-			fmt.Fprintf(os.Stderr, "; the recording saved last is in %s", o.ui.RecordPath)
-		}
-		fmt.Fprintln(os.Stderr)
-		os.Exit(128 + int(sig))
-	}()
-	app, err := ui.Run(o.ui)
-	if app != nil && o.ui.RecordPath != "" {
-		frames, werr := app.SaveRecording()
-		if werr != nil {
-			fmt.Fprintf(os.Stderr, "netcubes: cannot save the recording to %s: %v\n", o.ui.RecordPath, werr)
-			if err == nil {
-				err = werr
-			}
-		} else if frames > 0 {
-			fmt.Fprintf(os.Stderr, "netcubes: recording of %d ticks (%.1f s) saved to %s\n",
-				frames, float64(frames)/wire.TicksPerSecond, o.ui.RecordPath)
-		}
-	}
-	if sig, ok := got.Load().(syscall.Signal); ok && err == nil {
-		err = stoppedError{sig}
-	}
-	return err
 }

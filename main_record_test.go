@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -105,10 +107,11 @@ func TestRecordingSurvivesAnyStop(t *testing.T) {
 		stop   func(t *testing.T, cmd *exec.Cmd)
 		code   int
 		caught bool // the app saves on the way out and says so
+		window bool // finds the window by its title: one at a time
 	}{
-		{"SIGTERM", signalStop(syscall.SIGTERM), 128 + int(syscall.SIGTERM), true},
-		{"SIGINT", signalStop(syscall.SIGINT), 128 + int(syscall.SIGINT), true},
-		{"SIGHUP", signalStop(syscall.SIGHUP), 128 + int(syscall.SIGHUP), true},
+		{"SIGTERM", signalStop(syscall.SIGTERM), 128 + int(syscall.SIGTERM), true, false},
+		{"SIGINT", signalStop(syscall.SIGINT), 128 + int(syscall.SIGINT), true, false},
+		{"SIGHUP", signalStop(syscall.SIGHUP), 128 + int(syscall.SIGHUP), true, false},
 		{"close button", func(t *testing.T, cmd *exec.Cmd) {
 			if _, err := exec.LookPath("python3"); err != nil {
 				t.Skip("no python3 to send WM_DELETE_WINDOW")
@@ -117,20 +120,23 @@ func TestRecordingSurvivesAnyStop(t *testing.T) {
 			if out, err := exec.Command("python3", "-c", closeWindowScript, w).CombinedOutput(); err != nil {
 				t.Fatalf("close: %v %s", err, out)
 			}
-		}, 0, true},
-		{"SIGKILL", signalStop(syscall.SIGKILL), -1, false},
+		}, 0, true, true},
+		{"SIGKILL", signalStop(syscall.SIGKILL), -1, false, false},
 		{"window destroyed", func(t *testing.T, cmd *exec.Cmd) {
 			w := appWindow(t, cmd.Process.Pid)
 			if out, err := exec.Command("xdotool", "windowclose", w).CombinedOutput(); err != nil {
 				t.Fatalf("xdotool: %v %s", err, out)
 			}
-		}, 1, false},
+		}, 1, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if !tt.window {
+				t.Parallel()
+			}
 			path := filepath.Join(t.TempDir(), "rec.txt")
 			var out bytes.Buffer
-			cmd := startApp(t, &out, "-mute", "-antialias=false", "-script", "katamari", "-record", path)
+			cmd := startApp(t, &out, append(smallWindow, "-script", "katamari", "-record", path)...)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			// Wait for two saves (the file is saved every second).

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -28,6 +29,11 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// smallWindow are the flags of a test that runs the app in real time and
+// looks at something else than the picture: drawing a small window costs a
+// fraction of the default's on the virtual display's software OpenGL.
+var smallWindow = []string{"-mute", "-antialias=false", "-width", "480", "-height", "270"}
 
 // runApp runs the app with args (and extra environment) and returns its
 // combined output and error.
@@ -105,6 +111,7 @@ func TestScreenshotEveryStrategy(t *testing.T) {
 	}
 	for _, name := range catalog.IDs() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each is a process of its own
 			path := filepath.Join(dir, "shot-"+name+".png")
 			// Without anti-aliasing: on the virtual display's software
 			// OpenGL it costs ten times the rest of the frame.
@@ -145,6 +152,7 @@ func TestScreenshotEveryStrategy(t *testing.T) {
 // the screen is the help panel's dark colour, with text on it, where
 // without it are the sky and the grid.
 func TestHelpOverlay(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
 	dir := t.TempDir()
 	dark := func(path string) float64 {
 		img := loadPNG(t, path)
@@ -180,6 +188,7 @@ func TestHelpOverlay(t *testing.T) {
 // TestStuckAudioDoesNotStopTheApp makes the audio probe hang: the app must
 // run its frames and exit normally, silently.
 func TestStuckAudioDoesNotStopTheApp(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
 	path := filepath.Join(t.TempDir(), "shot.png")
 	out, err := runApp(t, []string{"NETCUBES_AUDIO_PROBE_HANG=1"}, "-frames", "30", "-screenshot", path)
 	if err != nil {
@@ -194,15 +203,17 @@ func TestStuckAudioDoesNotStopTheApp(t *testing.T) {
 // that may have no sound device (this one has none): the probe must see it
 // and the app carry on without sound.
 func TestMissingAudioDoesNotStopTheApp(t *testing.T) {
-	out, err := runApp(t, nil, "-frames", "240", "-antialias=false", "-script", "katamari")
+	t.Parallel() // the app runs in processes of its own
+	out, err := runApp(t, nil, "-frames", "240", "-antialias=false", "-width", "480", "-height", "270", "-script", "katamari")
 	if err != nil {
 		t.Fatalf("app failed with sound enabled: %v\n%s", err, out)
 	}
 }
 
 func TestRecordWritesAReplayableScript(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
 	path := filepath.Join(t.TempDir(), "rec.txt")
-	out, err := runApp(t, nil, "-mute", "-antialias=false", "-script", "katamari", "-frames", "400", "-record", path)
+	out, err := runApp(t, nil, append(smallWindow, "-script", "katamari", "-frames", "400", "-record", path)...)
 	if err != nil {
 		t.Fatalf("app failed: %v\n%s", err, out)
 	}
@@ -222,6 +233,7 @@ func TestRecordWritesAReplayableScript(t *testing.T) {
 }
 
 func TestBadFlagsExitTwo(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
 	tests := []struct {
 		args []string
 		want string
@@ -278,6 +290,10 @@ func TestBadFlagsExitTwo(t *testing.T) {
 // a bad flag prints one line and exits 2, and a real run prints one line
 // saying what to do and exits 1 — never a panic or a goroutine trace.
 func TestWithoutDisplay(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
+	if runtime.GOOS != "linux" {
+		t.Skip("only X11 needs $DISPLAY: macOS and Windows always have a window system")
+	}
 	noDisplay := []string{"DISPLAY=", "WAYLAND_DISPLAY="}
 	tests := []struct {
 		args  []string

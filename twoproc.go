@@ -6,21 +6,16 @@ package main
 // is opened when the app runs.
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"netcubes/game"
-	"netcubes/headless"
 	"netcubes/udp"
 )
 
@@ -182,42 +177,3 @@ func selfCommand() string {
 	return exe
 }
 
-// runHeadless runs the left without a window until SIGINT or SIGTERM (or
-// -frames ticks). A signal ends it with stoppedError, so main exits with
-// 128 + the signal's number, as the app does.
-func runHeadless(o options) error {
-	cfg := o.ui.Session
-	cfg.Epoch = 1
-	s, err := game.New(cfg)
-	if err != nil {
-		return err
-	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals...)
-	defer signal.Stop(sigs)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stopped := make(chan syscall.Signal, 1)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sg := <-sigs:
-			sig, _ := sg.(syscall.Signal)
-			stopped <- sig
-			cancel()
-		case <-done:
-		}
-	}()
-	defer o.ui.Session.Server.Close()
-	fmt.Fprintln(os.Stdout, "no window (-headless): Ctrl+C stops")
-	err = headless.Run(ctx, s, headless.Options{Script: o.ui.Script, Frames: o.ui.Frames, StatusEvery: 5 * time.Second}, os.Stdout)
-	close(done)
-	select {
-	case sig := <-stopped:
-		if err == nil {
-			err = stoppedError{sig}
-		}
-	default:
-	}
-	return err
-}

@@ -57,6 +57,7 @@ func run(t *testing.T, s *game.Session, st *Strategy, sc *cubes.Script, frames i
 // compared, the right trails by the delay, the error is exactly zero, and
 // the inputs cost a few kbit/s (most of it the packets' IP/UDP headers).
 func TestLockstepPerfectLinkIsExact(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := katamari(t)
 	s, st := session(t, 0, Modes[0].Link)
 	peak := run(t, s, st, sc, sc.Length)
@@ -86,6 +87,7 @@ func TestLockstepPerfectLinkIsExact(t *testing.T) {
 // latency, where one loss holds back everything behind it until it is
 // sent again.
 func TestLockstepLossRedundancyBeatsHeadOfLineBlocking(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := katamari(t)
 	const frames = 20 * wire.TicksPerSecond
 	for _, loss := range []float64{25, 50} {

@@ -21,6 +21,7 @@ import (
 // always a snapshot the right acked, so a lost or late packet cannot
 // desynchronize the decoder.
 func TestCodedLevelsSurviveLossAndReordering(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	lc := link.PresetIntercontinental.Config()
 	lc.LossPercent, lc.DuplicatePercent, lc.ReorderPercent, lc.JitterMs = 20, 5, 20, 30

@@ -59,6 +59,7 @@ func leftQuantized(w *cubes.World, l Level, i int) Cube {
 // a perfect link, the snapshot the right decodes every tick equals the
 // left's state quantized at that level, bit for bit.
 func TestSnapshotLevelsRoundTripSession(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	type tc struct {
 		level   Level
@@ -334,6 +335,7 @@ func runScript(s *game.Session, st *Strategy, sc *cubes.Script, frames int, perT
 // article's codes alone do not get there; the player-relative prediction
 // does. Both are measured and logged.
 func TestSnapshotFinalLevelKatamari(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	res := map[bool]runSummary{}
 	for _, predict := range []bool{true, false} {
@@ -372,6 +374,7 @@ func TestSnapshotFinalLevelKatamari(t *testing.T) {
 // more packets in a row were lost (checked against the link's record of
 // every packet, with two outages added: of two packets and of four).
 func TestSnapshotInterpolation10Hz(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	res := map[RenderMode]runSummary{}
 	for _, mode := range []RenderMode{RenderLatest, RenderLinear, RenderHermite} {
@@ -444,6 +447,7 @@ func TestSnapshotInterpolation10Hz(t *testing.T) {
 // target: the mean transit time measured on the link plus the
 // interpolation delay.
 func TestSnapshotClockInSession(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	lc := link.Config{LatencyMs: 100, JitterMs: 2 * 1000.0 / 60, LossPercent: 5}
 	for _, rate := range []Rate{Rate60, Rate10} {

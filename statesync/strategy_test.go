@@ -157,6 +157,7 @@ func TestStateSyncSettings(t *testing.T) {
 // never exceeds the limit, the player is in every packet, and the packet is
 // exactly as big as the sender measured.
 func TestStateSyncBudget(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := scenario(t, ballScenario)
 	for _, step := range []int{2, 5, 8} {
 		for _, kbps := range []int{32, 64, 256, 1024} {
@@ -281,6 +282,7 @@ func TestStateSyncCoversRestingWorld(t *testing.T) {
 // an update, and red (interacting) cubes are sent far more often than grey
 // ones.
 func TestStateSyncPrioritizes(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	for _, tc := range []struct {
 		name string
 		sc   *cubes.Script
@@ -379,6 +381,7 @@ func worstFrom(sec []float64, from int) (w float64, at int) {
 // left's, so only the updates keep it in sync. With sync off it never
 // catches up.
 func TestStateSyncPerfectLinkError(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	for _, tc := range []struct {
 		name    string
 		sc      *cubes.Script
@@ -440,6 +443,7 @@ func TestStateSyncPerfectLinkError(t *testing.T) {
 // the range the article's adaptive factors are made for (0.85 per tick from
 // 1 m up, so an error of 1.67 m moves 25 cm in the first tick).
 func TestStateSyncOutageSmoothing(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	const switchAt, outageAt, outage, nudgeAt = 100, 400, 60, 420
 	type result struct {
 		pop, maxErr, errAfter, maxAfter float64
@@ -508,6 +512,7 @@ func TestStateSyncOutageSmoothing(t *testing.T) {
 // in a row are; the log shows how many inputs arrived only through those
 // copies.
 func TestStateSyncInputsSurviveLoss(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	sc := katamari(t)
 	s, st := stateSyncSession(t, link.Config{LossPercent: 30}, 8)
 	st.rcv.recordInputs = true
@@ -571,6 +576,7 @@ func TestStateSyncDeltaAndTerribleLink(t *testing.T) {
 // a world at rest (the figures the README quotes), and what relative
 // positions save in a katamari ball.
 func TestStateSyncBitsPerUpdate(t *testing.T) {
+	t.Parallel() // a whole session run of its own: CPU-bound, shares nothing
 	// The player lands and everything sleeps within about 10 s (565
 	// ticks in this session since the 8-substep solver; 400 before).
 	idle := scenario(t, "0-0 -\nend 700")

@@ -249,7 +249,7 @@ func (a *App) SaveRecording() (frames int, err error) {
 	if n == a.recSaved {
 		return n, nil
 	}
-	if err := cubes.SaveScript(a.opts.RecordPath, a.recorder.Script()); err != nil {
+	if err := saveScript(a.opts.RecordPath, a.recorder.Script()); err != nil {
 		return a.recSaved, err
 	}
 	a.recSaved = n
@@ -485,7 +485,7 @@ func Run(o Options) (*App, error) {
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetFullscreen(o.Fullscreen)
 	ebiten.SetScreenClearedEveryFrame(false)
-	if err := ebiten.RunGame(a); err != nil && !errors.Is(err, ebiten.Termination) {
+	if err := ebiten.RunGame(platformGame(a)); err != nil && !errors.Is(err, ebiten.Termination) {
 		return a, err
 	}
 	return a, a.err

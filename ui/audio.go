@@ -14,9 +14,7 @@ package ui
 // to a few per second so a katamari ball forming does not roar.
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"sync/atomic"
 	"time"
 
@@ -61,22 +59,6 @@ func RunAudioProbe() {
 		os.Exit(1)
 	}
 	os.Exit(0)
-}
-
-// probeAudio runs the probe and reports whether sound works.
-func probeAudio() bool {
-	exe, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	c, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(c, exe)
-	cmd.Env = append(os.Environ(), AudioProbeEnv+"=1")
-	// The probe's own chatter (ALSA prints to stderr) is not the
-	// presenter's business.
-	cmd.Stdout, cmd.Stderr = nil, nil
-	return cmd.Run() == nil
 }
 
 // audioState values.

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeFolder is a web folder with a small wasm and its .gz.
+func fakeFolder(t *testing.T) (dir string, wasm []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	wasm = bytes.Repeat([]byte("\x00asm netcubes "), 1000)
+	for name, b := range map[string][]byte{
+		"netcubes.wasm": wasm,
+		"index.html":    []byte("<!doctype html><title>netcubes</title>"),
+		"README.md":     []byte("# netcubes\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := gzipFile(filepath.Join(dir, "netcubes.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	return dir, wasm
+}
+
+func TestHandler(t *testing.T) {
+	dir, wasm := fakeFolder(t)
+	srv := httptest.NewServer(handler(dir))
+	defer srv.Close()
+	// The transport must not add Accept-Encoding itself (it would unzip
+	// behind the test's back).
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(method, path, acceptEncoding string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if acceptEncoding != "" {
+			req.Header.Set("Accept-Encoding", acceptEncoding)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, b
+	}
+
+	resp, body := get("GET", "/netcubes.wasm", "gzip, deflate, br")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Content-Type") != "application/wasm" {
+		t.Errorf("wasm with gzip: %d, encoding %q, type %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Content-Type"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, wasm) {
+		t.Errorf("the gzipped wasm does not unzip to the wasm (%v)", err)
+	}
+	if len(body) >= len(wasm) {
+		t.Errorf("gzipped %d bytes, plain %d", len(body), len(wasm))
+	}
+
+	for _, ae := range []string{"", "identity", "gzip;q=0", "br"} {
+		resp, body = get("GET", "/netcubes.wasm", ae)
+		if resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm) || resp.Header.Get("Content-Type") != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: encoding %q, %d bytes, type %q; want the plain wasm", ae,
+				resp.Header.Get("Content-Encoding"), len(body), resp.Header.Get("Content-Type"))
+		}
+	}
+
+	resp, _ = get("GET", "/README.md", "")
+	if ct := resp.Header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+		t.Errorf("README.md served as %q, want text", ct)
+	}
+	resp, body = get("GET", "/", "")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>netcubes</title>") {
+		t.Errorf("/: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ = get("POST", "/index.html", ""); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d, want 405", resp.StatusCode)
+	}
+	if resp, _ = get("HEAD", "/index.html", ""); resp.StatusCode != 200 {
+		t.Errorf("HEAD: %d", resp.StatusCode)
+	}
+	// Nothing outside the folder: the server's own files stay out of reach.
+	secret := filepath.Join(filepath.Dir(dir), "secret.txt")
+	os.WriteFile(secret, []byte("secret"), 0o644)
+	defer os.Remove(secret)
+	for _, p := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/netcubes.wasm/../../secret.txt"} {
+		resp, body := get("GET", p, "gzip")
+		if strings.Contains(string(body), "secret") {
+			t.Errorf("%s: %d, served a file outside the folder", p, resp.StatusCode)
+		}
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		want   bool
+	}{
+		{"", false},
+		{"gzip", true},
+		{"deflate, gzip;q=1.0, *;q=0.5", true},
+		{"GZIP", true},
+		{"gzip;q=0", false},
+		{"gzip; q=0.000", false},
+		{"x-gzip", false},
+		{"br, zstd", false},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		if tt.header != "" {
+			r.Header.Set("Accept-Encoding", tt.header)
+		}
+		if got := acceptsGzip(r); got != tt.want {
+			t.Errorf("acceptsGzip(%q) = %v", tt.header, got)
+		}
+	}
+}
+
+func TestDisplayAddr(t *testing.T) {
+	for _, tt := range []struct{ addr, want string }{
+		{"127.0.0.1:8080", "127.0.0.1:8080"},
+		{"0.0.0.0:8080", "127.0.0.1:8080"},
+		{"[::]:9000", "127.0.0.1:9000"},
+		{"192.0.2.7:80", "192.0.2.7:80"},
+	} {
+		a, err := net.ResolveTCPAddr("tcp", tt.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := displayAddr(a); got != tt.want {
+			t.Errorf("displayAddr(%s) = %s, want %s", tt.addr, got, tt.want)
+		}
+	}
+}
+
+func TestRunRefusesBadFlags(t *testing.T) {
+	var out bytes.Buffer
+	for _, args := range [][]string{{"-nosuch"}, {"extra"}, {"-addr"}} {
+		if err := run(args, &out); err == nil || !strings.HasPrefix(err.Error(), "usage: ") {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
