@@ -176,4 +176,3 @@ func selfCommand() string {
 	}
 	return exe
 }
-
