@@ -67,6 +67,14 @@ type bench struct {
 	out      io.Writer
 	csv      *csv.Writer
 	progress *progress
+	section  string   // the section running
+	tables   []tabled // every table printed
+}
+
+// tabled is a table as the bench printed it, with its section.
+type tabled struct {
+	section string
+	t       *strategy.Table
 }
 
 // A bad command line prints one line (the value quoted, control characters
@@ -170,6 +178,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		ran++
+		b.section = s.Name
 		fmt.Fprintf(stdout, "\n== %s ==\n", s.Name)
 		if err := s.Run(b); err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
@@ -198,6 +207,15 @@ var csvHeader = []string{"section", "run", "frame", "sent_kbps", "packet_bytes",
 
 // Out implements strategy.Bench.
 func (b *bench) Out() io.Writer { return b.out }
+
+// Print implements strategy.Bench: it prints t and keeps it.
+func (b *bench) Print(t *strategy.Table) error {
+	if err := t.Write(b.out); err != nil {
+		return err
+	}
+	b.tables = append(b.tables, tabled{section: b.section, t: t})
+	return nil
+}
 
 // Preset implements strategy.Bench.
 func (b *bench) Preset() link.Preset { return b.preset }
