@@ -583,7 +583,14 @@ func (t *tradeoffMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 	}
 	bounds := chartlabel.Rect{X0: float64(c.Min.X), Y0: -float64(c.Max.Y), X1: float64(c.Max.X), Y1: -float64(c.Min.Y)}
-	placed := chartlabel.Place(labels, bounds, 2)
+	// The target lines' names, drawn at the top left of their lines.
+	var texts []chartlabel.Rect
+	ref := style(pointSize, true, colReference)
+	for _, l := range ls {
+		w, h := float64(ref.Width(l.label)), float64(ref.Height(l.label))
+		texts = append(texts, chartlabel.Rect{X0: float64(l.at) - 4 - w, Y0: -float64(c.Max.Y) + 2, X1: float64(l.at) - 4, Y1: -float64(c.Max.Y) + 2 + h})
+	}
+	placed := chartlabel.Place(labels, texts, bounds, 2)
 	leader := draw.LineStyle{Color: colDim, Width: 0.6}
 	for i, m := range marks {
 		r := placed[i]

@@ -55,14 +55,15 @@ type Placed struct {
 const rings = 8
 
 // Place returns a place for each label, inside bounds, gap away from its
-// point's marker at least.
-func Place(ls []Label, bounds Rect, gap float64) []Placed {
+// point's marker at least, clear of the obstacles (the chart's own texts)
+// where it can.
+func Place(ls []Label, obstacles []Rect, bounds Rect, gap float64) []Placed {
 	marks := make([]Rect, len(ls))
 	for i, l := range ls {
 		marks[i] = Rect{l.X - l.R, l.Y - l.R, l.X + l.R, l.Y + l.R}
 	}
 	out := make([]Placed, len(ls))
-	var placed []Rect
+	placed := append([]Rect(nil), obstacles...)
 	for i, l := range ls {
 		best, bestCost := Placed{}, math.Inf(1)
 		for k := 0; k < rings && bestCost > 0; k++ {

@@ -18,12 +18,12 @@ func TestPlaceBesideWhenRoom(t *testing.T) {
 		{Label{X: 190, Y: 50, R: 3, W: 40, H: 10}, Rect{145, 45, 185, 55}},
 	}
 	for _, tt := range tests {
-		p := Place([]Label{tt.l}, b, 2)
+		p := Place([]Label{tt.l}, nil, b, 2)
 		if p[0].Rect != tt.want || p[0].Far {
 			t.Errorf("%+v: placed %+v, want %+v", tt.l, p[0], tt.want)
 		}
 	}
-	p := Place([]Label{{X: 199, Y: 1, R: 3, W: 40, H: 10}}, b, 2)
+	p := Place([]Label{{X: 199, Y: 1, R: 3, W: 40, H: 10}}, nil, b, 2)
 	if p[0].outside(b) != 0 {
 		t.Errorf("corner label leaves the bounds: %+v", p[0])
 	}
@@ -39,7 +39,7 @@ func TestPlaceCrowd(t *testing.T) {
 	for i := range 12 {
 		ls = append(ls, Label{X: 150 + float64(i)*8, Y: 150, R: 4, W: 50, H: 12})
 	}
-	p := Place(ls, b, 2)
+	p := Place(ls, nil, b, 2)
 	far := 0
 	for i := range p {
 		if p[i].outside(b) != 0 {
@@ -62,8 +62,22 @@ func TestPlaceCrowd(t *testing.T) {
 	if far == 0 {
 		t.Error("no label moved out: the crowd fits beside itself?")
 	}
-	if !reflect.DeepEqual(p, Place(ls, b, 2)) {
+	if !reflect.DeepEqual(p, Place(ls, nil, b, 2)) {
 		t.Error("two placements of the same points differ")
+	}
+}
+
+// TestPlaceAvoidsObstacles: a label goes round a text already on the
+// chart (the target line's name) rather than over it.
+func TestPlaceAvoidsObstacles(t *testing.T) {
+	b := Rect{0, 0, 200, 100}
+	obstacle := Rect{55, 40, 150, 60} // where the label would go, right of the point
+	p := Place([]Label{{X: 50, Y: 50, R: 3, W: 40, H: 10}}, []Rect{obstacle}, b, 2)
+	if p[0].overlap(obstacle) > 0 {
+		t.Errorf("label %+v over the obstacle", p[0])
+	}
+	if p[0].Rect != (Rect{5, 45, 45, 55}) {
+		t.Errorf("label %+v, want it left of the point", p[0])
 	}
 }
 
