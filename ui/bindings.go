@@ -113,7 +113,7 @@ func buildBindings(list []strategy.Strategy) []binding {
 				a.overlays.ErrorOffsets = !a.overlays.ErrorOffsets
 				a.say("error offsets %s", onOff(a.overlays.ErrorOffsets))
 			}},
-		binding{group: "Show", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "comparison chart: bandwidth against error of every strategy and step shown (on / off) / clear it",
+		binding{group: "Show", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "chart of bandwidth against error, per setting shown / clear it",
 			do: func(a *App) { a.chart = !a.chart; a.say("comparison chart %s", onOff(a.chart)) }},
 		binding{group: "Show", keys: keys(ebiten.KeyTab), shift: withShift,
 			do: func(a *App) { a.compare.Clear(); a.chart = true; a.say("comparison chart cleared") }},

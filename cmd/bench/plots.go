@@ -187,7 +187,7 @@ func drawLegend(area draw.Canvas, f figure) vg.Length {
 	swatch := vg.Length(22)
 	x, y := area.Min.X, area.Max.Y-lineH/2
 	for _, e := range es {
-		w := swatch + 6 + sty.Width(e.name) + 22
+		w := swatch + 6 + sty.Width(e.name) + 36 // room for a wider fallback font in an SVG viewer
 		if x > area.Min.X && x+w > area.Max.X {
 			x, y = area.Min.X, y-lineH
 		}
