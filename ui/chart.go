@@ -19,6 +19,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"netcubes/internal/chartlabel"
+	"netcubes/strategy"
 	"netcubes/viewmodel"
 )
 
@@ -41,7 +42,7 @@ func (a *App) shown() viewmodel.Shown {
 	st := a.sess.Strategy()
 	s := viewmodel.Shown{Entry: a.sess.StrategyIndex(), Name: st.Name(), Mode: st.Mode(),
 		Link: a.linkName(), Conditions: describeLink(a.sess.Link())}
-	if a.sess.LinkSource() != "" {
+	if _, chose := st.(strategy.LinkChooser); chose && a.sess.LinkSource() != "" {
 		s.Link = "" // the strategy's mode names the conditions it chose
 	}
 	return s
@@ -64,22 +65,31 @@ func chartRect(l hudLayout, lr, rr image.Rectangle) image.Rectangle {
 	return r
 }
 
-// chartAxis maps figures that span decades to pixels: log10, with exact
-// zeros (and below) on a row of their own under the smallest decade.
+// chartAxis maps figures that span decades to pixels: log10, with the
+// figures under a floor (exact zeros at least) on a row of their own under
+// the smallest decade.
 type chartAxis struct {
-	lo, hi  float64 // decades, log10
-	hasZero bool
-	p0, p1  float64 // pixels of lo (or of the zero row) and hi
+	lo, hi   float64 // decades, log10
+	floor    float64 // figures below it go on the bottom row
+	hasZero  bool    // some do
+	onlyZero bool    // and all of those are exactly 0
+	p0, p1   float64 // pixels of lo (or of the bottom row) and hi
 }
 
+// errFloor is the smallest error the chart tells from none: 10 µm, a
+// thousandth of a small cube's edge (a numerical trace after quantizing
+// both sides is not a figure to spread decades for).
+const errFloor = 0.001
+
 // newChartAxis fits decades around vs (NaN left out).
-func newChartAxis(vs []float64, p0, p1 float64) chartAxis {
-	ax := chartAxis{lo: math.Inf(1), hi: math.Inf(-1), p0: p0, p1: p1}
+func newChartAxis(vs []float64, floor, p0, p1 float64) chartAxis {
+	ax := chartAxis{lo: math.Inf(1), hi: math.Inf(-1), floor: floor, onlyZero: true, p0: p0, p1: p1}
 	for _, v := range vs {
 		switch {
 		case math.IsNaN(v):
-		case v <= 0:
+		case v <= 0 || v < floor:
 			ax.hasZero = true
+			ax.onlyZero = ax.onlyZero && v <= 0
 		default:
 			ax.lo, ax.hi = math.Min(ax.lo, math.Log10(v)), math.Max(ax.hi, math.Log10(v))
 		}
@@ -101,7 +111,7 @@ func (ax chartAxis) at(v float64) float64 {
 		lo -= 0.7 // the zero row
 	}
 	d := lo
-	if v > 0 {
+	if v > 0 && v >= ax.floor {
 		d = math.Log10(v)
 	}
 	return ax.p0 + (ax.p1-ax.p0)*(d-lo)/(ax.hi-lo)
@@ -145,19 +155,21 @@ func (a *App) drawChart(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 		}
 		shown = append(shown, p)
 	}
-	// The plot area, the tick labels left of it and under it.
-	tickW := measure("0.001", small) + pad*0.5
-	plot := image.Rect(int(x0+lineHeight(small)+tickW), int(y0+small.Size*0.6), int(float64(r.Max.X)-pad*1.5), int(float64(r.Max.Y)-pad*0.5-2*lineHeight(small)))
-	if plot.Dx() < 50 || plot.Dy() < 40 {
-		return
-	}
+	// The plot area, the error's figures and name left of it, the
+	// bandwidth's under it.
 	var kbps, errs []float64
 	for _, p := range shown {
 		kbps, errs = append(kbps, p.Kbps), append(errs, p.ErrCm)
 	}
 	kbps = append(kbps, articleTargetKbps)
-	ax := newChartAxis(kbps, float64(plot.Min.X), float64(plot.Max.X))
-	ay := newChartAxis(errs, float64(plot.Max.Y), float64(plot.Min.Y))
+	ay := newChartAxis(errs, errFloor, 0, 0)
+	tickW := math.Max(measure(trimFigure(math.Pow(10, ay.lo)), small), measure("<"+trimFigure(errFloor), small)) + pad*0.5
+	plot := image.Rect(int(x0+lineHeight(small)+tickW), int(y0+small.Size*0.6), int(float64(r.Max.X)-pad*1.5), int(float64(r.Max.Y)-pad*0.5-2*lineHeight(small)))
+	if plot.Dx() < 50 || plot.Dy() < 40 {
+		return
+	}
+	ax := newChartAxis(kbps, 0, float64(plot.Min.X), float64(plot.Max.X))
+	ay.p0, ay.p1 = float64(plot.Max.Y), float64(plot.Min.Y)
 	a.chartAxes(dst, l, plot, ax, ay)
 	if len(shown) == 0 {
 		msg := "show a strategy for a few seconds and it appears here"
@@ -223,7 +235,11 @@ func (a *App) chartAxes(dst *ebiten.Image, l hudLayout, plot image.Rectangle, ax
 	if ay.hasZero {
 		y := float32(ay.at(0))
 		vector.StrokeLine(dst, x0, y, x1, y, 1, colGridDim, false)
-		labelRight(dst, "0", small, float64(x0)-pad*0.3, float64(y)-small.Size*0.6, colDim)
+		name := "0"
+		if !ay.onlyZero {
+			name = "<" + trimFigure(ay.floor)
+		}
+		labelRight(dst, name, small, float64(x0)-pad*0.3, float64(y)-small.Size*0.6, colDim)
 	}
 	// The compression article's target, as the HUD's bandwidth graph
 	// draws it.
@@ -237,7 +253,7 @@ func (a *App) chartAxes(dst *ebiten.Image, l hudLayout, plot image.Rectangle, ax
 	name := "error (cm RMS) →"
 	op := &text.DrawOptions{}
 	op.GeoM.Rotate(-math.Pi / 2)
-	op.GeoM.Translate(float64(plot.Min.X)-measure("0.001", small)-pad*0.5-lineHeight(small), float64(y1))
+	op.GeoM.Translate(float64(plot.Min.X)-math.Max(measure(trimFigure(math.Pow(10, ay.lo)), small), measure("<"+trimFigure(errFloor), small))-pad*0.5-lineHeight(small), float64(y1))
 	op.ColorScale.ScaleWithColor(colDim)
 	text.Draw(dst, name, small, op)
 }

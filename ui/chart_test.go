@@ -120,3 +120,30 @@ func TestChartFollowsTheApp(t *testing.T) {
 		t.Errorf("after a reset: %d points", n)
 	}
 }
+
+// TestChartAxis: decades around the figures, the figures under the floor
+// (exact zeros, numerical traces) on the bottom row, a larger figure
+// always higher, NaN (no figure) left out; the lag makes a point larger.
+func TestChartAxis(t *testing.T) {
+	ax := newChartAxis([]float64{0, 5e-7, 0.05, 2, math.NaN()}, errFloor, 100, 0)
+	if ax.lo != -2 || ax.hi != 1 || !ax.hasZero || ax.onlyZero {
+		t.Fatalf("axis %+v", ax)
+	}
+	if ax.at(0) != 100 || ax.at(5e-7) != 100 || ax.at(10) != 0 {
+		t.Errorf("bottom row %v, %v; top %v", ax.at(0), ax.at(5e-7), ax.at(10))
+	}
+	prev := ax.at(0)
+	for _, v := range []float64{0.01, 0.05, 0.1, 1, 2} {
+		if y := ax.at(v); !(y < prev) {
+			t.Errorf("%v at %v, not above %v", v, y, prev)
+		} else {
+			prev = y
+		}
+	}
+	if z := newChartAxis([]float64{0, 1}, errFloor, 0, 1); !z.onlyZero {
+		t.Error("exact zeros only: the row should say 0")
+	}
+	if pointRadius(5, math.NaN()) != 5 || pointRadius(5, 0) != 5 || pointRadius(5, 300) != 10 || !(pointRadius(5, 100) > 5) {
+		t.Error("point radius by lag")
+	}
+}

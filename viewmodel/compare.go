@@ -190,34 +190,30 @@ func (c *Comparison) Showing() (Shown, int, bool) { return c.cur, c.ticks, c.sho
 // MinTicks is how long a showing lasts before it becomes a point.
 func (c *Comparison) MinTicks() int { return c.cfg.MinTicks }
 
-// label names every point: its number key, its first setting, the
-// settings that tell it apart from the entry's other points, and its
-// network conditions when the points on links the presenter chose do not
-// all share them.
+// label names every point: its number key and its first setting ("2 ·
+// level 11"); where two of an entry's points share that, the settings that
+// tell them apart ("1 · level 1 · latest only"); and the link, for points
+// on other conditions than most points are.
 func label(ps []ComparePoint) {
-	sameLink, first := true, ""
-	for _, p := range ps {
-		if p.Link == "" {
-			continue
-		}
-		if first == "" {
-			first = p.Conditions
-		}
-		sameLink = sameLink && p.Conditions == first
-	}
+	usual := usualConditions(ps)
 	for i := range ps {
 		parts := strings.Split(ps[i].Mode, " · ")
 		out := []string{strconv.Itoa(ps[i].Entry + 1), parts[0]}
 		for _, part := range parts[1:] {
 			for _, q := range ps {
-				if q.Entry == ps[i].Entry && !slices.Contains(strings.Split(q.Mode, " · "), part) {
+				qp := strings.Split(q.Mode, " · ")
+				if q.Entry == ps[i].Entry && qp[0] == parts[0] && !slices.Contains(qp, part) {
 					out = append(out, part)
 					break
 				}
 			}
 		}
-		if !sameLink && ps[i].Link != "" {
-			out = append(out, ps[i].Link)
+		if ps[i].Link != "" && ps[i].Conditions != usual {
+			link := ps[i].Link
+			if slices.ContainsFunc(ps, func(q ComparePoint) bool { return q.Conditions == usual && q.Link == link }) {
+				link += " (" + ps[i].Conditions + ")" // "custom" twice
+			}
+			out = append(out, link)
 		}
 		ps[i].Label = strings.Join(out, " · ")
 	}
@@ -233,4 +229,25 @@ func label(ps []ComparePoint) {
 			ps[i].Label += " (" + ps[i].Conditions + ")"
 		}
 	}
+}
+
+// usualConditions are the conditions most points were shown on (the first
+// seen of equals), among those on a link the presenter chose.
+func usualConditions(ps []ComparePoint) string {
+	best, bestN := "", 0
+	for _, p := range ps {
+		if p.Link == "" {
+			continue
+		}
+		n := 0
+		for _, q := range ps {
+			if q.Link != "" && q.Conditions == p.Conditions {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = p.Conditions, n
+		}
+	}
+	return best
 }

@@ -121,12 +121,17 @@ func TestComparisonLabels(t *testing.T) {
 	}{
 		{[]ComparePoint{pt(1, "level 11 · 60 Hz", "perfect", "0"), pt(1, "level 12 · 60 Hz", "perfect", "0"), pt(2, "step 6 · 256 kbit/s", "perfect", "0")},
 			[]string{"2 · level 11", "2 · level 12", "3 · step 6"}},
-		{[]ComparePoint{pt(0, "level 1 · 10 Hz · hermite+slerp · delay 350 ms", "perfect", "0"), pt(0, "level 1 · 10 Hz · latest only · no delay", "perfect", "0")},
-			[]string{"1 · level 1 · hermite+slerp · delay 350 ms", "1 · level 1 · latest only · no delay"}},
-		{[]ComparePoint{pt(2, "step 8 · 256 kbit/s", "perfect", "0"), pt(2, "step 8 · 256 kbit/s", "intercontinental", "100")},
-			[]string{"3 · step 8 · perfect", "3 · step 8 · intercontinental"}},
+		// Steps differ in more than their number: the number is enough.
+		{[]ComparePoint{pt(2, "step 6 · quantize", "perfect", "0"), pt(2, "step 8 · quantize · delta · rest commit", "perfect", "0")},
+			[]string{"3 · step 6", "3 · step 8"}},
+		{[]ComparePoint{pt(0, "level 1 · 10 Hz · hermite+slerp · delay 350 ms", "perfect", "0"), pt(0, "level 1 · 10 Hz · latest only · no delay", "perfect", "0"),
+			pt(0, "level 1 · 60 Hz · latest only · no delay", "perfect", "0")},
+			[]string{"1 · level 1 · 10 Hz · hermite+slerp · delay 350 ms", "1 · level 1 · 10 Hz · latest only · no delay", "1 · level 1 · 60 Hz · latest only · no delay"}},
+		// The link where a point's differs from most points'.
+		{[]ComparePoint{pt(2, "step 8 · 256 kbit/s", "intercontinental", "100"), pt(1, "level 11", "intercontinental", "100"), pt(2, "step 8 · 256 kbit/s", "perfect", "0")},
+			[]string{"3 · step 8", "2 · level 11", "3 · step 8 · perfect"}},
 		{[]ComparePoint{pt(2, "step 8", "custom", "10 ms"), pt(2, "step 8", "custom", "20 ms")},
-			[]string{"3 · step 8 · custom (10 ms)", "3 · step 8 · custom (20 ms)"}},
+			[]string{"3 · step 8", "3 · step 8 · custom (20 ms)"}},
 		// Lockstep's modes choose their links: its mode names them.
 		{[]ComparePoint{pt(1, "level 11", "perfect", "0"), pt(3, "mode 3: TCP-like 50 ms, 1 % loss", "", "50 ms")},
 			[]string{"2 · level 11", "4 · mode 3: TCP-like 50 ms, 1 % loss"}},
