@@ -457,8 +457,9 @@ func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
 				continue
 			}
 			c.StrokeLine2(ls, l.at, c.Min.Y, l.at, c.Max.Y)
-			sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
-			backedText(c, sty, vg.Point{X: l.at - 4, Y: c.Max.Y - 2}, l.label)
+			x0, _ := vLineLabel(c, l, sty)
+			sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+			backedText(c, sty, vg.Point{X: x0, Y: c.Max.Y - 2}, l.label)
 			continue
 		}
 		if l.at < c.Min.Y || l.at > c.Max.Y {
@@ -468,6 +469,16 @@ func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
 		backedText(c, sty, vg.Point{X: c.Max.X - 4, Y: l.at + 3}, l.label)
 	}
+}
+
+// vLineLabel is where a vertical line's label goes, from x0 to x1: left
+// of the line, or right of it when the line is too near the left edge.
+func vLineLabel(c draw.Canvas, l lineAt, sty text.Style) (x0, x1 vg.Length) {
+	w := sty.Width(l.label)
+	if l.at-4-w >= c.Min.X {
+		return l.at - 4 - w, l.at - 4
+	}
+	return l.at + 4, l.at + 4 + w
 }
 
 // backedText writes s with a white box behind it, so a label stays
@@ -587,8 +598,9 @@ func (t *tradeoffMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	var texts []chartlabel.Rect
 	ref := style(pointSize, true, colReference)
 	for _, l := range ls {
-		w, h := float64(ref.Width(l.label)), float64(ref.Height(l.label))
-		texts = append(texts, chartlabel.Rect{X0: float64(l.at) - 4 - w, Y0: -float64(c.Max.Y) + 2, X1: float64(l.at) - 4, Y1: -float64(c.Max.Y) + 2 + h})
+		x0, x1 := vLineLabel(c, l, ref)
+		h := float64(ref.Height(l.label))
+		texts = append(texts, chartlabel.Rect{X0: float64(x0), Y0: -float64(c.Max.Y) + 2, X1: float64(x1), Y1: -float64(c.Max.Y) + 2 + h})
 	}
 	placed := chartlabel.Place(labels, texts, bounds, 2)
 	leader := draw.LineStyle{Color: colDim, Width: 0.6}
