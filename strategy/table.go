@@ -144,6 +144,11 @@ type Chart struct {
 	// X lists the columns whose texts, joined by a space, name each row
 	// on the x axis ("level"; "step", "replay").
 	X []string
+	// XFigures puts the rows along a linear axis at the figures of the one
+	// X column instead (a series over time: "t s"), named XLabel; the
+	// series are drawn as lines.
+	XFigures bool
+	XLabel   string
 	// Series is the column whose text splits the rows into series, one
 	// per value in order of first appearance ("preset"); "" for one.
 	Series string

@@ -21,9 +21,10 @@ import (
 type figure struct {
 	file, title string
 	tradeoff    bool     // x is bandwidth (log), points labelled; else x is categories
+	numericX    bool     // x is a column's figures (a series over time)
 	categories  []string // the x axis' names, in order (category charts)
 	bars        bool
-	xLabel      string // tradeoff charts
+	xLabel      string // tradeoff and numeric-x charts
 	panels      []panelData
 }
 
@@ -110,13 +111,16 @@ func buildFigures(tables []tabled) ([]figure, error) {
 func chartFigure(tb tabled, c strategy.Chart) (figure, error) {
 	t := tb.t
 	where := tb.section + ": chart " + c.File
-	f := figure{file: c.File, title: c.Title, bars: c.Bars}
-	if c.File == "" || len(c.X) == 0 || len(c.Panels) == 0 {
-		return f, fmt.Errorf("%s: a chart needs a file name, x columns and panels", where)
+	f := figure{file: c.File, title: c.Title, bars: c.Bars && !c.XFigures, numericX: c.XFigures}
+	if c.File == "" || len(c.X) == 0 || len(c.Panels) == 0 || c.XFigures && len(c.X) != 1 {
+		return f, fmt.Errorf("%s: a chart needs a file name, x columns (one for XFigures) and panels", where)
 	}
 	xs, err := columns(t, where, c.X...)
 	if err != nil {
 		return f, err
+	}
+	if c.XFigures {
+		f.xLabel = axisLabel(c.XLabel, t.Columns[xs[0]].Unit)
 	}
 	series := -1
 	if c.Series != "" {
@@ -164,11 +168,16 @@ func chartFigure(tb tabled, c strategy.Chart) (figure, error) {
 			if math.IsNaN(v) {
 				continue // no figure ("-"): nothing to draw
 			}
-			if seen[[2]int{ser[r], cat[r]}] {
+			pt := point{X: float64(cat[r]), Y: v, Text: strings.Trim(row[ys[0]].Text, " ()"), Row: r}
+			if c.XFigures {
+				if pt.X = row[xs[0]].Value; math.IsNaN(pt.X) {
+					continue
+				}
+			} else if seen[[2]int{ser[r], cat[r]}] {
 				return f, fmt.Errorf("%s: two rows named %q in one series", where, f.categories[cat[r]])
 			}
 			seen[[2]int{ser[r], cat[r]}] = true
-			pd.series[ser[r]].points = append(pd.series[ser[r]].points, point{X: float64(cat[r]), Y: v, Text: strings.Trim(row[ys[0]].Text, " ()"), Row: r})
+			pd.series[ser[r]].points = append(pd.series[ser[r]].points, pt)
 		}
 		f.panels = append(f.panels, pd)
 	}

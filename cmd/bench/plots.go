@@ -417,7 +417,15 @@ func panelPlot(f figure, i int) *plot.Plot {
 	grid.Horizontal = draw.LineStyle{Color: colGrid, Width: 0.8}
 	grid.Vertical.Color = nil
 	var sx scale
-	if f.tradeoff {
+	switch {
+	case f.numericX:
+		sx = newScale(false, panelValues(pd, true))
+		p.X.Min, p.X.Max = sx.min, sx.max
+		p.X.Tick.Marker = sx
+		if i == len(f.panels)-1 {
+			p.X.Label.Text = f.xLabel
+		}
+	case f.tradeoff:
 		xvals := panelValues(pd, true)
 		for _, l := range pd.lines {
 			xvals = append(xvals, l.Value)
@@ -427,7 +435,7 @@ func panelPlot(f figure, i int) *plot.Plot {
 		p.X.Tick.Marker = sx
 		p.X.Label.Text = f.xLabel
 		grid.Vertical = draw.LineStyle{Color: colGrid, Width: 0.8}
-	} else {
+	default:
 		n := len(f.categories)
 		p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 		p.X.Tick.Marker = categoryTicks{names: f.categories, width: (figW-2*margin-100)/vg.Length(n) - 8, shown: i == len(f.panels)-1}

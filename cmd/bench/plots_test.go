@@ -253,3 +253,37 @@ func TestFigureErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesOverTime: a chart along a column's figures (a series over
+// time, as the adaptation section's queueing delay will be) puts each row
+// at its time and draws, without any section of today's bench.
+func TestSeriesOverTime(t *testing.T) {
+	tb := strategy.NewTable(strategy.Column{Head: "cap"}, strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "queue ms", Unit: "ms"})
+	for i := range 20 {
+		for _, c := range []string{"256", "128"} {
+			tb.Add(strategy.Text(c), strategy.Num(float64(i)*0.5, "%.1f"), strategy.Num(float64(i*i)/float64(len(c)), "%.0f"))
+		}
+	}
+	tb.Charts = []strategy.Chart{{File: "queue", Title: "Queueing delay over time", X: []string{"t s"}, XFigures: true, XLabel: "time",
+		Series: "cap", Panels: []strategy.Panel{{Y: "queue ms", Label: "queueing delay"}}}}
+	b := &bench{tables: []tabled{{section: "adaptation", t: tb}}}
+	figs, err := buildFigures(b.tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := figs[0].panels[0]
+	if len(pd.series) != 2 || len(pd.series[0].points) != 20 || figs[0].xLabel != "time (s)" {
+		t.Fatalf("figure %+v", figs[0])
+	}
+	for _, s := range pd.series {
+		for _, p := range s.points {
+			figureOf(t, "t", p.X, tb.Rows[p.Row][1])
+			figureOf(t, "queue", p.Y, tb.Rows[p.Row][2])
+		}
+	}
+	dir := t.TempDir()
+	if err := writePlots(b, dir, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, "queue")
+}
