@@ -96,7 +96,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	fs.IntVar(&o.height, "height", defaultHeight, "window height in pixels")
 	fs.BoolVar(&o.ui.NoAudio, "mute", false, "start muted: the sound device is not opened until M unmutes")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
-	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost")
+	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost, chart")
 	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
 	applyStrategyFlags := ui.StrategyFlags(fs, list)
 	applyPlayers := playersFlags(fs)

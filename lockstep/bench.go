@@ -6,7 +6,6 @@ package lockstep
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -18,8 +17,17 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 }
 
 func benchModes(b strategy.Bench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "mode\tkbit/s\tback kbit/s\tstall ticks\tlongest stall s\tavg delay ms\tworst delay ms\tframes checked\tfirst desync\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "mode"},
+		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "back kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "stall ticks", Unit: "ticks"},
+		strategy.Column{Head: "longest stall s", Unit: "s"},
+		strategy.Column{Head: "avg delay ms", Unit: "ms"},
+		strategy.Column{Head: "worst delay ms", Unit: "ms"},
+		strategy.Column{Head: "frames checked"},
+		strategy.Column{Head: "first desync"},
+	)
 	for i, m := range Modes {
 		st := New(DefaultConfig())
 		st.SetMode(i)
@@ -40,19 +48,26 @@ func benchModes(b strategy.Bench) error {
 			}
 		})
 		ss := st.Stats()
-		desync := "none"
+		desync := strategy.Text("none")
 		if ss.Desync >= 0 {
-			desync = fmt.Sprintf("frame %d", ss.Desync)
+			desync = strategy.Textf("frame %d", ss.Desync)
 		}
 		toMs := 1000.0 / wire.TicksPerSecond
-		fmt.Fprintf(w, "%d %s\t%.1f\t%.1f\t%d\t%.2f\t%.0f\t%.0f\t%d\t%s\t\n", i+1, m.Name, sum.AvgWireKbps(), back/float64(max(ticks, 1)),
-			ss.StallTicks, float64(ss.LongestStall)/wire.TicksPerSecond, delaySum/float64(max(delayN, 1))*toMs, float64(worst)*toMs, ss.Checked, desync)
+		t.Add(strategy.Textf("%d %s", i+1, m.Name), strategy.Num(sum.AvgWireKbps(), "%.1f"), strategy.Num(back/float64(max(ticks, 1)), "%.1f"),
+			strategy.Int(ss.StallTicks), strategy.Num(float64(ss.LongestStall)/wire.TicksPerSecond, "%.2f"),
+			strategy.Num(delaySum/float64(max(delayN, 1))*toMs, "%.0f"), strategy.Num(float64(worst)*toMs, "%.0f"), strategy.Int(ss.Checked), desync)
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "kbit/s: left → right, IP/UDP headers included (inputs and a 32-bit hash per packet); back: right → left (the session's acks and lockstep's input ack).")
-	fmt.Fprintln(b.Out(), "stall: ticks the right waited for an input it lacked; delay: the left's frame minus the right's, each tick after the first input arrived;")
-	fmt.Fprintln(b.Out(), "frames checked: frames whose state hashes both sides compared. Mode 2 moves the right's player by 1 nm one second in.")
-	return nil
+	t.Note("kbit/s: left → right, IP/UDP headers included (inputs and a 32-bit hash per packet); back: right → left (the session's acks and lockstep's input ack).")
+	t.Note("stall: ticks the right waited for an input it lacked; delay: the left's frame minus the right's, each tick after the first input arrived;")
+	t.Note("frames checked: frames whose state hashes both sides compared. Mode 2 moves the right's player by 1 nm one second in.")
+	t.Charts = []strategy.Chart{{
+		File: "lockstep", Title: "Deterministic lockstep: what waiting for inputs costs, by network mode",
+		X: []string{"mode"}, Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "stall ticks", Label: "time stalled"},
+			{Y: "longest stall s", Label: "longest stall"},
+			{Y: "avg delay ms", Label: "delay, average"},
+		},
+	}}
+	return b.Print(t)
 }

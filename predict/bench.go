@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"text/tabwriter"
 
 	"netcubes/link"
 	"netcubes/strategy"
@@ -23,8 +22,21 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 }
 
 func benchSteps(b strategy.Bench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "step\treplay\tkbit/s\tback kbit/s\tcorrections\tframes/correction\treplay µs/tick p95\treplay µs/tick max\tplayer err RMS cm\tplayer err max cm\tlate inputs\tframes twice\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "step"},
+		strategy.Column{Head: "replay"},
+		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "back kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "corrections"},
+		strategy.Column{Head: "corrections/s", Unit: "1/s", Join: true},
+		strategy.Column{Head: "frames/correction", Unit: "frames"},
+		strategy.Column{Head: "replay µs/tick p95", Unit: "µs"},
+		strategy.Column{Head: "replay µs/tick max", Unit: "µs"},
+		strategy.Column{Head: "player err RMS cm", Unit: "cm"},
+		strategy.Column{Head: "player err max cm", Unit: "cm"},
+		strategy.Column{Head: "late inputs"},
+		strategy.Column{Head: "frames twice"},
+	)
 	type row struct {
 		mode  Mode
 		scope Scope
@@ -67,15 +79,24 @@ func benchSteps(b strategy.Bench) error {
 			perCorr = float64(ss.ReplayedFrames) / float64(ss.Corrections)
 		}
 		sec := float64(ticks) / wire.TicksPerSecond
-		fmt.Fprintf(w, "%d %s\t%s\t%.1f\t%.1f\t%d (%.1f/s)\t%.1f\t%.0f\t%.0f\t%.2f\t%.1f\t%d\t%d\t\n", int(r.mode), r.mode, r.scope,
-			s.Metrics().SentKbps, back/float64(max(ticks, 1)), ss.Corrections, float64(ss.Corrections)/math.Max(sec, 1e-9), perCorr,
-			p95, worst, math.Sqrt(errSq/math.Max(float64(errN), 1)), errMax, ss.LateInputs, ss.SimulatedTwice)
+		t.Add(strategy.Textf("%d %s", int(r.mode), r.mode), strategy.Textf("%s", r.scope),
+			strategy.Num(s.Metrics().SentKbps, "%.1f"), strategy.Num(back/float64(max(ticks, 1)), "%.1f"),
+			strategy.Uint(ss.Corrections), strategy.Num(float64(ss.Corrections)/math.Max(sec, 1e-9), " (%.1f/s)"), strategy.Num(perCorr, "%.1f"),
+			strategy.Num(p95, "%.0f"), strategy.Num(worst, "%.0f"), strategy.Num(math.Sqrt(errSq/math.Max(float64(errN), 1)), "%.2f"), strategy.Num(errMax, "%.1f"),
+			strategy.Uint(ss.LateInputs), strategy.Uint(ss.SimulatedTwice))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "Intercontinental link; the script's inputs go to the client (the right owns the player). kbit/s: the last second, server → client, headers included;")
-	fmt.Fprintln(b.Out(), "back: client → server (its inputs and the acks). player err: the client's predicted player against the server's at the same frame, per second")
-	fmt.Fprintln(b.Out(), "(steps 2+; step 1 draws the server's state). replay µs/tick: wall-clock time spent rewinding and replaying in one tick.")
-	return nil
+	t.Note("Intercontinental link; the script's inputs go to the client (the right owns the player). kbit/s: the last second, server → client, headers included;")
+	t.Note("back: client → server (its inputs and the acks). player err: the client's predicted player against the server's at the same frame, per second")
+	t.Note("(steps 2+; step 1 draws the server's state). replay µs/tick: wall-clock time spent rewinding and replaying in one tick.")
+	t.Charts = []strategy.Chart{{
+		File: "prediction", Title: "Networked Physics (2004): corrections and the predicted player's error, by step",
+		X: []string{"step", "replay"}, Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "corrections/s", Label: "corrections (rewind and replay)"},
+			{Y: "player err RMS cm", Label: "player error, RMS"},
+		},
+	}}
+	t.Tradeoff = &strategy.Tradeoff{Name: "2004 prediction, by step (error: the player only)", Kbps: "kbit/s", ErrCm: "player err RMS cm",
+		Label: []string{"step"}, Preset: link.PresetIntercontinental.String()}
+	return b.Print(t)
 }

@@ -15,9 +15,7 @@ package snapshot
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"text/tabwriter"
 
 	"netcubes/cubes"
 	"netcubes/strategy"
@@ -47,30 +45,43 @@ func benchChallenge(b strategy.Bench) error {
 	}
 	frames := [][]Cube{ChallengeFrame(s.Left())}
 	b.Play("snapshot challenge", "record", s, func() { frames = append(frames, ChallengeFrame(s.Left())) })
-	return ChallengeTable(b.Out(), frames)
+	t, err := ChallengeTable(frames)
+	if err != nil {
+		return err
+	}
+	return b.Print(t)
 }
 
 // ChallengeTable codes frames (the challenge layout) at levels 8-13, with
 // and without player prediction from level 9, checks every decode and
-// prints bytes per frame and kbit/s.
-func ChallengeTable(out io.Writer, frames [][]Cube) error {
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "level\tstage\tbytes/frame\tkbit/s\tbits/changed\tchanged/frame\texact\t")
+// tabulates bytes per frame and kbit/s.
+func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
+	t := strategy.NewTable(
+		strategy.Column{Head: "level"},
+		strategy.Column{Head: "stage"},
+		strategy.Column{Head: "bytes/frame", Unit: "bytes"},
+		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "bits/changed", Unit: "bits"},
+		strategy.Column{Head: "changed/frame", Unit: "cubes"},
+		strategy.Column{Head: "exact"},
+	)
 	for _, row := range challengeRows() {
 		r, err := CodeChallengeModels(frames, row.level, row.predict, !row.fresh)
 		if err != nil {
-			return fmt.Errorf("level %s: %w", row.name(), err)
+			return nil, fmt.Errorf("level %s: %w", row.name(), err)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\tyes\t\n", row.name(), row.stage(), r.BytesPerFrame(), r.Kbps(),
-			ratio(8*r.Bytes, r.Changed), ratio(r.Changed, r.Packets))
+		t.Add(strategy.Text(row.name()), strategy.Text(row.stage()), strategy.Num(r.BytesPerFrame(), "%.1f"), strategy.Num(r.Kbps(), "%.1f"),
+			strategy.Num(ratio(8*r.Bytes, r.Changed), "%.1f"), strategy.Num(ratio(r.Changed, r.Packets), "%.1f"), strategy.Text("yes"))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline two\n", len(frames), NumChallengeCubes)
-	fmt.Fprintln(out, "before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
-	fmt.Fprintln(out, "without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
-	return nil
+	t.Notef("%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline two", len(frames), NumChallengeCubes)
+	t.Note("before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
+	t.Note("without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
+	t.Charts = []strategy.Chart{{
+		File: "challenge", Title: "The 2015 snapshot challenge's layout: bits per changed cube, levels 8-13",
+		X: []string{"level"}, Bars: true,
+		Panels: []strategy.Panel{{Y: "bits/changed", Label: "bits per changed cube"}},
+	}}
+	return t, nil
 }
 
 func challengeRows() []levelRow {
@@ -211,8 +222,22 @@ func snapshotLevelRows() []levelRow {
 }
 
 func benchCompression(b strategy.Bench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "level\tstage\tavg kbit/s\tpeak kbit/s\tbits/changed\tchanged/pkt\tb/index\tb/pos\tb/rot\terr cm\tmax err cm\tmax rot°\tstarved\tthe article\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "level"},
+		strategy.Column{Head: "stage"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "peak kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "bits/changed", Unit: "bits"},
+		strategy.Column{Head: "changed/pkt", Unit: "cubes"},
+		strategy.Column{Head: "b/index", Unit: "bits"},
+		strategy.Column{Head: "b/pos", Unit: "bits"},
+		strategy.Column{Head: "b/rot", Unit: "bits"},
+		strategy.Column{Head: "err cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "max rot°", Unit: "°"},
+		strategy.Column{Head: "starved", Unit: "ticks"},
+		strategy.Column{Head: "the article"},
+	)
 	for _, row := range snapshotLevelRows() {
 		r, err := runSnapshot(b, "snapshot compression", "level "+row.name(), func(st *Strategy) {
 			st.UseCompressionDemo()
@@ -223,32 +248,55 @@ func benchCompression(b strategy.Bench) error {
 		if err != nil {
 			return err
 		}
-		t := r.stats.Total
-		stage := row.stage()
-		fmt.Fprintf(w, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.1f\t%.1f\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n",
-			row.name(), stage, r.sum.AvgWireKbps(), r.sum.KbpsPeak, t.BitsPerChanged(), t.ChangedPerPacket(),
-			orDash(t.BitsPerIndex()), t.BitsPerPosition(), t.BitsPerOrientation(),
-			r.errRMS(), r.posMax, r.rotMax, r.stats.StarvedTicks, articleLevel[row.level])
+		tot := r.stats.Total
+		t.Add(strategy.Text(row.name()), strategy.Text(row.stage()), strategy.Num(r.sum.AvgWireKbps(), "%.1f"), strategy.Num(r.sum.KbpsPeak, "%.1f"),
+			strategy.Num(tot.BitsPerChanged(), "%.1f"), strategy.Num(tot.ChangedPerPacket(), "%.1f"),
+			orDash(tot.BitsPerIndex()), strategy.Num(tot.BitsPerPosition(), "%.1f"), strategy.Num(tot.BitsPerOrientation(), "%.1f"),
+			strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.posMax, "%.2f"), strategy.Num(r.rotMax, "%.2f"), strategy.Int(r.stats.StarvedTicks),
+			strategy.Text(articleLevel[row.level]))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "60 Hz, linear interpolation, default delay. kbit/s include 28 bytes of IP/UDP header per packet; bits/changed is the cube data (changed bits,")
-	fmt.Fprintln(b.Out(), "indices, flags, fields) per cube carried; b/index, b/pos, b/rot average each field as sent (absolute fallbacks included). err: RMS over the")
-	fmt.Fprintln(b.Out(), "run of the per-tick RMS position error of all 901 cubes at the frame shown. +pred: the player-relative prediction (ours, beyond the article).")
-	return nil
+	t.Note("60 Hz, linear interpolation, default delay. kbit/s include 28 bytes of IP/UDP header per packet; bits/changed is the cube data (changed bits,")
+	t.Note("indices, flags, fields) per cube carried; b/index, b/pos, b/rot average each field as sent (absolute fallbacks included). err: RMS over the")
+	t.Note("run of the per-tick RMS position error of all 901 cubes at the frame shown. +pred: the player-relative prediction (ours, beyond the article).")
+	t.Charts = []strategy.Chart{{
+		File: "compression", Title: "Snapshot compression, level by level: bits per changed cube and bandwidth (" + b.Preset().String() + ")",
+		X: []string{"level"}, Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "bits/changed", Label: "bits per changed cube", Lines: []strategy.Line{{Value: 58, Label: "the article's level 11: ≈ 58 bits"}}},
+			{Y: "avg kbit/s", Label: "bandwidth", Log: true, Lines: []strategy.Line{{Value: articleTargetKbps, Label: "the article's target: 256 kbit/s"}}},
+		},
+	}}
+	t.Tradeoff = &strategy.Tradeoff{Name: "snapshot compression, by level", Kbps: "avg kbit/s", ErrCm: "err cm",
+		Label: []string{"level"}, Preset: b.Preset().String(),
+		Lines: []strategy.Line{{Value: articleTargetKbps, Label: "the compression article's target"}}}
+	return b.Print(t)
 }
 
-func orDash(v float64) string {
+// articleTargetKbps is the compression article's bandwidth goal for the
+// katamari scenario.
+const articleTargetKbps = 256
+
+// orDash prints a field the level does not send as "-" (no figure).
+func orDash(v float64) strategy.Cell {
 	if v == 0 {
-		return "-"
+		return strategy.Text("-")
 	}
-	return fmt.Sprintf("%.2f", v)
+	return strategy.Num(v, "%.2f")
 }
 
 func benchInterpolation(b strategy.Bench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "rate\tmode\tdelay ms\tavg kbit/s\terr cm\tsteady err cm\tmax err cm\tmax pop cm\tstarved\textrapolated\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "rate"},
+		strategy.Column{Head: "mode"},
+		strategy.Column{Head: "delay ms", Unit: "ms"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "err cm", Unit: "cm"},
+		strategy.Column{Head: "steady err cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "max pop cm", Unit: "cm"},
+		strategy.Column{Head: "starved", Unit: "ticks"},
+		strategy.Column{Head: "extrapolated", Unit: "ticks"},
+	)
 	for _, rate := range Rates {
 		for m := RenderMode(0); m < NumRenderModes; m++ {
 			r, err := runSnapshot(b, "snapshot interpolation", fmt.Sprintf("%v %v", rate, m), func(st *Strategy) {
@@ -259,18 +307,25 @@ func benchInterpolation(b strategy.Bench) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "%v\t%v\t%.0f\t%.1f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%d\t\n",
-				rate, m, r.stats.PlayoutDelayMs, r.sum.AvgWireKbps(), r.errRMS(), r.steadyRMS(), r.posMax, r.popMx,
-				r.stats.StarvedTicks, r.stats.ExtrapolatedTicks)
+			t.Add(strategy.Textf("%v", rate), strategy.Textf("%v", m), strategy.Num(r.stats.PlayoutDelayMs, "%.0f"), strategy.Num(r.sum.AvgWireKbps(), "%.1f"),
+				strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.steadyRMS(), "%.3f"), strategy.Num(r.posMax, "%.1f"), strategy.Num(r.popMx, "%.1f"),
+				strategy.Int(r.stats.StarvedTicks), strategy.Int(r.stats.ExtrapolatedTicks))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "Uncompressed snapshots (level 1, with velocity). delay: network + interpolation delay at the end of the run. steady err: against the left")
-	fmt.Fprintln(b.Out(), "played back at the run's average delay (hitches count). starved: ticks with nothing to interpolate toward; extrapolated: ticks shown")
-	fmt.Fprintln(b.Out(), "past the newest snapshot.")
-	return nil
+	t.Note("Uncompressed snapshots (level 1, with velocity). delay: network + interpolation delay at the end of the run. steady err: against the left")
+	t.Note("played back at the run's average delay (hitches count). starved: ticks with nothing to interpolate toward; extrapolated: ticks shown")
+	t.Note("past the newest snapshot.")
+	t.Charts = []strategy.Chart{{
+		File: "interpolation", Title: "Snapshot interpolation: the error a viewer sees, by render mode and send rate (" + b.Preset().String() + ")",
+		X: []string{"mode"}, Series: "rate", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "steady err cm", Label: "error against a steady playback, RMS", Log: true},
+			{Y: "delay ms", Label: "delay"},
+		},
+	}}
+	t.Tradeoff = &strategy.Tradeoff{Name: "snapshot interpolation, by rate and render mode (level 1; error against a steady playback)", Kbps: "avg kbit/s", ErrCm: "steady err cm",
+		Label: []string{"rate", "mode"}, Preset: b.Preset().String()}
+	return b.Print(t)
 }
 
 // idleKbps measures the delta levels with every cube at rest: the world
@@ -346,14 +401,18 @@ func benchArticle(b strategy.Bench) error {
 	if err != nil {
 		return err
 	}
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "figure\tthe article\tmeasured\twith player prediction\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "figure"},
+		strategy.Column{Head: "the article"},
+		strategy.Column{Head: "measured"},
+		strategy.Column{Head: "with player prediction"},
+	)
 	row := func(name, article string, measured, pred float64, unit string) {
-		ps := "-"
+		ps := strategy.Text("-")
 		if !math.IsNaN(pred) {
-			ps = fmt.Sprintf("%.1f %s", pred, unit)
+			ps = strategy.Num(pred, "%.1f "+unit)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.1f %s\t%s\t\n", name, article, measured, unit, ps)
+		t.Add(strategy.Text(name), strategy.Text(article), strategy.Num(measured, "%.1f "+unit), ps)
 	}
 	row("uncompressed (level 1), peak", "17.37 Mbit/s", l1.sum.KbpsPeak/1000, math.NaN(), "Mbit/s")
 	row("after quantization (level 5)", "80 bits/cube", l5.stats.Total.BitsPerChanged(), math.NaN(), "bits/cube")
@@ -364,11 +423,8 @@ func benchArticle(b strategy.Bench) error {
 	row("all at rest (level 11)", "≈ 15 kbit/s", idle, math.NaN(), "kbit/s")
 	row("katamari average (level 11)", "< 256 kbit/s", l11.sum.AvgWireKbps(), p11.sum.AvgWireKbps(), "kbit/s")
 	row("katamari peak (level 11)", "-", l11.sum.KbpsPeak, p11.sum.KbpsPeak, "kbit/s")
-	if err := w.Flush(); err != nil {
-		return err
-	}
 	age := l11.stats.Total.MeanBaselineAge()
-	fmt.Fprintf(b.Out(), "Per-field figures average every field sent (absolute fallbacks included). Baseline age on this link: %.1f frames on average\n", age)
-	fmt.Fprintln(b.Out(), "(about one round trip); the older the baseline, the further cubes have moved and the larger their deltas.")
-	return nil
+	t.Notef("Per-field figures average every field sent (absolute fallbacks included). Baseline age on this link: %.1f frames on average", age)
+	t.Note("(about one round trip); the older the baseline, the further cubes have moved and the larger their deltas.")
+	return b.Print(t)
 }

@@ -17,7 +17,6 @@ package statesync
 import (
 	"fmt"
 	"math"
-	"text/tabwriter"
 
 	"netcubes/link"
 	"netcubes/strategy"
@@ -89,8 +88,20 @@ func (e *stateSyncExtra) add(s strategy.Run, st *Strategy, countErr bool) {
 }
 
 func benchBuildUp(b strategy.Bench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tstep\tavg kbit/s\tpeak kbit/s\tupd/packet\tbits/upd\tRMS err cm\tworst RMS cm\tmax err cm\tmax pop cm\tlongest wait s\tlate pkts\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "preset"},
+		strategy.Column{Head: "step"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "peak kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "upd/packet", Unit: "updates"},
+		strategy.Column{Head: "bits/upd", Unit: "bits"},
+		strategy.Column{Head: "RMS err cm", Unit: "cm"},
+		strategy.Column{Head: "worst RMS cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "max pop cm", Unit: "cm"},
+		strategy.Column{Head: "longest wait s", Unit: "s"},
+		strategy.Column{Head: "late pkts"},
+	)
 	for _, p := range benchPresets(b) {
 		for step := 1; step <= Steps; step++ {
 			s, st, err := newBenchRun(b, p, step)
@@ -102,26 +113,42 @@ func benchBuildUp(b strategy.Bench) error {
 			if e.rejected != 0 {
 				return fmt.Errorf("%s step %d: %d packets rejected", p, step, e.rejected)
 			}
-			fmt.Fprintf(w, "%s\t%d %s\t%.1f\t%.1f\t%.1f\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t%.1f\t%d\t\n",
-				p, step, StepName(step), sum.AvgWireKbps(), sum.KbpsPeak,
-				e.updates/math.Max(float64(e.ticks), 1), e.bits/math.Max(e.updates, 1),
-				math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), e.rmsMax, e.posMax, e.popMax,
-				e.oldestWait/wire.TicksPerSecond, e.late)
+			t.Add(strategy.Textf("%s", p), strategy.Textf("%d %s", step, StepName(step)),
+				strategy.Num(sum.AvgWireKbps(), "%.1f"), strategy.Num(sum.KbpsPeak, "%.1f"),
+				strategy.Num(e.updates/math.Max(float64(e.ticks), 1), "%.1f"), strategy.Num(e.bits/math.Max(e.updates, 1), "%.1f"),
+				strategy.Num(math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
+				strategy.Num(e.posMax, "%.2f"), strategy.Num(e.popMax, "%.2f"),
+				strategy.Num(e.oldestWait/wire.TicksPerSecond, "%.1f"), strategy.Uint(e.late))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "RMS err: root mean square over the run of the per-tick RMS position error of all 901 cubes, right (as drawn) vs left at the frame the right shows;")
-	fmt.Fprintln(b.Out(), "max pop: largest |Δright − Δleft| of any cube in one tick. Steps 1–3 blend the simulation toward updates, steps 4+ snap; steps 6+ quantize both sides,")
-	fmt.Fprintln(b.Out(), "which makes the right an exact copy when it starts with the left (see the next table for a right that has catching up to do).")
-	return nil
+	t.Note("RMS err: root mean square over the run of the per-tick RMS position error of all 901 cubes, right (as drawn) vs left at the frame the right shows;")
+	t.Note("max pop: largest |Δright − Δleft| of any cube in one tick. Steps 1–3 blend the simulation toward updates, steps 4+ snap; steps 6+ quantize both sides,")
+	t.Note("which makes the right an exact copy when it starts with the left (see the next table for a right that has catching up to do).")
+	t.Charts = []strategy.Chart{{
+		File: "statesync-buildup", Title: "State synchronization, step by step: bandwidth and error on three links",
+		X: []string{"step"}, Series: "preset",
+		Panels: []strategy.Panel{
+			{Y: "avg kbit/s", Label: "bandwidth", Log: true, Lines: []strategy.Line{{Value: float64(StepSettings(Steps).BandwidthKbps), Label: "the budget (steps 2+)"}}},
+			{Y: "RMS err cm", Label: "position error, RMS", Log: true},
+		},
+	}}
+	t.Tradeoff = &strategy.Tradeoff{Name: "state sync, by step", Kbps: "avg kbit/s", ErrCm: "RMS err cm",
+		Label: []string{"step"}, PresetColumn: "preset",
+		Lines: []strategy.Line{{Value: float64(StepSettings(Steps).BandwidthKbps), Label: "state sync's budget"}}}
+	return b.Print(t)
 }
 
 func benchSwitched(b strategy.Bench) error {
 	const switchAt, settle = 2 * wire.TicksPerSecond, 2 * wire.TicksPerSecond
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tstep\tavg kbit/s\tRMS err cm\tworst RMS cm\tmax err cm\tmax pop cm\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "preset"},
+		strategy.Column{Head: "step"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "RMS err cm", Unit: "cm"},
+		strategy.Column{Head: "worst RMS cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "max pop cm", Unit: "cm"},
+	)
 	for _, p := range benchPresets(b) {
 		for _, step := range []int{4, 5, 6, 7, 8} {
 			s, st, err := newBenchRun(b, p, step)
@@ -135,14 +162,19 @@ func benchSwitched(b strategy.Bench) error {
 				}
 				e.add(s, st, s.Frame() >= switchAt+settle)
 			})
-			fmt.Fprintf(w, "%s\t%d %s\t%.1f\t%.3f\t%.3f\t%.2f\t%.2f\t\n",
-				p, step, StepName(step), sum.AvgWireKbps(),
-				math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), e.rmsMax, e.posMax, e.popMax)
+			t.Add(strategy.Textf("%s", p), strategy.Textf("%d %s", step, StepName(step)), strategy.Num(sum.AvgWireKbps(), "%.1f"),
+				strategy.Num(math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
+				strategy.Num(e.posMax, "%.2f"), strategy.Num(e.popMax, "%.2f"))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "The strategy is switched on (the right restarts from the initial world) 2 s into the script; errors count from 2 s later.")
-	return nil
+	t.Note("The strategy is switched on (the right restarts from the initial world) 2 s into the script; errors count from 2 s later.")
+	t.Charts = []strategy.Chart{{
+		File: "statesync-switched", Title: "State synchronization switched on 2 s in: the error it leaves once caught up",
+		X: []string{"step"}, Series: "preset", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "RMS err cm", Label: "position error, RMS", Log: true},
+			{Y: "max pop cm", Label: "largest pop in one tick", Log: true},
+		},
+	}}
+	return b.Print(t)
 }

@@ -17,12 +17,18 @@ import (
 // its own package; the bench owns only the scenario (script, seed, preset,
 // frame count), the progress bar and the CSV, and offers them through
 // Bench. It runs the sections of every strategy in the catalog, in menu
-// order, once per section name.
+// order, once per section name. A section fills a Table (table.go), the
+// figures with their units and the text printed for them, and hands it to
+// Print: the bench prints it and draws its charts from the same figures.
 
 // Bench is the headless bench as a strategy's tables use it.
 type Bench interface {
-	// Out is where the tables go.
+	// Out is where the tables go: a section prints its tables with Print,
+	// and anything else it has to say here.
 	Out() io.Writer
+	// Print writes t to Out and keeps it for the bench's charts (-plots:
+	// t.Charts and t.Tradeoff).
+	Print(t *Table) error
 	// Preset is the bench's network conditions (-preset).
 	Preset() link.Preset
 	// NewRun builds a session on conditions c whose only strategy is st,

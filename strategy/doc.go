@@ -15,6 +15,9 @@
 //     on one short line; control_test.go pins their text).
 //   - bench.go: Bench, Run and Summary, the bench as a strategy's tables
 //     see it.
+//   - table.go: Table, a bench table as data (columns with units, cells
+//     with their figures), printed by one Write, and the charts the bench
+//     draws from it (Chart, Tradeoff).
 //
 // A new strategy's receive fuzzer is three lines with internal/fuzzutil.
 //

@@ -59,19 +59,21 @@ type Options struct {
 	Connect string
 }
 
-// Show is the starting state of the toggles G, T, E and H.
+// Show is the starting state of the toggles G, T, E, H and F3.
 type Show struct {
 	NoGhost bool
 	Tint    render.TintMode
 	Offsets bool
 	Help    bool
+	Chart   bool
 }
 
 // showWords are the words of -show, in the order the usage lists them.
-var showWords = []string{"help", "priority", "updated", "offsets", "no-ghost"}
+var showWords = []string{"help", "priority", "updated", "offsets", "no-ghost", "chart"}
 
 // ParseShow reads a comma-separated -show list: help (the key list),
-// priority or updated (the T tints), offsets (E), no-ghost (G off).
+// priority or updated (the T tints), offsets (E), no-ghost (G off), chart
+// (the comparison chart, F3).
 func ParseShow(list string) (Show, error) {
 	var sh Show
 	if list == "" {
@@ -89,6 +91,8 @@ func ParseShow(list string) (Show, error) {
 			sh.Offsets = true
 		case "no-ghost":
 			sh.NoGhost = true
+		case "chart":
+			sh.Chart = true
 		default:
 			return sh, UsageError(fmt.Sprintf("unknown -show item %q (items: %s)", w, strings.Join(showWords, ", ")))
 		}
@@ -114,6 +118,11 @@ type App struct {
 	stepOnce     bool
 	slowPhase    int
 	help         bool
+
+	// The comparison chart (chart.go): the points of what was shown, and
+	// whether the chart is on screen (F3).
+	compare *viewmodel.Comparison
+	chart   bool
 
 	scriptOn    bool
 	scriptStart int // session frame at which the script's frame 0 played
@@ -163,6 +172,8 @@ func NewApp(o Options) (*App, error) {
 		outageStart: -1,
 		overlays:    render.Overlays{Ghost: !o.Show.NoGhost, Tint: o.Show.Tint, ErrorOffsets: o.Show.Offsets},
 		help:        o.Show.Help,
+		compare:     viewmodel.NewComparison(viewmodel.DefaultCompareConfig()),
+		chart:       o.Show.Chart,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
 	a.links = []linkChoice{choiceOf(o.Preset)}
@@ -210,6 +221,7 @@ func (a *App) restart() error {
 		a.recSaved = -1
 	}
 	a.sess = s
+	a.compare.Break() // the world starts over: a new showing
 	a.scriptOn = a.opts.Script != nil
 	a.scriptStart = 0
 	a.left.Reset()
@@ -381,6 +393,7 @@ func (a *App) step() {
 	}
 	in := ins[0]
 	a.sess.StepPlayers(&ins, given)
+	a.compare.Add(a.shown(), a.sess.Metrics())
 	a.netEvents()
 	if a.recorder != nil {
 		used := a.sess.PlayerInputs()
@@ -449,6 +462,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 	}
 	a.drawHUD(screen, l, lr, rr)
+	if a.chart {
+		a.drawChart(screen, l, chartRect(l, lr, rr))
+	}
 	if a.help {
 		a.drawHelp(screen, l)
 	}

@@ -143,6 +143,10 @@ func buildBindings(list []strategy.Strategy) []binding {
 				a.overlays.ErrorOffsets = !a.overlays.ErrorOffsets
 				a.say("error offsets %s", onOff(a.overlays.ErrorOffsets))
 			}},
+		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: noShift, label: "F3 / Shift+F3", help: "chart of bandwidth against error, per setting shown / clear it",
+			do: func(a *App) { a.chart = !a.chart; a.say("comparison chart %s", onOff(a.chart)) }},
+		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: withShift,
+			do: func(a *App) { a.compare.Clear(); a.chart = true; a.say("comparison chart cleared") }},
 		binding{group: "Show", keys: keys(ebiten.KeyH, ebiten.KeyF1), label: "H or F1", help: "this help",
 			do: func(a *App) { a.help = !a.help }},
 		binding{group: "Show", keys: keys(ebiten.KeyEqual, ebiten.KeyNumpadAdd), label: "= / -", help: "text larger / smaller",

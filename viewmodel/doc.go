@@ -12,4 +12,7 @@
 //     ways, RTT, loss, the error against the truth), and PacketRecord, one
 //     packet of the HUD's timeline.
 //   - words.go: Plural, counts written the way they are read ("1 tick").
+//   - compare.go: Comparison, the app's comparison chart as data: one
+//     point per strategy, setting and link the presenter showed, the
+//     average of the HUD's figures over its last seconds on screen.
 package viewmodel

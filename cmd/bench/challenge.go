@@ -53,5 +53,9 @@ func runChallenge(b *bench, export, challenge string) error {
 		return fmt.Errorf("%s: %w", challenge, err)
 	}
 	fmt.Fprintf(b.out, "\n== the 2015 challenge layout: %s ==\n", challenge)
-	return snapshot.ChallengeTable(b.out, frames)
+	t, err := snapshot.ChallengeTable(frames)
+	if err != nil {
+		return err
+	}
+	return b.Print(t)
 }

@@ -8,6 +8,7 @@
 //	go run ./cmd/bench                          # every section, katamari, intercontinental
 //	go run ./cmd/bench -only snapshot -preset perfect
 //	go run ./cmd/bench -csv frames.csv          # one row per frame per run
+//	go run ./cmd/bench -plots docs/bench        # the tables, and their charts as SVG and PNG (plots.go)
 //	go run ./cmd/bench -physics -ode tools/odebench/odebench  # step time vs ODE (physics.go)
 //	go run ./cmd/bench -export-challenge k.bin  # the script's run in the 2015 challenge layout
 //	go run ./cmd/bench -challenge k.bin         # levels 8-13 on such a file
@@ -67,6 +68,14 @@ type bench struct {
 	out      io.Writer
 	csv      *csv.Writer
 	progress *progress
+	section  string   // the section running
+	tables   []tabled // every table printed, for -plots
+}
+
+// tabled is a table as the bench printed it, with its section.
+type tabled struct {
+	section string
+	t       *strategy.Table
 }
 
 // A bad command line prints one line (the value quoted, control characters
@@ -89,6 +98,19 @@ type usageError string
 func (e usageError) Error() string { return string(e) }
 
 func run(args []string, stdout, stderr io.Writer) error {
+	_, err := runTables(args, stdout, stderr)
+	return err
+}
+
+// runTables is run, returning the tables the sections printed (the
+// charts' data, for the tests).
+func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err error) {
+	var b *bench
+	defer func() {
+		if b != nil {
+			tables = b.tables
+		}
+	}()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	// The flag package prints its error and then every flag; keep errors
 	// to one line and print the flags only when asked (-h).
@@ -98,6 +120,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the simulated links")
 	frames := fs.Int("frames", 0, "ticks per run (0: the script's length)")
 	csvPath := fs.String("csv", "", "write one row per frame of every run to this CSV file")
+	plotDir := fs.String("plots", "", "draw every section's charts into this directory, as SVG and PNG (created if missing)")
 	only := fs.String("only", "", "run only the sections whose name contains this")
 	noProgress := fs.Bool("quiet", false, "no progress bar")
 	physicsMode := fs.Bool("physics", false, "compare the physics engines' step time on the katamari gather phase instead (see -rounds, -ode, -engine)")
@@ -114,45 +137,45 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fs.SetOutput(stderr)
 			fmt.Fprintln(stderr, "usage: bench [flags]")
 			fs.PrintDefaults()
-			return nil
+			return nil, nil
 		}
-		return usageError(err.Error())
+		return nil, usageError(err.Error())
 	}
 	if *child {
 		every, err := strconv.Atoi(fs.Arg(0))
 		if fs.NArg() != 1 || err != nil || every < 1 {
-			return usageError("-physics-child wants one argument, the presenter's ticks between decisions")
+			return nil, usageError("-physics-child wants one argument, the presenter's ticks between decisions")
 		}
-		return physicsChild(stdout, every)
+		return nil, physicsChild(stdout, every)
 	}
 	if fs.NArg() > 0 {
-		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+		return nil, usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	if *physicsMode {
 		if *rounds < 1 {
-			return usageError(errNoRounds.Error())
+			return nil, usageError(errNoRounds.Error())
 		}
-		return runPhysics(stdout, *rounds, *ode, engines)
+		return nil, runPhysics(stdout, *rounds, *ode, engines)
 	}
 	sc, err := cubes.LoadScript(*scriptName)
 	if err != nil {
-		return usageError(err.Error())
+		return nil, usageError(err.Error())
 	}
 	preset, ok := link.PresetByName(*presetName)
 	if !ok {
-		return usageError(fmt.Sprintf("unknown preset %q (presets: %s)", *presetName, presetNames()))
+		return nil, usageError(fmt.Sprintf("unknown preset %q (presets: %s)", *presetName, presetNames()))
 	}
 	if *frames < 0 {
-		return usageError(fmt.Sprintf("-frames must be >= 0, got %d", *frames))
+		return nil, usageError(fmt.Sprintf("-frames must be >= 0, got %d", *frames))
 	}
-	b := &bench{script: sc, preset: preset, seed: *seed, frames: sc.Length, out: stdout}
+	b = &bench{script: sc, preset: preset, seed: *seed, frames: sc.Length, out: stdout}
 	if *frames > 0 {
 		b.frames = *frames
 	}
 	if *csvPath != "" {
 		f, err := os.Create(*csvPath)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer f.Close()
 		b.csv = csv.NewWriter(f)
@@ -163,15 +186,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *clients != "" {
 		counts, err := parseClients(*clients)
 		if err != nil {
-			return usageError(err.Error())
+			return nil, usageError(err.Error())
 		}
 		if *frames == 0 {
 			b.frames = 600
 		}
-		return runScale(stdout, b, counts, b.progress)
+		if err := runScale(b, counts, b.progress); err != nil {
+			return nil, err
+		}
+		return nil, writePlots(b, *plotDir, stderr)
 	}
 	if *challenge != "" || *export != "" {
-		return runChallenge(b, *export, *challenge)
+		if err := runChallenge(b, *export, *challenge); err != nil {
+			return nil, err
+		}
+		return nil, writePlots(b, *plotDir, stderr)
 	}
 	fmt.Fprintf(stdout, "netcubes bench: script %s (%d frames, %.1f s), preset %s, seed %d\n",
 		sc.Name, b.frames, float64(b.frames)/wire.TicksPerSecond, preset, *seed)
@@ -181,20 +210,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		ran++
+		b.section = s.Name
 		fmt.Fprintf(stdout, "\n== %s ==\n", s.Name)
 		if err := s.Run(b); err != nil {
-			return fmt.Errorf("%s: %w", s.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	b.progress.done()
 	if ran == 0 {
-		return usageError(fmt.Sprintf("no section matches -only %q", *only))
+		return nil, usageError(fmt.Sprintf("no section matches -only %q", *only))
+	}
+	if err := writePlots(b, *plotDir, stderr); err != nil {
+		return nil, err
 	}
 	if b.csv != nil {
 		b.csv.Flush()
-		return b.csv.Error()
+		return nil, b.csv.Error()
 	}
-	return nil
+	return nil, nil
 }
 
 func presetNames() string {
@@ -209,6 +242,15 @@ var csvHeader = []string{"section", "run", "frame", "sent_kbps", "packet_bytes",
 
 // Out implements strategy.Bench.
 func (b *bench) Out() io.Writer { return b.out }
+
+// Print implements strategy.Bench: it prints t and keeps it for -plots.
+func (b *bench) Print(t *strategy.Table) error {
+	if err := t.Write(b.out); err != nil {
+		return err
+	}
+	b.tables = append(b.tables, tabled{section: b.section, t: t})
+	return nil
+}
 
 // Preset implements strategy.Bench.
 func (b *bench) Preset() link.Preset { return b.preset }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
+	"netcubes/strategy"
 	"netcubes/wire"
 )
 
@@ -50,8 +50,8 @@ type scaleRow struct {
 }
 
 // runScale measures every strategy at every number of clients.
-func runScale(out io.Writer, b *bench, counts []int, progress *progress) error {
-	fmt.Fprintf(out, "netcubes bench: scale, script %s, preset %s, seed %d, %d ticks measured after %d of warm-up\n",
+func runScale(b *bench, counts []int, progress *progress) error {
+	fmt.Fprintf(b.out, "netcubes bench: scale, script %s, preset %s, seed %d, %d ticks measured after %d of warm-up\n",
 		b.script.Name, b.preset, b.seed, b.frames, scaleWarmup)
 	var rows []scaleRow
 	for i, st := range catalog.All() {
@@ -71,8 +71,8 @@ func runScale(out io.Writer, b *bench, counts []int, progress *progress) error {
 		}
 	}
 	progress.done()
-	printScale(out, rows)
-	return nil
+	b.section = "scale"
+	return b.Print(scaleTable(rows))
 }
 
 // scaleWarmup is how many ticks run before the measured ones: the
@@ -128,18 +128,35 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 	}, nil
 }
 
-func printScale(out io.Writer, rows []scaleRow) {
-	fmt.Fprintf(out, "%14s %8s %12s %10s %12s %14s %12s %14s\n", "strategy", "clients", "median ms", "p95 ms",
-		"bytes/tick", "bytes/client", "heap MB", "KB/client")
+// scaleTable is the scale bench's table and its chart: the server's cost
+// against the number of clients, one line per strategy.
+func scaleTable(rows []scaleRow) *strategy.Table {
+	t := strategy.NewTable(
+		strategy.Column{Head: "strategy"}, strategy.Column{Head: "clients"},
+		strategy.Column{Head: "median ms", Unit: "ms"}, strategy.Column{Head: "p95 ms", Unit: "ms"},
+		strategy.Column{Head: "bytes/tick", Unit: "bytes"}, strategy.Column{Head: "bytes/client", Unit: "bytes"},
+		strategy.Column{Head: "heap MB", Unit: "MB"}, strategy.Column{Head: "KB/client", Unit: "KB"})
 	for _, r := range rows {
-		per := "-"
+		per := strategy.Text("-")
 		if r.clients > 1 {
-			per = fmt.Sprintf("%.0f", r.perClientKB)
+			per = strategy.Num(r.perClientKB, "%.0f")
 		}
-		fmt.Fprintf(out, "%14s %8d %12.2f %10.2f %12.0f %14.0f %12.1f %14s\n", r.strategy, r.clients,
-			r.medianUs/1000, r.p95Us/1000, r.bytesTick, r.bytesTick/float64(r.clients), r.heapKB/1024, per)
+		t.Add(strategy.Text(r.strategy), strategy.Int(r.clients),
+			strategy.Num(r.medianUs/1000, "%.2f"), strategy.Num(r.p95Us/1000, "%.2f"),
+			strategy.Num(r.bytesTick, "%.0f"), strategy.Num(r.bytesTick/float64(r.clients), "%.0f"),
+			strategy.Num(r.heapKB/1024, "%.1f"), per)
 	}
-	fmt.Fprintln(out, "Server time: CPU time of reading the clients' packets, stepping the world, the acks and every client's encoding, per tick (one core).")
-	fmt.Fprintln(out, "Left out: the clients' own simulation and interpolation (thin clients: they decode, ack and send inputs), except client 1's.")
-	fmt.Fprintln(out, "Players: one per client up to 8 (bots), the other clients spectators. Heap: live after a collection; KB/client: above the one-client run.")
+	t.Note("Server time: CPU time of reading the clients' packets, stepping the world, the acks and every client's encoding, per tick (one core).")
+	t.Note("Left out: the clients' own simulation and interpolation (thin clients: they decode, ack and send inputs), except client 1's.")
+	t.Note("Players: one per client up to 8 (bots), the other clients spectators. Heap: live after a collection; KB/client: above the one-client run.")
+	t.Charts = []strategy.Chart{{
+		File: "scale", Title: "The server's cost per client: CPU per tick and memory, by number of clients",
+		X: []string{"clients"}, Series: "strategy",
+		Panels: []strategy.Panel{
+			{Y: "median ms", Label: "server CPU per tick, median", Log: true, Lines: []strategy.Line{{Value: 1000.0 / 60, Label: "one tick (16.7 ms)"}}},
+			{Y: "bytes/client", Label: "sent per client per tick", Log: true},
+			{Y: "heap MB", Label: "live heap", Log: true},
+		},
+	}}
+	return t
 }

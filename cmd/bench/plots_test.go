@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"netcubes/strategy"
+)
+
+// TestPlots runs the whole bench on a short stretch of the script with
+// -plots and checks the pictures: one SVG and one PNG per chart a table
+// asks for and per preset of the bandwidth against error charts, each
+// decoding (PNG at 1920 × 1080, SVG as XML with text in it), and every
+// point of every chart a figure of a printed table: its coordinates are
+// the cells' figures, the text printed for them rounds them, and no row
+// with a figure is left out.
+func TestPlots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every section for 300 ticks")
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	tables, err := runTables([]string{"-frames", "300", "-quiet", "-plots", dir}, &out, &errb)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	// Every table was printed as its own text.
+	for _, tb := range tables {
+		var txt bytes.Buffer
+		if err := tb.t.Write(&txt); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), txt.String()) {
+			t.Errorf("%s: the table's text is not in the output", tb.section)
+		}
+	}
+	figs, err := buildFigures(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFile := map[string]figure{}
+	for _, f := range figs {
+		byFile[f.file] = f
+		checkFiles(t, dir, f.file)
+	}
+	for _, want := range []string{"compression", "interpolation", "statesync-buildup", "statesync-switched", "lockstep", "prediction", "challenge",
+		"tradeoff-intercontinental", "tradeoff-perfect", "tradeoff-terrible"} {
+		if _, ok := byFile[want]; !ok {
+			t.Errorf("no chart %q", want)
+		}
+	}
+	if n, _ := filepath.Glob(filepath.Join(dir, "*")); len(n) != 2*len(figs) {
+		t.Errorf("%d files for %d charts", len(n), len(figs))
+	}
+	tradeoffPoints := map[string]int{}
+	for _, tb := range tables {
+		for _, c := range tb.t.Charts {
+			checkChart(t, tb, c, byFile[c.File])
+		}
+		if tb.t.Tradeoff != nil {
+			tradeoffPoints[tb.section] = checkTradeoff(t, tb, byFile)
+		}
+	}
+	for _, sec := range []string{"snapshot compression", "snapshot interpolation", "state sync build-up", "prediction (2004)"} {
+		if tradeoffPoints[sec] == 0 {
+			t.Errorf("%s has no point on the bandwidth against error charts", sec)
+		}
+	}
+}
+
+// checkFiles decodes dir/name.png and dir/name.svg.
+func checkFiles(t *testing.T, dir, name string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s.png: %v", name, err)
+	}
+	if b := img.Bounds(); b.Dx() != 1920 || b.Dy() != 1080 {
+		t.Errorf("%s.png is %v", name, b)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	root, texts := "", 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s.svg: %v", name, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if root == "" {
+				root = se.Name.Local
+			}
+			if se.Name.Local == "text" {
+				texts++
+			}
+		}
+	}
+	if root != "svg" || texts < 5 {
+		t.Errorf("%s.svg: root %q, %d texts", name, root, texts)
+	}
+}
+
+// figureOf checks that v is the figure of cell c, whose text prints it
+// rounded (a number in the text, to its last decimal).
+func figureOf(t *testing.T, where string, v float64, c strategy.Cell) {
+	t.Helper()
+	if v != c.Value {
+		t.Errorf("%s: point at %v, the table's figure is %v (%q)", where, v, c.Value, c.Text)
+		return
+	}
+	m := regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?`).FindString(c.Text)
+	printed, err := strconv.ParseFloat(m, 64)
+	if err != nil {
+		t.Errorf("%s: no number in %q", where, c.Text)
+		return
+	}
+	decimals := 0
+	if i := strings.IndexByte(m, '.'); i >= 0 {
+		decimals = len(m) - i - 1
+	}
+	if math.Abs(printed-v) > 0.5*math.Pow(10, -float64(decimals))+1e-9 {
+		t.Errorf("%s: printed %q for %v", where, c.Text, v)
+	}
+}
+
+// checkChart: every row with a figure in each panel's column is one point
+// of its series, at its category, at the figure.
+func checkChart(t *testing.T, tb tabled, c strategy.Chart, f figure) {
+	t.Helper()
+	tab := tb.t
+	if len(f.panels) != len(c.Panels) {
+		t.Fatalf("%s: %d panels, want %d", c.File, len(f.panels), len(c.Panels))
+	}
+	for i, p := range c.Panels {
+		y := tab.Col(p.Y)
+		want := 0
+		for _, row := range tab.Rows {
+			if !math.IsNaN(row[y].Value) {
+				want++
+			}
+		}
+		got := 0
+		for _, s := range f.panels[i].series {
+			for _, pt := range s.points {
+				got++
+				row := tab.Rows[pt.Row]
+				var names []string
+				for _, x := range c.X {
+					names = append(names, row[tab.Col(x)].Text)
+				}
+				if f.categories[int(pt.X)] != strings.Join(names, " ") {
+					t.Errorf("%s: row %d at category %q", c.File, pt.Row, f.categories[int(pt.X)])
+				}
+				if c.Series != "" && s.name != row[tab.Col(c.Series)].Text {
+					t.Errorf("%s: row %d in series %q", c.File, pt.Row, s.name)
+				}
+				figureOf(t, c.File+" "+p.Y, pt.Y, row[y])
+			}
+		}
+		if got != want {
+			t.Errorf("%s %s: %d points for %d figures", c.File, p.Y, got, want)
+		}
+	}
+}
+
+// checkTradeoff: every row of tb is a point of its preset's bandwidth
+// against error chart, at its bandwidth and error, labelled.
+func checkTradeoff(t *testing.T, tb tabled, byFile map[string]figure) int {
+	t.Helper()
+	to, tab := tb.t.Tradeoff, tb.t
+	n := 0
+	for r, row := range tab.Rows {
+		preset := to.Preset
+		if to.PresetColumn != "" {
+			preset = row[tab.Col(to.PresetColumn)].Text
+		}
+		f, ok := byFile["tradeoff-"+preset]
+		if !ok {
+			t.Errorf("%s: no chart for preset %q", tb.section, preset)
+			continue
+		}
+		var found *point
+		for _, s := range f.panels[0].series {
+			for i := range s.points {
+				if s.name == to.Name && s.points[i].Row == r {
+					found = &s.points[i]
+				}
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: row %d is not on %s", tb.section, r, f.file)
+			continue
+		}
+		n++
+		figureOf(t, f.file+" kbit/s", found.X, row[tab.Col(to.Kbps)])
+		figureOf(t, f.file+" cm", found.Y, row[tab.Col(to.ErrCm)])
+		var names []string
+		for _, l := range to.Label {
+			names = append(names, row[tab.Col(l)].Text)
+		}
+		if found.Label != strings.Join(names, " ") {
+			t.Errorf("%s: row %d labelled %q", tb.section, r, found.Label)
+		}
+	}
+	return n
+}
+
+// TestFigureErrors: a chart naming a column the table lacks, or a
+// tradeoff whose columns are in other units, is an error, not a picture.
+func TestFigureErrors(t *testing.T) {
+	tab := func() *strategy.Table {
+		tb := strategy.NewTable(strategy.Column{Head: "level"}, strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "err mm", Unit: "mm"})
+		tb.Add(strategy.Text("1"), strategy.Num(17368.3, "%.1f"), strategy.Num(0.2, "%.1f"))
+		return tb
+	}
+	noCol := tab()
+	noCol.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Y: "bits"}}}}
+	badUnit := tab()
+	badUnit.Tradeoff = &strategy.Tradeoff{Name: "n", Kbps: "avg kbit/s", ErrCm: "err mm", Label: []string{"level"}, Preset: "perfect"}
+	twice := tab()
+	twice.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Y: "avg kbit/s"}}}, {File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Y: "avg kbit/s"}}}}
+	for _, c := range []struct {
+		tb   *strategy.Table
+		want string
+	}{
+		{noCol, `s: chart x: no column "bits"`},
+		{badUnit, `s: tradeoff: error column "err mm" is in "mm", not cm`},
+		{twice, `s: a second chart named "x"`},
+	} {
+		_, err := buildFigures([]tabled{{section: "s", t: c.tb}})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestSeriesOverTime: a chart along a column's figures (a series over
+// time, as the adaptation section's queueing delay will be) puts each row
+// at its time and draws, without any section of today's bench.
+func TestSeriesOverTime(t *testing.T) {
+	tb := strategy.NewTable(strategy.Column{Head: "cap"}, strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "queue ms", Unit: "ms"})
+	for i := range 20 {
+		for _, c := range []string{"256", "128"} {
+			tb.Add(strategy.Text(c), strategy.Num(float64(i)*0.5, "%.1f"), strategy.Num(float64(i*i)/float64(len(c)), "%.0f"))
+		}
+	}
+	tb.Charts = []strategy.Chart{{File: "queue", Title: "Queueing delay over time", X: []string{"t s"}, XFigures: true, XLabel: "time",
+		Series: "cap", Panels: []strategy.Panel{{Y: "queue ms", Label: "queueing delay"}}}}
+	b := &bench{tables: []tabled{{section: "adaptation", t: tb}}}
+	figs, err := buildFigures(b.tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := figs[0].panels[0]
+	if len(pd.series) != 2 || len(pd.series[0].points) != 20 || figs[0].xLabel != "time (s)" {
+		t.Fatalf("figure %+v", figs[0])
+	}
+	for _, s := range pd.series {
+		for _, p := range s.points {
+			figureOf(t, "t", p.X, tb.Rows[p.Row][1])
+			figureOf(t, "queue", p.Y, tb.Rows[p.Row][2])
+		}
+	}
+	dir := t.TempDir()
+	if err := writePlots(b, dir, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, "queue")
+}
