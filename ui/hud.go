@@ -49,10 +49,20 @@ var categoryColours = [wire.NumCategories]color.RGBA{
 type hudLayout struct {
 	pad                                   float64
 	bold, big, fig, reg, small, smallBold *text.GoTextFace
+	caption                               *text.GoTextFace // the caption of what just happened
 	modeLines                             []string
+	alarm                                 string   // the strategy's alarm, the end of the last mode line (red)
+	noteLines                             []string // the transient note, wrapped
 	topH, botH                            int
-	cut                                   []string // key text that did not fit (a test wants none)
+	// compact drops the secondary lines (the RTT's explanation, the
+	// packet counters, the clients line) so that a large text scale
+	// shrinks the key figures as little as possible.
+	compact bool
+	cut     []string // key text that did not fit (a test wants none)
 }
+
+// maxNoteLines is how many lines a transient note may wrap to.
+const maxNoteLines = 3
 
 // hudMaxShare is the most of the window height the two bars may take: the
 // presenter may enlarge the text, but the views must stay the picture.
@@ -63,12 +73,20 @@ const hudMaxShare = 0.5
 // the text scale and the key figures 1.6 times that (1/24 of the height at
 // scale 1, above the 1/25 the back row needs); when the bars would take
 // more than hudMaxShare of the window, everything shrinks together.
+//
+// Before anything shrinks, the secondary lines go (compact): a presenter
+// who asks for twice the text wants the figures twice as large, not the
+// packet counters. The scale the figures really get is what scaleNote
+// says after `=` and `-`.
 func (a *App) layout(w, h int) hudLayout {
 	body := a.fonts.size(h)
 	var l hudLayout
 	for range 12 {
-		l = a.layoutAt(w, h, body)
-		if float64(l.topH+l.botH) <= hudMaxShare*float64(h) {
+		l = a.layoutAt(w, h, body, false)
+		if l.fits(h) {
+			break
+		}
+		if l = a.layoutAt(w, h, body, true); l.fits(h) {
 			break
 		}
 		body = math.Floor(body * 0.92)
@@ -76,7 +94,19 @@ func (a *App) layout(w, h int) hudLayout {
 	return l
 }
 
-func (a *App) layoutAt(w, h int, body float64) hudLayout {
+// fits reports whether the bars leave the views their share of h.
+func (l *hudLayout) fits(h int) bool {
+	return float64(l.topH+l.botH) <= hudMaxShare*float64(h)
+}
+
+// shownScale is the text scale the HUD is drawn at in a w×h window: the
+// asked scale, or less when the bars would take more than hudMaxShare.
+func (a *App) shownScale(w, h int) float64 {
+	l := a.layout(w, h)
+	return l.reg.Size / (float64(h) / 38)
+}
+
+func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 	l := hudLayout{
 		pad:       math.Round(body * 0.5),
 		bold:      a.fonts.face(a.fonts.bold, body),
@@ -85,14 +115,25 @@ func (a *App) layoutAt(w, h int, body float64) hudLayout {
 		reg:       a.fonts.face(a.fonts.regular, body),
 		small:     a.fonts.face(a.fonts.regular, math.Round(body*0.8)),
 		smallBold: a.fonts.face(a.fonts.bold, math.Round(body*0.8)),
+		caption:   a.fonts.face(a.fonts.bold, math.Round(body*2)),
+		compact:   compact,
 	}
 	st := a.shownStrategy()
 	titleW := measure(describeEntry(a.sess.StrategyIndex(), st)+"   ", l.big)
-	l.modeLines = wrapParts(splitParts(st.Mode()), " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
+	parts := splitParts(st.Mode())
+	if al, ok := st.(strategy.Alarm); ok {
+		if l.alarm = al.Alarm(); l.alarm != "" {
+			parts = append(parts, l.alarm)
+		}
+	}
+	l.modeLines = wrapParts(parts, " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
 	for _, ln := range l.modeLines {
 		if measure(ln, l.bold) > float64(w)-l.pad*2 {
 			l.cut = append(l.cut, ln)
 		}
+	}
+	if a.noteTicks > 0 {
+		l.noteLines, l.cut = noteLines(a.note, l.bold, float64(w)-l.pad*4, l.cut)
 	}
 	l.topH = int(l.pad*2 + lineHeight(l.big) + lineHeight(l.bold)*float64(len(l.modeLines)-1) + lineHeight(l.small))
 	hs, cut := a.drawBottom(nil, l, w, 0)
@@ -120,6 +161,11 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 			} else {
 				my += lineHeight(bold)
 			}
+		}
+		if l.alarm != "" && i == len(l.modeLines)-1 && strings.HasSuffix(ln, l.alarm) {
+			// The alarm is not a setting: red, as the README promises.
+			spans(dst, bold, x, my, span{strings.TrimSuffix(ln, l.alarm), colAccent}, span{l.alarm, colBad})
+			continue
 		}
 		label(dst, ln, bold, x, my, colAccent)
 	}
@@ -185,6 +231,9 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		viewLabel(rr, rightTitle, rightSub, colText)
 		legend = a.drawOverlayLegend(dst, rr, l)
 	}
+	// The caption of what just happened, large, across the top of the
+	// views; the off-field notes go under it.
+	captionBottom := a.drawCaption(dst, l, lr, rr)
 	// Where the field is, when a view's player has left it.
 	for _, v := range []struct {
 		r image.Rectangle
@@ -197,7 +246,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 			s = fit(s, bold, float64(v.r.Dx())-pad*4)
 			tw := measure(s, bold)
 			x := float64(v.r.Min.X) + (float64(v.r.Dx())-tw)/2
-			y := float64(v.r.Min.Y) + lineHeight(smallBold) + pad*2.5
+			y := math.Max(float64(v.r.Min.Y)+lineHeight(smallBold)+pad*2.5, captionBottom+pad)
 			panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+lineHeight(bold)+pad*0.2)))
 			label(dst, s, bold, x, y, colAccent)
 		}
@@ -206,16 +255,85 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	// Bottom panel: three columns.
 	top := h - l.botH
 	a.drawBottom(dst, l, w, top)
-	_ = m
 
-	// A transient note above the bottom panel.
-	if a.noteTicks > 0 {
-		tw, th := text.Measure(a.note, bold, 0)
+	// A transient note above the bottom panel, wrapped between words.
+	if a.noteTicks > 0 && len(l.noteLines) > 0 {
+		tw := 0.0
+		for _, ln := range l.noteLines {
+			tw = math.Max(tw, measure(ln, bold))
+		}
+		th := lineHeight(bold)*float64(len(l.noteLines)-1) + bold.Size
 		x := float64(w)/2 - tw/2
 		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
 		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
-		label(dst, a.note, bold, x, y, colAccent)
+		for i, ln := range l.noteLines {
+			label(dst, ln, bold, float64(w)/2-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
+		}
 	}
+}
+
+// noteLines wraps a transient note into at most maxNoteLines lines of
+// width; what would run past them is cut with "…" and added to cut (a
+// test wants every sub-mode's note whole).
+func noteLines(note string, face *text.GoTextFace, width float64, cut []string) ([]string, []string) {
+	lines := wrapWords(note, face, width)
+	for i, ln := range lines {
+		if measure(ln, face) > width {
+			cut = append(cut, ln)
+			lines[i] = fit(ln, face, width)
+		}
+	}
+	if len(lines) > maxNoteLines {
+		cut = append(cut, strings.Join(lines[maxNoteLines-1:], " "))
+		lines = append(lines[:maxNoteLines-1], fit(strings.Join(lines[maxNoteLines-1:], " "), face, width))
+	}
+	return lines, cut
+}
+
+// captionColour is the caption's colour by the kind of its event: red for
+// what is broken (a desync, an outage), yellow for a wait, white for the
+// rest.
+func captionColour(k strategy.EventKind) color.Color {
+	switch k {
+	case strategy.EventDesync, strategy.EventOutage:
+		return colBad
+	case strategy.EventStall, strategy.EventLate:
+		return colAccent
+	}
+	return colText
+}
+
+// captionFace is the caption's face for a line of text in width: twice
+// the body text (1/19 of the window's height at text scale 1, for the back
+// row), smaller when the line is longer than the window is wide, never
+// below the key figures' size.
+func captionFace(a *App, l hudLayout, s string, width float64) *text.GoTextFace {
+	f := l.caption
+	if w := measure(s, f); w > width {
+		f = a.fonts.face(a.fonts.bold, math.Max(l.fig.Size, math.Floor(f.Size*width/w)))
+	}
+	return f
+}
+
+// drawCaption draws the caption of what just happened (game.Captions) on
+// one line across the top of the views, and returns the y under it (the
+// top of the views when there is none).
+func (a *App) drawCaption(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) float64 {
+	views := lr.Union(rr)
+	top := float64(views.Min.Y)
+	c, ok := a.captions.Current()
+	if !ok || views.Empty() {
+		return top
+	}
+	width := float64(views.Dx()) - l.pad*4
+	f := captionFace(a, l, c.Text, width)
+	s := fit(c.Text, f, width)
+	tw := measure(s, f)
+	x := float64(views.Min.X) + (float64(views.Dx())-tw)/2
+	y := top + lineHeight(l.smallBold) + l.pad*2.5
+	panel(dst, image.Rect(int(x-l.pad), int(y-l.pad*0.4), int(x+tw+l.pad), int(y+f.Size*1.15+l.pad*0.4)))
+	label(dst, s, f, x, y, captionColour(c.Kind))
+	return y + f.Size*1.15 + l.pad*0.4
 }
 
 // drawOverlayLegend says, in the right view's bottom-left corner, what the
@@ -296,26 +414,36 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 // is ticks (a packet sent after the left's step is read at the right's
 // next half-tick and its ack leaves with the next tick's ack packet), so
 // even a 0 ms link measures 17 ms, one tick. The HUD says so rather than
-// leave "RTT 17 ms" on a perfect link unexplained.
-func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why string) {
-	if !m.HasRTT {
-		return "RTT —", ""
+// leave "RTT 17 ms" on a perfect link unexplained: why is the lesson
+// ("RTT = 2 × 0 ms on the link + 1 tick"), tail its explanation, dropped
+// first when the column is narrow. Before enough acks the figure says
+// "measuring…" (game.RTTMeasured).
+func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why, tail string) {
+	if !game.RTTMeasured(m) {
+		return "RTT measuring…", "", ""
 	}
 	rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
 	if !oneProcess {
-		return rtt, ""
+		return rtt, "", ""
 	}
 	ticks := int(math.Round((m.RTTms - 2*lc.LatencyMs) * wire.TicksPerSecond / 1000))
 	if ticks < 0 {
-		return rtt, ""
+		return rtt, "", ""
 	}
-	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s (packets and acks leave once a tick)", lc.LatencyMs, viewmodel.Plural(ticks, "tick"))
+	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s", lc.LatencyMs, viewmodel.Plural(ticks, "tick")),
+		"(packets and acks leave once a tick)"
 }
 
 // drawBottom writes the bottom panel's three columns onto dst, or only
 // measures them when dst is nil, and returns each column's height and the
 // key text that did not fit.
 func (a *App) drawBottom(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string) {
+	hs, cut, _ = a.bottomColumns(dst, l, w, top)
+	return hs, cut
+}
+
+// bottomColumns is drawBottom, with every text each column wrote.
+func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string, texts [3][]string) {
 	pad := l.pad
 	y0 := float64(top) + pad
 	bottom := float64(top+l.botH) - pad
@@ -332,31 +460,46 @@ func (a *App) drawBottom(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]floa
 	for i := range cols {
 		hs[i] = cols[i].y - y0
 		cut = append(cut, cols[i].cut...)
+		texts[i] = cols[i].texts
 	}
-	return hs, cut
+	return hs, cut, texts
 }
 
 // describeLoss is the loss key figure and, when it needs one, a note. The
 // left measures loss from acks: a packet the right's acks never mention
-// counts as lost. On a TCP-like link every packet arrives, some of them
-// late behind a retransmission, and their acks can come too late for the
-// ack window (measured: 5 % link loss read as 10-24 % over 20 s, with
-// every packet delivered), so there the figure says "unacked" and a note
-// says why it is not loss.
-func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note string) {
-	if lc.TCPLike {
-		return fmt.Sprintf("unacked %.1f %%", 100*m.Loss), "TCP-like: nothing is lost, acks come late"
+// counts as lost. On a TCP-like link the link resends what it loses, and
+// the acks of packets that arrive late behind a retransmission can come
+// too late for the ack window (measured: 5 % link loss read as 10-24 %
+// over 20 s, with every packet delivered), so there the figure says
+// "unacked" and a note says why it is not loss. (The note does not say
+// "nothing is lost": the packet counter under it counts what was lost
+// before the link turned TCP-like, and a capped TCP-like link refuses
+// what its full send buffer cannot take.) Before enough packets have been
+// judged the figure says "measuring…" (game.LossMeasured).
+func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail string) {
+	name, value := "loss", fmt.Sprintf("%.1f %%", 100*m.Loss)
+	if !game.LossMeasured(m) {
+		value = "measuring…"
 	}
-	return fmt.Sprintf("loss %.1f %%", 100*m.Loss), ""
+	if lc.TCPLike {
+		return "unacked " + value, "TCP-like: acks come late", "(the link resends what it loses)"
+	}
+	return name + " " + value, "", ""
 }
 
 // networkColumn: the conditions (preset, what is real in two processes),
 // then the measured RTT and loss as key figures, then the counters.
 func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	lc := a.sess.Link()
-	lw := c.lineAt(0, "Network ", l.bold, colDim, false)
-	c.lineAt(lw, a.linkName(), l.bold, colAccent, false)
-	c.y += lineHeight(l.bold)
+	if a.restoredTicks > 0 {
+		// Leaving a strategy that chose the link brought the presenter's
+		// back: say so where the link is named, for a moment.
+		c.line("link restored: "+a.linkName(), l.bold, colGood, false)
+	} else {
+		lw := c.lineAt(0, "Network ", l.bold, colDim, false)
+		c.lineAt(lw, a.linkName(), l.bold, colAccent, false)
+		c.y += lineHeight(l.bold)
+	}
 	status, refused := a.netLines()
 	if status != "" {
 		// Two processes: what is real, and that the numbers below are
@@ -372,20 +515,26 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 		face = l.small
 	}
 	c.line(desc, face, colText, false)
-	rtt, why := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
-	loss, lossNote := describeLoss(m, lc)
+	rtt, why, tail := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
+	loss, lossNote, lossTail := describeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
+	if l.compact {
+		// The lessons stay; their explanations go.
+		tail, lossTail = "", ""
+	}
 	if why != "" {
-		c.line(why, l.small, colDim, false)
+		c.lesson(why, tail, l.small, colDim)
 	}
 	if lossNote != "" {
-		c.line(lossNote, l.small, colDim, false)
+		c.lesson(lossNote, lossTail, l.small, colDim)
 	}
-	packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
-	if a.sess.Role() == game.RoleRight {
-		packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
+	if !l.compact {
+		packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
+		if a.sess.Role() == game.RoleRight {
+			packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
+		}
+		c.line(packets, l.small, colDim, false)
 	}
-	c.line(packets, l.small, colDim, false)
 	switch {
 	case a.sess.InOutage():
 		c.line("OUTAGE: all packets lost", l.bold, colBad, false)
@@ -435,22 +584,27 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		c.y = y + lineHeight(l.fig)
 	} else {
 		c.y += lineHeight(l.fig)
-		c.line(trailer, small, colDim, false)
+		if !l.compact {
+			c.line(trailer, small, colDim, false)
+		}
 	}
-	if m.Clients > 1 {
+	if m.Clients > 1 && !l.compact {
 		c.line(fmt.Sprintf("client %d's link · the server sends %s to %d clients", a.sess.Shown()+1,
 			formatKbps(m.ServerSentKbps), m.Clients), small, colDim, false)
 	}
 	if facts != "" {
-		c.line(facts, small, colText, false)
+		// The strategy's own figures carry its lesson (the cubes state
+		// sync never sends, lockstep's stall time): every part is kept,
+		// wrapped between parts.
+		c.figures("", splitParts(facts), small, colText)
 	}
 	// Graph of the last 10 s (its labels on a line of their own above it,
 	// so the line never runs through them), then the bits bar and its
-	// legend (every category present, on two lines when one is not
-	// enough): they take what the column has left, and at least three
-	// lines for the graph.
+	// legend (every category present, on as many lines as the widest
+	// case needs, so the panel does not jump): they take what the column
+	// has left, and at least three lines for the graph.
 	barH := math.Round(small.Size * 1.1)
-	legendH := math.Round(lineHeight(small) * 2)
+	legendH := math.Round(lineHeight(small) * float64(legendLines(small, c.w)))
 	labelH := lineHeight(small)
 	minGraph := 3 * lineHeight(small)
 	if c.dst == nil {
@@ -467,34 +621,32 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 	c.y = bottom
 }
 
+// lagLine says how far in the past the right shows the left: the other
+// half of an error measured at the frame the right shows (a right a
+// quarter-second behind can read 0.0 cm).
+func lagLine(ms float64) (lead, figure string) {
+	if ms < 0.5 {
+		return "shows the left as it is ", "now"
+	}
+	return "shows the left as it was ", fmt.Sprintf("%.0f ms ago", ms)
+}
+
 // errorColumn: the error against the truth as the key figures (wrapped
-// between RMS, max and angle, never cut), what it is measured against,
-// and the packet timeline.
+// between RMS, max and angle, never cut), how far in the past the right
+// shows the left and the error against the left now (key figures too:
+// the lag is half of the truth), and the packet timeline. The column is
+// measured as if the figures were there, so the panel does not jump when
+// they appear.
 func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
 	small := l.small
-	if m.Valid {
-		ec := colGood
-		if m.PosMaxCm > 10 {
-			ec = colBad
-		} else if m.PosMaxCm > 2 {
-			ec = colAccent
-		}
-		c.figures("Error ", []string{fmt.Sprintf("%.1f cm RMS", m.PosRMSCm), fmt.Sprintf("%.1f cm max", m.PosMaxCm), fmt.Sprintf("%.1f°", m.OrientMaxDeg)}, l.fig, ec)
-		vs := fmt.Sprintf("vs. the left %.0f ms ago, the moment the right shows", m.DelayMs)
-		switch {
-		case m.ErrorOf != "":
-			vs = m.ErrorOf
-		case a.opts.Session.Role == game.RoleRight:
-			vs = fmt.Sprintf("vs. the left's diagnostics (2 mm grid, outside the bandwidth) %.0f ms ago", m.DelayMs)
-		}
-		c.line(vs, small, colDim, false)
-	} else {
-		wait := "Error: waiting for the right to show something"
-		if a.opts.Session.Role == game.RoleLeft {
-			wait = "Error: measured on the right (its own process)"
-		}
-		c.line(wait, l.bold, colDim, false)
-		c.y += lineHeight(small)
+	y0 := c.y
+	a.errorFigures(c, l, m)
+	if c.dst == nil && !m.Valid {
+		// Reserve the place the figures will take.
+		probe := colWriter{x: c.x, y: y0, w: c.w}
+		a.errorFigures(&probe, l, &viewmodel.Metrics{Valid: true, HasNow: true, DelayMs: 100})
+		c.y = math.Max(c.y, probe.y)
+		c.cut = append(c.cut, probe.cut...)
 	}
 	c.y += small.Size * 0.3
 	if c.dst == nil {
@@ -505,6 +657,62 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, botto
 	c.y = bottom
 }
 
+// errorFigures writes the error column's figures (errorColumn).
+func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+	small := l.small
+	switch {
+	case m.Valid && game.ErrorMeasured(m):
+		ec := colGood
+		if m.PosMaxCm > 10 {
+			ec = colBad
+		} else if m.PosMaxCm > 2 {
+			ec = colAccent
+		}
+		c.figures("Error ", []string{fmt.Sprintf("%.1f cm RMS", m.PosRMSCm), fmt.Sprintf("%.1f cm max", m.PosMaxCm), fmt.Sprintf("%.1f°", m.OrientMaxDeg)}, l.fig, ec)
+		if m.ErrorOf != "" {
+			c.lesson(m.ErrorOf, "", small, colDim)
+			return
+		}
+		// The lag, the other half of the truth, as large as the error:
+		// the words small, the figure large.
+		lead, ago := lagLine(m.DelayMs)
+		lc := colText
+		if m.DelayMs >= 100 {
+			lc = colAccent
+		}
+		c.figuresLed(lead, l.bold, []string{ago}, l.fig, lc)
+		if m.HasNow {
+			// What the lag costs: the right against the left as it is.
+			nc := colGood
+			if m.NowMaxCm > 10 {
+				nc = colBad
+			} else if m.NowMaxCm > 2 {
+				nc = colAccent
+			}
+			// The RMS is the lesson; the max follows when it fits on the
+			// line (a second line of it would squeeze the views).
+			lead := "vs. the left now "
+			parts := []string{fmt.Sprintf("%.1f cm RMS", m.NowRMSCm)}
+			if mx := fmt.Sprintf("%.1f cm max", m.NowMaxCm); measure(lead, l.bold)+measure(parts[0]+" · "+mx, l.fig) <= c.w {
+				parts = append(parts, mx)
+			}
+			c.figuresLed(lead, l.bold, parts, l.fig, nc)
+		}
+		if a.opts.Session.Role == game.RoleRight && !l.compact {
+			c.line("vs. the left's diagnostics (2 mm grid, outside the bandwidth)", small, colDim, false)
+		}
+	case m.Valid:
+		c.figures("Error ", []string{"measuring…"}, l.fig, colDim)
+		c.lesson(m.ErrorOf, "", small, colDim)
+	default:
+		key, tail := "Error: waiting for the right", "to show something"
+		if a.opts.Session.Role == game.RoleLeft {
+			key, tail = "Error: measured on the right", "(its own process)"
+		}
+		c.lesson(key, tail, l.bold, colDim)
+	}
+}
+
 // legendEntry is one category of the bits bar's legend, placed.
 type legendEntry struct {
 	text string
@@ -513,9 +721,13 @@ type legendEntry struct {
 	line int     // 0 or 1
 }
 
+// maxLegendLines is how many lines the bits bar's legend may take.
+const maxLegendLines = 3
+
 // bitsLegend lays out the bits bar's legend in width: every category on
-// the bar, largest share first, on as many as two lines; on the second
-// line the smallest shares drop their figure rather than be left out.
+// the bar, largest share first, each with its share, on as many as
+// maxLegendLines lines; on the last line the smallest shares drop their
+// figure rather than be left out.
 func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry {
 	total := b.Total()
 	var order []wire.Category
@@ -530,8 +742,8 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 	for _, c := range order {
 		s := fmt.Sprintf("■ %s %.0f%%  ", c, 100*float64(b.Bits(c))/float64(total))
 		w := measure(s, face)
-		if x+w > width && line == 0 {
-			x, line = 0, 1
+		if x+w > width && line < maxLegendLines-1 {
+			x, line = 0, line+1
 		}
 		if x+w > width {
 			s = "■ " + c.String() + "  "
@@ -543,6 +755,22 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 		x += w
 	}
 	return out
+}
+
+// legendLines is how many lines the legend needs in width when every
+// category has a share (the widest case: "100%" for each), so the panel
+// keeps its height whatever the bits of the moment.
+func legendLines(face text.Face, width float64) int {
+	n := 1
+	x := 0.0
+	for c := wire.Category(0); c < wire.NumCategories; c++ {
+		w := measure(fmt.Sprintf("■ %s 100%%  ", c), face)
+		if x+w > width && x > 0 {
+			x, n = 0, n+1
+		}
+		x += w
+	}
+	return min(max(n, 2), maxLegendLines)
 }
 
 // drawBitsBar draws the bits per category as a stacked bar with a legend
@@ -727,14 +955,22 @@ type helpPanel struct {
 	keyW, colW     float64 // at size: the widest key, one column
 	keyGap, colGap float64
 	pad, titleH    float64
+	// rows[g][r] is row r of group g's help text, wrapped into lines.
+	rows [][][]string
 }
+
+// helpWrapEms is the width, in base font sizes, beyond which a key's help
+// wraps to a second line when that lets the panel be larger (three
+// columns of the longest lines do not fit 1280 pixels at 9 px).
+const helpWrapEms = 27
 
 // helpLayout fits the key table into the band between the top bar and the
 // bottom HUD (l's heights), so the panel never covers the figures it
 // explains (the stage report: "Network perfect" and the RTT line showed
-// through its edge): whole groups dealt into one to three columns,
-// whichever lets the text be larger, shrunk only when even that does not
-// fit. ok is false when there is no room at all.
+// through its edge): whole groups dealt into one to four columns, the
+// longest lines wrapped or not, whichever lets the text be larger, shrunk
+// only when even that does not fit. ok is false when there is no room at
+// all.
 func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	groups := helpGroups()
 	// Measure at the base size; every length scales with the font size.
@@ -743,42 +979,58 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	txt := a.fonts.face(a.fonts.regular, base)
 	head := a.fonts.face(a.fonts.bold, base*1.1)
 	lh, hh := lineHeight(txt), lineHeight(head)
-	keyW, helpW := 0.0, 0.0
-	hs := make([]float64, len(groups))
-	for g, gr := range groups {
-		hs[g] = hh + lh*float64(len(gr.rows)) + lh*0.4
+	keyW := 0.0
+	for _, gr := range groups {
 		for _, k := range gr.rows {
 			keyW = math.Max(keyW, measure(k.Key, keyFace))
-			helpW = math.Max(helpW, measure(k.Help, txt))
 		}
 	}
 	keyGap, colGap, pad := base*1.2, base*2.5, base*1.2
-	colW := keyW + keyGap + helpW
 	titleH := hh * 1.4
 	bandTop, bandBot := l.topH, h-l.botH
 	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
-	var starts []int
+	var best helpPanel
 	var scale, contentW, contentH float64
-	for cols := 1; cols <= 3 && cols <= len(groups); cols++ {
-		st, tallest := splitColumns(hs, cols)
-		cw := float64(cols)*colW + float64(cols-1)*colGap + 2*pad
-		ch := tallest + titleH + 2*pad
-		sc := math.Min(1, math.Min(availW/cw, availH/ch))
-		if sc > scale+1e-9 {
-			starts, scale, contentW, contentH = st, sc, cw, ch
+	for _, wrapAt := range []float64{math.Inf(1), base * helpWrapEms} {
+		rows := make([][][]string, len(groups))
+		hs := make([]float64, len(groups))
+		helpW := 0.0
+		for g, gr := range groups {
+			hs[g] = hh + lh*0.4
+			for _, k := range gr.rows {
+				lines := []string{k.Help}
+				if measure(k.Help, txt) > wrapAt {
+					lines = wrapWords(k.Help, txt, wrapAt)
+				}
+				for _, ln := range lines {
+					helpW = math.Max(helpW, measure(ln, txt))
+				}
+				rows[g] = append(rows[g], lines)
+				hs[g] += lh * float64(len(lines))
+			}
+		}
+		colW := keyW + keyGap + helpW
+		for cols := 1; cols <= 4 && cols <= len(groups); cols++ {
+			st, tallest := splitColumns(hs, cols)
+			cw := float64(cols)*colW + float64(cols-1)*colGap + 2*pad
+			ch := tallest + titleH + 2*pad
+			sc := math.Min(1, math.Min(availW/cw, availH/ch))
+			if sc > scale+1e-9 {
+				scale, contentW, contentH = sc, cw, ch
+				best = helpPanel{starts: st, rows: rows, colW: colW}
+			}
 		}
 	}
-	if starts == nil || scale <= 0 {
+	if best.starts == nil || scale <= 0 {
 		return p, false
 	}
 	x0 := math.Floor((float64(w) - contentW*scale) / 2)
 	y0 := math.Floor(float64(bandTop) + (float64(bandBot-bandTop)-contentH*scale)/2)
-	return helpPanel{
-		rect:   image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale)),
-		starts: starts, size: base * scale,
-		keyW: keyW * scale, colW: colW * scale, keyGap: keyGap * scale, colGap: colGap * scale,
-		pad: pad * scale, titleH: titleH * scale,
-	}, true
+	best.rect = image.Rect(int(x0), int(y0), int(x0+contentW*scale), int(y0+contentH*scale))
+	best.size = base * scale
+	best.keyW, best.colW, best.keyGap, best.colGap = keyW*scale, best.colW*scale, keyGap*scale, colGap*scale
+	best.pad, best.titleH = pad*scale, titleH*scale
+	return best, true
 }
 
 // drawHelp draws every key of the key table in the panel helpLayout chose.
@@ -810,10 +1062,12 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 		}
 		label(dst, strings.ToUpper(gr.name), head, x, y, colAccent)
 		y += hh
-		for _, k := range gr.rows {
+		for i, k := range gr.rows {
 			label(dst, k.Key, keyFace, x, y, colText)
-			label(dst, k.Help, txt, x+p.keyW+p.keyGap, y, colDim)
-			y += lh
+			for _, ln := range p.rows[g][i] {
+				label(dst, ln, txt, x+p.keyW+p.keyGap, y, colDim)
+				y += lh
+			}
 		}
 		y += lh * 0.4
 	}
