@@ -45,7 +45,8 @@ func (st *Strategy) SubMode(dir int) string {
 		m = 1
 	}
 	st.SetMode(Mode(m))
-	return fmt.Sprintf("step %d: %s", m, st.Explain())
+	// The step's name is the note; its explanation is the top bar's line.
+	return fmt.Sprintf("step %d: %s", m, Mode(m))
 }
 
 var scopeNames = []string{"world", "player"}
@@ -82,7 +83,13 @@ func (st *Strategy) Facts() string {
 		parts = append(parts, "input→motion: press a key")
 	}
 	if s.HasEarly {
-		parts = append(parts, "inputs "+viewmodel.Plural(s.Reported, "tick")+" early")
+		// The server's report: how early the inputs reach it (late while
+		// the client's clock has not yet moved ahead).
+		if s.Reported >= 0 {
+			parts = append(parts, "inputs "+viewmodel.Plural(s.Reported, "tick")+" early")
+		} else {
+			parts = append(parts, "inputs "+viewmodel.Plural(-s.Reported, "tick")+" late")
+		}
 	}
 	if s.LateInputs > 0 {
 		parts = append(parts, fmt.Sprintf("%d late", s.LateInputs))

@@ -760,10 +760,15 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		"Q": func(s Settings) string { return strategy.OnOff(s.Quantize) },
 		"S": func(s Settings) string { return s.Smoothing.String() },
 		"C": func(s Settings) string { return strategy.OnOff(s.Compressed) },
-		"V": func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) },
-		"A": func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) },
+		"V": func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) + needsC(s) },
+		"A": func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) + needsC(s) },
 		"W": func(s Settings) string { return strategy.OnOff(s.RestCommit) },
-		"O": func(s Settings) string { return strategy.OnOff(s.SyncOff) },
+		"O": func(s Settings) string {
+			if s.SyncOff {
+				return "off, the right runs on its own"
+			}
+			return "on"
+		},
 	}
 	st := New(DefaultConfig())
 	if len(st.Controls()) != len(truth) {
@@ -792,6 +797,15 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 		}
 	}
+}
+
+// needsC is what V and A add while compression is off: the press changes
+// a setting that acts only on compressed updates.
+func needsC(s Settings) string {
+	if s.Compressed {
+		return ""
+	}
+	return " (acts with compressed updates only: C)"
 }
 
 // TestStateSyncOldFirstPacket: a packet 30,000 frames old (hostile: no

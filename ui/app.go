@@ -152,6 +152,7 @@ type App struct {
 	startLinks    []linkChoice
 	winW, winH    int // the window's size at the last Layout
 	scaleSaid     bool
+	laidOut       laidOut // the size a shrunk HUD layout found (hud.go)
 }
 
 // NewApp creates the app and its first session.

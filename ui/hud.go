@@ -78,20 +78,50 @@ const hudMaxShare = 0.5
 // who asks for twice the text wants the figures twice as large, not the
 // packet counters. The scale the figures really get is what scaleNote
 // says after `=` and `-`.
+//
+// When even the compact layout does not fit, the body text is the largest
+// whole pixel size that does (halving the interval between a size that
+// fits and one that does not), so a larger scale never shows smaller text.
+// The size found is reused for the next frames while it still fits, and
+// searched again every layoutRecheck frames (the figures change, and a
+// larger size may fit again).
 func (a *App) layout(w, h int) hudLayout {
 	body := a.fonts.size(h)
-	var l hudLayout
-	for range 12 {
-		l = a.layoutAt(w, h, body, false)
-		if l.fits(h) {
-			break
-		}
-		if l = a.layoutAt(w, h, body, true); l.fits(h) {
-			break
-		}
-		body = math.Floor(body * 0.92)
+	if l := a.layoutAt(w, h, body, false); l.fits(h) {
+		return l
 	}
-	return l
+	if l := a.layoutAt(w, h, body, true); l.fits(h) {
+		return l
+	}
+	lc := &a.laidOut
+	if lc.w == w && lc.h == h && lc.body == body && lc.uses < layoutRecheck {
+		lc.uses++
+		if l := a.layoutAt(w, h, lc.shown, true); l.fits(h) {
+			return l
+		}
+	}
+	lo, hi := math.Max(6, math.Floor(body*0.3)), body
+	best := a.layoutAt(w, h, lo, true)
+	for best.fits(h) && hi-lo > 1 {
+		mid := math.Floor((lo + hi) / 2)
+		if l := a.layoutAt(w, h, mid, true); l.fits(h) {
+			lo, best = mid, l
+		} else {
+			hi = mid
+		}
+	}
+	*lc = laidOut{w: w, h: h, body: body, shown: lo}
+	return best
+}
+
+// layoutRecheck is how many frames a shrunk layout's size is reused.
+const layoutRecheck = 30
+
+// laidOut remembers the size a shrunk layout found (App.layout).
+type laidOut struct {
+	w, h        int
+	body, shown float64 // the size asked and the size that fitted
+	uses        int
 }
 
 // fits reports whether the bars leave the views their share of h.
@@ -454,9 +484,9 @@ func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]f
 		{dst: dst, x: x2 + pad*2, y: y0, w: float64(w) - x2 - pad*3},
 	}
 	m := a.sess.Metrics()
-	a.networkColumn(&cols[0], l, m)
+	a.networkColumn(&cols[0], l, m, bottom)
 	a.bandwidthColumn(&cols[1], l, m, bottom)
-	a.errorColumn(&cols[2], l, m, bottom)
+	a.errorColumn(&cols[2], l, m)
 	for i := range cols {
 		hs[i] = cols[i].y - y0
 		cut = append(cut, cols[i].cut...)
@@ -488,8 +518,9 @@ func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail stri
 }
 
 // networkColumn: the conditions (preset, what is real in two processes),
-// then the measured RTT and loss as key figures, then the counters.
-func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+// then the measured RTT and loss as key figures, the counters, and the
+// packet timeline.
+func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
 	lc := a.sess.Link()
 	if a.restoredTicks > 0 {
 		// Leaving a strategy that chose the link brought the presenter's
@@ -509,12 +540,14 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	}
 	// The numbers of a busy preset are long: drop to the small face rather
 	// than run into the next column.
-	desc := describeLink(lc)
-	face := l.reg
-	if measure(desc, l.reg) > c.w {
-		face = l.small
+	if !l.compact {
+		desc := describeLink(lc)
+		face := l.reg
+		if measure(desc, l.reg) > c.w {
+			face = l.small
+		}
+		c.line(desc, face, colText, false)
 	}
-	c.line(desc, face, colText, false)
 	rtt, why, tail := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
 	loss, lossNote, lossTail := describeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
@@ -543,6 +576,19 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	case m.Rejected > 0:
 		c.line(viewmodel.Plural(int(m.Rejected), "packet")+" rejected by the decoder", l.small, colBad, false)
 	}
+	// The packets crossing the link, in what the column has left (at
+	// least three lines; two in the compact layout).
+	lines := 3.0
+	if l.compact {
+		lines = 2
+	}
+	c.y += l.small.Size * 0.3
+	if c.dst == nil {
+		c.y += lines * lineHeight(l.small)
+		return
+	}
+	a.drawTimeline(c.dst, image.Rect(int(c.x), int(c.y), int(c.x+c.w), int(bottom)), l.small)
+	c.y = bottom
 }
 
 // bandwidthColumn: kbit/s as the key figure, the strategy's own figures,
@@ -604,16 +650,22 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 	// case needs, so the panel does not jump): they take what the column
 	// has left, and at least three lines for the graph.
 	barH := math.Round(small.Size * 1.1)
-	legendH := math.Round(lineHeight(small) * float64(legendLines(small, c.w)))
+	legendH := math.Round(lineHeight(small) * float64(legendLines(&m.SecondBits, small, c.w)))
 	labelH := lineHeight(small)
 	minGraph := 3 * lineHeight(small)
+	if l.compact {
+		// The graph's scale line goes (the budget line still shows).
+		labelH, minGraph = 0, 2*lineHeight(small)
+	}
 	if c.dst == nil {
 		c.y += labelH + minGraph + small.Size*0.4 + barH + legendH
 		return
 	}
 	yMax := niceCeil(math.Max(budget*1.25, a.kbps.max()*1.1))
-	labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
-	label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)
+	if !l.compact {
+		labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
+		label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)
+	}
 	g := image.Rect(int(c.x), int(c.y+labelH), int(c.x+c.w), int(bottom-barH-legendH-small.Size*0.4))
 	a.mesh.graph(c.dst, g, a.kbps, yMax, budget)
 	bar := image.Rect(g.Min.X, int(bottom-barH-legendH), g.Max.X, int(bottom-legendH))
@@ -634,11 +686,10 @@ func lagLine(ms float64) (lead, figure string) {
 // errorColumn: the error against the truth as the key figures (wrapped
 // between RMS, max and angle, never cut), how far in the past the right
 // shows the left and the error against the left now (key figures too:
-// the lag is half of the truth), and the packet timeline. The column is
-// measured as if the figures were there, so the panel does not jump when
-// they appear.
-func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
-	small := l.small
+// the lag is half of the truth). The column is measured as if the figures
+// were there, so the panel does not jump when they appear. (The packet
+// timeline is the network column's: the error's figures need the room.)
+func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	y0 := c.y
 	a.errorFigures(c, l, m)
 	if c.dst == nil && !m.Valid {
@@ -648,13 +699,6 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, botto
 		c.y = math.Max(c.y, probe.y)
 		c.cut = append(c.cut, probe.cut...)
 	}
-	c.y += small.Size * 0.3
-	if c.dst == nil {
-		c.y += 3 * lineHeight(small)
-		return
-	}
-	a.drawTimeline(c.dst, image.Rect(int(c.x), int(c.y), int(c.x+c.w), int(bottom)), small)
-	c.y = bottom
 }
 
 // errorFigures writes the error column's figures (errorColumn).
@@ -757,20 +801,23 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 	return out
 }
 
-// legendLines is how many lines the legend needs in width when every
-// category has a share (the widest case: "100%" for each), so the panel
-// keeps its height whatever the bits of the moment.
-func legendLines(face text.Face, width float64) int {
+// legendLines is how many lines the legend of b's categories needs in
+// width with the widest share each ("100%"), so the panel keeps its height
+// while the shares change (it changes only when a category comes or goes).
+func legendLines(b *wire.Breakdown, face text.Face, width float64) int {
 	n := 1
 	x := 0.0
 	for c := wire.Category(0); c < wire.NumCategories; c++ {
+		if b.Bits(c) == 0 {
+			continue
+		}
 		w := measure(fmt.Sprintf("■ %s 100%%  ", c), face)
 		if x+w > width && x > 0 {
 			x, n = 0, n+1
 		}
 		x += w
 	}
-	return min(max(n, 2), maxLegendLines)
+	return min(n, maxLegendLines)
 }
 
 // drawBitsBar draws the bits per category as a stacked bar with a legend
