@@ -61,6 +61,14 @@ func checkStageLayout(t *testing.T, f *fonts, sess *game.Session, what, note str
 					t.Errorf("%s, %dx%d scale %v: %q is not whole in %q", what, w, h, scale, text, texts[k])
 				}
 			}
+			// Every colour of the bits bar keeps its share (at 1280×720
+			// and scale 2 the last one lost its percentage).
+			legendW := math.Floor(float64(w)*0.66) - math.Floor(float64(w)*0.30) - l.pad*2
+			for _, e := range bitsLegend(&m.SecondBits, l.small, legendW) {
+				if !strings.Contains(e.text, "%") {
+					t.Errorf("%s, %dx%d scale %v: the legend's %q has no share", what, w, h, scale, e.text)
+				}
+			}
 			modes := strings.Join(l.modeLines, " · ")
 			for _, part := range splitParts(a.shownStrategy().Mode()) {
 				if !strings.Contains(modes, part) {
@@ -213,29 +221,39 @@ func newTestApp(t *testing.T, id string) (*fonts, *game.Session) {
 }
 
 // TestBitsLegendNamesEveryColour: with every category on the bar, the
-// legend names each one (the stage report: only the top three or four
-// were listed, so some coloured segments were unexplained), at the
-// bandwidth column's width at 1280×720.
+// legend names each one with its share (the stage report: only the top
+// three or four were listed, so some coloured segments were unexplained;
+// at 1280×720 and scale 2 the last lost its percentage), at the bandwidth
+// column's width at every stage size and scale.
 func TestBitsLegendNamesEveryColour(t *testing.T) {
 	f, sess := newTestApp(t, "statesync")
-	a := &App{fonts: f, sess: sess}
-	l := a.layout(1280, 720)
-	width := math.Floor(1280*0.66) - math.Floor(1280*0.30) - l.pad*2
 	var b wire.Breakdown
 	for c := range b {
 		b[c] = 1000 * (c + 1)
 	}
-	got := bitsLegend(&b, l.small, width)
-	seen := map[wire.Category]bool{}
-	for _, e := range got {
-		seen[e.cat] = true
-		if e.x+measure(e.text, l.small) > width+0.5 || e.line >= maxLegendLines {
-			t.Errorf("entry %q at x %.0f line %d does not fit %.0f", e.text, e.x, e.line, width)
-		}
-	}
-	for c := wire.Category(0); c < wire.NumCategories; c++ {
-		if !seen[c] {
-			t.Errorf("category %s is on the bar but not in the legend", c)
+	for _, sz := range stageSizes {
+		for _, scale := range stageScales {
+			f.scale = scale
+			a := &App{fonts: f, sess: sess}
+			w, h := sz[0], sz[1]
+			l := a.layout(w, h)
+			width := math.Floor(float64(w)*0.66) - math.Floor(float64(w)*0.30) - l.pad*2
+			got := bitsLegend(&b, l.small, width)
+			seen := map[wire.Category]bool{}
+			for _, e := range got {
+				seen[e.cat] = true
+				if e.x+measure(e.text, l.small) > width+0.5 || e.line >= maxLegendLines {
+					t.Errorf("%dx%d scale %v: entry %q at x %.0f line %d does not fit %.0f", w, h, scale, e.text, e.x, e.line, width)
+				}
+				if !strings.Contains(e.text, "%") {
+					t.Errorf("%dx%d scale %v: entry %q has no share", w, h, scale, e.text)
+				}
+			}
+			for c := wire.Category(0); c < wire.NumCategories; c++ {
+				if !seen[c] {
+					t.Errorf("%dx%d scale %v: category %s is on the bar but not in the legend", w, h, scale, c)
+				}
+			}
 		}
 	}
 }
