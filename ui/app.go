@@ -218,11 +218,12 @@ func (a *App) newSession(fromStart bool) error {
 		cfg.ChosenLink = true
 	} else if a.sess != nil {
 		// The players and every client's link carry over a reset; a link a
-		// strategy chose (lockstep's modes) is chosen again, over the
-		// presenter's own, which leaving the strategy brings back.
+		// strategy chose (lockstep's modes), still as it chose it, is
+		// chosen again over the presenter's own, which leaving the
+		// strategy brings back.
 		cfg.Link = a.sess.Link()
 		cfg.ClientLinks = a.sess.ClientLinks()
-		if before := a.sess.LinksBefore(); before != nil {
+		if before := a.sess.LinksBefore(); before != nil && a.sess.LinkSource() != "" {
 			cfg.Link, cfg.ClientLinks, cfg.ChosenLink = before[0], before[1:], true
 		}
 		cfg.World.Players = a.sess.NumPlayers()

@@ -169,10 +169,16 @@ func TestSceneKey(t *testing.T) {
 	if ls := b.sess.Strategy().(*lockstep.Strategy); ls.ModeIndex() != 0 || b.sess.Link() != lockstep.Modes[0].Link {
 		t.Errorf("lockstep's scene: mode %d on %+v", ls.ModeIndex()+1, b.sess.Link())
 	}
-	// Leaving it still brings the presenter's link back.
+	// F5 keeps the mode's link, and leaving still brings the presenter's
+	// link back.
+	b.subMode(+1)
+	b.reset()
+	if b.sess.Link() != lockstep.Modes[1].Link {
+		t.Errorf("F5 in lockstep mode 2: %+v", b.sess.Link())
+	}
 	b.selectEntry(0)
 	if b.sess.Link() != link.PresetIntercontinental.Config() || b.restoredTicks == 0 {
-		t.Errorf("leaving lockstep after its scene: %+v, restored note %d", b.sess.Link(), b.restoredTicks)
+		t.Errorf("leaving lockstep after its scene and F5: %+v, restored note %d", b.sess.Link(), b.restoredTicks)
 	}
 }
 
