@@ -89,9 +89,11 @@ func (c *client) player() int {
 	return -1
 }
 
-// resetNetwork empties the client's links and endpoints and resets its
-// strategy instance: packets of an old strategy must never reach a new one.
-func (c *client) resetNetwork() {
+// startOver empties the client's links and endpoints and resets its
+// strategy instance: packets of an old strategy must never reach a new
+// one. With restart the instance is restarted after a sub-mode step
+// (strategy.Restarter) instead of reset.
+func (c *client) startOver(restart bool) {
 	f := uint64(c.s.frame)
 	seed := clientSeed(c.s.cfg.Seed, c.id)
 	c.toRight.Reset(seed + f)
@@ -102,6 +104,10 @@ func (c *client) resetNetwork() {
 	c.second = [wire.TicksPerSecond]wire.Breakdown{}
 	c.timelineSent = c.timelineSent[:0]
 	c.timelineRecv = c.timelineRecv[:0]
+	if r, ok := c.st.(strategy.Restarter); ok && restart {
+		r.Restart(&c.ctx)
+		return
+	}
 	c.st.Reset(&c.ctx)
 }
 
@@ -399,6 +405,8 @@ func (c *client) updateLinkMetrics() {
 	m.PacketsLost = st.Lost + st.OutageDropped + st.QueueDropped + st.OverflowDropped
 	m.RTTms, m.HasRTT = c.leftEP.RTT()
 	m.Loss = c.leftEP.PacketLoss()
+	es := c.leftEP.Stats()
+	m.RTTSamples, m.LossSamples = int(es.Acked), int(es.Judged)
 	switch s.cfg.Role {
 	case RoleLeft:
 		// The acks and the strategy's data come in over the socket.
@@ -410,6 +418,7 @@ func (c *client) updateLinkMetrics() {
 		m.PacketsReceived = c.rightEP.Stats().Received
 		r := s.Remote()
 		m.RTTms, m.HasRTT, m.Loss = r.RTTms, r.HasRTT, r.Loss
+		m.RTTSamples, m.LossSamples = -1, -1
 	}
 	m.SecondBits = wire.Breakdown{}
 	for i := range c.second {
@@ -474,4 +483,8 @@ func (x *clientContext) Measure(p strategy.Payload) (wire.Breakdown, error) {
 type errorState struct {
 	prevErr []mgl64.Vec3 // last tick's right − left offset per cube, for pops
 	hasPrev bool
+	// validTicks counts the ticks in a row the error figures were valid
+	// (Metrics.ErrorTicks): a figure measured over a window is honest
+	// only once the window holds nothing from before the start.
+	validTicks int
 }

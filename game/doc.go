@@ -29,8 +29,14 @@
 // Files: session.go (Config, Session, Step, sending and the metrics),
 // context.go (the session as a strategy sees it), history.go (the left's
 // recent past, for the error figures), timeline.go (the HUD's packet
-// timeline), impact.go (the hardest impact of a step, for the sounds).
-// The tests: session_test.go (framing, acks, metrics, two-way strategies)
+// timeline), impact.go (the hardest impact of a step, for the sounds),
+// figures.go (when a figure rests on too little to be shown: the HUD's
+// "measuring…"), caption.go (the stage's caption of what just happened,
+// from the strategies' events and the session's own), fence.go (the
+// field's edge for the presenter's keys).
+// The tests: session_test.go (framing, acks, metrics, two-way strategies),
+// stage_test.go (mode switches that start clean, links restored, figures
+// measuring, the lag, captions, the fence)
 // and hostile_test.go (hostile sequence numbers and ack packets, and the
 // fuzz targets of the session's two read paths, through internal/fuzzutil).
 //

@@ -43,10 +43,16 @@ func (s *Session) SetShown(k int) error {
 	if k != s.shown {
 		s.shown = k
 		s.errs.hasPrev = false
+		s.errs.validTicks = 0
 		s.finishView()
 	}
 	return nil
 }
+
+// Refresh refills the views and this tick's figures without stepping: the
+// app calls it after a reset or a switch, so that what is drawn while
+// paused is the new state, not an empty field.
+func (s *Session) Refresh() { s.finishView() }
 
 // finishView refills the views after the shown client changed between
 // ticks, so what is drawn next is the new client's.

@@ -126,6 +126,12 @@ type Session struct {
 	clients []*client
 	shown   int    // the client whose screen the right view shows
 	linkBy  string // what set cfg.Link, the conditions new clients start on
+	// before are the links the presenter had (cfg.Link, then each
+	// client's) when a strategy that chooses its link (lockstep's modes)
+	// was selected: leaving that strategy brings them back (nil: no
+	// strategy chose). restored says the last SetStrategy did.
+	before   []link.Pair
+	restored bool
 	// serverNs is the server's share of the last tick (Config.Timing).
 	serverNs int64
 
@@ -269,14 +275,20 @@ func (s *Session) newWorld() *cubes.World {
 
 // resetNetwork empties every client's links and endpoints and resets its
 // strategy instance: packets of an old strategy must never reach a new one.
-func (s *Session) resetNetwork() {
+func (s *Session) resetNetwork() { s.startOver(false) }
+
+// startOver is resetNetwork; with restart, after a sub-mode step that
+// starts the right over (strategy.Restarter), each instance is restarted
+// instead of reset.
+func (s *Session) startOver(restart bool) {
 	s.errs.hasPrev = false
+	s.errs.validTicks = 0
 	// The presenter's instance first: its Reset may change what its
 	// settings say (lockstep's start frame), which the clones then take.
-	s.clients[0].resetNetwork()
+	s.clients[0].startOver(restart)
 	s.syncSettings(true)
 	for _, c := range s.clients[1:] {
-		c.resetNetwork()
+		c.startOver(restart)
 	}
 }
 
@@ -388,16 +400,64 @@ func (s *Session) StrategyIndex() int { return s.active }
 func (s *Session) Strategies() []strategy.Strategy { return s.strategies }
 
 // SetStrategy switches to strategy i of the list. The right side and the
-// links start over; the left world carries on.
+// links start over; the left world carries on. Leaving a strategy that
+// chose the link (strategy.LinkChooser) brings back the links the
+// presenter had before it, on every client still on the chosen link
+// (LinksRestored says so): the lockstep mode's TCP-like 125 ms / 5 % must
+// not become the next strategy's conditions unasked.
 func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
+	_, chose := s.strategies[s.active].(strategy.LinkChooser)
 	s.activate(i)
+	s.restored = false
+	if _, chooses := s.strategies[i].(strategy.LinkChooser); chose && !chooses {
+		s.restoreLinks()
+	}
 	s.applyChosenLink()
 	s.resetNetwork()
 	return nil
 }
+
+// restoreLinks puts back the links saved when a strategy chose its own,
+// on every client whose link is still the chosen one (a link the
+// presenter changed by hand since stays).
+func (s *Session) restoreLinks() {
+	if s.before == nil {
+		return
+	}
+	for k, c := range s.clients {
+		if c.linkBy == "" {
+			continue
+		}
+		c.setLinks(s.linkBefore(k))
+		s.restored = true
+	}
+	if s.linkBy != "" {
+		s.setDefaultLinks(s.before[0])
+	}
+	s.before = nil
+}
+
+// linkBefore is client k's link before a strategy chose one: its own, or
+// the session's for a client that joined since.
+func (s *Session) linkBefore(k int) link.Pair {
+	if k+1 < len(s.before) {
+		return s.before[k+1]
+	}
+	return s.before[0]
+}
+
+// LinksRestored reports whether the last SetStrategy brought back the
+// links the presenter had before a strategy chose its own.
+func (s *Session) LinksRestored() bool { return s.restored }
+
+// LinksBefore are the links the presenter had before the active strategy
+// chose its own: the session's, then each client's (nil when no strategy
+// chose). A restart (the app's F5) starts the new session on them, so
+// leaving the strategy later still brings them back.
+func (s *Session) LinksBefore() []link.Pair { return s.before }
 
 // activate makes strategy i the active one on every client: the
 // presenter's instance on client 0, fresh clones on the others (reset
@@ -414,16 +474,33 @@ func (s *Session) activate(i int) {
 // SubMode steps the active strategy's sub-mode (the `[` and `]` keys) and
 // returns what it says; a strategy whose sub-modes are network conditions
 // (strategy.LinkChooser) sets the link too.
+//
+// A strategy whose sub-modes must not carry the right's state over
+// (strategy.Restarter: lockstep's modes, state sync stepping down) starts
+// over: the links are emptied and every client's instance restarted, so
+// no figure of the old sub-mode (a desync, a synced world) survives the
+// step.
 func (s *Session) SubMode(dir int) string {
-	msg := s.strategies[s.active].SubMode(dir)
+	st := s.strategies[s.active]
+	msg := st.SubMode(dir)
 	s.applyChosenLink()
+	if r, ok := st.(strategy.Restarter); ok && r.RestartsAfter(dir) {
+		s.startOver(true)
+	}
 	return msg
 }
 
 // applyChosenLink sets the link the active strategy's mode asks for, on
-// every client.
+// every client, keeping the links the presenter had before the first
+// time (restoreLinks).
 func (s *Session) applyChosenLink() {
 	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
+		if s.before == nil {
+			s.before = append(s.before, s.defaultLinks())
+			for _, cl := range s.clients {
+				s.before = append(s.before, cl.link)
+			}
+		}
 		c, name := lc.ChosenLink()
 		for _, cl := range s.clients {
 			cl.setLinks(link.Symmetric(c))
@@ -448,8 +525,20 @@ func (s *Session) Link() link.Config { return s.clients[s.shown].link.Down }
 // Links returns the shown client's conditions in both directions.
 func (s *Session) Links() link.Pair { return s.clients[s.shown].link }
 
+// ClientLink returns client k's conditions left → right.
+func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link.Down }
+
 // LinksOf returns client k's conditions in both directions.
 func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }
+
+// setDefaultLinks makes p the conditions new clients start on.
+func (s *Session) setDefaultLinks(p link.Pair) {
+	s.cfg.Link, s.linkBy, s.cfg.Up = p.Down, "", nil
+	if !p.IsSymmetric() {
+		up := p.Up
+		s.cfg.Up = &up
+	}
+}
 
 // defaultLinks are the conditions a client starts on (Config.Link, and
 // Config.Up when given).
@@ -468,12 +557,7 @@ func (s *Session) SetLink(c link.Config) { s.SetLinks(link.Symmetric(c)) }
 // SetLinks changes the conditions of every client's links, each direction
 // its own, live.
 func (s *Session) SetLinks(p link.Pair) {
-	s.cfg.Link, s.linkBy = p.Down, ""
-	s.cfg.Up = nil
-	if !p.IsSymmetric() {
-		up := p.Up
-		s.cfg.Up = &up
-	}
+	s.setDefaultLinks(p)
 	for _, cl := range s.clients {
 		cl.setLinks(p)
 	}
@@ -622,6 +706,10 @@ func (s *Session) finish() {
 	c := s.clients[s.shown]
 	s.right.Cubes = s.right.Cubes[:0]
 	s.right.Marks = s.right.Marks[:0]
+	// A strategy says what overlays it fills each tick: the flags of the
+	// one before must not outlive a switch (the E legend stayed up in
+	// strategies without offsets).
+	s.right.HasPriority, s.right.HasErrorOffsets = false, false
 	shown, ok := c.st.View(&s.right)
 	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
@@ -725,6 +813,16 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 	m.Valid = false
 	m.ShownFrame = shown
 	m.ErrorOf = ""
+	m.NowRMSCm, m.NowMaxCm, m.HasNow = 0, 0, false
+	defer func() {
+		// Ticks in a row with figures (Metrics.ErrorTicks).
+		if m.Valid {
+			s.errs.validTicks++
+		} else {
+			s.errs.validTicks = 0
+		}
+		m.ErrorTicks = s.errs.validTicks
+	}()
 	if !ok || len(s.right.Cubes) != s.left.NumCubes() {
 		s.errs.hasPrev = false
 		s.ownError()
@@ -733,7 +831,8 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 	m.DelayMs = (float64(s.frame) - shown) * 1000 / wire.TicksPerSecond
 	s.ghost.Cubes = s.ghost.Cubes[:0]
 	s.ghost.Player = s.right.Player
-	var sum, maxPos, maxAng, maxPop float64
+	var sum, maxPos, maxAng, maxPop, sumNow, maxNow float64
+	hasNow := true
 	e := &s.errs
 	for i := range s.right.Cubes {
 		p, q, ok := s.hist.pose(shown, i)
@@ -752,12 +851,26 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 			maxPop = math.Max(maxPop, d.Sub(e.prevErr[i]).Len())
 		}
 		e.prevErr[i] = d
+		// Against the left as it is now (in a right process, the newest
+		// truth its diagnostics gave).
+		if pn, _, ok := s.hist.pose(float64(s.frame), i); ok && hasNow {
+			dn := rc.Position.Sub(pn).Len()
+			sumNow += dn * dn
+			maxNow = math.Max(maxNow, dn)
+		} else {
+			hasNow = false
+		}
 	}
 	n := float64(len(s.right.Cubes))
 	m.Valid = true
 	m.PosRMSCm = 100 * math.Sqrt(sum/n)
 	m.PosMaxCm = 100 * maxPos
 	m.OrientMaxDeg = maxAng * 180 / math.Pi
+	m.HasNow = hasNow
+	if hasNow {
+		m.NowRMSCm = 100 * math.Sqrt(sumNow/n)
+		m.NowMaxCm = 100 * maxNow
+	}
 	m.MaxPopCm = 0
 	if e.hasPrev {
 		m.MaxPopCm = 100 * maxPop

@@ -11,5 +11,8 @@
 //     catch-up and stall figures, desync detection, the view and facts.
 //   - controls.go: the D key, the -lockstep-mode and -lockstep-delay
 //     flags, and the settings a right process takes from the left.
+//   - stage.go: what lockstep tells the stage: a mode step starts both
+//     sides over (strategy.Restarter), a desync is an alarm, stalls and
+//     desyncs are events for the caption.
 //   - bench.go: the bench's lockstep table, one row per mode.
 package lockstep

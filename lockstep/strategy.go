@@ -87,7 +87,8 @@ type Strategy struct {
 	own        [ring]hashAt
 	remote     [ring]hashAt
 	checked    int
-	desync     int // first frame whose hashes differed, −1
+	desync     int  // first frame whose hashes differed, −1
+	desyncSaid bool // the desync was reported as an event (Event)
 	perturbed  bool
 	waiting    int // frames the right is behind its playout target
 	stalled    [stallWindow]bool
@@ -129,13 +130,10 @@ func (st *Strategy) Name() string { return "Deterministic lockstep" }
 // Family implements strategy.Strategy.
 func (st *Strategy) Family() string { return "Lockstep" }
 
-// Mode implements strategy.Strategy.
+// Mode implements strategy.Strategy. A desync is not a setting: the HUD
+// draws it in red after the settings (Alarm).
 func (st *Strategy) Mode() string {
-	s := fmt.Sprintf("mode %d: %s · delay %.0f ms", st.mode+1, st.modeName(), st.delayMs)
-	if st.desync >= 0 {
-		s += fmt.Sprintf(" · DESYNC at frame %d", st.desync)
-	}
-	return s
+	return fmt.Sprintf("mode %d: %s · delay %.0f ms", st.mode+1, st.modeName(), st.delayMs)
 }
 
 // Explain implements strategy.Strategy.
@@ -191,11 +189,13 @@ func (st *Strategy) ChosenLink() (link.Config, string) {
 	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1)
 }
 
-// SubMode implements strategy.Strategy: the seven modes.
+// SubMode implements strategy.Strategy: the seven modes. Each is a new
+// experiment: the session restarts both sides from one world after the
+// step (RestartsAfter), as a switch to lockstep does.
 func (st *Strategy) SubMode(dir int) string {
 	n := len(Modes)
 	st.SetMode(((st.mode+dir)%n + n) % n)
-	return fmt.Sprintf("mode %d: %s, %.0f ms playout delay", st.mode+1, Modes[st.mode].Name, st.delayMs)
+	return fmt.Sprintf("mode %d: %s, %.0f ms playout delay · both sides start over", st.mode+1, Modes[st.mode].Name, st.delayMs)
 }
 
 // delayTicks is the playout delay in whole ticks.
@@ -244,7 +244,7 @@ func (st *Strategy) restartRight(start int) {
 	st.stuck = 0
 	st.newestIn = -1
 	st.firstAt = -1
-	st.checked, st.desync = 0, -1
+	st.checked, st.desync, st.desyncSaid = 0, -1, false
 	st.perturbed = false
 	st.waiting, st.stallRun, st.longest, st.stallTicks, st.stepped = 0, 0, 0, 0, 0
 	st.stalled = [stallWindow]bool{}
@@ -544,7 +544,7 @@ func (st *Strategy) World() *cubes.World { return st.world }
 
 // Facts implements strategy.Facts.
 func (st *Strategy) Facts() string {
-	return fmt.Sprintf("%s · %d inputs/packet · %s", st.syncLine(), st.lastCount, st.waitLine())
+	return fmt.Sprintf("%s · %s · %s/packet", st.syncLine(), st.waitLine(), viewmodel.Plural(st.lastCount, "input"))
 }
 
 // RightFacts implements strategy.RightFacts: what a right process knows.
@@ -558,16 +558,18 @@ func (st *Strategy) syncLine() string {
 }
 
 func (st *Strategy) waitLine() string {
+	// The stall time first: it is the lesson (a TCP-like link stalls, UDP
+	// with redundant inputs does not), and the HUD wraps between parts.
 	stalled := fmt.Sprintf("stalled %.1f s of the last 10", float64(st.StallTicks())/wire.TicksPerSecond)
 	// The server cannot relay a frame until every player's input for it
 	// is in: the slowest link holds everyone up.
 	switch {
 	case st.stuck > 0 && st.waiting > 0:
-		return fmt.Sprintf("waiting for player %d: %s · %s", st.stuck, viewmodel.Plural(st.waiting, "frame"), stalled)
+		return fmt.Sprintf("%s · waiting for player %d: %s", stalled, st.stuck, viewmodel.Plural(st.waiting, "frame"))
 	case st.stuck > 0:
-		return fmt.Sprintf("player %d's input holds the server back · %s", st.stuck, stalled)
+		return fmt.Sprintf("%s · player %d's input holds the server back", stalled, st.stuck)
 	}
-	return fmt.Sprintf("waiting %s · %s", viewmodel.Plural(st.waiting, "frame"), stalled)
+	return fmt.Sprintf("%s · waiting %s", stalled, viewmodel.Plural(st.waiting, "frame"))
 }
 
 // WaitingFor is the player (1-based) the server last said it waits for

@@ -2,8 +2,10 @@ package predict
 
 import (
 	"fmt"
+	"strings"
 
 	"netcubes/strategy"
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -43,7 +45,8 @@ func (st *Strategy) SubMode(dir int) string {
 		m = 1
 	}
 	st.SetMode(Mode(m))
-	return fmt.Sprintf("step %d: %s", m, st.Explain())
+	// The step's name is the note; its explanation is the top bar's line.
+	return fmt.Sprintf("step %d: %s", m, Mode(m))
 }
 
 var scopeNames = []string{"world", "player"}
@@ -61,30 +64,40 @@ func (st *Strategy) Flags() []strategy.Flag {
 }
 
 // Facts implements strategy.Facts: the figures the article's steps are
-// about.
+// about, the step's lesson first (the HUD wraps between the parts): the
+// prediction's error from step 2 on, the corrections from step 3 on, the
+// input's delay at step 1.
 func (st *Strategy) Facts() string {
 	s := &st.stats
-	out := ""
-	if st.set.Mode.corrects() {
-		out = fmt.Sprintf("%.0f corr/s × %.1f frames · replay %.0f µs/tick · %d moves · ",
-			s.CorrectionsPerSec, s.FramesPerCorrection, s.ReplayUsPerTick, s.MoveDepth)
-	}
+	var parts []string
 	if st.set.Mode.predicts() {
-		out += fmt.Sprintf("error %.1f cm (same frame) · ", s.PredictionErrorRMSCm)
+		parts = append(parts, fmt.Sprintf("error %.1f cm at the same frame", s.PredictionErrorRMSCm))
 	}
-	out += "input→motion "
+	if st.set.Mode.corrects() {
+		parts = append(parts, fmt.Sprintf("%.0f corr/s × %.1f frames", s.CorrectionsPerSec, s.FramesPerCorrection),
+			fmt.Sprintf("replay %.0f µs/tick", s.ReplayUsPerTick))
+	}
 	if s.HasInputDelay {
-		out += fmt.Sprintf("%.0f ms", s.InputDelayMs)
+		parts = append(parts, fmt.Sprintf("input→motion %.0f ms", s.InputDelayMs))
 	} else {
-		out += "(press a key)"
+		parts = append(parts, "input→motion: press a key")
 	}
 	if s.HasEarly {
-		out += fmt.Sprintf(" · input arrives %d ticks early", s.Reported)
+		// The server's report: how early the inputs reach it (late while
+		// the client's clock has not yet moved ahead).
+		if s.Reported >= 0 {
+			parts = append(parts, "inputs "+viewmodel.Plural(s.Reported, "tick")+" early")
+		} else {
+			parts = append(parts, "inputs "+viewmodel.Plural(-s.Reported, "tick")+" late")
+		}
 	}
 	if s.LateInputs > 0 {
-		out += fmt.Sprintf(" · %d late", s.LateInputs)
+		parts = append(parts, fmt.Sprintf("%d late", s.LateInputs))
 	}
-	return out
+	if st.set.Mode.corrects() {
+		parts = append(parts, viewmodel.Plural(s.MoveDepth, "move")+" kept")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // SerializeSettings implements strategy.Shared: the mode, smoothing and

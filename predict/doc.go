@@ -29,6 +29,8 @@
 //     its marks (the server's last pose, a replay's jump).
 //   - controls.go: the keys, the sub-modes, the flags, the facts line, the
 //     settings shared with a right process.
+//   - stage.go: the events for the stage's caption (a correction and how
+//     far it moved the player, a late input).
 //
 // The tests: packet_test.go (round trips, hostile bytes, fuzz targets of
 // both readers and of the session both ways), strategy_test.go (whole

@@ -25,6 +25,7 @@ type Strategy struct {
 	rolledCorr   uint64
 	rolledFrames int
 	rolledNs     int64
+	seen         stageSeen // the figures Event last reported from
 }
 
 var (
@@ -235,7 +236,7 @@ func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
 	case !st.set.Mode.predicts():
 		rightSub = "your keys · the server's state as it arrives"
 	case st.set.Mode.corrects():
-		rightSub = "your keys · cyan: server · orange: replay jump"
+		rightSub = "your keys · cyan: server · magenta: replay jump"
 	default:
 		rightSub = "your keys, predicted · cyan: server"
 	}
@@ -245,6 +246,7 @@ func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
 // Reset implements strategy.Strategy.
 func (st *Strategy) Reset(ctx strategy.Context) {
 	st.stats = Stats{}
+	st.seen = stageSeen{}
 	st.win = [wire.TicksPerSecond]tickStat{}
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)

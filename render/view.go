@@ -200,8 +200,8 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 }
 
 // drawMarks outlines a strategy's marks: the server's last known pose in
-// cyan, a replay's jump in orange (the pose it left, and a line to where it
-// went).
+// cyan, a replay's jump in magenta (the pose it left, and a line to where
+// it went; orange is the smoothing offsets' colour).
 func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
 	for k := range marks {
 		mk := &marks[k]
@@ -210,9 +210,9 @@ func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
 		case viewmodel.MarkServer:
 			b.AddWireframe(c, 1.6, scene.RGBA{R: 0.1, G: 0.85, B: 0.95, A: 0.95})
 		case viewmodel.MarkReplay:
-			orange := scene.RGBA{R: 1, G: 0.55, B: 0.05, A: 0.95}
-			b.AddWireframe(c, 1.6, orange)
-			b.AddSegment(mk.Position, mk.To, 3, orange)
+			magenta := scene.RGBA{R: 0.95, G: 0.2, B: 0.95, A: 0.95}
+			b.AddWireframe(c, 1.6, magenta)
+			b.AddSegment(mk.Position, mk.To, 3, magenta)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -274,8 +275,12 @@ func (c *Config) DelayString() string {
 		return "no delay"
 	}
 	s := fmt.Sprintf("delay %.0f ms", ticksToMs(float64(c.DelayTicks())))
-	if c.DelayNudgeTicks != 0 {
-		s += fmt.Sprintf(" (%+d ticks)", c.DelayNudgeTicks)
+	if n := c.DelayNudgeTicks; n != 0 {
+		sign := "+"
+		if n < 0 {
+			sign = "−"
+		}
+		s += fmt.Sprintf(" (%s%s)", sign, viewmodel.Plural(max(n, -n), "tick"))
 	}
 	return s
 }

@@ -32,8 +32,16 @@ func (st *Strategy) buildControls() []strategy.Control {
 			Do:    func(dir int) { st.NudgeDelay(dir) }},
 		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13)",
 			Action: strategy.Toggle,
-			Value:  func() string { return strategy.OnOff(st.cfg.PlayerPrediction) },
-			Do:     func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
+			Value: func() string {
+				v := strategy.OnOff(st.cfg.PlayerPrediction)
+				if st.cfg.Level < DeltaPosition {
+					// The setting changes, but nothing does until a level
+					// that sends position deltas.
+					v += fmt.Sprintf(" (acts at levels 9-13 only; now %s)", st.cfg.Level)
+				}
+				return v
+			},
+			Do: func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
 		strategy.ToggleControl(CongestionKey, "congestion avoidance",
 			"congestion avoidance on / off: the send rate follows the path", &st.cfg.CongestionAvoidance),
 		strategy.ToggleControl(PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
@@ -88,11 +96,12 @@ func (st *Strategy) Facts() string {
 	}
 	sec := ss.Second
 	out := st.adapt.facts(st)
+	cubes := int(math.Round(sec.ChangedPerPacket()))
 	if st.Level().IsDelta() {
-		out += fmt.Sprintf("per packet: %.0f changed cubes × %.1f bits · baseline %s old",
-			sec.ChangedPerPacket(), sec.BitsPerChanged(), viewmodel.Plural(int(math.Round(sec.MeanBaselineAge())), "tick"))
+		out += fmt.Sprintf("%s/packet × %.1f bits · baseline %s old",
+			viewmodel.Plural(cubes, "changed cube"), sec.BitsPerChanged(), viewmodel.Plural(int(math.Round(sec.MeanBaselineAge())), "tick"))
 	} else {
-		out += fmt.Sprintf("per packet: %.0f cubes × %.0f bits", sec.ChangedPerPacket(), sec.BitsPerChanged())
+		out += fmt.Sprintf("%s/packet × %.0f bits", viewmodel.Plural(cubes, "cube"), sec.BitsPerChanged())
 	}
 	if ss.StarvedTicks > 0 {
 		out += " · starved " + viewmodel.Plural(ss.StarvedTicks, "tick")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"netcubes/strategy"
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -48,16 +49,41 @@ func (st *Strategy) buildControls() []strategy.Control {
 				st.SetSmoothing(SmoothingMode((int(st.set.Smoothing) + dir + n) % n))
 			}},
 		st.toggle("C", "compressed updates", "compressed updates on / off", func(s *Settings) *bool { return &s.Compressed }),
-		st.toggle("V", "positions relative to the player", "positions relative to the player on / off",
-			func(s *Settings) *bool { return &s.RelativeToPlayer }),
-		st.toggle("A", "delta encoding", "delta encoding against acked bases on / off", func(s *Settings) *bool { return &s.DeltaEncoding }),
+		st.needsCompressed(st.toggle("V", "positions relative to the player", "positions relative to the player on / off",
+			func(s *Settings) *bool { return &s.RelativeToPlayer })),
+		st.needsCompressed(st.toggle("A", "delta encoding", "delta encoding against acked bases on / off", func(s *Settings) *bool { return &s.DeltaEncoding })),
 		st.toggle("W", "at-rest commit", "at-rest commit (boost until acked) on / off", func(s *Settings) *bool { return &s.RestCommit }),
-		st.toggle("O", "sync off", "sync off: stop applying updates and watch it diverge", func(s *Settings) *bool { return &s.SyncOff }),
+		{Key: "O", Label: "sync", Help: "sync off: stop applying updates and watch it diverge", Action: strategy.Toggle,
+			Value: func() string {
+				if st.set.SyncOff {
+					return "off, the right runs on its own"
+				}
+				return "on"
+			},
+			Do: func(int) {
+				s := st.set
+				s.SyncOff = !s.SyncOff
+				st.SetSettings(s)
+			}},
 		st.toggle(CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
 			func(s *Settings) *bool { return &s.CongestionAvoidance }),
 		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
+}
+
+// needsCompressed makes a toggle that only acts on compressed updates say
+// so while they are off: the press changes the setting, which shows only
+// once C turns compression on.
+func (st *Strategy) needsCompressed(c strategy.Control) strategy.Control {
+	value := c.Value
+	c.Value = func() string {
+		if !st.set.Compressed {
+			return value() + " (acts with compressed updates only: C)"
+		}
+		return value()
+	}
+	return c
 }
 
 // Controls implements strategy.Strategy.
@@ -71,7 +97,12 @@ func (st *Strategy) SubMode(dir int) string {
 	} else {
 		st.NextStep()
 	}
-	return fmt.Sprintf("step %d: %s", st.Step(), st.Explain())
+	// The step's name is the note; its explanation is the top bar's line.
+	msg := fmt.Sprintf("step %d: %s", st.Step(), StepName(st.Step()))
+	if st.RestartsAfter(dir) {
+		msg += " · the right restarts from the left's state"
+	}
+	return msg
 }
 
 // smoothingFlagNames are the -smoothing values, in SmoothingMode order.
@@ -99,12 +130,15 @@ func (st *Strategy) Flags() []strategy.Flag {
 
 // Facts implements strategy.Facts: updates per packet and their cost, and
 // how long the most neglected cube has waited.
+// The HUD wraps it between its parts, so each part is short and the
+// lesson of the step comes first: at step 1, the cubes never sent.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := st.adapt.facts(st) + fmt.Sprintf("per packet: %.1f updates × %.0f bits", ss.UpdatesPerPacket, ss.BitsPerUpdate)
-	out += fmt.Sprintf(" · longest wait %.1f s", float64(ss.OldestUnsentTicks)/wire.TicksPerSecond)
+	out := st.adapt.facts(st)
 	if ss.NeverSent > 0 {
-		out += fmt.Sprintf(" · %d never sent", ss.NeverSent)
+		out = viewmodel.Plural(ss.NeverSent, "cube") + " never sent · "
 	}
+	out += fmt.Sprintf("%.1f updates/packet × %.0f bits", ss.UpdatesPerPacket, ss.BitsPerUpdate)
+	out += fmt.Sprintf(" · longest wait %.1f s", float64(ss.OldestUnsentTicks)/wire.TicksPerSecond)
 	return out
 }

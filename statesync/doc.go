@@ -19,6 +19,8 @@
 //   - send.go: the left: quantize, prioritize, fill the budget, send.
 //   - recv.go: the right: decode, jitter buffer, inputs, apply, step.
 //   - controls.go: the keys, the sub-modes, the flags, the HUD's facts line.
+//   - stage.go: a step down the build-up restarts the right from the
+//     left's state (strategy.Restarter).
 //   - bench.go: the bench's tables.
 //
 // The tests: packet_test.go (round trips, goldens in testdata/, fuzz),

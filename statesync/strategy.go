@@ -465,11 +465,12 @@ func (st *Strategy) Step() int { return st.set.Step() }
 func (st *Strategy) SetStep(n int) { st.SetSettings(st.set.WithStep(n)) }
 
 // NextStep and PrevStep walk the build-up ("]" and "["). From custom
-// settings they go to step 1 or 8.
+// settings they step from the nearest step (NearestStep): step 8 with sync
+// turned off goes back to 7 with "[", not to 1.
 func (st *Strategy) NextStep() {
 	n := st.Step()
 	if n == 0 {
-		n = Steps - 1
+		n = st.set.NearestStep()
 	}
 	st.SetStep(min(n+1, Steps))
 }
@@ -478,9 +479,31 @@ func (st *Strategy) NextStep() {
 func (st *Strategy) PrevStep() {
 	n := st.Step()
 	if n == 0 {
-		n = 2
+		n = st.set.NearestStep()
 	}
 	st.SetStep(max(n-1, 1))
+}
+
+// NearestStep is the build-up step whose settings differ from s in the
+// fewest switches (the later step on a tie), for custom settings.
+func (s Settings) NearestStep() int {
+	best, bestD := Steps, 1<<30
+	for n := Steps; n >= 1; n-- {
+		t := StepSettings(n)
+		d := 0
+		for _, diff := range []bool{t.Accumulate != s.Accumulate, t.LimitBandwidth != s.LimitBandwidth,
+			(t.JitterFrames > 0) != (s.JitterFrames > 0), t.Snap != s.Snap, t.Compressed != s.Compressed,
+			t.Quantize != s.Quantize, t.Smoothing != s.Smoothing, t.RelativeToPlayer != s.RelativeToPlayer,
+			t.DeltaEncoding != s.DeltaEncoding, t.RestCommit != s.RestCommit, t.SyncOff != s.SyncOff} {
+			if diff {
+				d++
+			}
+		}
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
 }
 
 // BandwidthUp and BandwidthDown move the limit to the next of

@@ -761,15 +761,20 @@ func findControl(t *testing.T, st *Strategy, key string) *strategy.Control {
 // once showed "on".)
 func TestStateSyncControlsShowRealValues(t *testing.T) {
 	truth := map[string]func(s Settings) string{
-		"B":           func(s Settings) string { return s.BandwidthString() },
-		"J":           func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
-		"Q":           func(s Settings) string { return strategy.OnOff(s.Quantize) },
-		"S":           func(s Settings) string { return s.Smoothing.String() },
-		"C":           func(s Settings) string { return strategy.OnOff(s.Compressed) },
-		"V":           func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) },
-		"A":           func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) },
-		"W":           func(s Settings) string { return strategy.OnOff(s.RestCommit) },
-		"O":           func(s Settings) string { return strategy.OnOff(s.SyncOff) },
+		"B": func(s Settings) string { return s.BandwidthString() },
+		"J": func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
+		"Q": func(s Settings) string { return strategy.OnOff(s.Quantize) },
+		"S": func(s Settings) string { return s.Smoothing.String() },
+		"C": func(s Settings) string { return strategy.OnOff(s.Compressed) },
+		"V": func(s Settings) string { return strategy.OnOff(s.RelativeToPlayer) + needsC(s) },
+		"A": func(s Settings) string { return strategy.OnOff(s.DeltaEncoding) + needsC(s) },
+		"W": func(s Settings) string { return strategy.OnOff(s.RestCommit) },
+		"O": func(s Settings) string {
+			if s.SyncOff {
+				return "off, the right runs on its own"
+			}
+			return "on"
+		},
 		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
 		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
@@ -800,6 +805,15 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 		}
 	}
+}
+
+// needsC is what V and A add while compression is off: the press changes
+// a setting that acts only on compressed updates.
+func needsC(s Settings) string {
+	if s.Compressed {
+		return ""
+	}
+	return " (acts with compressed updates only: C)"
 }
 
 // TestStateSyncOldFirstPacket: a packet 30,000 frames old (hostile: no

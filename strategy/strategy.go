@@ -225,3 +225,65 @@ type RightDriven interface {
 type Shared interface {
 	SerializeSettings(s wire.Stream) error
 }
+
+// Restarter is implemented by a strategy whose sub-mode steps must start
+// the right over rather than carry its state into the new sub-mode:
+// lockstep's modes are each a new experiment (a desync found in the
+// non-deterministic mode must not be shown under the line "the error is
+// exactly 0" of the next), and state sync stepping down its build-up must
+// not keep the world a later step kept in sync (steps 2-4 would read
+// 0.0 cm). The session asks after every SubMode; when the answer is yes it
+// empties the links and calls Restart on every client's instance instead
+// of Reset.
+type Restarter interface {
+	// RestartsAfter reports whether the sub-mode step just taken (dir, as
+	// given to SubMode) starts the right over.
+	RestartsAfter(dir int) bool
+	// Restart starts this instance over after such a step, at the current
+	// frame, with the links emptied. Lockstep restarts both sides from one
+	// freshly built world, as a switch to it does; state sync restarts the
+	// right from the left's state at this frame.
+	Restart(ctx Context)
+}
+
+// Alarm is implemented by a strategy with a state the presenter must see
+// at once and that its settings line would otherwise hide among them
+// (lockstep's "DESYNC at frame 1585"): the HUD draws it in red after the
+// settings. An empty string is no alarm.
+type Alarm interface {
+	Alarm() string
+}
+
+// EventKind is what kind of thing a strategy's event is, from most to
+// least important: the HUD's caption shows a more important event at once
+// and lets a less important one wait until the caption has been read.
+type EventKind uint8
+
+const (
+	EventDesync     EventKind = iota // the two sides' simulations differ from a frame on
+	EventOutage                      // the link drops everything
+	EventStall                       // the right is frozen, waiting for something
+	EventCorrection                  // a correction moved what the right shows
+	EventPop                         // a cube jumped on the right in one tick
+	EventLate                        // something arrived too late to be used
+	EventNote                        // anything else worth saying
+)
+
+// Event is something that just happened on one client that a strategy
+// teaches, in a few words for a caption read from the back of a hall
+// ("right frozen: waiting for input 412", "correction: 38 cm pop").
+type Event struct {
+	Kind EventKind
+	Text string
+	// Size ranks two events of the same kind (the larger correction is
+	// the one to show), in the kind's own unit.
+	Size float64
+}
+
+// Eventful is implemented by a strategy that reports its events. The
+// session asks once a tick, after the right's Update; ok is false when
+// nothing worth a caption happened (an ongoing state, such as a stall,
+// is reported every tick it lasts).
+type Eventful interface {
+	Event() (e Event, ok bool)
+}

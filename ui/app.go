@@ -21,6 +21,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/render"
+	"netcubes/strategy"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -149,6 +150,18 @@ type App struct {
 	noteTicks int
 	timeline  []viewmodel.PacketRecord
 	lastBlow  bool
+
+	// The stage (stage.go): the caption of what just happened, the links
+	// restored after leaving a strategy that chose its own, the fence at
+	// the field's edge, the scene each strategy starts from (Home).
+	captions      game.Captions
+	restoredTicks int
+	fenced        bool
+	start         []strategy.Strategy // each entry's settings at start, to clone from
+	startLinks    []linkChoice
+	winW, winH    int // the window's size at the last Layout
+	scaleSaid     bool
+	laidOut       laidOut // the size a shrunk HUD layout found (hud.go)
 }
 
 // NewApp creates the app and its first session.
@@ -175,6 +188,11 @@ func NewApp(o Options) (*App, error) {
 		compare:     viewmodel.NewComparison(viewmodel.DefaultCompareConfig()),
 		chart:       o.Show.Chart,
 	}
+	for _, st := range o.Session.Strategies {
+		// The scene each entry starts from (Home): its settings now, the
+		// defaults and the command line's flags.
+		a.start = append(a.start, st.Clone())
+	}
 	a.setAntiAlias(!o.NoAntiAlias)
 	a.links = []linkChoice{choiceOf(o.Preset)}
 	for k, name := range o.Presets {
@@ -184,6 +202,7 @@ func NewApp(o Options) (*App, error) {
 		}
 		a.links = append(a.links, choiceOf(name))
 	}
+	a.startLinks = append([]linkChoice(nil), a.links...)
 	if o.RecordPath != "" {
 		a.recorder = cubes.NewRecorder("recorded")
 	}
@@ -195,18 +214,35 @@ func NewApp(o Options) (*App, error) {
 
 // restart builds a fresh session: the left world back at frame 0, the
 // script from its start, the current strategy entry and link conditions.
-func (a *App) restart() error {
+func (a *App) restart() error { return a.newSession(false) }
+
+// newSession builds a fresh session (restart); fromStart puts the links
+// back to those the app started with, a strategy's own link chosen over
+// them (the scene, Home).
+func (a *App) newSession(fromStart bool) error {
 	cfg := a.opts.Session
 	cfg.Start = a.entry
 	a.epoch++
 	cfg.Epoch = a.epoch
-	if a.sess != nil {
-		// The players and every client's link carry over a reset.
+	if fromStart {
+		cfg.World.Players = a.sess.NumPlayers()
+		cfg.ChosenLink = true
+	} else if a.sess != nil {
+		// The players and every client's link carry over a reset; a link a
+		// strategy chose (lockstep's modes), still as it chose it, is
+		// chosen again over the presenter's own, which leaving the
+		// strategy brings back.
 		cfg.Link, cfg.Up = a.sess.Link(), nil
 		if l := a.sess.Links(); !l.IsSymmetric() {
 			cfg.Up = &l.Up
 		}
 		cfg.ClientLinks = a.sess.ClientLinks()
+		if before := a.sess.LinksBefore(); before != nil && a.sess.LinkSource() != "" {
+			cfg.Link, cfg.Up, cfg.ClientLinks, cfg.ChosenLink = before[0].Down, nil, before[1:], true
+			if !before[0].IsSymmetric() {
+				cfg.Up = &before[0].Up
+			}
+		}
 		cfg.World.Players = a.sess.NumPlayers()
 	}
 	s, err := game.New(cfg)
@@ -224,10 +260,22 @@ func (a *App) restart() error {
 	a.compare.Break() // the world starts over: a new showing
 	a.scriptOn = a.opts.Script != nil
 	a.scriptStart = 0
+	a.captions.Reset()
+	a.restoredTicks = 0
+	a.resetViews()
+	return nil
+}
+
+// resetViews starts both views' easing over on the session's views as
+// they are now, so a reset, a switch or a scene drawn while paused shows
+// the world at once rather than an empty field until the next step.
+func (a *App) resetViews() {
+	a.sess.Refresh()
 	a.left.Reset()
 	a.right.Reset()
+	a.left.Tick(a.sess.LeftView())
+	a.right.Tick(a.sess.RightView())
 	a.kbps.clear()
-	return nil
 }
 
 // setAntiAlias turns edge smoothing on or off for every drawing.
@@ -343,9 +391,13 @@ func (a *App) Update() error {
 	}
 	a.ticks++
 	a.watchDrawing()
+	a.sayShownScale()
 	a.handleKeys()
 	if a.noteTicks > 0 {
 		a.noteTicks--
+	}
+	if a.restoredTicks > 0 {
+		a.restoredTicks--
 	}
 	if a.err != nil {
 		return a.err
@@ -391,9 +443,14 @@ func (a *App) step() {
 			a.scriptOn = false
 		}
 	}
+	if given&1 != 0 && !a.scriptOn {
+		// The presenter's own keys stop at the field's edge.
+		ins[0] = a.keepOnField(ins[0])
+	}
 	in := ins[0]
 	a.sess.StepPlayers(&ins, given)
 	a.compare.Add(a.shown(), a.sess.Metrics())
+	a.captions.Observe(a.sess)
 	a.netEvents()
 	if a.recorder != nil {
 		used := a.sess.PlayerInputs()
@@ -446,8 +503,12 @@ func (a *App) handleKeysFrom(ks keyState) {
 	}
 }
 
-// Layout uses the window's size in device-independent pixels.
-func (a *App) Layout(w, h int) (int, int) { return w, h }
+// Layout uses the window's size in device-independent pixels (and keeps it
+// for the notes that say what text scale it allows).
+func (a *App) Layout(w, h int) (int, int) {
+	a.winW, a.winH = w, h
+	return w, h
+}
 
 // Draw renders the frame. It reads the session and never changes it.
 func (a *App) Draw(screen *ebiten.Image) {

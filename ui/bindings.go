@@ -141,6 +141,10 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyE), label: "E", help: "smoothing error offsets as lines",
 			do: func(a *App) {
 				a.overlays.ErrorOffsets = !a.overlays.ErrorOffsets
+				if a.overlays.ErrorOffsets && !a.sess.RightView().HasErrorOffsets {
+					a.say("error offsets on: none in this strategy (state sync and the 2004 client smooth)")
+					return
+				}
 				a.say("error offsets %s", onOff(a.overlays.ErrorOffsets))
 			}},
 		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: noShift, label: "F3 / Shift+F3", help: "chart of bandwidth against error, per setting shown / clear it",
@@ -150,9 +154,9 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyH, ebiten.KeyF1), label: "H or F1", help: "this help",
 			do: func(a *App) { a.help = !a.help }},
 		binding{group: "Show", keys: keys(ebiten.KeyEqual, ebiten.KeyNumpadAdd), label: "= / -", help: "text larger / smaller",
-			do: func(a *App) { a.fonts.scale = math.Min(2, a.fonts.scale*1.1) }},
+			do: func(a *App) { a.textScale(+1) }},
 		binding{group: "Show", keys: keys(ebiten.KeyMinus, ebiten.KeyNumpadSubtract),
-			do: func(a *App) { a.fonts.scale = math.Max(0.6, a.fonts.scale/1.1) }},
+			do: func(a *App) { a.textScale(-1) }},
 		binding{group: "Show", keys: keys(ebiten.KeyF11), label: "F11 or Alt+Enter", help: "fullscreen",
 			do: func(a *App) { ebiten.SetFullscreen(!ebiten.IsFullscreen()) }},
 		binding{group: "Show", keys: keys(ebiten.KeyEnter), alt: true,
@@ -179,6 +183,8 @@ func buildBindings(list []strategy.Strategy) []binding {
 			do: func(a *App) { a.slow = !a.slow; a.say("slow motion %s", onOff(a.slow)) }},
 		binding{group: "Time", keys: keys(ebiten.KeyF5), label: "F5", help: "reset: the world, the script and the right side start over",
 			do: func(a *App) { a.reset() }},
+		binding{group: "Time", keys: keys(ebiten.KeyHome), label: "Home", help: "scene: F5, with this strategy's settings and link as at start",
+			do: func(a *App) { a.scene() }},
 		binding{group: "Time", keys: keys(ebiten.KeyQ), ctrl: true, label: "Ctrl+Q", help: "quit (a chord, so a stray key on stage cannot)",
 			do: func(a *App) { a.quit = true }},
 	)
@@ -198,8 +204,15 @@ func (a *App) selectEntry(i int) {
 		return
 	}
 	a.entry = i
-	a.right.Reset()
-	a.kbps.clear()
+	a.captions.Reset()
+	a.resetViews()
+	if a.sess.LinksRestored() {
+		// The strategy left had chosen the link (lockstep's modes): the
+		// presenter's is back, and the network column says so a moment.
+		a.restoredTicks = restoredNoteTicks
+		a.say("%s · link restored: %s", a.sess.Strategy().Name(), a.linkName())
+		return
+	}
 	a.say("%s", a.sess.Strategy().Name())
 }
 

@@ -2,8 +2,10 @@ package ui
 
 import (
 	"image"
+	"strings"
 	"testing"
 
+	"netcubes/game"
 	"netcubes/link"
 	"netcubes/viewmodel"
 
@@ -59,21 +61,28 @@ func TestNoteAvoidsTheOverlayLegend(t *testing.T) {
 }
 
 // TestLossOnTCPLikeLinks: the ack-measured loss is called loss on a lossy
-// link, and "unacked" with a note on a TCP-like one, where every packet
-// arrives and what the acks miss is late, not lost.
+// link, and "unacked" with a note on a TCP-like one, where what the acks
+// miss arrived late (the note does not claim that nothing is lost: the
+// counter under it may say otherwise). With too few packets judged it
+// says it is measuring: one lost packet of one judged read 100 % after a
+// switch.
 func TestLossOnTCPLikeLinks(t *testing.T) {
-	m := &viewmodel.Metrics{Loss: 0.238}
 	for _, tc := range []struct {
-		lc   link.Config
-		fig  string
-		note bool
+		lc      link.Config
+		samples int
+		fig     string
+		note    bool
 	}{
-		{link.Config{LossPercent: 5}, "loss 23.8 %", false},
-		{link.Config{LossPercent: 5, TCPLike: true}, "unacked 23.8 %", true},
+		{link.Config{LossPercent: 5}, 256, "loss 23.8 %", false},
+		{link.Config{LossPercent: 5, TCPLike: true}, 256, "unacked 23.8 %", true},
+		{link.Config{LossPercent: 5}, 1, "loss measuring…", false},
+		{link.Config{LossPercent: 5}, game.MinLossSamples - 1, "loss measuring…", false},
+		{link.Config{LossPercent: 5, TCPLike: true}, 4, "unacked measuring…", true},
 	} {
-		fig, note := describeLoss(m, tc.lc)
-		if fig != tc.fig || (note != "") != tc.note {
-			t.Errorf("%+v: %q, note %q", tc.lc, fig, note)
+		m := &viewmodel.Metrics{Loss: 0.238, LossSamples: tc.samples}
+		fig, note, tail := describeLoss(m, tc.lc)
+		if fig != tc.fig || (note != "") != tc.note || strings.Contains(note+tail, "nothing is lost") {
+			t.Errorf("%+v, %d judged: %q, note %q", tc.lc, tc.samples, fig, note)
 		}
 	}
 }

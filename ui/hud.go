@@ -49,10 +49,20 @@ var categoryColours = [wire.NumCategories]color.RGBA{
 type hudLayout struct {
 	pad                                   float64
 	bold, big, fig, reg, small, smallBold *text.GoTextFace
+	caption                               *text.GoTextFace // the caption of what just happened
 	modeLines                             []string
+	alarm                                 string   // the strategy's alarm, the end of the last mode line (red)
+	noteLines                             []string // the transient note, wrapped
 	topH, botH                            int
-	cut                                   []string // key text that did not fit (a test wants none)
+	// compact drops the secondary lines (the RTT's explanation, the
+	// packet counters, the clients line) so that a large text scale
+	// shrinks the key figures as little as possible.
+	compact bool
+	cut     []string // key text that did not fit (a test wants none)
 }
+
+// maxNoteLines is how many lines a transient note may wrap to.
+const maxNoteLines = 3
 
 // hudMaxShare is the most of the window height the two bars may take: the
 // presenter may enlarge the text, but the views must stay the picture.
@@ -63,20 +73,70 @@ const hudMaxShare = 0.5
 // the text scale and the key figures 1.6 times that (1/24 of the height at
 // scale 1, above the 1/25 the back row needs); when the bars would take
 // more than hudMaxShare of the window, everything shrinks together.
+//
+// Before anything shrinks, the secondary lines go (compact): a presenter
+// who asks for twice the text wants the figures twice as large, not the
+// packet counters. The scale the figures really get is what scaleNote
+// says after `=` and `-`.
+//
+// When even the compact layout does not fit, the body text is the largest
+// whole pixel size that does (halving the interval between a size that
+// fits and one that does not), so a larger scale never shows smaller text.
+// The size found is reused for the next frames while it still fits, and
+// searched again every layoutRecheck frames (the figures change, and a
+// larger size may fit again).
 func (a *App) layout(w, h int) hudLayout {
 	body := a.fonts.size(h)
-	var l hudLayout
-	for range 12 {
-		l = a.layoutAt(w, h, body)
-		if float64(l.topH+l.botH) <= hudMaxShare*float64(h) {
-			break
-		}
-		body = math.Floor(body * 0.92)
+	if l := a.layoutAt(w, h, body, false); l.fits(h) {
+		return l
 	}
-	return l
+	if l := a.layoutAt(w, h, body, true); l.fits(h) {
+		return l
+	}
+	lc := &a.laidOut
+	if lc.w == w && lc.h == h && lc.body == body && lc.uses < layoutRecheck {
+		lc.uses++
+		if l := a.layoutAt(w, h, lc.shown, true); l.fits(h) {
+			return l
+		}
+	}
+	lo, hi := math.Max(6, math.Floor(body*0.3)), body
+	best := a.layoutAt(w, h, lo, true)
+	for best.fits(h) && hi-lo > 1 {
+		mid := math.Floor((lo + hi) / 2)
+		if l := a.layoutAt(w, h, mid, true); l.fits(h) {
+			lo, best = mid, l
+		} else {
+			hi = mid
+		}
+	}
+	*lc = laidOut{w: w, h: h, body: body, shown: lo}
+	return best
 }
 
-func (a *App) layoutAt(w, h int, body float64) hudLayout {
+// layoutRecheck is how many frames a shrunk layout's size is reused.
+const layoutRecheck = 30
+
+// laidOut remembers the size a shrunk layout found (App.layout).
+type laidOut struct {
+	w, h        int
+	body, shown float64 // the size asked and the size that fitted
+	uses        int
+}
+
+// fits reports whether the bars leave the views their share of h.
+func (l *hudLayout) fits(h int) bool {
+	return float64(l.topH+l.botH) <= hudMaxShare*float64(h)
+}
+
+// shownScale is the text scale the HUD is drawn at in a w×h window: the
+// asked scale, or less when the bars would take more than hudMaxShare.
+func (a *App) shownScale(w, h int) float64 {
+	l := a.layout(w, h)
+	return l.reg.Size / (float64(h) / 38)
+}
+
+func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 	l := hudLayout{
 		pad:       math.Round(body * 0.5),
 		bold:      a.fonts.face(a.fonts.bold, body),
@@ -85,14 +145,25 @@ func (a *App) layoutAt(w, h int, body float64) hudLayout {
 		reg:       a.fonts.face(a.fonts.regular, body),
 		small:     a.fonts.face(a.fonts.regular, math.Round(body*0.8)),
 		smallBold: a.fonts.face(a.fonts.bold, math.Round(body*0.8)),
+		caption:   a.fonts.face(a.fonts.bold, math.Round(body*2)),
+		compact:   compact,
 	}
 	st := a.shownStrategy()
 	titleW := measure(describeEntry(a.sess.StrategyIndex(), st)+"   ", l.big)
-	l.modeLines = wrapParts(splitParts(st.Mode()), " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
+	parts := splitParts(st.Mode())
+	if al, ok := st.(strategy.Alarm); ok {
+		if l.alarm = al.Alarm(); l.alarm != "" {
+			parts = append(parts, l.alarm)
+		}
+	}
+	l.modeLines = wrapParts(parts, " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
 	for _, ln := range l.modeLines {
 		if measure(ln, l.bold) > float64(w)-l.pad*2 {
 			l.cut = append(l.cut, ln)
 		}
+	}
+	if a.noteTicks > 0 {
+		l.noteLines, l.cut = noteLines(a.note, l.bold, float64(w)-l.pad*4, l.cut)
 	}
 	l.topH = int(l.pad*2 + lineHeight(l.big) + lineHeight(l.bold)*float64(len(l.modeLines)-1) + lineHeight(l.small))
 	hs, cut := a.drawBottom(nil, l, w, 0)
@@ -120,6 +191,11 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 			} else {
 				my += lineHeight(bold)
 			}
+		}
+		if l.alarm != "" && i == len(l.modeLines)-1 && strings.HasSuffix(ln, l.alarm) {
+			// The alarm is not a setting: red, as the README promises.
+			spans(dst, bold, x, my, span{strings.TrimSuffix(ln, l.alarm), colAccent}, span{l.alarm, colBad})
+			continue
 		}
 		label(dst, ln, bold, x, my, colAccent)
 	}
@@ -194,6 +270,9 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		viewLabel(rr, rightTitle, rightSub, colText)
 		legend = a.drawOverlayLegend(dst, rr, l)
 	}
+	// The caption of what just happened, large, across the top of the
+	// views; the off-field notes go under it.
+	captionBottom := a.drawCaption(dst, l, lr, rr)
 	// Where the field is, when a view's player has left it.
 	for _, v := range []struct {
 		r image.Rectangle
@@ -206,7 +285,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 			s = fit(s, bold, float64(v.r.Dx())-pad*4)
 			tw := measure(s, bold)
 			x := float64(v.r.Min.X) + (float64(v.r.Dx())-tw)/2
-			y := float64(v.r.Min.Y) + lineHeight(smallBold) + pad*2.5
+			y := math.Max(float64(v.r.Min.Y)+lineHeight(smallBold)+pad*2.5, captionBottom+pad)
 			panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+lineHeight(bold)+pad*0.2)))
 			label(dst, s, bold, x, y, colAccent)
 		}
@@ -215,16 +294,85 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	// Bottom panel: three columns.
 	top := h - l.botH
 	a.drawBottom(dst, l, w, top)
-	_ = m
 
-	// A transient note above the bottom panel.
-	if a.noteTicks > 0 {
-		tw, th := text.Measure(a.note, bold, 0)
+	// A transient note above the bottom panel, wrapped between words.
+	if a.noteTicks > 0 && len(l.noteLines) > 0 {
+		tw := 0.0
+		for _, ln := range l.noteLines {
+			tw = math.Max(tw, measure(ln, bold))
+		}
+		th := lineHeight(bold)*float64(len(l.noteLines)-1) + bold.Size
 		x := float64(w)/2 - tw/2
 		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
 		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
-		label(dst, a.note, bold, x, y, colAccent)
+		for i, ln := range l.noteLines {
+			label(dst, ln, bold, float64(w)/2-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
+		}
 	}
+}
+
+// noteLines wraps a transient note into at most maxNoteLines lines of
+// width; what would run past them is cut with "…" and added to cut (a
+// test wants every sub-mode's note whole).
+func noteLines(note string, face *text.GoTextFace, width float64, cut []string) ([]string, []string) {
+	lines := wrapWords(note, face, width)
+	for i, ln := range lines {
+		if measure(ln, face) > width {
+			cut = append(cut, ln)
+			lines[i] = fit(ln, face, width)
+		}
+	}
+	if len(lines) > maxNoteLines {
+		cut = append(cut, strings.Join(lines[maxNoteLines-1:], " "))
+		lines = append(lines[:maxNoteLines-1], fit(strings.Join(lines[maxNoteLines-1:], " "), face, width))
+	}
+	return lines, cut
+}
+
+// captionColour is the caption's colour by the kind of its event: red for
+// what is broken (a desync, an outage), yellow for a wait, white for the
+// rest.
+func captionColour(k strategy.EventKind) color.Color {
+	switch k {
+	case strategy.EventDesync, strategy.EventOutage:
+		return colBad
+	case strategy.EventStall, strategy.EventLate:
+		return colAccent
+	}
+	return colText
+}
+
+// captionFace is the caption's face for a line of text in width: twice
+// the body text (1/19 of the window's height at text scale 1, for the back
+// row), smaller when the line is longer than the window is wide, never
+// below the key figures' size.
+func captionFace(a *App, l hudLayout, s string, width float64) *text.GoTextFace {
+	f := l.caption
+	if w := measure(s, f); w > width {
+		f = a.fonts.face(a.fonts.bold, math.Max(l.fig.Size, math.Floor(f.Size*width/w)))
+	}
+	return f
+}
+
+// drawCaption draws the caption of what just happened (game.Captions) on
+// one line across the top of the views, and returns the y under it (the
+// top of the views when there is none).
+func (a *App) drawCaption(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) float64 {
+	views := lr.Union(rr)
+	top := float64(views.Min.Y)
+	c, ok := a.captions.Current()
+	if !ok || views.Empty() {
+		return top
+	}
+	width := float64(views.Dx()) - l.pad*4
+	f := captionFace(a, l, c.Text, width)
+	s := fit(c.Text, f, width)
+	tw := measure(s, f)
+	x := float64(views.Min.X) + (float64(views.Dx())-tw)/2
+	y := top + lineHeight(l.smallBold) + l.pad*2.5
+	panel(dst, image.Rect(int(x-l.pad), int(y-l.pad*0.4), int(x+tw+l.pad), int(y+f.Size*1.15+l.pad*0.4)))
+	label(dst, s, f, x, y, captionColour(c.Kind))
+	return y + f.Size*1.15 + l.pad*0.4
 }
 
 // drawOverlayLegend says, in the right view's bottom-left corner, what the
@@ -305,26 +453,36 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 // is ticks (a packet sent after the left's step is read at the right's
 // next half-tick and its ack leaves with the next tick's ack packet), so
 // even a 0 ms link measures 17 ms, one tick. The HUD says so rather than
-// leave "RTT 17 ms" on a perfect link unexplained.
-func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why string) {
-	if !m.HasRTT {
-		return "RTT —", ""
+// leave "RTT 17 ms" on a perfect link unexplained: why is the lesson
+// ("RTT = 2 × 0 ms on the link + 1 tick"), tail its explanation, dropped
+// first when the column is narrow. Before enough acks the figure says
+// "measuring…" (game.RTTMeasured).
+func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why, tail string) {
+	if !game.RTTMeasured(m) {
+		return "RTT measuring…", "", ""
 	}
 	rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
 	if !oneProcess {
-		return rtt, ""
+		return rtt, "", ""
 	}
 	ticks := int(math.Round((m.RTTms - 2*lc.LatencyMs) * wire.TicksPerSecond / 1000))
 	if ticks < 0 {
-		return rtt, ""
+		return rtt, "", ""
 	}
-	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s (packets and acks leave once a tick)", lc.LatencyMs, viewmodel.Plural(ticks, "tick"))
+	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s", lc.LatencyMs, viewmodel.Plural(ticks, "tick")),
+		"(packets and acks leave once a tick)"
 }
 
 // drawBottom writes the bottom panel's three columns onto dst, or only
 // measures them when dst is nil, and returns each column's height and the
 // key text that did not fit.
 func (a *App) drawBottom(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string) {
+	hs, cut, _ = a.bottomColumns(dst, l, w, top)
+	return hs, cut
+}
+
+// bottomColumns is drawBottom, with every text each column wrote.
+func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string, texts [3][]string) {
 	pad := l.pad
 	y0 := float64(top) + pad
 	bottom := float64(top+l.botH) - pad
@@ -335,37 +493,53 @@ func (a *App) drawBottom(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]floa
 		{dst: dst, x: x2 + pad*2, y: y0, w: float64(w) - x2 - pad*3},
 	}
 	m := a.sess.Metrics()
-	a.networkColumn(&cols[0], l, m)
+	a.networkColumn(&cols[0], l, m, bottom)
 	a.bandwidthColumn(&cols[1], l, m, bottom)
-	a.errorColumn(&cols[2], l, m, bottom)
+	a.errorColumn(&cols[2], l, m)
 	for i := range cols {
 		hs[i] = cols[i].y - y0
 		cut = append(cut, cols[i].cut...)
+		texts[i] = cols[i].texts
 	}
-	return hs, cut
+	return hs, cut, texts
 }
 
 // describeLoss is the loss key figure and, when it needs one, a note. The
 // left measures loss from acks: a packet the right's acks never mention
-// counts as lost. On a TCP-like link every packet arrives, some of them
-// late behind a retransmission, and their acks can come too late for the
-// ack window (measured: 5 % link loss read as 10-24 % over 20 s, with
-// every packet delivered), so there the figure says "unacked" and a note
-// says why it is not loss.
-func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note string) {
-	if lc.TCPLike {
-		return fmt.Sprintf("unacked %.1f %%", 100*m.Loss), "TCP-like: nothing is lost, acks come late"
+// counts as lost. On a TCP-like link the link resends what it loses, and
+// the acks of packets that arrive late behind a retransmission can come
+// too late for the ack window (measured: 5 % link loss read as 10-24 %
+// over 20 s, with every packet delivered), so there the figure says
+// "unacked" and a note says why it is not loss. (The note does not say
+// "nothing is lost": the packet counter under it counts what was lost
+// before the link turned TCP-like, and a capped TCP-like link refuses
+// what its full send buffer cannot take.) Before enough packets have been
+// judged the figure says "measuring…" (game.LossMeasured).
+func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail string) {
+	name, value := "loss", fmt.Sprintf("%.1f %%", 100*m.Loss)
+	if !game.LossMeasured(m) {
+		value = "measuring…"
 	}
-	return fmt.Sprintf("loss %.1f %%", 100*m.Loss), ""
+	if lc.TCPLike {
+		return "unacked " + value, "TCP-like: acks come late", "(the link resends what it loses)"
+	}
+	return name + " " + value, "", ""
 }
 
 // networkColumn: the conditions (preset, what is real in two processes),
-// then the measured RTT and loss as key figures, then the counters.
-func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+// then the measured RTT and loss as key figures, the counters, and the
+// packet timeline.
+func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
 	lc := a.sess.Link()
-	lw := c.lineAt(0, "Network ", l.bold, colDim, false)
-	c.lineAt(lw, a.linkName(), l.bold, colAccent, false)
-	c.y += lineHeight(l.bold)
+	if a.restoredTicks > 0 {
+		// Leaving a strategy that chose the link brought the presenter's
+		// back: say so where the link is named, for a moment.
+		c.line("link restored: "+a.linkName(), l.bold, colGood, false)
+	} else {
+		lw := c.lineAt(0, "Network ", l.bold, colDim, false)
+		c.lineAt(lw, a.linkName(), l.bold, colAccent, false)
+		c.y += lineHeight(l.bold)
+	}
 	status, refused := a.netLines()
 	if status != "" {
 		// Two processes: what is real, and that the numbers below are
@@ -381,6 +555,9 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	if pair := a.sess.Links(); !pair.IsSymmetric() {
 		descs = []string{"down " + describeLink(pair.Down), "up " + describeLink(pair.Up)}
 	}
+	if l.compact {
+		descs = nil
+	}
 	for _, desc := range descs {
 		face := l.reg
 		if measure(desc, l.reg) > c.w {
@@ -388,20 +565,26 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 		}
 		c.line(desc, face, colText, false)
 	}
-	rtt, why := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
-	loss, lossNote := describeLoss(m, lc)
+	rtt, why, tail := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
+	loss, lossNote, lossTail := describeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
+	if l.compact {
+		// The lessons stay; their explanations go.
+		tail, lossTail = "", ""
+	}
 	if why != "" {
-		c.line(why, l.small, colDim, false)
+		c.lesson(why, tail, l.small, colDim)
 	}
 	if lossNote != "" {
-		c.line(lossNote, l.small, colDim, false)
+		c.lesson(lossNote, lossTail, l.small, colDim)
 	}
-	packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
-	if a.sess.Role() == game.RoleRight {
-		packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
+	if !l.compact {
+		packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
+		if a.sess.Role() == game.RoleRight {
+			packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
+		}
+		c.line(packets, l.small, colDim, false)
 	}
-	c.line(packets, l.small, colDim, false)
 	if m.Corrupted > 0 || a.sess.Checksum() {
 		c.line(corruptLine(m, a.sess.Checksum()), l.small, corruptColour(m), false)
 	}
@@ -413,6 +596,19 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	case m.Rejected > 0:
 		c.line(viewmodel.Plural(int(m.Rejected), "packet")+" rejected by the decoder", l.small, colBad, false)
 	}
+	// The packets crossing the link, in what the column has left (at
+	// least three lines; two in the compact layout).
+	lines := 3.0
+	if l.compact {
+		lines = 2
+	}
+	c.y += l.small.Size * 0.3
+	if c.dst == nil {
+		c.y += lines * lineHeight(l.small)
+		return
+	}
+	a.drawTimeline(c.dst, image.Rect(int(c.x), int(c.y), int(c.x+c.w), int(bottom)), l.small)
+	c.y = bottom
 }
 
 // bandwidthColumn: kbit/s as the key figure, the strategy's own figures,
@@ -454,31 +650,42 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		c.y = y + lineHeight(l.fig)
 	} else {
 		c.y += lineHeight(l.fig)
-		c.line(trailer, small, colDim, false)
+		if !l.compact {
+			c.line(trailer, small, colDim, false)
+		}
 	}
-	if m.Clients > 1 {
+	if m.Clients > 1 && !l.compact {
 		c.line(fmt.Sprintf("client %d's link · the server sends %s to %d clients", a.sess.Shown()+1,
 			formatKbps(m.ServerSentKbps), m.Clients), small, colDim, false)
 	}
 	if facts != "" {
-		c.line(facts, small, colText, false)
+		// The strategy's own figures carry its lesson (the cubes state
+		// sync never sends, lockstep's stall time): every part is kept,
+		// wrapped between parts.
+		c.figures("", splitParts(facts), small, colText)
 	}
 	// Graph of the last 10 s (its labels on a line of their own above it,
 	// so the line never runs through them), then the bits bar and its
-	// legend (every category present, on two lines when one is not
-	// enough): they take what the column has left, and at least three
-	// lines for the graph.
+	// legend (every category present, on as many lines as the widest
+	// case needs, so the panel does not jump): they take what the column
+	// has left, and at least three lines for the graph.
 	barH := math.Round(small.Size * 1.1)
-	legendH := math.Round(lineHeight(small) * 2)
+	legendH := math.Round(lineHeight(small) * float64(legendLines(&m.SecondBits, small, c.w)))
 	labelH := lineHeight(small)
 	minGraph := 3 * lineHeight(small)
+	if l.compact {
+		// The graph's scale line goes (the budget line still shows).
+		labelH, minGraph = 0, 2*lineHeight(small)
+	}
 	if c.dst == nil {
 		c.y += labelH + minGraph + small.Size*0.4 + barH + legendH
 		return
 	}
 	yMax := niceCeil(math.Max(budget*1.25, a.kbps.max()*1.1))
-	labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
-	label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)
+	if !l.compact {
+		labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
+		label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)
+	}
 	g := image.Rect(int(c.x), int(c.y+labelH), int(c.x+c.w), int(bottom-barH-legendH-small.Size*0.4))
 	a.mesh.graph(c.dst, g, a.kbps, yMax, budget)
 	bar := image.Rect(g.Min.X, int(bottom-barH-legendH), g.Max.X, int(bottom-legendH))
@@ -486,12 +693,39 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 	c.y = bottom
 }
 
+// lagLine says how far in the past the right shows the left: the other
+// half of an error measured at the frame the right shows (a right a
+// quarter-second behind can read 0.0 cm).
+func lagLine(ms float64) (lead, figure string) {
+	if ms < 0.5 {
+		return "shows the left as it is ", "now"
+	}
+	return "shows the left as it was ", fmt.Sprintf("%.0f ms ago", ms)
+}
+
 // errorColumn: the error against the truth as the key figures (wrapped
-// between RMS, max and angle, never cut), what it is measured against,
-// and the packet timeline.
-func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
+// between RMS, max and angle, never cut), how far in the past the right
+// shows the left and the error against the left now (key figures too:
+// the lag is half of the truth). The column is measured as if the figures
+// were there, so the panel does not jump when they appear. (The packet
+// timeline is the network column's: the error's figures need the room.)
+func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+	y0 := c.y
+	a.errorFigures(c, l, m)
+	if c.dst == nil && !m.Valid {
+		// Reserve the place the figures will take.
+		probe := colWriter{x: c.x, y: y0, w: c.w}
+		a.errorFigures(&probe, l, &viewmodel.Metrics{Valid: true, HasNow: true, DelayMs: 100})
+		c.y = math.Max(c.y, probe.y)
+		c.cut = append(c.cut, probe.cut...)
+	}
+}
+
+// errorFigures writes the error column's figures (errorColumn).
+func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	small := l.small
-	if m.Valid {
+	switch {
+	case m.Valid && game.ErrorMeasured(m):
 		ec := colGood
 		if m.PosMaxCm > 10 {
 			ec = colBad
@@ -499,29 +733,48 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, botto
 			ec = colAccent
 		}
 		c.figures("Error ", []string{fmt.Sprintf("%.1f cm RMS", m.PosRMSCm), fmt.Sprintf("%.1f cm max", m.PosMaxCm), fmt.Sprintf("%.1f°", m.OrientMaxDeg)}, l.fig, ec)
-		vs := fmt.Sprintf("vs. the left %.0f ms ago, the moment the right shows", m.DelayMs)
-		switch {
-		case m.ErrorOf != "":
-			vs = m.ErrorOf
-		case a.opts.Session.Role == game.RoleRight:
-			vs = fmt.Sprintf("vs. the left's diagnostics (2 mm grid, outside the bandwidth) %.0f ms ago", m.DelayMs)
+		if m.ErrorOf != "" {
+			c.lesson(m.ErrorOf, "", small, colDim)
+			return
 		}
-		c.line(vs, small, colDim, false)
-	} else {
-		wait := "Error: waiting for the right to show something"
+		// The lag, the other half of the truth, as large as the error:
+		// the words small, the figure large.
+		lead, ago := lagLine(m.DelayMs)
+		lc := colText
+		if m.DelayMs >= 100 {
+			lc = colAccent
+		}
+		c.figuresLed(lead, l.bold, []string{ago}, l.fig, lc)
+		if m.HasNow {
+			// What the lag costs: the right against the left as it is.
+			nc := colGood
+			if m.NowMaxCm > 10 {
+				nc = colBad
+			} else if m.NowMaxCm > 2 {
+				nc = colAccent
+			}
+			// The RMS is the lesson; the max follows when it fits on the
+			// line (a second line of it would squeeze the views).
+			lead := "vs. the left now "
+			parts := []string{fmt.Sprintf("%.1f cm RMS", m.NowRMSCm)}
+			if mx := fmt.Sprintf("%.1f cm max", m.NowMaxCm); measure(lead, l.bold)+measure(parts[0]+" · "+mx, l.fig) <= c.w {
+				parts = append(parts, mx)
+			}
+			c.figuresLed(lead, l.bold, parts, l.fig, nc)
+		}
+		if a.opts.Session.Role == game.RoleRight && !l.compact {
+			c.line("vs. the left's diagnostics (2 mm grid, outside the bandwidth)", small, colDim, false)
+		}
+	case m.Valid:
+		c.figures("Error ", []string{"measuring…"}, l.fig, colDim)
+		c.lesson(m.ErrorOf, "", small, colDim)
+	default:
+		key, tail := "Error: waiting for the right", "to show something"
 		if a.opts.Session.Role == game.RoleLeft {
-			wait = "Error: measured on the right (its own process)"
+			key, tail = "Error: measured on the right", "(its own process)"
 		}
-		c.line(wait, l.bold, colDim, false)
-		c.y += lineHeight(small)
+		c.lesson(key, tail, l.bold, colDim)
 	}
-	c.y += small.Size * 0.3
-	if c.dst == nil {
-		c.y += 3 * lineHeight(small)
-		return
-	}
-	a.drawTimeline(c.dst, image.Rect(int(c.x), int(c.y), int(c.x+c.w), int(bottom)), small)
-	c.y = bottom
 }
 
 // legendEntry is one category of the bits bar's legend, placed.
@@ -532,9 +785,13 @@ type legendEntry struct {
 	line int     // 0 or 1
 }
 
+// maxLegendLines is how many lines the bits bar's legend may take.
+const maxLegendLines = 3
+
 // bitsLegend lays out the bits bar's legend in width: every category on
-// the bar, largest share first, on as many as two lines; on the second
-// line the smallest shares drop their figure rather than be left out.
+// the bar, largest share first, each with its share, on as many as
+// maxLegendLines lines; on the last line the smallest shares drop their
+// figure rather than be left out.
 func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry {
 	total := b.Total()
 	var order []wire.Category
@@ -549,8 +806,8 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 	for _, c := range order {
 		s := fmt.Sprintf("■ %s %.0f%%  ", c, 100*float64(b.Bits(c))/float64(total))
 		w := measure(s, face)
-		if x+w > width && line == 0 {
-			x, line = 0, 1
+		if x+w > width && line < maxLegendLines-1 {
+			x, line = 0, line+1
 		}
 		if x+w > width {
 			s = "■ " + c.String() + "  "
@@ -562,6 +819,25 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 		x += w
 	}
 	return out
+}
+
+// legendLines is how many lines the legend of b's categories needs in
+// width with the widest share each ("100%"), so the panel keeps its height
+// while the shares change (it changes only when a category comes or goes).
+func legendLines(b *wire.Breakdown, face text.Face, width float64) int {
+	n := 1
+	x := 0.0
+	for c := wire.Category(0); c < wire.NumCategories; c++ {
+		if b.Bits(c) == 0 {
+			continue
+		}
+		w := measure(fmt.Sprintf("■ %s 100%%  ", c), face)
+		if x+w > width && x > 0 {
+			x, n = 0, n+1
+		}
+		x += w
+	}
+	return min(n, maxLegendLines)
 }
 
 // drawBitsBar draws the bits per category as a stacked bar with a legend

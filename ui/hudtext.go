@@ -59,6 +59,9 @@ type colWriter struct {
 	x, y float64 // the next line's top-left
 	w    float64 // the column's width
 	cut  []string
+	// texts is every piece of text written, as written (tests read what a
+	// column says without drawing it).
+	texts []string
 }
 
 // line writes s on one line; a key line that does not fit is recorded (a
@@ -76,6 +79,7 @@ func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col colo
 		}
 		s = fit(s, face, c.w-dx)
 	}
+	c.texts = append(c.texts, s)
 	if c.dst != nil {
 		return label(c.dst, s, face, c.x+dx, c.y, col)
 	}
@@ -85,14 +89,56 @@ func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col colo
 // figures writes a lead-in (dim) followed by key parts joined by " · ",
 // wrapped between parts so that no figure is cut.
 func (c *colWriter) figures(lead string, parts []string, face *text.GoTextFace, col color.Color) {
-	lw := measure(lead, face)
-	for i, ln := range wrapParts(parts, " · ", face, c.w-lw, c.w) {
+	c.figuresLed(lead, face, parts, face, col)
+}
+
+// figuresLed is figures with the lead-in in a face of its own (smaller
+// words before large figures: "shows the left as it was" and "250 ms
+// ago"), on the figures' baseline. When the first figure does not fit
+// after the lead, the figures start on the next line.
+func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []string, face *text.GoTextFace, col color.Color) {
+	lw := measure(lead, leadFace)
+	first := c.w - lw
+	if len(parts) > 0 && measure(parts[0], face) > first && lead != "" {
+		c.lineAt(0, lead, leadFace, colDim, false)
+		c.y += lineHeight(leadFace)
+		lead, lw, first = "", 0, c.w
+	}
+	for i, ln := range wrapParts(parts, " · ", face, first, c.w) {
 		dx := 0.0
 		if i == 0 && lead != "" {
-			c.lineAt(0, lead, face, colDim, false)
+			y := c.y
+			c.y += (face.Size - leadFace.Size) * 0.8
+			c.lineAt(0, lead, leadFace, colDim, false)
+			c.y = y
 			dx = lw
 		}
 		c.lineAt(dx, ln, face, col, true)
 		c.y += lineHeight(face)
 	}
+}
+
+// lesson writes a line whose lesson (key) is never cut: it wraps between
+// words onto further lines, each recorded as key text; the explanatory
+// tail follows on the last line when it fits there and is dropped when it
+// does not ("RTT = 2 × 100 ms on the link + 2 ticks" keeps its figures,
+// "(packets and acks leave once a tick)" goes first).
+func (c *colWriter) lesson(key, tail string, face *text.GoTextFace, col color.Color) {
+	lines := wrapParts(strings.Fields(key), " ", face, c.w, c.w)
+	if tail != "" {
+		if last := lines[len(lines)-1] + " " + tail; measure(last, face) <= c.w {
+			lines[len(lines)-1] = last
+		}
+	}
+	for _, ln := range lines {
+		c.lineAt(0, ln, face, col, true)
+		c.y += lineHeight(face)
+	}
+}
+
+// wrapWords packs s into lines no wider than width, breaking between words
+// (a transient note: "step 1: state updates · the right restarts from the
+// left's state"). A word wider than width gets a line of its own.
+func wrapWords(s string, face text.Face, width float64) []string {
+	return wrapParts(strings.Fields(s), " ", face, width, width)
 }

@@ -51,6 +51,12 @@ type Metrics struct {
 	RTTms  float64
 	HasRTT bool
 	Loss   float64 // fraction 0..1
+	// RTTSamples and LossSamples are how many acks and judged packets are
+	// behind those two figures since the links last started over; −1 when
+	// unknown (a right process shows the left's figures). Right after a
+	// switch one lost packet of one judged reads 100 % loss: the HUD says
+	// "measuring…" until there are enough (game.RTTMeasured, LossMeasured).
+	RTTSamples, LossSamples int
 
 	// Error between the right view and the left world at the frame the
 	// right is showing. Valid is false before the right shows anything or
@@ -61,6 +67,18 @@ type Metrics struct {
 	PosRMSCm     float64
 	PosMaxCm     float64
 	OrientMaxDeg float64
+	// NowRMSCm and NowMaxCm compare the right view with the left as it is
+	// now rather than at the frame the right shows: what a viewer sees of
+	// the lag. (A right a quarter-second behind that reads 0.0 cm against
+	// its own frame is far from 0.0 against the present.) Valid with the
+	// figures above when ErrorOf is empty and HasNow (a right process
+	// has the present only as far as its diagnostics reached).
+	NowRMSCm, NowMaxCm float64
+	HasNow             bool
+	// ErrorTicks is how many ticks in a row the error figures have been
+	// valid: a strategy's own figures over its last second
+	// (strategy.OwnError) still hold the start until a second has passed.
+	ErrorTicks int
 	// MaxPopCm is the largest visual pop of any right cube this tick: how
 	// much its on-screen motion differed from the true motion of the left
 	// over the same tick, |Δright − Δleft|. A cube flying at 16 m/s moves
