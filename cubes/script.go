@@ -257,29 +257,54 @@ func parseRange(fields []string) (Range, error) {
 	if len(fields) == 1 {
 		return rg, fmt.Errorf("range %s has no keys: want keys after it (- to hold nothing)", quote(fields[0]))
 	}
-	for _, k := range fields[1:] {
+	rg.Input, err = ParseKeys(fields[1:])
+	return rg, err
+}
+
+// ParseKeys reads the keys of a script line ("up katamari", "-" for
+// none), with the error a script gives for a word that is not a key. The
+// talk tracks (package track) read their input lines with it.
+func ParseKeys(words []string) (Input, error) {
+	var in Input
+	for _, k := range words {
 		if k == "-" {
 			continue
 		}
 		switch k {
 		case "left":
-			rg.Input.Left = true
+			in.Left = true
 		case "right":
-			rg.Input.Right = true
+			in.Right = true
 		case "up":
-			rg.Input.Up = true
+			in.Up = true
 		case "down":
-			rg.Input.Down = true
+			in.Down = true
 		case "blow":
-			rg.Input.Blow = true
+			in.Blow = true
 		case "katamari":
-			rg.Input.Katamari = true
+			in.Katamari = true
 		default:
-			return rg, fmt.Errorf("unknown key %s (keys: %s, or - for none)", quote(k), strings.Join(keyNames[:], " "))
+			return in, fmt.Errorf("unknown key %s (keys: %s, or - for none)", quote(k), strings.Join(keyNames[:], " "))
 		}
 	}
-	return rg, nil
+	return in, nil
 }
+
+// IsKey reports whether word is a key of a script line, or "-".
+func IsKey(word string) bool {
+	if word == "-" {
+		return true
+	}
+	for _, k := range keyNames {
+		if k == word {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyNames are the keys a script line names, in bit order.
+func KeyNames() []string { return keyNames[:] }
 
 // InputAt is player 1's input at frame f (idle outside every range).
 func (s *Script) InputAt(f int) Input { return inputIn(s.Ranges, f) }

@@ -550,6 +550,13 @@ func (s *Session) defaultLinks() link.Pair {
 	return p
 }
 
+// DefaultLinks are the conditions a client that joins now starts on.
+func (s *Session) DefaultLinks() link.Pair { return s.defaultLinks() }
+
+// SetDefaultLinks changes the conditions clients that join from now on
+// start on, not those of the clients there are.
+func (s *Session) SetDefaultLinks(p link.Pair) { s.setDefaultLinks(p) }
+
 // SetLink changes the conditions of every client's links, both
 // directions, live; packets in flight keep the delay they were given.
 func (s *Session) SetLink(c link.Config) { s.SetLinks(link.Symmetric(c)) }
@@ -588,16 +595,28 @@ func (s *Session) PlayerInputs() cubes.Inputs { return s.presenter }
 
 // Outage drops every packet sent in either direction of the shown
 // client's links for the next ticks.
-func (s *Session) Outage(ticks int) {
-	c := s.clients[s.shown]
+func (s *Session) Outage(ticks int) { s.ClientOutage(s.shown, ticks) }
+
+// HoldOutage drops everything on the shown client's links while held is
+// true (a key held down).
+func (s *Session) HoldOutage(held bool) { s.HoldClientOutage(s.shown, held) }
+
+// ClientOutage is Outage on client k's links.
+func (s *Session) ClientOutage(k, ticks int) {
+	if k < 0 || k >= len(s.clients) {
+		return
+	}
+	c := s.clients[k]
 	c.toRight.StartOutage(wire.Tick(s.frame), ticks)
 	c.toLeft.StartOutage(wire.Tick(s.frame), ticks)
 }
 
-// HoldOutage drops everything on the shown client's links while held is
-// true (a key held down).
-func (s *Session) HoldOutage(held bool) {
-	c := s.clients[s.shown]
+// HoldClientOutage is HoldOutage on client k's links.
+func (s *Session) HoldClientOutage(k int, held bool) {
+	if k < 0 || k >= len(s.clients) {
+		return
+	}
+	c := s.clients[k]
 	c.toRight.SetHeld(wire.Tick(s.frame), held)
 	c.toLeft.SetHeld(wire.Tick(s.frame), held)
 }

@@ -120,6 +120,15 @@ func (c *Comparison) Break() {
 	c.showing, c.ticks, c.head, c.n = false, 0, 0, 0
 }
 
+// Clone returns a copy that changes independently (a jump back in time
+// restores the chart as it was).
+func (c *Comparison) Clone() *Comparison {
+	d := *c
+	d.points = append([]ComparePoint(nil), c.points...)
+	d.ring = append([]sample(nil), c.ring...)
+	return &d
+}
+
 // Clear forgets every point, and the showing on screen so far.
 func (c *Comparison) Clear() {
 	c.points = c.points[:0]
