@@ -193,7 +193,9 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		450: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "interpolation"}) },
 		455: func(d *Director) { d.ControlKey("I", 1) },
 		460: func(d *Director) { d.Do(Command{Op: OpPreset, Name: "asymmetric"}) },
-		470: func(d *Director) { d.Do(Command{Op: OpLink, Edits: []LinkEdit{{Dir: DirUp, Field: FieldLoss, Value: 7}}}) },
+		470: func(d *Director) {
+			d.Do(Command{Op: OpLink, Edits: []LinkEdit{{Dir: DirUp, Field: FieldLoss, Value: 7}}})
+		},
 		480: func(d *Director) { d.Do(Command{Op: OpOutage, N: 30}) },
 		490: func(d *Director) { d.TogglePause() },
 	}
