@@ -17,13 +17,13 @@ import (
 	"os"
 	"strings"
 
-	"netcubes/assets"
 	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/internal/cliutil"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/track"
 	"netcubes/ui"
 )
 
@@ -53,8 +53,9 @@ const (
 // The files the flags name are reached through these, so the fuzz target
 // of the flag parser can keep it off the file system.
 var (
-	loadScript      = cubes.LoadScript
+	loadTrack       = track.Load
 	checkRecordPath = cubes.CheckRecordPath
+	checkCapture    = ui.CheckCapture
 )
 
 // parseFlags reads the command line. -h prints the flag list to help and
@@ -87,8 +88,10 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	corrupt := fs.Float64("corrupt", -1, "percent of packets with a bit flipped, both directions (-1 keeps the preset's)")
 	checksum := fs.Bool("checksum", false, "a CRC-32C on every packet: a damaged packet is dropped instead of decoded")
 	seed := fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
-	script := fs.String("script", "", "play a scripted input: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
-	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run's input to `FILE` in the script format (saved every second and on exit)")
+	script := fs.String("script", "", "play a script or a talk track: a built-in name ("+strings.Join(track.Names(), ", ")+") or a file")
+	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run (every key, the players' input, the settings) to `FILE` as a script that replays it (saved every second and on exit)")
+	fs.StringVar(&o.ui.Capture.Dir, "capture", "", "draw every tick of the run to numbered PNGs in `DIR` (frame-exact, as fast as the machine draws)")
+	fs.StringVar(&o.ui.Capture.Video, "video", "", "write the run as a video `FILE`: .gif by the app itself, .mp4 (or .webm, .mkv) through ffmpeg")
 	fs.BoolVar(&o.ui.Fullscreen, "fullscreen", false, "start fullscreen")
 	fs.StringVar(&o.ui.Screenshot, "screenshot", "", "write a PNG of the screen to `FILE` after -frames ticks, then exit")
 	fs.IntVar(&o.ui.Frames, "frames", 0, "number of 1/60 s ticks to run (with -screenshot, or to exit after)")
@@ -117,6 +120,8 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 		return o, usagef("-frames must be >= 0, got %d", o.ui.Frames)
 	case o.ui.Screenshot != "" && o.ui.Frames == 0:
 		return o, usagef("-screenshot needs -frames N with N > 0")
+	case o.ui.Capture.On() && o.ui.Frames == 0 && *script == "":
+		return o, usagef("-capture and -video need -script (captured to its end) or -frames N")
 	case o.width < minWidth || o.height < minHeight || o.width > maxWindowSide || o.height > maxWindowSide:
 		return o, usagef("window must be %dx%d to %dx%d pixels, got %dx%d",
 			minWidth, minHeight, maxWindowSide, maxWindowSide, o.width, o.height)
@@ -145,6 +150,7 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 		cfg.Up = &pair.Up // the right → left direction differs ("asymmetric")
 	}
 	o.ui.Preset = p.String()
+	o.ui.Fresh = catalog.All
 	for _, k := range []struct {
 		name     string
 		v        float64
@@ -165,8 +171,8 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 			return o, usagef("-%s must be in 0..%g %s, got %g", k.name, k.max, k.isSetMsg, k.v)
 		}
 		*k.dst = k.v
-		o.ui.Preset = "" // custom numbers
-		cfg.Up = nil     // the numbers set both directions
+		o.ui.Custom = true // numbers adjusted away from the preset
+		cfg.Up = nil       // the numbers set both directions
 	}
 	cfg.Checksum = *checksum
 	o.ui.Session = cfg
@@ -179,14 +185,20 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 			return o, usagef("-record: %v", err)
 		}
 	}
+	if o.ui.Capture.On() {
+		if err := checkCapture(o.ui.Capture); err != nil {
+			return o, ui.UsageError(err.Error())
+		}
+		o.ui.Width, o.ui.Height = o.width, o.height
+	}
 	if *script != "" {
-		sc, err := loadScript(*script)
+		t, err := loadTrack(*script)
 		if err != nil {
 			return o, ui.UsageError(err.Error())
 		}
-		o.ui.Script = sc
+		o.ui.Track = t
 	}
-	if err := applyStrategyFlags(); err != nil {
+	if o.ui.Settings, err = applyStrategyFlags(); err != nil {
 		return o, err
 	}
 	// A strategy whose modes are network conditions (lockstep) starts on
@@ -203,6 +215,9 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	}
 	if o.net, err = checkNet(); err != nil {
 		return o, err
+	}
+	if t := o.ui.Track; t != nil && t.HasCommands() && (o.net.role == game.RoleRight || o.net.headless) {
+		return o, usagef("-script %s has commands (strategies, network, captions): play it in one process or on the left with a window", *script)
 	}
 	return o, nil
 }

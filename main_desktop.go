@@ -88,13 +88,17 @@ func run(o options) error {
 	if o.net.headless {
 		return runHeadless(o)
 	}
-	ebiten.SetWindowSize(o.width, o.height)
-	if o.ui.Screenshot != "" {
+	ebiten.SetWindowSize(windowFor(o))
+	if o.ui.Screenshot != "" || o.ui.Capture.On() && o.ui.Track != nil {
 		// The picture is of tick -frames whatever the pace, and nobody
 		// watches the way there: run the ticks as fast as the machine
-		// allows (Ebitengine then runs many per drawn frame) instead of
-		// 60 a second.
+		// allows (Ebitengine then runs many per drawn frame; a capture
+		// waits for each to be drawn) instead of 60 a second.
 		ebiten.SetTPS(screenshotTPS)
+		ebiten.SetVsyncEnabled(false)
+	}
+	if o.ui.Capture.On() {
+		o.ui.Capture.Progress = os.Stderr
 	}
 	stop := make(chan struct{})
 	o.ui.Stop = stop
@@ -121,6 +125,17 @@ func run(o options) error {
 		os.Exit(128 + int(sig))
 	}()
 	app, err := ui.Run(o.ui)
+	if app != nil {
+		summary, cerr := app.FinishCapture()
+		if cerr != nil {
+			fmt.Fprintf(os.Stderr, "netcubes: capture: %v\n", cerr)
+			if err == nil {
+				err = cerr
+			}
+		} else if summary != "" {
+			fmt.Fprintln(os.Stderr, "netcubes:", summary)
+		}
+	}
 	if app != nil && o.ui.RecordPath != "" {
 		frames, werr := app.SaveRecording()
 		if werr != nil {
@@ -137,4 +152,16 @@ func run(o options) error {
 		err = stoppedError{sig}
 	}
 	return err
+}
+
+// windowFor is the window's size: -width × -height, or for a capture
+// larger than a display (the capture draws at its own size whatever the
+// window's) the same shape within 1600 × 900.
+func windowFor(o options) (int, int) {
+	w, h := o.width, o.height
+	if !o.ui.Capture.On() || w <= defaultWidth && h <= defaultHeight {
+		return w, h
+	}
+	s := min(float64(defaultWidth)/float64(w), float64(defaultHeight)/float64(h))
+	return max(int(float64(w)*s), minWidth), max(int(float64(h)*s), minHeight)
 }

@@ -11,6 +11,7 @@ import (
 	"netcubes/assets"
 	"netcubes/cubes"
 	"netcubes/internal/cliutil"
+	"netcubes/track"
 	"netcubes/ui"
 )
 
@@ -21,13 +22,21 @@ import (
 // the file system: scripts are the built-in ones only, and any -record path
 // passes the check.
 func FuzzParseFlags(f *testing.F) {
-	loadScript = func(name string) (*cubes.Script, error) {
+	builtinOnly := func(name string) (*cubes.Script, error) {
 		if _, ok := assets.Script(name); ok {
 			return cubes.LoadScript(name)
 		}
 		return nil, errors.New("not a built-in script (the fuzz target reads no files)")
 	}
+	loadTrack = func(name string) (*track.Track, error) {
+		_, isScript := assets.Script(name)
+		if _, isTrack := assets.Track(name); isScript || isTrack {
+			return track.LoadWith(name, builtinOnly)
+		}
+		return nil, errors.New("not a built-in script (the fuzz target reads no files)")
+	}
 	checkRecordPath = func(string) error { return nil }
+	checkCapture = func(ui.Capture) error { return nil }
 	for _, seed := range []string{
 		"",
 		"-strategy\x00statesync\x00-preset\x00mobile\x00-budget\x00512",
@@ -37,6 +46,7 @@ func FuzzParseFlags(f *testing.F) {
 		"-cap\x00256\x00-preset\x00congested",
 		"-level\x0011\x00-rate\x0030\x00-render\x00hermite\x00-predict\x00off",
 		"-script\x00katamari\x00-record\x00rec.txt\x00-frames\x0060\x00-screenshot\x00a.png",
+		"-script\x00tour\x00-capture\x00frames\x00-video\x00clip.gif",
 		"-show\x00help,priority,no-ghost",
 		"-step\x003\x00-jitter-buffer\x0010\x00-smoothing\x00basic",
 		"--seed=18446744073709551615\x00-mute\x00-antialias=false",

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	loadScript = webLoadScript
+	loadTrack = webLoadTrack
 	// The recording becomes a download: its name is the file's name in
 	// the browser's downloads, so there is nothing to check.
 	checkRecordPath = func(string) error { return nil }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/headless"
 )
@@ -42,7 +43,11 @@ func runHeadless(o options) error {
 	}()
 	defer o.ui.Session.Server.Close()
 	fmt.Fprintln(os.Stdout, "no window (-headless): Ctrl+C stops")
-	err = headless.Run(ctx, s, headless.Options{Script: o.ui.Script, Frames: o.ui.Frames, StatusEvery: 5 * time.Second}, os.Stdout)
+	var keys *cubes.Script
+	if o.ui.Track != nil {
+		keys = o.ui.Track.Input // a script of keys only (parseFlags refuses commands here)
+	}
+	err = headless.Run(ctx, s, headless.Options{Script: keys, Frames: o.ui.Frames, StatusEvery: 5 * time.Second}, os.Stdout)
 	close(done)
 	select {
 	case sig := <-stopped:

@@ -13,6 +13,7 @@ import (
 	"netcubes/assets"
 	"netcubes/cubes"
 	"netcubes/game"
+	"netcubes/track"
 )
 
 // webArgs turns the query of the page's address (without the "?") into the
@@ -56,6 +57,17 @@ func webLoadScript(name string) (*cubes.Script, error) {
 	return cubes.LoadScript(name)
 }
 
+// webLoadTrack loads only the built-in scripts and talk tracks (whose
+// play commands play built-in scripts only).
+func webLoadTrack(name string) (*track.Track, error) {
+	_, isScript := assets.Script(name)
+	if _, isTrack := assets.Track(name); !isScript && !isTrack {
+		return nil, fmt.Errorf("script %q: a web page reads no files; the built-in scripts are %s",
+			name, strings.Join(track.Names(), ", "))
+	}
+	return track.LoadWith(name, webLoadScript)
+}
+
 // webCheck refuses, in one line each, what needs a file system or sockets.
 // (-record works: the page keeps the recording and offers it as a
 // download.)
@@ -63,6 +75,8 @@ func webCheck(o options) error {
 	switch {
 	case o.ui.Screenshot != "":
 		return usagef("-screenshot writes a file, which a web page cannot: use the browser's screenshot, or the desktop app")
+	case o.ui.Capture.On():
+		return usagef("-capture and -video write files, which a web page cannot: use the desktop app")
 	case o.net.role != game.RoleBoth:
 		return usagef("-role: two processes talk over UDP, which a web page cannot: run the desktop app (go run . -role left -listen :40000)")
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"netcubes/cubes"
 	"netcubes/game"
+	"netcubes/track"
 	"netcubes/ui"
 )
 
@@ -50,8 +50,8 @@ func TestWebArgs(t *testing.T) {
 // one line, what it does differently is a note, and the rest parses as on
 // the desktop.
 func TestWebRefusesFilesAndSockets(t *testing.T) {
-	defer func(l func(string) (*cubes.Script, error), c func(string) error) { loadScript, checkRecordPath = l, c }(loadScript, checkRecordPath)
-	loadScript, checkRecordPath = webLoadScript, func(string) error { return nil }
+	defer func(l func(string) (*track.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
+	loadTrack, checkRecordPath = webLoadTrack, func(string) error { return nil }
 	tests := []struct {
 		query string
 		err   string
@@ -59,9 +59,11 @@ func TestWebRefusesFilesAndSockets(t *testing.T) {
 	}{
 		{"strategy=predict&preset=mobile&script=katamari", "", nil},
 		{"record=run.txt", "", nil},
+		{"script=tour", "", nil},
+		{"script=tour&video=clip.gif", "-capture and -video write files, which a web page cannot: use the desktop app", nil},
 		{"screenshot=a.png&frames=10", "-screenshot writes a file, which a web page cannot: use the browser's screenshot, or the desktop app", nil},
 		{"role=left&listen=:40000", "-role: two processes talk over UDP, which a web page cannot: run the desktop app (go run . -role left -listen :40000)", nil},
-		{"script=/etc/passwd", `script "/etc/passwd": a web page reads no files; the built-in scripts are idle, katamari`, nil},
+		{"script=/etc/passwd", `script "/etc/passwd": a web page reads no files; the built-in scripts are idle, katamari, tour`, nil},
 		{"width=800&fullscreen", "", []string{
 			"-width and -height do not apply here: the app fills the browser window",
 			"-fullscreen: a browser goes fullscreen only after a key press: press F11"}},
@@ -94,8 +96,8 @@ func TestWebRefusesFilesAndSockets(t *testing.T) {
 // Whatever it holds, webArgs gives flags ("-name" or "-name=value") or a
 // one-line usage error, and the flag parser takes them without a panic.
 func FuzzWebArgs(f *testing.F) {
-	defer func(l func(string) (*cubes.Script, error), c func(string) error) { loadScript, checkRecordPath = l, c }(loadScript, checkRecordPath)
-	loadScript, checkRecordPath = webLoadScript, func(string) error { return nil }
+	defer func(l func(string) (*track.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
+	loadTrack, checkRecordPath = webLoadTrack, func(string) error { return nil }
 	for _, seed := range []string{
 		"strategy=statesync&preset=mobile",
 		"mute&antialias=false&show=help%2Cpriority",

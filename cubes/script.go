@@ -462,7 +462,11 @@ func CheckRecordPath(path string) error {
 
 // SaveScript writes s to path atomically: to a temporary file in path's
 // directory, then renamed over path (see the design note above).
-func SaveScript(path string, s *Script) error {
+func SaveScript(path string, s *Script) error { return SaveText(path, s) }
+
+// SaveText writes what s writes to path atomically, as SaveScript does (a
+// talk track's recording is saved the same way).
+func SaveText(path string, s io.WriterTo) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".saving-*")
 	if err != nil {
 		return err

@@ -178,15 +178,18 @@ func (d *Director) snapshot(list []strategy.Strategy) []snap {
 	return out
 }
 
-// instances builds a session's strategies from snaps: fresh instances with
-// the settings put in.
+// instances builds a session's strategies from snaps: fresh instances that
+// take the settings, then their clones. (The settings bytes are the ones a
+// right process reads, which may carry what only a right uses, such as
+// lockstep's start frame; a clone has the settings and nothing else, and
+// shares its caches only with the instance thrown away.)
 func (d *Director) instances(snaps []snap) []strategy.Strategy {
 	fresh := d.fresh()
 	out := make([]strategy.Strategy, len(snaps))
 	for i, s := range snaps {
 		for _, f := range fresh {
 			if f.ID() == s.id && s.settings != nil && putSettings(f, s.settings) == nil {
-				out[i] = f
+				out[i] = f.Clone()
 			}
 		}
 		if out[i] == nil && s.proto != nil {
@@ -255,6 +258,10 @@ func (d *Director) LinkName(k int) string { return d.cur.LinkName(k) }
 
 // ClientTitle describes client k for the HUD.
 func (d *Director) ClientTitle(k int) string { return d.cur.ClientTitle(k) }
+
+// Shown is what the right is showing, as the comparison chart tells
+// showings apart.
+func (d *Director) Shown() viewmodel.Shown { return d.cur.shownNow() }
 
 // RestoredTicks is how long the network column still says the link a
 // strategy chose was given back.

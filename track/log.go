@@ -38,16 +38,22 @@ type logEvent struct {
 
 // Log is what happened in a run.
 type Log struct {
-	events []logEvent
-	inputs [cubes.MaxPlayers][]logRange
-	frames int // frames stepped
+	events  []logEvent
+	inputs  [cubes.MaxPlayers][]logRange
+	frames  int // frames stepped
+	changes int // changes so far (a save knows whether to write)
 }
 
 // Frames is the number of frames logged.
 func (l *Log) Frames() int { return l.frames }
 
+// Changes counts the changes to the log: a recording is saved again only
+// when it changed.
+func (l *Log) Changes() int { return l.changes }
+
 func (l *Log) add(at int, c Command, src int) {
 	l.events = append(l.events, logEvent{At: at, Cmd: c, Src: src})
+	l.changes++
 }
 
 // step logs one frame's keys of players 1..players (given: the players
@@ -55,6 +61,7 @@ func (l *Log) add(at int, c Command, src int) {
 func (l *Log) step(ins *cubes.Inputs, given uint8, players int) {
 	f := l.frames
 	l.frames++
+	l.changes++
 	for p := range min(players, cubes.MaxPlayers) {
 		r := logRange{From: f, To: f, In: ins[p], Given: given&(1<<p) != 0}
 		tr := &l.inputs[p]
@@ -78,6 +85,7 @@ func (l *Log) inputAt(p, f int) (cubes.Input, bool) {
 
 // truncate forgets frames from f on and the events after the first keep.
 func (l *Log) truncate(f, keep int) {
+	l.changes++
 	l.events = l.events[:keep]
 	l.frames = f
 	for p := range l.inputs {

@@ -65,7 +65,7 @@ func sameSettings(a, b strategy.Strategy) bool {
 // a new list) with st's settings; without shared settings, st's clone.
 func copyOf(st, fresh strategy.Strategy) strategy.Strategy {
 	if b := settingsOf(st); b != nil && putSettings(fresh, b) == nil {
-		return fresh
+		return fresh.Clone()
 	}
 	return st.Clone()
 }

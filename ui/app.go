@@ -13,6 +13,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"netcubes/game"
 	"netcubes/render"
 	"netcubes/strategy"
+	"netcubes/track"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -29,27 +31,42 @@ import (
 // Options configure the app; main fills them from flags.
 type Options struct {
 	// Session is the session's configuration; its Strategies are the menu
-	// (the number keys), built once by the caller (catalog.All) and kept,
-	// settings and all, across restarts (F5). Session.Start is the entry
-	// to start with.
+	// (the number keys), built by the caller (catalog.All) with the
+	// command line's settings. Session.Start is the entry to start with.
 	Session game.Config
+	// Fresh builds new instances of the menu's strategies (nil:
+	// catalog.All); every session the app builds gets fresh ones with the
+	// settings copied over (package track).
+	Fresh func() []strategy.Strategy
 	// Preset is the name shown for the starting link conditions ("" =
-	// custom); Presets, when set, are each client's (-preset a,b,c).
+	// custom numbers); Custom says they were adjusted away from Preset;
+	// Presets, when set, are each client's (-preset a,b,c).
 	Preset  string
+	Custom  bool
 	Presets []string
-	Script  *cubes.Script // played from frame 0 when not nil
-	// RecordPath is where the run's inputs are recorded, in the script
-	// format: saved every second as the run goes and once more on exit
-	// (cubes.SaveScript replaces the file atomically).
+	// Settings are the strategy flags the command line gave (a
+	// recording's header repeats them).
+	Settings []track.Setting
+	// Track is played from frame 0 when not nil: a script of keys, or a
+	// talk track with commands and captions.
+	Track *track.Track
+	// RecordPath is where the run is recorded, as a track: saved every
+	// second as the run goes and once more on exit (cubes.SaveText
+	// replaces the file atomically).
 	RecordPath string
 	// Stop, when closed, ends the run at the next tick as Ctrl+Q does
 	// (main closes it on SIGINT, SIGTERM and SIGHUP).
 	Stop       <-chan struct{}
 	Fullscreen bool
 	Screenshot string // PNG written after Frames ticks, then exit
-	Frames     int    // ticks to run (0 = until closed)
-	NoAudio    bool
-	TextScale  float64
+	Frames     int    // ticks to run (0 = until closed, or with a capture until the track ends)
+	// Capture renders every tick to numbered PNGs, a video or a GIF
+	// (capture.go); Width and Height are then the size drawn, whatever
+	// the window's.
+	Capture       Capture
+	Width, Height int
+	NoAudio       bool
+	TextScale     float64
 	// NoAntiAlias draws hard edges: much cheaper on software OpenGL.
 	NoAntiAlias bool
 	// Show is what the presenter sees at start (the -show flag): the
@@ -103,39 +120,30 @@ func ParseShow(list string) (Show, error) {
 
 // App is the ebiten.Game.
 type App struct {
-	opts     Options
+	opts  Options
+	d     *track.Director
+	left  *render.View
+	right *render.View
+	fonts *fonts
+	snd   *sounds
+	mesh  meshDrawer
+	binds []binding // the key table
+
+	// What the director shows, taken once a tick after the keys and the
+	// step (sync), so Draw reads one consistent state.
 	sess     *game.Session
-	left     *render.View
-	right    *render.View
-	fonts    *fonts
-	snd      *sounds
-	mesh     meshDrawer
-	kbps     *series
 	overlays render.Overlays
-	entry    int       // the active strategy's index in the list
-	binds    []binding // the key table
+	help     bool
+	chart    bool
+	compare  *viewmodel.Comparison
+	captions *game.Captions
+	kbps     *track.Series
+	gen      int // the director's generation the views were reset for
 
-	paused, slow bool
-	stepOnce     bool
-	slowPhase    int
-	help         bool
+	recSaved  int  // the log's changes at the last save
+	recFailed bool // the last save failed (said once)
 
-	// The comparison chart (chart.go): the points of what was shown, and
-	// whether the chart is on screen (F3).
-	compare *viewmodel.Comparison
-	chart   bool
-
-	scriptOn    bool
-	scriptStart int // session frame at which the script's frame 0 played
-	recorder    *cubes.Recorder
-	recSaved    int  // frames in the last saved recording
-	recFailed   bool // the last save failed (said once)
-
-	links       []linkChoice // each client's link conditions, as chosen
-	outageStart int          // tick the outage key went down, −1 when up
-
-	epoch uint32 // sessions started (a left's restart starts its right over)
-	ticks int    // Update calls
+	ticks int // Update calls
 
 	// Slow drawing (slowdraw.go): ticks reached per second of wall time.
 	slowW       slowWatch
@@ -143,6 +151,7 @@ type App struct {
 	sampleTicks int
 
 	shotDone bool
+	cap      *capturer // capture.go; nil without -capture or -video
 	err      error
 	quit     bool
 
@@ -151,17 +160,9 @@ type App struct {
 	timeline  []viewmodel.PacketRecord
 	lastBlow  bool
 
-	// The stage (stage.go): the caption of what just happened, the links
-	// restored after leaving a strategy that chose its own, the fence at
-	// the field's edge, the scene each strategy starts from (Home).
-	captions      game.Captions
-	restoredTicks int
-	fenced        bool
-	start         []strategy.Strategy // each entry's settings at start, to clone from
-	startLinks    []linkChoice
-	winW, winH    int // the window's size at the last Layout
-	scaleSaid     bool
-	laidOut       laidOut // the size a shrunk HUD layout found (hud.go)
+	winW, winH int // the window's size at the last Layout
+	scaleSaid  bool
+	laidOut    laidOut // the size a shrunk HUD layout found (hud.go)
 }
 
 // NewApp creates the app and its first session.
@@ -174,108 +175,86 @@ func NewApp(o Options) (*App, error) {
 		f.scale = o.TextScale
 	}
 	a := &App{
-		opts:        o,
-		left:        render.NewView(),
-		right:       render.NewView(),
-		fonts:       f,
-		snd:         newSounds(o.NoAudio),
-		kbps:        newSeries(10 * wire.TicksPerSecond),
-		entry:       o.Session.Start,
-		binds:       buildBindings(o.Session.Strategies),
-		outageStart: -1,
-		overlays:    render.Overlays{Ghost: !o.Show.NoGhost, Tint: o.Show.Tint, ErrorOffsets: o.Show.Offsets},
-		help:        o.Show.Help,
-		compare:     viewmodel.NewComparison(viewmodel.DefaultCompareConfig()),
-		chart:       o.Show.Chart,
-	}
-	for _, st := range o.Session.Strategies {
-		// The scene each entry starts from (Home): its settings now, the
-		// defaults and the command line's flags.
-		a.start = append(a.start, st.Clone())
+		opts:  o,
+		left:  render.NewView(),
+		right: render.NewView(),
+		fonts: f,
+		snd:   newSounds(o.NoAudio),
+		binds: buildBindings(o.Session.Strategies),
+		gen:   -1,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
-	a.links = []linkChoice{choiceOf(o.Preset)}
-	for k, name := range o.Presets {
-		if k == 0 {
-			a.links[0] = choiceOf(name)
-			continue
-		}
-		a.links = append(a.links, choiceOf(name))
-	}
-	a.startLinks = append([]linkChoice(nil), a.links...)
-	if o.RecordPath != "" {
-		a.recorder = cubes.NewRecorder("recorded")
-	}
-	if err := a.restart(); err != nil {
+	d, err := track.New(track.Options{
+		Config: o.Session, Fresh: o.Fresh,
+		Preset: o.Preset, Custom: o.Custom, Presets: o.Presets,
+		Settings: o.Settings, Track: o.Track,
+		View: track.View{NoGhost: o.Show.NoGhost, Tint: int(o.Show.Tint), Offsets: o.Show.Offsets,
+			Chart: o.Show.Chart, Help: o.Show.Help},
+		Unattended: o.Capture.On(),
+		Say:        func(s string) { a.say("%s", s) },
+	})
+	if err != nil {
 		return nil, err
 	}
+	a.d = d
+	d.OnStep = a.stepped
+	d.SetWorkBudget(jumpBudget)
+	a.recSaved = -1
+	a.sync()
 	return a, nil
 }
 
-// restart builds a fresh session: the left world back at frame 0, the
-// script from its start, the current strategy entry and link conditions.
-func (a *App) restart() error { return a.newSession(false) }
+// jumpBudget is the time a tick spends re-simulating when the presenter
+// goes back in time: the app keeps drawing (the old frame and the
+// progress) at about 20 frames a second meanwhile.
+const jumpBudget = 40 * time.Millisecond
 
-// newSession builds a fresh session (restart); fromStart puts the links
-// back to those the app started with, a strategy's own link chosen over
-// them (the scene, Home).
-func (a *App) newSession(fromStart bool) error {
-	cfg := a.opts.Session
-	cfg.Start = a.entry
-	a.epoch++
-	cfg.Epoch = a.epoch
-	if fromStart {
-		cfg.World.Players = a.sess.NumPlayers()
-		cfg.ChosenLink = true
-	} else if a.sess != nil {
-		// The players and every client's link carry over a reset; a link a
-		// strategy chose (lockstep's modes), still as it chose it, is
-		// chosen again over the presenter's own, which leaving the
-		// strategy brings back.
-		cfg.Link, cfg.Up = a.sess.Link(), nil
-		if l := a.sess.Links(); !l.IsSymmetric() {
-			cfg.Up = &l.Up
-		}
-		cfg.ClientLinks = a.sess.ClientLinks()
-		if before := a.sess.LinksBefore(); before != nil && a.sess.LinkSource() != "" {
-			cfg.Link, cfg.Up, cfg.ClientLinks, cfg.ChosenLink = before[0].Down, nil, before[1:], true
-			if !before[0].IsSymmetric() {
-				cfg.Up = &before[0].Up
-			}
-		}
-		cfg.World.Players = a.sess.NumPlayers()
+// sync takes what the director shows now, and starts the views over when
+// the director says they must (a new session, another strategy or client,
+// a jump in time).
+func (a *App) sync() {
+	d := a.d
+	a.sess = d.Session()
+	v := d.View()
+	a.overlays = render.Overlays{Ghost: !v.NoGhost, Tint: render.TintMode(v.Tint), ErrorOffsets: v.Offsets}
+	a.help, a.chart = v.Help, v.Chart
+	a.compare, a.captions, a.kbps = d.Compare(), d.Captions(), d.Kbps()
+	if g := d.Generation(); g != a.gen {
+		a.gen = g
+		a.resetViews()
 	}
-	s, err := game.New(cfg)
-	if err != nil {
-		return err
-	}
-	if a.recorder != nil && a.sess != nil {
-		// A recording replays the world on screen from frame 0, so it
-		// starts over with the world (the file keeps the previous run
-		// until the next save).
-		a.recorder = cubes.NewRecorder("recorded")
-		a.recSaved = -1
-	}
-	a.sess = s
-	a.compare.Break() // the world starts over: a new showing
-	a.scriptOn = a.opts.Script != nil
-	a.scriptStart = 0
-	a.captions.Reset()
-	a.restoredTicks = 0
-	a.resetViews()
-	return nil
 }
 
 // resetViews starts both views' easing over on the session's views as
 // they are now, so a reset, a switch or a scene drawn while paused shows
 // the world at once rather than an empty field until the next step.
 func (a *App) resetViews() {
-	a.sess.Refresh()
 	a.left.Reset()
 	a.right.Reset()
 	a.left.Tick(a.sess.LeftView())
 	a.right.Tick(a.sess.RightView())
-	a.kbps.clear()
+}
+
+// stepped is called after every frame the director steps: the sounds, the
+// views' easing, the connection's notes, the recording. Frames
+// re-simulated to go back in time are not heard or seen (the views start
+// over when the jump is done).
+func (a *App) stepped(resim bool) {
+	if resim {
+		return
+	}
+	s := a.d.Session()
+	a.sess = s
+	a.netEvents()
+	in := s.PlayerInputs()[0]
+	if in.Blow && !a.lastBlow {
+		a.snd.blowSound()
+	}
+	a.lastBlow = in.Blow
+	a.snd.tick(s)
+	a.left.Tick(s.LeftView())
+	a.right.Tick(s.RightView())
+	a.saveAsWeGo()
 }
 
 // setAntiAlias turns edge smoothing on or off for every drawing.
@@ -286,12 +265,16 @@ func (a *App) setAntiAlias(on bool) {
 // Err returns the first error that stopped the app.
 func (a *App) Err() error { return a.err }
 
-// Recording returns the inputs recorded so far (nil without -record).
-func (a *App) Recording() *cubes.Script {
-	if a.recorder == nil {
+// Director is what runs the session (package track).
+func (a *App) Director() *track.Director { return a.d }
+
+// Recording returns the run recorded so far as a track (nil without
+// -record).
+func (a *App) Recording() *track.Track {
+	if a.opts.RecordPath == "" {
 		return nil
 	}
-	return a.recorder.Script()
+	return a.d.Recording(filepath.Base(a.opts.RecordPath))
 }
 
 // recordSaveTicks is how often the recording is saved as the run goes: a
@@ -302,24 +285,23 @@ const recordSaveTicks = wire.TicksPerSecond
 // recorded since the last save, and returns the number of frames saved
 // (0 without -record).
 func (a *App) SaveRecording() (frames int, err error) {
-	if a.recorder == nil {
+	if a.opts.RecordPath == "" {
 		return 0, nil
 	}
-	n := a.recorder.Frames()
-	if n == a.recSaved {
-		return n, nil
+	n := a.d.Log().Frames()
+	if ch := a.d.Log().Changes(); ch != a.recSaved {
+		if err := saveScript(a.opts.RecordPath, a.Recording()); err != nil {
+			return 0, err
+		}
+		a.recSaved = ch
 	}
-	if err := saveScript(a.opts.RecordPath, a.recorder.Script()); err != nil {
-		return a.recSaved, err
-	}
-	a.recSaved = n
 	return n, nil
 }
 
-// saveAsWeGo saves the recording every recordSaveTicks recorded frames; a
-// failure is said once on the HUD (the talk goes on) and retried.
+// saveAsWeGo saves the recording every recordSaveTicks frames; a failure
+// is said once on the HUD (the talk goes on) and retried.
 func (a *App) saveAsWeGo() {
-	if a.recorder == nil || a.recorder.Frames()%recordSaveTicks != 0 {
+	if a.opts.RecordPath == "" || a.d.Log().Frames()%recordSaveTicks != 0 {
 		return
 	}
 	_, err := a.SaveRecording()
@@ -339,8 +321,12 @@ func (a *App) say(format string, args ...any) {
 // watchDrawing measures, once a second of wall time, how many ticks the
 // app reached, and takes the cheaper drawing path when drawing holds the
 // simulation back (slowdraw.go). It changes how the app draws, never what
-// it simulates.
+// it simulates; a run drawn off line (a screenshot, a capture) is not
+// watched, so it draws the same whatever the machine's pace.
 func (a *App) watchDrawing() {
+	if a.opts.Screenshot != "" || a.cap != nil {
+		return
+	}
 	now := time.Now()
 	if a.sampleAt.IsZero() {
 		a.sampleAt, a.sampleTicks = now, a.ticks
@@ -362,7 +348,8 @@ func (a *App) watchDrawing() {
 	}
 }
 
-// Update runs one 1/60 s tick: keys, then at most one session step.
+// Update runs one 1/60 s tick: keys, then the director's tick (at most one
+// session step).
 func (a *App) Update() error {
 	defer func() {
 		// A crash keeps what was recorded up to it.
@@ -382,6 +369,15 @@ func (a *App) Update() error {
 		return ebiten.Termination
 	default:
 	}
+	if a.cap != nil {
+		// A capture draws every tick: wait for Draw to have taken the last.
+		if a.cap.taken < a.ticks {
+			return nil
+		}
+		if a.captureDone() {
+			return ebiten.Termination
+		}
+	}
 	if a.opts.Frames > 0 && a.ticks >= a.opts.Frames {
 		// Wait for Draw to have saved the screenshot of exactly this tick.
 		if a.opts.Screenshot == "" || a.shotDone {
@@ -389,6 +385,12 @@ func (a *App) Update() error {
 		}
 		return nil
 	}
+	a.tick()
+	return a.err
+}
+
+// tick is one tick of the app: the keys, then the director's.
+func (a *App) tick() {
 	a.ticks++
 	a.watchDrawing()
 	a.sayShownScale()
@@ -396,75 +398,11 @@ func (a *App) Update() error {
 	if a.noteTicks > 0 {
 		a.noteTicks--
 	}
-	if a.restoredTicks > 0 {
-		a.restoredTicks--
-	}
 	if a.err != nil {
-		return a.err
+		return
 	}
-	if a.paused && !a.stepOnce {
-		return nil
-	}
-	if a.slow && !a.stepOnce {
-		// Slow motion: one simulation tick every four.
-		a.slowPhase = (a.slowPhase + 1) % 4
-		if a.slowPhase != 0 {
-			return nil
-		}
-	}
-	a.stepOnce = false
-	a.step()
-	return nil
-}
-
-// step advances the session by one tick with the script's or the
-// keyboard's input.
-func (a *App) step() {
-	live := keyboardInput()
-	if a.scriptOn && live != (cubes.Input{}) {
-		// The presenter takes over from the script.
-		a.scriptOn = false
-		a.say("script stopped: you have the controls")
-	}
-	ins := cubes.Inputs{live}
-	given := uint8(1)
-	if a.scriptOn {
-		// The script drives player 1 and every player it has lines for;
-		// the bots drive the rest.
-		sc := a.opts.Script
-		f := a.sess.Frame() - a.scriptStart
-		for p := range a.sess.NumPlayers() {
-			if sc.Drives(p) {
-				ins[p] = sc.PlayerInputAt(p, f)
-				given |= 1 << p
-			}
-		}
-		if f >= sc.Length {
-			a.scriptOn = false
-		}
-	}
-	if given&1 != 0 && !a.scriptOn {
-		// The presenter's own keys stop at the field's edge.
-		ins[0] = a.keepOnField(ins[0])
-	}
-	in := ins[0]
-	a.sess.StepPlayers(&ins, given)
-	a.compare.Add(a.shown(), a.sess.Metrics())
-	a.captions.Observe(a.sess)
-	a.netEvents()
-	if a.recorder != nil {
-		used := a.sess.PlayerInputs()
-		a.recorder.AddAll(&used, a.sess.NumPlayers())
-		a.saveAsWeGo()
-	}
-	if in.Blow && !a.lastBlow {
-		a.snd.blowSound()
-	}
-	a.lastBlow = in.Blow
-	a.snd.tick(a.sess)
-	a.left.Tick(a.sess.LeftView())
-	a.right.Tick(a.sess.RightView())
-	a.kbps.push(a.sess.Metrics().SentKbps)
+	a.d.Tick(keyboardInput())
+	a.sync()
 }
 
 // keyboardInput reads the movement keys (arrows, Space, Z as in the
@@ -501,11 +439,18 @@ func (a *App) handleKeysFrom(ks keyState) {
 			b.do(a)
 		}
 	}
+	if a.d != nil {
+		a.sync()
+	}
 }
 
 // Layout uses the window's size in device-independent pixels (and keeps it
 // for the notes that say what text scale it allows).
 func (a *App) Layout(w, h int) (int, int) {
+	if a.cap != nil {
+		// A capture draws at its own size, whatever the window's.
+		w, h = a.opts.Width, a.opts.Height
+	}
 	a.winW, a.winH = w, h
 	return w, h
 }
@@ -535,6 +480,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 		a.shotDone = true
 	}
+	if a.cap != nil && a.cap.taken < a.ticks {
+		a.captureFrame(screen)
+	}
 }
 
 // savePNG writes the screen's pixels to path.
@@ -562,6 +510,9 @@ func Run(o Options) (*App, error) {
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetFullscreen(o.Fullscreen)
 	ebiten.SetScreenClearedEveryFrame(false)
+	if err := a.startCapture(); err != nil {
+		return a, err
+	}
 	if err := ebiten.RunGame(platformGame(a)); err != nil && !errors.Is(err, ebiten.Termination) {
 		return a, err
 	}

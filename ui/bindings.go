@@ -2,75 +2,25 @@ package ui
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"netcubes/cubes"
-	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/track"
 	"netcubes/wire"
 )
 
-// Link knob steps and limits.
+// Link knob steps of the keys L, U and K.
 const (
 	latencyStepMs = 10
 	jitterStepMs  = 5
 	lossStep      = 1.0 // percent
-	maxLatencyMs  = 1000
-	maxJitterMs   = 500
-	maxLoss       = 50.0
-	tapOutage     = wire.TicksPerSecond // a tap of the outage key drops 1 s
 )
 
-// corruptSteps are the shares of damaged packets F10 steps through, %.
-var corruptSteps = []float64{0, 1, 5, 20}
-
-// nextStep returns the value after cur in steps going dir, wrapping; a
-// value between steps moves to the first.
-func nextStep(steps []float64, cur float64, dir int) float64 {
-	n := len(steps)
-	for i, v := range steps {
-		if v == cur {
-			return steps[((i+dir)%n+n)%n]
-		}
-	}
-	return steps[0]
-}
-
-// capSteps are the bandwidth caps F7 steps through, kbit/s (0: no cap),
-// tighter with each press: from a line that carries everything but the
-// uncompressed snapshots down to one that starves even state sync's budget.
-var capSteps = []float64{0, 2048, 1024, 512, 256, 128, 64}
-
-// nextCap returns the cap after cur in capSteps going dir (+1 tighter, −1
-// looser), wrapping through "off"; a cap between two steps (a preset's, a
-// flag's) moves to the next step that way, or off past the end.
-func nextCap(cur float64, dir int) float64 {
-	n := len(capSteps)
-	for i, v := range capSteps {
-		if v == cur {
-			return capSteps[((i+dir)%n+n)%n]
-		}
-	}
-	if !(cur > 0) {
-		return capSteps[((dir)%n+n)%n]
-	}
-	if dir > 0 {
-		for _, v := range capSteps[1:] {
-			if v < cur {
-				return v
-			}
-		}
-		return 0
-	}
-	for i := n - 1; i >= 1; i-- {
-		if capSteps[i] > cur {
-			return capSteps[i]
-		}
-	}
-	return 0
+// linkKey is a binding's change of a figure of the shown client's link.
+func linkKey(f track.LinkField, kind track.EditKind, v float64) func(a *App) {
+	return func(a *App) { a.d.AdjustLink(track.LinkEdit{Field: f, Kind: kind, Value: v}) }
 }
 
 // buildBindings returns the key table for the strategies in list (the
@@ -85,74 +35,57 @@ func buildBindings(list []strategy.Strategy) []binding {
 	t = append(t, strategyBindings(list)...)
 	t = append(t,
 		binding{group: "Network", keys: keys(ebiten.KeyN), shift: noShift, label: "N", help: "next network preset",
-			do: func(a *App) { a.cyclePreset(+1) }},
+			do: func(a *App) { a.d.CyclePreset(+1) }},
 		binding{group: "Network", keys: keys(ebiten.KeyN), shift: withShift, label: "Shift+N", help: "previous network preset",
-			do: func(a *App) { a.cyclePreset(-1) }},
+			do: func(a *App) { a.d.CyclePreset(-1) }},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: noShift, repeat: true, label: "L / Shift+L", help: fmt.Sprintf("latency +%d / −%d ms (one way)", latencyStepMs, latencyStepMs),
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.LatencyMs = math.Min(maxLatencyMs, c.LatencyMs+latencyStepMs) })
-			}},
+			do: linkKey(track.FieldLatency, track.EditAdd, latencyStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: withShift, repeat: true,
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.LatencyMs = math.Max(0, c.LatencyMs-latencyStepMs) })
-			}},
+			do: linkKey(track.FieldLatency, track.EditAdd, -latencyStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: noShift, repeat: true, label: "U / Shift+U", help: fmt.Sprintf("jitter +%d / −%d ms", jitterStepMs, jitterStepMs),
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.JitterMs = math.Min(maxJitterMs, c.JitterMs+jitterStepMs) })
-			}},
+			do: linkKey(track.FieldJitter, track.EditAdd, jitterStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: withShift, repeat: true,
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.JitterMs = math.Max(0, c.JitterMs-jitterStepMs) })
-			}},
+			do: linkKey(track.FieldJitter, track.EditAdd, -jitterStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: noShift, repeat: true, label: "K / Shift+K", help: "packet loss +1 / −1 %",
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.LossPercent = math.Min(maxLoss, c.LossPercent+lossStep) })
-			}},
+			do: linkKey(track.FieldLoss, track.EditAdd, lossStep)},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: withShift, repeat: true,
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.LossPercent = math.Max(0, c.LossPercent-lossStep) })
-			}},
+			do: linkKey(track.FieldLoss, track.EditAdd, -lossStep)},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: noShift, label: "F7 / Shift+F7", help: "bandwidth cap: off, 2048 … 64 kbit/s (a bottleneck queue)",
-			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, +1) }) }},
+			do: linkKey(track.FieldCap, track.EditNext, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: withShift,
-			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, -1) }) }},
+			do: linkKey(track.FieldCap, track.EditPrev, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: noShift, label: "F10 / Shift+F10", help: "corruption: a bit flipped in 0 / 1 / 5 / 20 % of packets",
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.CorruptPercent = nextStep(corruptSteps, c.CorruptPercent, +1) })
-			}},
+			do: linkKey(track.FieldCorrupt, track.EditNext, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: withShift,
-			do: func(a *App) {
-				a.adjustLink(func(c *link.Config) { c.CorruptPercent = nextStep(corruptSteps, c.CorruptPercent, -1) })
-			}},
+			do: linkKey(track.FieldCorrupt, track.EditPrev, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF12), label: "F12", help: "checksum (CRC-32C) on every packet on / off",
-			do: func(a *App) {
-				a.sess.SetChecksum(!a.sess.Checksum())
-				a.say("checksum: %s", onOff(a.sess.Checksum()))
-			}},
+			do: func(a *App) { a.d.Do(track.Command{Op: track.OpChecksum, On: !a.sess.Checksum()}) }},
 		binding{group: "Network", keys: keys(ebiten.KeyY), label: "Y", help: "TCP-like link on/off (in order, lost packets resent late)",
-			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.TCPLike = !c.TCPLike }) }},
+			do: linkKey(track.FieldTCP, track.EditToggle, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyX), label: "X", help: "outage: drop every packet while held (a tap drops 1 s)",
-			hold: func(a *App, down bool) { a.outageKey(down) }},
+			hold: func(a *App, down bool) { a.d.OutageKey(down) }},
 
 		binding{group: "Show", keys: keys(ebiten.KeyG), label: "G", help: "ghost: the left's true pose as a wireframe on the right",
-			do: func(a *App) { a.overlays.Ghost = !a.overlays.Ghost; a.say("ghost %s", onOff(a.overlays.Ghost)) }},
+			do: func(a *App) { a.d.Do(track.Command{Op: track.OpGhost, On: a.d.View().NoGhost}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyT), label: "T", help: "tint: interacting / priority / updated this tick",
-			do: func(a *App) { a.overlays.Tint = a.overlays.Tint.Next(); a.say("tint: %s", a.overlays.Tint) }},
-		binding{group: "Show", keys: keys(ebiten.KeyE), label: "E", help: "smoothing error offsets as lines",
 			do: func(a *App) {
-				a.overlays.ErrorOffsets = !a.overlays.ErrorOffsets
-				if a.overlays.ErrorOffsets && !a.sess.RightView().HasErrorOffsets {
-					a.say("error offsets on: none in this strategy (state sync and the 2004 client smooth)")
-					return
-				}
-				a.say("error offsets %s", onOff(a.overlays.ErrorOffsets))
+				next := (a.d.View().Tint + 1) % len(track.TintNames)
+				a.d.Do(track.Command{Op: track.OpTint, Name: track.TintNames[next]})
 			}},
+		binding{group: "Show", keys: keys(ebiten.KeyE), label: "E", help: "smoothing error offsets as lines",
+			do: func(a *App) { a.d.Do(track.Command{Op: track.OpOffsets, On: !a.d.View().Offsets}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: noShift, label: "F3 / Shift+F3", help: "chart of bandwidth against error, per setting shown / clear it",
-			do: func(a *App) { a.chart = !a.chart; a.say("comparison chart %s", onOff(a.chart)) }},
+			do: func(a *App) {
+				kind := track.ChartOn
+				if a.d.View().Chart {
+					kind = track.ChartOff
+				}
+				a.d.Do(track.Command{Op: track.OpChart, Kind: kind})
+			}},
 		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: withShift,
-			do: func(a *App) { a.compare.Clear(); a.chart = true; a.say("comparison chart cleared") }},
+			do: func(a *App) { a.d.Do(track.Command{Op: track.OpChart, Kind: track.ChartClear}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyH, ebiten.KeyF1), label: "H or F1", help: "this help",
-			do: func(a *App) { a.help = !a.help }},
+			do: func(a *App) { a.d.Do(track.Command{Op: track.OpHelp, On: !a.d.View().Help}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyEqual, ebiten.KeyNumpadAdd), label: "= / -", help: "text larger / smaller",
 			do: func(a *App) { a.textScale(+1) }},
 		binding{group: "Show", keys: keys(ebiten.KeyMinus, ebiten.KeyNumpadSubtract),
@@ -167,29 +100,38 @@ func buildBindings(list []strategy.Strategy) []binding {
 			do: func(a *App) { a.say("%s", a.snd.toggleMute(probeAudio)) }},
 
 		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right",
-			do: func(a *App) { a.cycleClient(+1) }},
+			do: func(a *App) { a.d.CycleClient(+1) }},
 		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: withShift,
-			do: func(a *App) { a.cycleClient(-1) }},
+			do: func(a *App) { a.d.CycleClient(-1) }},
 		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: noShift, label: "F4 / Shift+F4", help: "add / remove a player (bots drive players 2..8)",
-			do: func(a *App) { a.changePlayers(+1) }},
+			do: func(a *App) { a.d.ChangePlayers(+1) }},
 		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: withShift,
-			do: func(a *App) { a.changePlayers(-1) }},
+			do: func(a *App) { a.d.ChangePlayers(-1) }},
 
-		binding{group: "Time", keys: keys(ebiten.KeyP), label: "P", help: "pause / resume",
-			do: func(a *App) { a.paused = !a.paused }},
+		binding{group: "Time", keys: keys(ebiten.KeyP), label: "P", help: "pause / resume (a script's pause too)",
+			do: func(a *App) { a.d.TogglePause() }},
 		binding{group: "Time", keys: keys(ebiten.KeyPeriod), repeat: true, label: ".", help: "single step (while paused)",
-			do: func(a *App) { a.paused = true; a.stepOnce = true }},
+			do: func(a *App) { a.d.StepOnce() }},
 		binding{group: "Time", keys: keys(ebiten.KeyComma), label: ",", help: "slow motion (¼ speed) on / off",
-			do: func(a *App) { a.slow = !a.slow; a.say("slow motion %s", onOff(a.slow)) }},
+			do: func(a *App) { a.d.SetSlow(!a.d.Slow()) }},
+		binding{group: "Time", keys: keys(ebiten.KeyBackspace), label: "Backspace", help: "back 5 s (re-simulated, then it plays on)",
+			do: func(a *App) { a.d.Back(backTicks) }},
+		binding{group: "Time", keys: keys(ebiten.KeyPageUp), label: "PageUp / PageDown", help: "to the script's previous / next caption",
+			do: func(a *App) { a.d.PrevCaption() }},
+		binding{group: "Time", keys: keys(ebiten.KeyPageDown),
+			do: func(a *App) { a.d.NextCaption() }},
 		binding{group: "Time", keys: keys(ebiten.KeyF5), label: "F5", help: "reset: the world, the script and the right side start over",
-			do: func(a *App) { a.reset() }},
+			do: func(a *App) { a.d.Restart() }},
 		binding{group: "Time", keys: keys(ebiten.KeyHome), label: "Home", help: "scene: F5, with this strategy's settings and link as at start",
-			do: func(a *App) { a.scene() }},
+			do: func(a *App) { a.d.Scene() }},
 		binding{group: "Time", keys: keys(ebiten.KeyQ), ctrl: true, label: "Ctrl+Q", help: "quit (a chord, so a stray key on stage cannot)",
 			do: func(a *App) { a.quit = true }},
 	)
 	return t
 }
+
+// backTicks is how far Backspace goes back: 5 s.
+const backTicks = 5 * wire.TicksPerSecond
 
 func onOff(b bool) string {
 	if b {
@@ -198,217 +140,11 @@ func onOff(b bool) string {
 	return "off"
 }
 
-func (a *App) selectEntry(i int) {
-	if err := a.sess.SetStrategy(i); err != nil {
-		a.err = err
-		return
-	}
-	a.entry = i
-	a.captions.Reset()
-	a.resetViews()
-	if a.sess.LinksRestored() {
-		// The strategy left had chosen the link (lockstep's modes): the
-		// presenter's is back, and the network column says so a moment.
-		a.restoredTicks = restoredNoteTicks
-		a.say("%s · link restored: %s", a.sess.Strategy().Name(), a.linkName())
-		return
-	}
-	a.say("%s", a.sess.Strategy().Name())
-}
-
-func (a *App) reset() {
-	if err := a.restart(); err != nil {
-		a.err = err
-		return
-	}
-	a.say("reset")
-}
-
-// linkChoice is how one client's link conditions were chosen: a preset,
-// or numbers adjusted away from it.
-type linkChoice struct {
-	preset int  // index into the link presets
-	custom bool // link numbers adjusted away from the preset
-}
-
-// choiceOf is the choice a preset name (or "" for custom numbers) makes.
-func choiceOf(name string) linkChoice {
-	for p := link.Preset(0); p < link.NumPresets; p++ {
-		if p.String() == name {
-			return linkChoice{preset: int(p)}
-		}
-	}
-	return linkChoice{custom: true}
-}
-
-// choice is client k's link choice; clients that joined later start with
-// client 1's starting one.
-func (a *App) choice(k int) *linkChoice {
-	for len(a.links) <= k {
-		a.links = append(a.links, choiceOf(a.opts.Preset))
-	}
-	return &a.links[k]
-}
-
-// The link keys act on the client shown: with several clients, each has
-// links of its own (client 2 on mobile, client 3 on terrible).
-func (a *App) cyclePreset(d int) {
-	n := int(link.NumPresets)
-	ch := a.choice(a.sess.Shown())
-	ch.preset = (ch.preset + d + n) % n
-	ch.custom = false
-	a.sess.SetClientLinks(a.sess.Shown(), link.Preset(ch.preset).Pair())
-	a.say("%snetwork: %s", a.clientPrefix(), a.linkName())
-}
-
-func (a *App) adjustLink(f func(*link.Config)) {
-	// The knobs change both directions (of a pair that differs, each from
-	// its own value).
-	c := a.sess.Links()
-	f(&c.Down)
-	f(&c.Up)
-	a.sess.SetClientLinks(a.sess.Shown(), c)
-	a.choice(a.sess.Shown()).custom = true
-	a.say("%snetwork: %s", a.clientPrefix(), describeLinks(c))
-}
-
-// clientPrefix names the client shown in a note, when there are several.
-func (a *App) clientPrefix() string {
-	if a.sess.NumClients() < 2 {
-		return ""
-	}
-	return fmt.Sprintf("client %d ", a.sess.Shown()+1)
-}
-
-// cycleClient shows the next (dir +1) or previous client's screen.
-func (a *App) cycleClient(dir int) {
-	n := a.sess.NumClients()
-	if n < 2 {
-		a.say("one client: add players with F4 (or start with -players N)")
-		return
-	}
-	k := ((a.sess.Shown()+dir)%n + n) % n
-	if err := a.sess.SetShown(k); err != nil {
-		a.err = err
-		return
-	}
-	a.right.Reset()
-	a.kbps.clear()
-	a.say("showing %s", a.clientTitle(k))
-}
+// linkName names the shown client's link conditions.
+func (a *App) linkName() string { return a.d.LinkName(a.sess.Shown()) }
 
 // clientTitle describes client k: "client 2 · player 2 (push bot) · mobile".
-func (a *App) clientTitle(k int) string {
-	s := fmt.Sprintf("client %d", a.sess.ClientID(k)+1)
-	_, rightDriven := a.sess.Strategy().(strategy.RightDriven)
-	switch p := a.sess.ClientPlayer(k); {
-	case p < 0:
-		s += " · spectator"
-	case a.sess.Role() == game.RoleRight && rightDriven:
-		s += fmt.Sprintf(" · player %d (you)", p+1)
-	case a.sess.Role() == game.RoleRight && p == 0:
-		s += " · player 1 (the left's presenter)"
-	case a.sess.Role() == game.RoleRight:
-		s += fmt.Sprintf(" · player %d (a bot on the left)", p+1)
-	case p == 0:
-		s += " · player 1 (you)"
-	default:
-		if b, ok := a.sess.Bot(p); ok {
-			s += fmt.Sprintf(" · player %d (%s bot)", p+1, b)
-		}
-	}
-	return s + " · " + a.clientLinkName(k) + " link"
-}
-
-// changePlayers adds (dir +1) or removes (−1) a player live.
-func (a *App) changePlayers(dir int) {
-	if a.sess.Role() == game.RoleRight {
-		a.say("the left sets the players")
-		return
-	}
-	n := a.sess.NumPlayers() + dir
-	if n < 1 || n > cubes.MaxPlayers {
-		a.say("players: %d (1 to %d)", a.sess.NumPlayers(), cubes.MaxPlayers)
-		return
-	}
-	if err := a.sess.SetPlayers(n); err != nil {
-		a.err = err
-		return
-	}
-	a.right.Reset()
-	a.kbps.clear()
-	if dir > 0 {
-		b, _ := a.sess.Bot(n - 1)
-		a.say("players: %d (player %d: %s bot)", n, n, b)
-		return
-	}
-	a.say("players: %d", n)
-}
-
-func (a *App) outageKey(down bool) {
-	if down {
-		a.outageStart = a.ticks
-		a.sess.HoldOutage(true)
-		a.say("outage: every packet dropped")
-		return
-	}
-	if a.outageStart < 0 {
-		return
-	}
-	a.sess.HoldOutage(false)
-	// A short tap still makes a full second of outage, long enough to see.
-	if held := a.ticks - a.outageStart; held < tapOutage {
-		a.sess.Outage(tapOutage - held)
-	}
-	a.outageStart = -1
-}
-
-// linkName names the current conditions: the preset, or "custom".
-func (a *App) linkName() string { return a.clientLinkName(a.sess.Shown()) }
-
-// clientLinkName names client k's link conditions.
-func (a *App) clientLinkName(k int) string {
-	if k == a.sess.Shown() {
-		if src := a.sess.LinkSource(); src != "" {
-			return "set by " + src
-		}
-	}
-	ch := a.choice(k)
-	if ch.custom {
-		return "custom"
-	}
-	return link.Preset(ch.preset).String()
-}
-
-// describeLinks writes a path's numbers: once when both directions are
-// the same, else each ("down 35 ms …; up 55 ms …").
-func describeLinks(p link.Pair) string {
-	if p.IsSymmetric() {
-		return describeLink(p.Down)
-	}
-	return "down " + describeLink(p.Down) + "; up " + describeLink(p.Up)
-}
+func (a *App) clientTitle(k int) string { return a.d.ClientTitle(k) }
 
 // describeLink writes the link's numbers compactly.
-func describeLink(c link.Config) string {
-	s := fmt.Sprintf("%.0f ms ±%.0f, %.1f%% loss", c.LatencyMs, c.JitterMs, c.LossPercent)
-	if c.Burst.GoodToBadPercent > 0 {
-		s += " + bursts"
-	}
-	if c.DuplicatePercent > 0 {
-		s += fmt.Sprintf(", %.0f%% dup", c.DuplicatePercent)
-	}
-	if c.ReorderPercent > 0 {
-		s += fmt.Sprintf(", %.0f%% reorder", c.ReorderPercent)
-	}
-	if c.BandwidthKbps > 0 {
-		s += fmt.Sprintf(", cap %.0f kbit/s", c.BandwidthKbps)
-	}
-	if c.CorruptPercent > 0 {
-		s += fmt.Sprintf(", %g%% damaged", c.CorruptPercent)
-	}
-	if c.TCPLike {
-		s += ", TCP-like"
-	}
-	return s
-}
+func describeLink(c link.Config) string { return track.DescribeLink(c) }

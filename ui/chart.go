@@ -19,7 +19,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"netcubes/internal/chartlabel"
-	"netcubes/strategy"
 	"netcubes/viewmodel"
 )
 
@@ -38,15 +37,7 @@ func entryColour(entry int) color.RGBA { return entryColours[entry%len(entryColo
 
 // shown is what the right is showing, as the comparison tells showings
 // apart.
-func (a *App) shown() viewmodel.Shown {
-	st := a.sess.Strategy()
-	s := viewmodel.Shown{Entry: a.sess.StrategyIndex(), Name: st.Name(), Mode: st.Mode(),
-		Link: a.linkName(), Conditions: describeLink(a.sess.Link())}
-	if _, chose := st.(strategy.LinkChooser); chose && a.sess.LinkSource() != "" {
-		s.Link = "" // the strategy's mode names the conditions it chose
-	}
-	return s
-}
+func (a *App) shown() viewmodel.Shown { return a.d.Shown() }
 
 // chartRect is where the chart goes: the left view below its label, or
 // the left half of the only view a process has; empty when there is no

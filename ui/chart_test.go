@@ -21,7 +21,7 @@ func TestChartStaysInTheLeftView(t *testing.T) {
 	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
 		for _, scale := range []float64{1, 1.5, 2} {
 			f.scale = scale
-			a := &App{fonts: f, sess: sess}
+			a := layoutApp(t, f, sess)
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
 			lr, rr := a.viewRects(w, h, l.topH, l.botH)
@@ -41,7 +41,7 @@ func TestChartStaysInTheLeftView(t *testing.T) {
 		}
 	}
 	// A process with one view (a left or a right) has it on its left half.
-	l := (&App{fonts: f, sess: sess}).layout(1920, 1080)
+	l := layoutApp(t, f, sess).layout(1920, 1080)
 	one := image.Rect(0, l.topH, 1920, 1080-l.botH)
 	if r := chartRect(l, image.Rectangle{}, one); r.Empty() || r.Max.X > 960 {
 		t.Errorf("one view: chart %v", r)
@@ -61,8 +61,7 @@ func TestChartKeys(t *testing.T) {
 	if clear.do == nil {
 		t.Fatal("no Shift+F3 binding")
 	}
-	_, sess := newTestApp(t, "compression")
-	a := &App{sess: sess, snd: newSounds(true), compare: viewmodel.NewComparison(viewmodel.CompareConfig{MinTicks: 1, WindowTicks: 1})}
+	a := newStageApp(t, "compression", "perfect")
 	a.binds = []binding{tab, clear}
 	a.handleKeysFrom(tap(ebiten.KeyF3))
 	if !a.chart {
@@ -72,7 +71,10 @@ func TestChartKeys(t *testing.T) {
 	if a.chart {
 		t.Fatal("F3 did not hide the chart")
 	}
-	a.compare.Add(a.shown(), &viewmodel.Metrics{SentKbps: 10, Valid: true, PosRMSCm: 1})
+	for range viewmodel.DefaultCompareConfig().MinTicks + 1 {
+		a.compare.Add(a.shown(), &viewmodel.Metrics{SentKbps: 10, Valid: true, PosRMSCm: 1})
+	}
+	a.compare.Break()
 	if len(a.compare.Points()) != 1 {
 		t.Fatal("no point to clear")
 	}
@@ -98,10 +100,9 @@ func TestChartFollowsTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.compare = viewmodel.NewComparison(viewmodel.CompareConfig{SettleTicks: 20, MinTicks: 100, WindowTicks: 60})
 	for _, entry := range []int{1, 2, 3} {
 		a.selectEntry(entry)
-		for range 150 {
+		for range viewmodel.DefaultCompareConfig().MinTicks + 10 {
 			a.step()
 		}
 	}

@@ -88,7 +88,7 @@ func TestHelpNeverCoversTheHUD(t *testing.T) {
 	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
 		for _, scale := range []float64{1, 1.5, 2} {
 			f.scale = scale
-			a := &App{fonts: f, sess: sess}
+			a := layoutApp(t, f, sess)
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
 			p, ok := a.helpLayout(w, h, l)

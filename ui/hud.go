@@ -18,6 +18,7 @@ import (
 	"netcubes/render"
 	"netcubes/render/scene"
 	"netcubes/strategy"
+	"netcubes/track"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -201,18 +202,22 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	}
 	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
 	var status []span
-	if a.paused {
+	switch what, done, ok := a.d.Jump(); {
+	case ok:
+		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
+	case a.d.Paused():
 		status = append(status, span{"PAUSED  ", colBad})
-	} else if a.slow {
+	case a.d.Slow():
 		status = append(status, span{"SLOW ×¼  ", colAccent})
 	}
-	if a.scriptOn {
-		f := a.sess.Frame() - a.scriptStart
-		status = append(status, span{fmt.Sprintf("script %s %.1f/%.1f s  ", a.opts.Script.Name,
-			float64(f)/wire.TicksPerSecond, float64(a.opts.Script.Length)/wire.TicksPerSecond), colDim})
+	if name, at, length, on := a.d.TrackStatus(); on {
+		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, track.Clock(at), track.Clock(length)), colDim})
 	}
-	if a.recorder != nil {
+	if a.opts.RecordPath != "" {
 		status = append(status, span{"● REC  ", colBad})
+	}
+	if a.cap != nil {
+		status = append(status, span{"● CAPTURE  ", colBad})
 	}
 	status = append(status, span{"H help", colAccent})
 	sw := 0.0
@@ -294,6 +299,11 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	// Bottom panel: three columns.
 	top := h - l.botH
 	a.drawBottom(dst, l, w, top)
+	// The track's caption, at the bottom of the views (above the legend).
+	capRect := a.drawTrackCaption(dst, l, lr, rr, legend)
+	if !capRect.Empty() {
+		legend = capRect.Union(legend)
+	}
 
 	// A transient note above the bottom panel, wrapped between words.
 	if a.noteTicks > 0 && len(l.noteLines) > 0 {
@@ -327,6 +337,50 @@ func noteLines(note string, face *text.GoTextFace, width float64, cut []string) 
 		lines = append(lines[:maxNoteLines-1], fit(strings.Join(lines[maxNoteLines-1:], " "), face, width))
 	}
 	return lines, cut
+}
+
+// drawTrackCaption draws the track's caption, one or two lines of large
+// text, centred at the bottom of the views: clear of the figures (in the
+// bottom panel), of the views' labels (at their top), of the caption of
+// what just happened (under the labels), of the overlay legend (it goes
+// above it) and of the comparison chart (over the left view: the caption
+// then keeps to the right view). It returns where it is (empty: none).
+func (a *App) drawTrackCaption(dst *ebiten.Image, l hudLayout, lr, rr, legend image.Rectangle) image.Rectangle {
+	c, ok := a.d.Caption()
+	views := lr.Union(rr)
+	if a.chart && !rr.Empty() {
+		views = rr
+	}
+	if !ok || views.Empty() {
+		return image.Rectangle{}
+	}
+	width := float64(views.Dx()) - l.pad*6
+	f := l.caption
+	for _, ln := range c.Lines {
+		if g := captionFace(a, l, ln, width); g.Size < f.Size {
+			f = g
+		}
+	}
+	lh := f.Size * 1.2
+	tw := 0.0
+	lines := make([]string, len(c.Lines))
+	for i, ln := range c.Lines {
+		lines[i] = fit(ln, f, width)
+		tw = math.Max(tw, measure(lines[i], f))
+	}
+	th := lh * float64(len(lines))
+	x := float64(views.Min.X) + (float64(views.Dx())-tw)/2
+	bottom := float64(views.Max.Y) - l.pad*1.5
+	if !legend.Empty() && x+tw+l.pad > float64(legend.Min.X) && x-l.pad < float64(legend.Max.X) {
+		bottom = math.Min(bottom, float64(legend.Min.Y)-l.pad)
+	}
+	y := bottom - th
+	r := image.Rect(int(x-l.pad*1.5), int(y-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
+	panel(dst, r)
+	for i, ln := range lines {
+		label(dst, ln, f, float64(views.Min.X)+(float64(views.Dx())-measure(ln, f))/2, y+float64(i)*lh, colText)
+	}
+	return r
 }
 
 // captionColour is the caption's colour by the kind of its event: red for
@@ -531,7 +585,7 @@ func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail stri
 // packet timeline.
 func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
 	lc := a.sess.Link()
-	if a.restoredTicks > 0 {
+	if a.d.RestoredTicks() > 0 {
 		// Leaving a strategy that chose the link brought the presenter's
 		// back: say so where the link is named, for a moment.
 		c.line("link restored: "+a.linkName(), l.bold, colGood, false)
@@ -681,7 +735,7 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		c.y += labelH + minGraph + small.Size*0.4 + barH + legendH
 		return
 	}
-	yMax := niceCeil(math.Max(budget*1.25, a.kbps.max()*1.1))
+	yMax := niceCeil(math.Max(budget*1.25, a.kbps.Max()*1.1))
 	if !l.compact {
 		labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
 		label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)

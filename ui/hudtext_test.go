@@ -31,7 +31,8 @@ func checkStageLayout(t *testing.T, f *fonts, sess *game.Session, what, note str
 	for _, sz := range stageSizes {
 		for _, scale := range stageScales {
 			f.scale = scale
-			a := &App{fonts: f, sess: sess, note: note, noteTicks: 1}
+			a := layoutApp(t, f, sess)
+			a.note, a.noteTicks = note, 1
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
 			if len(l.cut) > 0 {
@@ -234,7 +235,7 @@ func TestBitsLegendNamesEveryColour(t *testing.T) {
 	for _, sz := range stageSizes {
 		for _, scale := range stageScales {
 			f.scale = scale
-			a := &App{fonts: f, sess: sess}
+			a := layoutApp(t, f, sess)
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
 			width := math.Floor(float64(w)*0.66) - math.Floor(float64(w)*0.30) - l.pad*2

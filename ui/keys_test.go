@@ -49,15 +49,16 @@ func bindingFor(t *testing.T, label string) binding {
 // a tap of a repeating key; holding repeats.
 func TestQuickTapsCount(t *testing.T) {
 	step := bindingFor(t, ".")
-	a := &App{}
+	a := newStageApp(t, "interpolation", "perfect")
 	a.binds = []binding{step}
 	a.handleKeysFrom(tap(ebiten.KeyPeriod))
-	if !a.paused || !a.stepOnce {
-		t.Fatalf("a quick tap of '.': paused %v, step %v", a.paused, a.stepOnce)
+	a.step()
+	if !a.d.Paused() || a.d.Frame() != 1 {
+		t.Fatalf("a quick tap of '.': paused %v, at frame %d", a.d.Paused(), a.d.Frame())
 	}
-	a.stepOnce = false
 	a.handleKeysFrom(&fakeKeys{}) // the next tick: nothing pressed
-	if a.stepOnce {
+	a.step()
+	if a.d.Frame() != 1 {
 		t.Fatal("one tap stepped twice")
 	}
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"netcubes/cubes"
+	"netcubes/track"
 	"netcubes/wire"
 )
 
@@ -35,15 +35,15 @@ func probeAudio() bool { return true }
 
 // saveScript keeps the recording in window.netcubesRecording (name, text,
 // ticks) for the page's download button.
-func saveScript(path string, s *cubes.Script) error {
+func saveScript(path string, t *track.Track) error {
 	var b strings.Builder
-	if _, err := s.WriteTo(&b); err != nil {
+	if _, err := t.WriteTo(&b); err != nil {
 		return err
 	}
 	rec := js.Global().Get("Object").New()
 	rec.Set("name", path)
 	rec.Set("text", b.String())
-	rec.Set("ticks", s.Length)
+	rec.Set("ticks", t.Length)
 	js.Global().Set("netcubesRecording", rec)
 	return nil
 }

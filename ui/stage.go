@@ -10,9 +10,6 @@ package ui
 import (
 	"fmt"
 	"math"
-
-	"netcubes/cubes"
-	"netcubes/game"
 )
 
 // Text scale limits of `=` and `-` (and of -text-scale).
@@ -20,10 +17,6 @@ const (
 	minTextScale = 0.6
 	maxTextScale = 2.0
 )
-
-// restoredNoteTicks is how long the network column says the link was
-// restored.
-const restoredNoteTicks = 3 * 60
 
 // textScale steps the text scale up (dir +1) or down and says what it
 // gives.
@@ -77,34 +70,4 @@ func (a *App) sayShownScale() {
 		a.say("-text-scale %.2g: shown ×%.2g in this window (the bars may take half of it)", a.fonts.scale, shown)
 		a.noteTicks = 5 * 60
 	}
-}
-
-// keepOnField stops the presenter's arrows at the field's edge
-// (game.KeepOnField) and says so when the fence starts acting.
-func (a *App) keepOnField(in cubes.Input) cubes.Input {
-	if a.sess.Role() != game.RoleBoth {
-		return in // a right process does not hold the world the fence reads
-	}
-	out, fenced := game.KeepOnField(a.sess.Left(), 0, in)
-	if fenced && !a.fenced {
-		a.say("the edge of the field: the arrows stop here")
-	}
-	a.fenced = fenced
-	return out
-}
-
-// scene puts the active strategy back to where it started (Home): the
-// world and the script from the start as F5 does, and the entry's
-// sub-mode and settings as the app started with them (the defaults and
-// the command line's flags), on the link it started on (a strategy that
-// chooses its link, lockstep, on the one its first mode chooses).
-func (a *App) scene() {
-	i := a.entry
-	a.opts.Session.Strategies[i] = a.start[i].Clone()
-	a.links = append(a.links[:0], a.startLinks...)
-	if err := a.newSession(true); err != nil {
-		a.err = err
-		return
-	}
-	a.say("scene: %s from its start · %s link", a.sess.Strategy().Name(), a.linkName())
 }

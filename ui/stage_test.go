@@ -55,7 +55,7 @@ func TestF5WhilePausedDrawsTheWorld(t *testing.T) {
 	for range 90 {
 		a.step()
 	}
-	a.paused = true
+	a.d.TogglePause()
 	a.reset()
 	lv, rv := a.sess.LeftView(), a.sess.RightView()
 	if len(lv.Cubes) == 0 || len(rv.Cubes) == 0 {
@@ -125,6 +125,7 @@ func TestDesyncAlarmIsRed(t *testing.T) {
 	for f := range 200 {
 		a.sess.Step(sc.InputAt(f))
 	}
+	_ = sc
 	ls := a.sess.Strategy().(*lockstep.Strategy)
 	if ls.Stats().Desync < 0 {
 		t.Fatal("no desync in mode 2")
@@ -177,8 +178,8 @@ func TestSceneKey(t *testing.T) {
 		t.Errorf("F5 in lockstep mode 2: %+v", b.sess.Link())
 	}
 	b.selectEntry(0)
-	if b.sess.Link() != link.PresetIntercontinental.Config() || b.restoredTicks == 0 {
-		t.Errorf("leaving lockstep after its scene and F5: %+v, restored note %d", b.sess.Link(), b.restoredTicks)
+	if b.sess.Link() != link.PresetIntercontinental.Config() || b.d.RestoredTicks() == 0 {
+		t.Errorf("leaving lockstep after its scene and F5: %+v, restored note %d", b.sess.Link(), b.d.RestoredTicks())
 	}
 }
 

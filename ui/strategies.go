@@ -18,6 +18,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/strategy"
+	"netcubes/track"
 )
 
 // family is a group of strategies that share their controls, in list
@@ -86,7 +87,9 @@ func strategyBindings(list []strategy.Strategy) []binding {
 			break // keys 1-9
 		}
 		t = append(t, binding{group: "Strategy", keys: keys(ebiten.KeyDigit1 + ebiten.Key(i)), shift: noShift,
-			label: strconv.Itoa(i + 1), help: st.Name(), do: func(a *App) { a.selectEntry(i) }})
+			label: strconv.Itoa(i + 1), help: st.Name(), do: func(a *App) {
+				a.d.Do(track.Command{Op: track.OpStrategy, Name: a.sess.Strategies()[i].ID()})
+			}})
 	}
 	t = append(t,
 		binding{group: "Strategy", keys: keys(ebiten.KeyBracketLeft), label: "[", help: "previous sub-mode (render mode, level, build-up step)",
@@ -112,7 +115,7 @@ func strategyBindings(list []strategy.Strategy) []binding {
 }
 
 // subMode steps the active strategy's sub-mode.
-func (a *App) subMode(d int) { a.say("%s", a.sess.SubMode(d)) }
+func (a *App) subMode(d int) { a.d.Do(track.Command{Op: track.OpSubMode, Dir: d}) }
 
 // controlKey applies a press of key to the active strategy's control on
 // it (Shift steps back), or says which strategies the key belongs to.
@@ -121,22 +124,7 @@ func (a *App) controlKey(key string) {
 	if ebiten.IsKeyPressed(ebiten.KeyShift) {
 		dir = -1
 	}
-	st := a.sess.Strategy()
-	cs := st.Controls()
-	for i := range cs {
-		if cs[i].Key == key {
-			a.say("%s", cs[i].Press(dir))
-			return
-		}
-	}
-	for _, f := range families(a.sess.Strategies()) {
-		for _, c := range f.controls {
-			if c.Key == key {
-				a.say("%s is a %s setting: press %s first", c.Label, f.name, orKeys(f.members))
-				return
-			}
-		}
-	}
+	a.d.ControlKey(key, dir)
 }
 
 // orKeys writes number keys as "1 or 2".
@@ -154,9 +142,10 @@ func orKeys(members []int) string {
 // StrategyFlags defines the flags of every strategy in list on fs (a flag
 // shared by several strategies, like the snapshot entries' -level, is
 // defined once) and returns a function that, after parsing, applies the
-// flags that were given to every strategy that has them. Its errors are
-// usage errors.
-func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() error {
+// flags that were given to every strategy that has them, and returns them
+// in the order it applied them (a recording's header repeats them). Its
+// errors are usage errors.
+func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() ([]track.Setting, error) {
 	type flagUse struct {
 		name string
 		sets []func(string) error
@@ -179,9 +168,10 @@ func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() error {
 			u.sets = append(u.sets, f.Set)
 		}
 	}
-	return func() error {
+	return func() ([]track.Setting, error) {
 		given := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		var applied []track.Setting
 		for _, u := range uses {
 			if !given[u.name] {
 				continue
@@ -189,11 +179,12 @@ func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() error {
 			v := fs.Lookup(u.name).Value.String()
 			for _, set := range u.sets {
 				if err := set(v); err != nil {
-					return UsageError(err.Error())
+					return nil, UsageError(err.Error())
 				}
 			}
+			applied = append(applied, track.Setting{Name: u.name, Value: v})
 		}
-		return nil
+		return applied, nil
 	}
 }
 

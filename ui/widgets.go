@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"netcubes/render/scene"
+	"netcubes/track"
 )
 
 // Small drawing helpers for the HUD. They draw; they never decide what to
@@ -81,41 +82,9 @@ func rgba(c color.RGBA) scene.RGBA {
 	return scene.RGBA{R: float32(c.R) / 255, G: float32(c.G) / 255, B: float32(c.B) / 255, A: float32(c.A) / 255}
 }
 
-// series is a fixed-length history of one value per tick, oldest first
-// after the head.
-type series struct {
-	v    []float64
-	head int // index of the next write
-	n    int // samples written, up to len(v)
-}
-
-func newSeries(n int) *series { return &series{v: make([]float64, n)} }
-
-func (s *series) push(x float64) {
-	s.v[s.head] = x
-	s.head = (s.head + 1) % len(s.v)
-	s.n = min(s.n+1, len(s.v))
-}
-
-// at returns the i-th sample, 0 = oldest kept.
-func (s *series) at(i int) float64 {
-	start := (s.head - s.n + len(s.v)) % len(s.v)
-	return s.v[(start+i)%len(s.v)]
-}
-
-func (s *series) max() float64 {
-	m := 0.0
-	for i := 0; i < s.n; i++ {
-		m = max(m, s.at(i))
-	}
-	return m
-}
-
-func (s *series) clear() { s.head, s.n = 0, 0 }
-
 // graph draws the series as a line inside r, scaled so yMax is the top,
 // with an optional horizontal budget line (budget ≤ 0: none).
-func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *series, yMax, budget float64) {
+func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *track.Series, yMax, budget float64) {
 	x0, y0 := float32(r.Min.X), float32(r.Max.Y)
 	w, h := float32(r.Dx()), float32(r.Dy())
 	y := func(v float64) float32 { return y0 - h*float32(min(1, v/yMax)) }
@@ -128,12 +97,12 @@ func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *series, yMax
 		yb := y(budget)
 		m.mesh.Line(scene.Point{X: x0, Y: yb}, scene.Point{X: x0 + w, Y: yb}, 2, rgba(colBudget))
 	}
-	n := len(s.v)
+	n := s.Cap()
 	// Samples fill the graph from the right, so "now" is always the right edge.
-	for i := 1; i < s.n; i++ {
-		xa := x0 + w*float32(n-s.n+i-1)/float32(n-1)
-		xb := x0 + w*float32(n-s.n+i)/float32(n-1)
-		m.mesh.Line(scene.Point{X: xa, Y: y(s.at(i - 1))}, scene.Point{X: xb, Y: y(s.at(i))}, 2, rgba(colGraph))
+	for i := 1; i < s.Len(); i++ {
+		xa := x0 + w*float32(n-s.Len()+i-1)/float32(n-1)
+		xb := x0 + w*float32(n-s.Len()+i)/float32(n-1)
+		m.mesh.Line(scene.Point{X: xa, Y: y(s.At(i - 1))}, scene.Point{X: xb, Y: y(s.At(i))}, 2, rgba(colGraph))
 	}
 	m.flush(dst)
 }
