@@ -251,6 +251,14 @@ type quantCache struct {
 	q  []statesync.QuantizedCubeState
 }
 
+// prepare quantizes every cube of left at its frame (the parallel sends
+// then only read).
+func (c *quantCache) prepare(left *cubes.World) {
+	for i := range left.NumCubes() {
+		c.state(left, i)
+	}
+}
+
 // state is cube i of left quantized at left's frame.
 func (c *quantCache) state(left *cubes.World, i int) *statesync.QuantizedCubeState {
 	if len(c.at) != left.NumCubes() {

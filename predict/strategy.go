@@ -336,3 +336,7 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.srv.quant = st.srv.quant
 	return c
 }
+
+// PrepareSend implements strategy.Preparer: every cube quantized once for
+// every client's instance.
+func (st *Strategy) PrepareSend(ctx strategy.Context) { st.srv.quant.prepare(ctx.Left()) }

@@ -307,24 +307,36 @@ type quantized struct {
 	clones int // instances sharing it beyond the first: keep a copy only then
 }
 
-// fill puts the world w at frame f, quantized at level, into dst.
-func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
-	if q.frame == f && q.level == level && len(q.cubes) == len(dst) {
-		copy(dst, q.cubes)
+// prepare quantizes the world w at frame f at level into the shared
+// copy, when clones share it and it is not there yet.
+func (q *quantized) prepare(w *cubes.World, f int, level Level) {
+	if q.clones == 0 || (q.frame == f && q.level == level && len(q.cubes) == w.NumCubes()) {
 		return
 	}
-	for i := range dst {
+	q.cubes = quantizeWorld(q.cubes[:0], w, level)
+	q.frame, q.level = f, level
+}
+
+// quantizeWorld appends every cube of w quantized at level to dst.
+func quantizeWorld(dst []Cube, w *cubes.World, level Level) []Cube {
+	for i := range w.NumCubes() {
 		c := w.Cube(i)
-		dst[i] = QuantizeCube(level, CubeSample{
+		dst = append(dst, QuantizeCube(level, CubeSample{
 			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
 			Interacting: c.Interacting, AtRest: w.AtRest(i),
-		})
+		}))
 	}
+	return dst
+}
+
+// fill puts the world w at frame f, quantized at level, into dst.
+func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
 	if q.clones == 0 {
+		quantizeWorld(dst[:0], w, level) // one instance: nothing to share
 		return
 	}
-	q.cubes = append(q.cubes[:0], dst...)
-	q.frame, q.level = f, level
+	q.prepare(w, f, level)
+	copy(dst, q.cubes)
 }
 
 func (s *snapshotSender) build(cfg Config, n int) {
@@ -680,4 +692,11 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.send.shared = st.send.shared
 	st.send.shared.clones++
 	return c
+}
+
+// PrepareSend implements strategy.Preparer: the world quantized at the
+// current level, once for every client's instance (the parallel sends
+// then only copy it).
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.send.shared.prepare(ctx.Left(), ctx.Frame(), st.cfg.Level)
 }

@@ -737,3 +737,10 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.snd.quant = st.snd.quant
 	return c
 }
+
+// PrepareSend implements strategy.Preparer: the server's world quantized
+// (and, with "quantize both sides", snapped to the grid) once for every
+// client's instance, before any of them sends.
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize)
+}
