@@ -57,7 +57,7 @@ type client struct {
 
 	metrics      viewmodel.Metrics
 	second       [wire.TicksPerSecond]wire.Breakdown // per-tick bits, for SecondBits
-	sentHash     uint64 // FNV-1a over every data packet sent (determinism checks)
+	sentHash     uint64                              // FNV-1a over every data packet sent (determinism checks)
 	timelineSent []sentRecord
 	timelineRecv []viewmodel.PacketRecord // a right process's arrivals
 }

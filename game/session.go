@@ -726,7 +726,6 @@ func (s *Session) finish() {
 	s.updateMetrics(shown, ok)
 }
 
-
 func (s *Session) fillLeftView() {
 	s.leftView.Cubes = s.leftView.Cubes[:0]
 	for i := 0; i < s.left.NumCubes(); i++ {

@@ -596,8 +596,8 @@ type relay struct {
 	// server's work once a tick, not once per client.
 	hash       uint32
 	preparedAt int // the frame PrepareSend last ran at (−1: never)
-	have   [cubes.MaxPlayers][ring]int32
-	in     [cubes.MaxPlayers][ring]uint8
+	have       [cubes.MaxPlayers][ring]int32
+	in         [cubes.MaxPlayers][ring]uint8
 }
 
 func (r *relay) reset(start, players int) {
@@ -618,7 +618,6 @@ func (r *relay) put(p, f int, bits uint8) {
 	r.have[p][f%ring] = int32(f)
 	r.in[p][f%ring] = bits
 }
-
 
 // holds reports whether player p's input of frame f is in.
 func (r *relay) holds(p, f int) bool { return r.have[p][f%ring] == int32(f) }
