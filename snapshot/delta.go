@@ -259,7 +259,7 @@ func serializeDeltaOrientation(s wire.Stream, c, b *wire.QuantizedQuat) error {
 // baseline b (levels 6-8: the absolute 80-bit cube; 9: delta position; 10:
 // and delta orientation; 11: each only when it changed). Deltas are taken
 // from ref: the baseline itself, or the player-relative prediction of it
-// (see snapshot_predict.go). "Changed" is always judged against b. On read,
+// (predict.go). "Changed" is always judged against b. On read,
 // c starts as a copy of b. st counts the fields sent.
 func serializeDeltaCube(s wire.Stream, l Level, c, b, ref *Cube, st *PacketStats) error {
 	if s.IsReading() {

@@ -809,331 +809,460 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 
 // codeCubes codes every cube's changed decision and the changed cubes'
 // fields, in index order (the player, cube 0, first: the player-relative
-// prediction of the others needs its new pose).
+// prediction of the others needs its new pose). Each cube goes through
+// the same phases, in the order the decoder can follow them (each one
+// uses only what the decoder knows by then):
+//
+//	codeChanged         whether the cube differs from its baseline
+//	chooseReference     what it is predicted from: its baseline, its own
+//	                    motion (level 13) or the player's (F)
+//	codeFieldFlags      interacting, position changed, orientation changed
+//	residualContexts    the second and third models' contexts
+//	neighbourCorrection the prediction shifted by its neighbours' misses
+//	codePosition        the position residual
+//	codeOrientation     the orientation residual
+//	finishCube          its memory for the next packet; the reader's checks
+//
+// The player prediction's correction (codeCorrection) goes between cube 0
+// and cube 1.
 func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
-	m := &e.models
-	n := len(p.Cubes)
 	prevChanged := false
 	e.nbrReset()
-	for i := range n {
-		b := &base[i]
-		c := &p.Cubes[i]
+	var cc cubeCoding
+	for i := range p.Cubes {
 		if i == 1 && p.Predict {
 			if err := p.codeCorrection(e, base); err != nil {
 				return err
 			}
 		}
-		moved := mr.base2 != nil && !b.sameState(&mr.base2[i])
-		ctx := playerContext
-		if i > 0 {
-			ctx = 0
-			if prevChanged {
-				ctx |= 1
-			}
-			if b.Interacting {
-				ctx |= 2
-			}
-			if nearPlayer(b, &base[0]) {
-				ctx |= 4
-			}
-			if moved {
-				ctx |= 8
-			}
-		}
-		// This cube's memory from the baseline's packet, then cleared:
-		// this packet writes its own (kept only if it codes the cube).
-		memv := int(m.mem[i])
-		m.mem[i] = 0
-		e.tag(wire.CategoryFlags)
-		var gd int64
-		for k := range 2 {
-			d := int64(b.Position[k]) - int64(base[0].Position[k])
-			gd += d * d
-		}
-		gctx := 0
-		for r := int64(512); gctx < 5 && gd > r*r; r *= 2 {
-			gctx++
-		}
-		if b.Position[2] > 150 {
-			gctx += 6
-		}
-		changed := e.bitMix3(&m.changed[ctx], &m.changedB[memClass(memv)*2+b2i(prevChanged)], &m.changedC[gctx*2+b2i(moved)], &m.changedMix[ctx], !e.reading && !c.sameState(b))
+		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
+		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
+		changed := e.codeChanged(&cc, &base[0], prevChanged)
 		prevChanged = changed
 		if p.Sent != nil {
 			p.Sent[i] = changed
 		}
+		if e.reading {
+			*cc.c = *cc.b // fields not sent keep the baseline's
+		}
 		if !changed {
-			if e.reading {
-				*c = *b
-			}
 			continue
 		}
 		p.Stats.Changed++
+		p.chooseReference(&cc, base, mr)
+		e.codeFieldFlags(&cc)
+		cc.residualContexts(base, p.Cubes[0].Position, mr)
+		e.neighbourCorrection(&cc)
+		if err := e.codePosition(&cc, &p.Stats); err != nil {
+			return err
+		}
+		e.recordNeighbour(&cc)
+		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
+			return err
+		}
+		if err := e.finishCube(&cc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cubeCoding is what codeCubes knows of the cube it codes, filled in
+// phase by phase.
+type cubeCoding struct {
+	i     int
+	b, c  *Cube // its baseline, and the cube (being decoded, on read)
+	moved bool  // level 13: it differs between the two baselines
+	memv  int   // its memory from the baseline's packet (mem)
+
+	// The reference: its kind (the baseline b, or the prediction pred),
+	// and the history class of a player-predicted cube at level 13 (−1:
+	// none). refPos is pred's position before the neighbour correction.
+	kind   int
+	pred   Cube
+	hc     int
+	refPos wire.QuantizedVec3
+
+	posChanged, rotChanged bool
+	// The second model's context (mixClass) and the third model's, for
+	// player-predicted cubes (cctx) and for the others (kctx).
+	bctx, cctx, kctx int
+	// The largest residual component coded so far, of the position and
+	// of the orientation.
+	posMax, rotMax int64
+}
+
+// predicted reports whether the reference is a prediction (the player's
+// or the cube's own motion) rather than the baseline.
+func (cc *cubeCoding) predicted() bool { return cc.kind == refPlayer || cc.kind == refMotion }
+
+// ref is the reference the residuals are taken against.
+func (cc *cubeCoding) ref() *Cube {
+	if cc.predicted() {
+		return &cc.pred
+	}
+	return cc.b
+}
+
+// codeChanged codes (or decodes and returns) whether cube cc.i differs
+// from its baseline, mixing three models. The first by the previous
+// cube's answer (changed cubes come in runs), whether the cube was
+// interacting in the baseline, whether it lies near the player, and at
+// level 13 whether it moved between the two baselines (the player, cube 0,
+// has its own); the second by the cube's memory and the previous answer;
+// the third by where it lies (groundClass) and whether it moved. It also
+// takes the cube's memory from the models, leaving this packet's slot
+// clear.
+func (e *entropyState) codeChanged(cc *cubeCoding, player *Cube, prevChanged bool) bool {
+	m := &e.models
+	b := cc.b
+	ctx := playerContext
+	if cc.i > 0 {
+		ctx = b2i(prevChanged) | b2i(b.Interacting)<<1 | b2i(nearPlayer(b, player))<<2 | b2i(cc.moved)<<3
+	}
+	// This cube's memory from the baseline's packet, then cleared: this
+	// packet writes its own (kept only if it codes the cube).
+	cc.memv = int(m.mem[cc.i])
+	m.mem[cc.i] = 0
+	e.tag(wire.CategoryFlags)
+	return e.bitMix3(&m.changed[ctx], &m.changedB[memClass(cc.memv)*2+b2i(prevChanged)],
+		&m.changedC[groundClass(b, player)*2+b2i(cc.moved)], &m.changedMix[ctx],
+		!e.reading && !cc.c.sameState(b))
+}
+
+// groundClass is the changed decision's third context: the cube's
+// horizontal distance from the player in the baseline (under 1 m, 2, 4,
+// 8, 16 m, further: 6 classes), and whether it is off the ground (above
+// 150 grid units: not lying flat).
+func groundClass(b, player *Cube) int {
+	var d2 int64
+	for k := range 2 {
+		d := int64(b.Position[k]) - int64(player.Position[k])
+		d2 += d * d
+	}
+	g := 0
+	for r := int64(512); g < 5 && d2 > r*r; r *= 2 {
+		g++
+	}
+	if b.Position[2] > 150 {
+		g += 6
+	}
+	return g
+}
+
+// chooseReference picks what a changed cube is predicted from: the
+// player's motion when the packet predicts and the cube is near the
+// player, else at level 13 its own motion when it moved between the two
+// baselines, else its baseline. At level 13 a player-predicted cube is
+// then checked against its history (carriedHistory).
+func (p *Packet) chooseReference(cc *cubeCoding, base []Cube, mr *motionRef) {
+	b := cc.b
+	cc.kind = refStatic
+	if p.Predict && cc.i > 0 {
+		if !p.pred.ready {
+			p.pred.setup(&base[0], &p.Cubes[0])
+		}
+		if p.pred.predict(b, &cc.pred) {
+			cc.pred.Position[2] = max(cc.pred.Position[2], min(zGround, b.Position[2]))
+			cc.kind = refPlayer
+			p.Stats.Predicted++
+		}
+	}
+	if cc.kind == refStatic && cc.moved {
+		mr.predictMotion(b, &mr.base2[cc.i], &cc.pred)
+		cc.kind = refMotion
+		p.Stats.Motion++
+	}
+	if cc.kind == refPlayer && mr.base2 != nil {
+		p.carriedHistory(cc, base, mr)
+	}
+}
+
+// carriedHistory sets the history class of a player-predicted cube at
+// level 13: how well the player's motion carried it from the older
+// baseline to the baseline. A cube stuck in the ball was carried to
+// within a few grid units and will be again; a loose one pushed around by
+// the ball was not, and its residual will be large. Both sides hold both
+// baselines, so it costs nothing to send.
+//
+// A loose cube (one the player did not carry, by looseCarry or more, or
+// that was beyond its reach then) follows its own motion better than the
+// player's: it is coded against its motion when it moved between the
+// baselines, and against its baseline when it did not (a cube the ball is
+// about to hit, lying near it, predicts itself as resting cubes do).
+func (p *Packet) carriedHistory(cc *cubeCoding, base []Cube, mr *motionRef) {
+	if !p.pred2.ready {
+		p.pred2.setup(&mr.base2[0], &base[0])
+	}
+	b := cc.b
+	cc.hc = numHistClasses - 1
+	loose := true
+	var old Cube
+	if p.pred2.predict(&mr.base2[cc.i], &old) {
+		dp := maxDiff(old.Position[:], b.Position[:])
+		dr := int64(1000)
+		if old.Orientation.Largest == b.Orientation.Largest {
+			dr = maxDiff(old.Orientation.Small[:], b.Orientation.Small[:])
+		}
+		d := max(dp, dr)
+		cc.hc = histClass(d)
+		loose = d >= looseCarry
+	}
+	switch {
+	case loose && cc.moved:
+		mr.predictMotion(b, &mr.base2[cc.i], &cc.pred)
+		cc.kind, cc.hc = refMotion, -1
+		p.Stats.Predicted--
+		p.Stats.Motion++
+	case loose:
+		cc.kind, cc.hc = refStatic, -1
+		p.Stats.Predicted--
+	}
+}
+
+// codeFieldFlags codes the changed cube's interacting flag, then whether
+// its position and its orientation changed, each by kind of reference and
+// by the decisions before it (a cube that stopped interacting often
+// stopped moving).
+func (e *entropyState) codeFieldFlags(cc *cubeCoding) {
+	m := &e.models
+	c, b, k := cc.c, cc.b, cc.kind
+	c.Interacting = e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting)
+	cc.posChanged = e.bit(&m.posChanged[k][b2i(c.Interacting)], c.Position != b.Position)
+	cc.rotChanged = e.bit(&m.rotChanged[k][b2i(c.Interacting)*2+b2i(cc.posChanged)], c.Orientation != b.Orientation)
+}
+
+// residualContexts sets the contexts of the residuals' second and third
+// models. The second (mixClass) starts as the cube's memory class: how
+// large its residuals were six frames ago (the neighbour correction adds
+// how far its neighbours missed). The third is where the cube lies
+// relative to the player in the baseline: its distance (5 classes), then
+// for a player-predicted cube (cctx, numC) above, level with or below the
+// player and in front of or behind its motion (playerNew is the player's
+// decoded new position: a cube on the ball's leading face is pushed
+// back), and for the others (kctx, numKC) its height (on the ground, low,
+// high) and whether it rose, fell or neither between the baselines.
+func (cc *cubeCoding) residualContexts(base []Cube, playerNew wire.QuantizedVec3, mr *motionRef) {
+	b, player := cc.b, &base[0]
+	cc.bctx = memClass(cc.memv)
+	var d2 int64
+	for k := range 3 {
+		d := int64(b.Position[k]) - int64(player.Position[k])
+		d2 += d * d
+	}
+	dist := 0
+	for r := int64(256); dist < 4 && d2 > r*r; r += 192 {
+		dist++
+	}
+
+	cc.kctx = dist
+	switch {
+	case b.Position[2] < 150:
+	case b.Position[2] < 600:
+		cc.kctx += 5
+	default:
+		cc.kctx += 10
+	}
+	if mr.base2 != nil {
+		switch vz := b.Position[2] - mr.base2[cc.i].Position[2]; {
+		case vz < -3:
+			cc.kctx += 15
+		case vz > 3:
+			cc.kctx += 30
+		}
+	}
+
+	cc.cctx = dist
+	switch dz := int64(b.Position[2]) - int64(player.Position[2]); {
+	case dz < -200:
+	case dz < 200:
+		cc.cctx += 5
+	default:
+		cc.cctx += 10
+	}
+	var ahead int64 // the player's horizontal motion · the cube's offset
+	for k := range 2 {
+		ahead += (int64(playerNew[k]) - int64(player.Position[k])) * (int64(b.Position[k]) - int64(player.Position[k]))
+	}
+	if ahead > 0 {
+		cc.cctx += 15
+	}
+}
+
+// neighbourCorrection: the ball's cubes are jostled in clumps, and a
+// loose cube pushed along pushes the next, so cubes touching one another
+// tend to miss their predictions the same way. The mean residual of the
+// cubes of the same kind coded before this one within neighbourRadius
+// (decoded already: the receiver knows it too) shifts a predicted cube's
+// position by 1/neighbourShare of it, and its size is part of the second
+// model's context.
+func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
+	if !cc.predicted() {
+		return
+	}
+	cc.refPos = cc.pred.Position
+	sum, cnt := e.nbrSum(cc.b.Position, uint8(cc.kind))
+	if cnt == 0 {
+		return
+	}
+	var mean int64
+	for k := range 3 {
+		mean = max(mean, sum[k]/cnt, -sum[k]/cnt)
+	}
+	cc.bctx += numMemClasses
+	if mean >= nbrLarge {
+		cc.bctx += numMemClasses
+	}
+	for k := range 3 {
+		cc.pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
+	}
+}
+
+// recordNeighbour records a predicted cube's residual against its
+// prediction before the neighbour correction, for the cubes after it.
+func (e *entropyState) recordNeighbour(cc *cubeCoding) {
+	if !cc.predicted() {
+		return
+	}
+	var res [3]int32
+	for k := range 3 {
+		res[k] = cc.c.Position[k] - cc.refPos[k]
+	}
+	e.nbrAdd(cc.b.Position, uint8(cc.kind), res)
+}
+
+// The residuals a cube can code, each with its own models
+// (residualModels).
+const (
+	resPosition    = iota // position against the reference's
+	resOrientation        // smallest three against the reference's, same largest component
+	resSwapped            // smallest three against the reference re-expressed around another largest
+)
+
+// residualModels returns the three models and the mixer of component k
+// of a residual in size class mc. A player-predicted cube at level 13 (a
+// history class) has models of its own; the others' are by kind of
+// reference. A swapped orientation has no third model.
+func (e *entropyState) residualModels(cc *cubeCoding, res, k, mc int) (*arith.Golomb, *arith.Golomb, *arith.GolombContext, *arith.GolombMixers) {
+	m := &e.models
+	switch {
+	case res == resSwapped:
+		return &m.rotSwap[k][mc], &m.rotSwapB[k][cc.bctx], nil, &m.rotSwapMix[k]
+	case res == resPosition && cc.hc >= 0:
+		return &m.posH[k][cc.hc][mc], &m.posB[k][cc.bctx], &m.posC[k][cc.cctx][mc/3], &m.posMix[k]
+	case res == resPosition:
+		return &m.pos[cc.kind][k][mc], &m.posK[cc.kind][k][cc.bctx], &m.posKC[k][cc.kctx][mc/3], &m.posKMix[cc.kind][k]
+	case cc.hc >= 0:
+		return &m.rotH[k][cc.hc][mc], &m.rotB[k][cc.bctx], &m.rotC[k][cc.cctx][mc/3], &m.rotMix[k]
+	}
+	return &m.rot[cc.kind][k][mc], &m.rotK[cc.kind][k][cc.bctx], &m.rotKC[k][cc.kctx][mc/3], &m.rotKMix[cc.kind][k]
+}
+
+// codeResidual codes the three components of v − ref (on read, sets v
+// from them, each within lo[k]..hi[k]) and returns the largest |residual|.
+// The first component's size class is mc; each next one's is that of the
+// largest residual so far, or of floor when larger (magClass: a cube
+// that moved far along x moved along y too).
+func (e *entropyState) codeResidual(cc *cubeCoding, res int, v, ref *[3]int32, lo, hi *[3]int64, mc int, floor int64) (int64, error) {
+	var largest int64
+	for k := range 3 {
+		g, h, j, mx := e.residualModels(cc, res, k, mc)
+		r := e.golombMix3(g, h, j, mx, v[k]-ref[k])
+		largest = max(largest, int64(r), -int64(r))
+		mc = magClass(max(largest, floor))
 		if e.reading {
-			*c = *b
+			x := int64(ref[k]) + int64(r)
+			if x < lo[k] || x > hi[k] {
+				return largest, wire.ErrValueOutOfRange
+			}
+			v[k] = int32(x)
 		}
-		// The reference.
-		kind := refStatic
-		ref := b
-		var pred Cube
-		if p.Predict && i > 0 {
-			if !p.pred.ready {
-				p.pred.setup(&base[0], &p.Cubes[0])
-			}
-			if p.pred.predict(b, &pred) {
-				pred.Position[2] = max(pred.Position[2], min(zGround, b.Position[2]))
-				kind, ref = refPlayer, &pred
-				p.Stats.Predicted++
-			}
-		}
-		if kind == refStatic && moved {
-			mr.predictMotion(b, &mr.base2[i], &pred)
-			kind, ref = refMotion, &pred
-			p.Stats.Motion++
-		}
-		// The history class (level 13, player-predicted cubes): how well
-		// the player's motion carried this cube from the older baseline
-		// to the baseline. A cube stuck in the ball was carried to
-		// within a few grid units and will be again; a loose one pushed
-		// around by the ball was not, and its residual will be large.
-		// Both sides hold both baselines, so it costs nothing to send.
-		hc := -1
-		if kind == refPlayer && mr.base2 != nil {
-			if !p.pred2.ready {
-				p.pred2.setup(&mr.base2[0], &base[0])
-			}
-			hc = numHistClasses - 1
-			loose := true
-			var old Cube
-			if p.pred2.predict(&mr.base2[i], &old) {
-				dp := maxDiff(old.Position[:], b.Position[:])
-				dr := int64(1000)
-				if old.Orientation.Largest == b.Orientation.Largest {
-					dr = maxDiff(old.Orientation.Small[:], b.Orientation.Small[:])
-				}
-				d := max(dp, dr)
-				hc = histClass(d)
-				loose = d >= looseCarry
-			}
-			// A loose cube, one the player did not carry from the older
-			// baseline to the baseline (or that was beyond its reach
-			// then), follows its own motion better than the player's:
-			// measured on the challenge frames, those cubes' position
-			// residuals cost 30 bits against 34 from the player and
-			// their orientations 24 against 26; −1.7 bytes per frame.
-			if loose && moved {
-				mr.predictMotion(b, &mr.base2[i], &pred)
-				kind, ref, hc = refMotion, &pred, -1
-				p.Stats.Predicted--
-				p.Stats.Motion++
-			} else if loose {
-				// Loose and at rest between the baselines (a cube the
-				// ball is about to hit, lying near it): it predicts
-				// itself, as resting cubes do at level 13, rather than
-				// being carried along with the player. −0.7 bytes per
-				// frame (k2); only for those the player's motion could
-				// be checked on (within reach at the older baseline,
-				// the player moving): −0.6.
-				kind, ref, hc = refStatic, b, -1
-				p.Stats.Predicted--
+	}
+	return largest, nil
+}
+
+// codePosition codes a changed position's residual against the
+// reference. The first component's size class is how far the prediction
+// carried the cube from its baseline (a fast cube is predicted less
+// exactly than a slow one), except for a cube with a history class, which
+// says more (and fewer contexts learn faster).
+func (e *entropyState) codePosition(cc *cubeCoding, st *PacketStats) error {
+	if !cc.posChanged {
+		return nil
+	}
+	st.Positions++
+	e.tag(wire.CategoryPosition)
+	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
+	lo := [3]int64{int64(xyMin), int64(xyMin), 0}
+	hi := [3]int64{int64(xyMax), int64(xyMax), int64(zMax)}
+	ref := cc.ref()
+	mc := magClass(maxDiff(ref.Position[:], cc.b.Position[:]))
+	if cc.hc >= 0 {
+		mc = 0
+	}
+	var err error
+	cc.posMax, err = e.codeResidual(cc, resPosition, (*[3]int32)(&cc.c.Position), (*[3]int32)(&ref.Position), &lo, &hi, mc, 0)
+	return err
+}
+
+// codeOrientation codes a changed orientation: whether its largest
+// component is the reference's (far likelier to change when the
+// reference is near the edge, edgeClass, and when the cube missed its
+// predicted position by far), then the smallest three's residual. When
+// the largest component changed, the new one (a 2-bit tree by the
+// reference's largest and its largest small component: the one nearest
+// to overtaking it) comes first and the residual is against the
+// reference re-expressed around it (a cube turning through 45° swaps its
+// largest component with a small residual there). The first component's
+// size class is the position's largest residual (a cube knocked off its
+// predicted path is turned off its predicted orientation too); each next
+// one's, the largest of the position's and the orientation's so far.
+func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
+	if !cc.rotChanged {
+		return nil
+	}
+	st.Orientations++
+	e.tag(wire.CategoryOrientation)
+	m := &e.models
+	c, ref := &cc.c.Orientation, &cc.ref().Orientation
+	same := e.bit(&m.sameLargest[cc.kind][magClass(cc.posMax)][edgeClass(&ref.Small)], c.Largest == ref.Largest)
+	from, res := ref, resOrientation
+	var alt wire.QuantizedQuat
+	if same {
+		c.Largest = ref.Largest
+	} else {
+		big := 0
+		for k := 1; k < 3; k++ {
+			if abs32(ref.Small[k]) > abs32(ref.Small[big]) {
+				big = k
 			}
 		}
-		// The field decisions, each by kind and by the decisions before
-		// it (a cube that stopped interacting often stopped moving).
-		c.Interacting = e.bit(&m.interacting[kind][b2i(b.Interacting)], c.Interacting)
-		posChanged := e.bit(&m.posChanged[kind][b2i(c.Interacting)], c.Position != b.Position)
-		rotChanged := e.bit(&m.rotChanged[kind][b2i(c.Interacting)*2+b2i(posChanged)], c.Orientation != b.Orientation)
-		// Neighbours: the ball's cubes are jostled in clumps, and a loose
-		// cube pushed along pushes the next, so cubes touching one
-		// another tend to miss their predictions the same way. The mean
-		// residual of the cubes of the same kind coded before this one
-		// within neighbourRadius (decoded already: the receiver knows it
-		// too) shifts this cube's predicted position by 1/neighbourShare.
-		var refPos wire.QuantizedVec3 // the prediction before the shift
-		// The second model's context (mixClass): how large this cube's
-		// residuals were six frames ago (mem), and how far its
-		// neighbours coded before it missed. Neither was worth splitting
-		// the main models by (finer contexts learn slower); mixed in as
-		// a second opinion, they are (see the design note).
-		bctx := memClass(memv)
-		var dd int64
-		for k := range 3 {
-			d := int64(b.Position[k]) - int64(base[0].Position[k])
-			dd += d * d
-		}
-		cctx := 0
-		for r := int64(256); cctx < 4 && dd > r*r; r += 192 {
-			cctx++
-		}
-		kctx := min(cctx, 4)
-		switch {
-		case b.Position[2] < 150:
-		case b.Position[2] < 600:
-			kctx += 5
-		default:
-			kctx += 10
-		}
-		if mr.base2 != nil {
-			vz := b.Position[2] - mr.base2[i].Position[2]
-			switch {
-			case vz < -3:
-				kctx += 15
-			case vz > 3:
-				kctx += 30
-			}
-		}
-		var dot, vv int64
-		for k := range 2 {
-			v := int64(p.Cubes[0].Position[k]) - int64(base[0].Position[k])
-			dot += v * (int64(b.Position[k]) - int64(base[0].Position[k]))
-			vv += v * v
-		}
-		_ = vv
-		dz := int64(b.Position[2]) - int64(base[0].Position[2])
-		switch {
-		case dz < -200:
-		case dz < 200:
-			cctx += 5
-		default:
-			cctx += 10
-		}
-		if dot > 0 {
-			cctx += 15
-		}
-		if kind == refPlayer || kind == refMotion {
-			refPos = pred.Position
-			sum, cnt := e.nbrSum(b.Position, uint8(kind))
-			if cnt > 0 {
-				var nm int64
-				for k := range 3 {
-					nm = max(nm, sum[k]/cnt, -sum[k]/cnt)
-				}
-				bctx += numMemClasses
-				if nm >= nbrLarge {
-					bctx += numMemClasses
-				}
-				for k := range 3 {
-					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
-				}
-			}
-		}
-		var posMax, rotAll int64
-		if posChanged {
-			p.Stats.Positions++
-			e.tag(wire.CategoryPosition)
-			xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
-			mc := magClass(maxDiff(ref.Position[:], b.Position[:]))
-			if hc >= 0 {
-				mc = 0 // the history class says more, and fewer contexts learn faster
-			}
-			for k := range 3 {
-				var r int32
-				if hc >= 0 {
-					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc/3], &m.posMix[k], c.Position[k]-ref.Position[k])
-				} else {
-					r = e.golombMix3(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKC[k][kctx][mc/3], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
-				}
-				posMax = max(posMax, int64(r), -int64(r))
-				mc = magClass(posMax)
-				if e.reading {
-					v := int64(ref.Position[k]) + int64(r)
-					lo, hi := int64(xyMin), int64(xyMax)
-					if k == 2 {
-						lo, hi = 0, int64(zMax)
-					}
-					if v < lo || v > hi {
-						return wire.ErrValueOutOfRange
-					}
-					c.Position[k] = int32(v)
-				}
-			}
-		}
-		if kind == refPlayer || kind == refMotion {
-			var res [3]int32
-			for k := range 3 {
-				res[k] = c.Position[k] - refPos[k]
-			}
-			e.nbrAdd(b.Position, uint8(kind), res)
-		}
-		if rotChanged {
-			p.Stats.Orientations++
-			e.tag(wire.CategoryOrientation)
-			q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
-			// Whether the largest component stays: far likelier to
-			// change when the reference is near the edge (edgeClass)
-			// and when the cube missed its predicted position by far.
-			same := e.bit(&m.sameLargest[kind][magClass(posMax)][edgeClass(&ref.Orientation.Small)],
-				c.Orientation.Largest == ref.Orientation.Largest)
-			if same {
-				c.Orientation.Largest = ref.Orientation.Largest
-				// The first component's class: the position's largest
-				// residual (a cube knocked off its predicted path is
-				// turned off its predicted orientation too), which
-				// beats how far the prediction turned the cube.
-				mc := magClass(posMax)
-				var rotMax int64
-				for k := range 3 {
-					var r int32
-					if hc >= 0 {
-						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc/3], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
-					} else {
-						r = e.golombMix3(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKC[k][kctx][mc/3], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
-					}
-					rotMax = max(rotMax, int64(r), -int64(r))
-					rotAll = rotMax
-					mc = magClass(max(rotMax, posMax))
-					if e.reading {
-						v := int64(ref.Orientation.Small[k]) + int64(r)
-						if v < -int64(q) || v > int64(q) {
-							return wire.ErrValueOutOfRange
-						}
-						c.Orientation.Small[k] = int32(v)
-					}
-				}
-			} else {
-				// Another largest component: the reference re-expressed
-				// around it is close to the truth (a cube turning through
-				// 45° swaps its largest component with a small residual),
-				// where sending the three components raw cost 27 bits.
-				// The new largest is most often the component that was
-				// nearest to overtaking the old one: the tree's context.
-				big := 0
-				for k := 1; k < 3; k++ {
-					if abs32(ref.Orientation.Small[k]) > abs32(ref.Orientation.Small[big]) {
-						big = k
-					}
-				}
-				c.Orientation.Largest = uint8(e.tree(m.largest[ref.Orientation.Largest&3][big][:], 2, uint32(c.Orientation.Largest)))
-				alt := wire.QuantizeQuatAt(wire.DequantizeQuat(ref.Orientation, wire.SnapshotOrientationBits),
-					wire.SnapshotOrientationBits, int(c.Orientation.Largest))
-				mc := magClass(posMax)
-				var rotMax int64
-				for k := range 3 {
-					r := e.golombMix(&m.rotSwap[k][mc], &m.rotSwapB[k][bctx], &m.rotSwapMix[k], c.Orientation.Small[k]-alt.Small[k])
-					rotMax = max(rotMax, int64(r), -int64(r))
-					rotAll = rotMax
-					mc = magClass(max(rotMax, posMax))
-					if e.reading {
-						v := int64(alt.Small[k]) + int64(r)
-						if v < -int64(q) || v > int64(q) {
-							return wire.ErrValueOutOfRange
-						}
-						c.Orientation.Small[k] = int32(v)
-					}
-				}
-			}
-		}
-		m.mem[i] = uint8(magClass(max(posMax, rotAll)) + 1) // for the packets against this one
-		if e.reading {
-			if e.bad || e.dec.Overread() {
-				return wire.ErrEndOfData
-			}
-			if c.sameState(b) {
-				// Changed, yet identical to the baseline: no encoder
-				// writes that.
-				return wire.ErrValueOutOfRange
-			}
-		}
+		c.Largest = uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest)))
+		const bits = wire.SnapshotOrientationBits
+		alt = wire.QuantizeQuatAt(wire.DequantizeQuat(*ref, bits), bits, int(c.Largest))
+		from, res = &alt, resSwapped
+	}
+	q := int64(wire.SmallestThreeMax(wire.SnapshotOrientationBits))
+	lo, hi := [3]int64{-q, -q, -q}, [3]int64{q, q, q}
+	var err error
+	cc.rotMax, err = e.codeResidual(cc, res, &c.Small, &from.Small, &lo, &hi, magClass(cc.posMax), cc.posMax)
+	return err
+}
+
+// finishCube ends a changed cube: its memory for the packets against this
+// one (the size class of its largest residual), and on read the checks
+// that the decoding went right.
+func (e *entropyState) finishCube(cc *cubeCoding) error {
+	e.models.mem[cc.i] = uint8(magClass(max(cc.posMax, cc.rotMax)) + 1)
+	if !e.reading {
+		return nil
+	}
+	if e.bad || e.dec.Overread() {
+		return wire.ErrEndOfData
+	}
+	if cc.c.sameState(cc.b) {
+		// Changed, yet identical to the baseline: no encoder writes that.
+		return wire.ErrValueOutOfRange
 	}
 	return nil
 }
