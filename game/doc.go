@@ -26,13 +26,17 @@
 //     for the left when it has some;
 //  7. the views and the metrics are updated.
 //
-// Files: session.go (Config, Session, Step, sending and the metrics),
-// context.go (the session as a strategy sees it), history.go (the left's
-// recent past, for the error figures), timeline.go (the HUD's packet
-// timeline), impact.go (the hardest impact of a step, for the sounds).
-// The tests: session_test.go (framing, acks, metrics, two-way strategies)
-// and hostile_test.go (hostile sequence numbers and ack packets, and the
-// fuzz targets of the session's two read paths, through internal/fuzzutil).
+// The left's recent past is kept (a history of its poses), so the error
+// figures compare the right with the left as it was at the frame the right
+// is showing, not as it is now; a packet timeline and the hardest impact of
+// each tick feed the HUD and the sounds.
+//
+// Two processes: the same Session can run split over a real network, each
+// process stepping only its half of every tick (Role). The left is the
+// authority over the session (epoch, frame, strategy, live settings, link
+// conditions) and sends that state to the right whenever it changes; since
+// the right cannot see the truth, the left also sends its quantized world
+// now and then, against which the right measures its error.
 //
 // Nothing here reads the wall clock, iterates a map or uses a shared random
 // generator: the links draw from their own seeded generators, so a session

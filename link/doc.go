@@ -8,12 +8,10 @@
 // congested) set it up in one word. It counts time in simulation ticks from
 // a seed and never reads the wall clock, so a run repeats exactly.
 //
-//   - link.go: Config, Link (Send, Receive, outages, statistics, the fate of
-//     every packet for the HUD's timeline) and its design note.
-//   - presets.go: the named presets.
-//
-// The tests: link_test.go (delays, loss rates, bursts, the cap and the
-// bottleneck's delivered fraction, delay and storage, fragments, TCP-like
-// ordering, determinism) and acks_test.go (wire.Endpoint's acks, RTT and
-// loss measured over these links).
+// A zero Config is a perfect link. Every random draw (loss, jitter,
+// duplicates, bursts) comes from the link's own generator, seeded by its
+// owner, so two links with the same seed and the same packets make the same
+// decisions, and each direction of a session has its own. A packet's fate
+// (Fate: delivered, lost, dropped by the queue or an outage, ...) is kept
+// for the HUD's packet timeline.
 package link

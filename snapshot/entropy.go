@@ -7,205 +7,30 @@ import (
 	"netcubes/wire/arith"
 )
 
-// Design note: levels 12 and 13, range-coded snapshots (beyond the
-// article; its closing paragraphs name both ideas: Fabian Giesen's context
-// modelling arithmetic coder beat the best bit-packed result by about 25 %,
-// and predicting orientations from the previous baselines' motion helps
-// further).
+// Levels 12 and 13, beyond the article: level 11's decisions (which cubes
+// changed, their flags, the position and orientation residuals against a
+// reference) range-coded with adaptive probabilities (wire/arith), each
+// chosen by a context both sides know, so that a likely decision costs a
+// fraction of a bit; level 13 adds a reference extrapolated along each
+// cube's motion between two acked baselines. A context or a prediction
+// uses only what the decoder holds when it meets the decision (the
+// baselines, the cubes decoded before), so it costs nothing to send.
+// A packet's models start where its baseline's packet ended (Carried):
+// the receiver decoded that packet, so it holds them, and a packet never
+// depends on one the receiver may have lost. The coded bytes cannot be cut
+// into fields, so each category is charged its share of the payload by
+// information content (serializePayload).
 //
-// Level 12 keeps level 11's header (bit-packed: sequence, level, baseline
-// as its age, predict, any changed, carried) and replaces everything after
-// it by one range-coded byte string (wire/arith) that runs to the end of
-// the packet.
-// The same decisions as level 11 are coded, but each with an adaptive
-// probability chosen by a context both sides know:
-//
-//   - changed? one decision per cube (no index lists: a cube at rest costs
-//     a small fraction of a bit), its context the previous cube's answer
-//     (changed cubes come in runs: the ball's cubes are neighbours in
-//     index only by chance, but resting ones are long runs), whether the
-//     cube was interacting in the baseline, whether it lies near the player
-//     in the baseline, and at level 13 whether it moved between the two
-//     baselines. The player (cube 0) has its own.
-//   - interacting, position changed, orientation changed: by kind of
-//     reference and by the decisions before them (interacting in the
-//     baseline; interacting now; and position changed).
-//   - each component of a position or orientation residual (the value minus
-//     its reference): the adaptive exp-Golomb model (arith.Golomb), one per
-//     component, per kind of reference, and per size class (magClass) of
-//     the largest residual so far of the cube (a cube that did not move
-//     along x often did not along y; one that moved far along x moved
-//     along y, and turned), the first component's class being how far
-//     the prediction carried the
-//     cube from its baseline for a position, and the position's largest
-//     residual for an orientation (a cube knocked off its predicted path
-//     is turned off its predicted orientation too).
-//   - at level 13, the residuals of a player-predicted cube have models of
-//     their own, chosen by a history class as well (histClass): how well
-//     the player's motion carried the cube from the older baseline to the
-//     baseline, a prediction both sides can check. The ball's cubes are
-//     simulated bodies pulled to the player, not glued to it: most ride
-//     along within a few grid units and will again, some are shoved about
-//     and miss by centimetres. Measured on the challenge frames, 2.2 bytes
-//     per packet (1.2 %); more classes did worse. A cube that missed by
-//     32 or more (looseCarry) is not riding in the ball: it is coded
-//     against its own motion instead.
-//   - the neighbour correction (neighbourRadius): a predicted cube's
-//     position is shifted by half the mean residual of the cubes of its
-//     kind, within 0.5 m, coded before it in the packet (clumps of the
-//     ball are jostled together). The decoder has decoded them, so this
-//     needs nothing sent, and nothing beyond this packet.
-//   - player prediction's correction (codeCorrection, predict.go): six
-//     small integers after the player's pose, a rotation and a shift the
-//     encoder fits to the ball and both sides then apply, for the part of
-//     the ball's motion the quantized player pose gets wrong. 1.5 bytes
-//     per packet net.
-//   - orientation: a "same largest component as the reference" decision
-//     (by kind, by the position's miss, and by how near the reference is
-//     to swapping its largest component: edgeClass), then residuals; else
-//     the largest index by a 2-bit tree (by the reference's largest index
-//     and its largest small component, the likeliest successor) and
-//     residuals against the reference re-expressed around the new largest
-//     component (wire.QuantizeQuatAt).
-//
-// Mixing (arith.Mixer, wire/arith/mix.go): each residual decision is
-// predicted by three models and the coder uses their logistic mix, whose
-// weights are learnt as it codes (and carried like the models; each
-// model's fast and slow estimates are inputs of their own). The first
-// is the model described above. The second is coarse (by component and
-// kind only) but split by what the first does not see: the cube's
-// memory (the size class of the residual the baseline's own packet
-// coded for it, kept per cube in the carried models: the cube six frames
-// earlier, which the receiver decoded) and its neighbours' mean residual
-// (the cubes of the neighbour correction). The third (a GolombContext:
-// zero, sign and class only) is by where the cube is: for a
-// player-predicted cube its distance from the player, above, level with
-// or below it, and in front of or behind the player's motion (a cube on
-// the ball's leading face is pushed back: the third model predicts even
-// the residuals' signs, which no context did alone); for the others
-// its distance from the player, its height (on the ground, low, high)
-// and whether it rose, fell or neither between the baselines. The
-// changed decision is mixed the same way, with models by memory and
-// previous cube, and by distance, off the ground and moved; the swapped
-// orientations' residuals with the second model. Measured on the
-// 2026-11 challenge frames (k2, level 13 + player prediction, 174.0
-// bytes per frame before), in order: mixing with a coarse model
-// (component, size class) −0.9; the second model by memory instead of
-// size class −0.6; by the neighbours' residual too −0.2; the changed
-// decision −0.2; fast and slow estimates apart −0.1; the third model
-// for player-predicted cubes −0.7, for the others −0.6, for the changed
-// decision −0.1; swaps −0.06. Not kept: splitting the main models by
-// memory instead (+0.5) or seeding their size class with it (+0.15) —
-// mixing is what lets a context help without diluting the models; the
-// second model by whether the cube has neighbours (0); mixer weights
-// chosen by history or size class (+0.1, 0); a bias input (−0.03); an
-// APM/SSE stage after the mix (−0.02 at best); the third model for the
-// same-largest decision (0) or the swaps (0); a sign model by the
-// signs of the cube's offset and the player's motion, or of the
-// neighbours' residual (+0.16, 0); the player's speed or being on the
-// ground in the third model (0); modelling the mantissa bits in the
-// third model (+0.07).
-//
-// Prediction, also measured on k2 after the mixing: the motion kind
-// leaves a cube lying on the ground, or barely moving, where it is, and
-// turns orientations as quaternions (predictMotion: −1.4 and −1.1);
-// no prediction goes below the ground (−0.3); and a loose cube near the
-// player that did not move between the baselines predicts itself
-// rather than the player's motion (−0.7). 166.7 bytes per frame after
-// all of it.
-//
-// The reference (prediction) has three kinds, each with its own models,
-// so that the statistics of one do not blur the others:
-//
-//	kind     level  reference
-//	static   12, 13 the baseline (and at 13, a cube that did not move
-//	                between the two baselines: a cube at rest predicts itself)
-//	motion   13     the cube extrapolated along its motion from the older
-//	                baseline B2 to the baseline B1, out to this snapshot:
-//	                p = p1 + (p1 − p2) · age / span, in integers (grid units,
-//	                rounded half away from zero), so both sides agree to the
-//	                bit; the orientation turned on by the turn from B2 to B1
-//	                (quaternion products, each product rounded on its own);
-//	                a cube lying on the ground or barely moving stays put
-//	                (predictMotion)
-//	player   12, 13 the player-relative prediction (predict.go, the F key)
-//	                for cubes near the player when the packet predicts: the
-//	                ball rolls with the player, whose new pose is decoded
-//	                first, which beats any cube's own history
-//
-// The older baseline is not the second newest ack (a frame before the
-// newest: a velocity measured over one frame at 2 mm resolution and
-// extrapolated over a 13-frame round trip is off by 2.5 cm) but the newest
-// acked snapshot at least a third of the baseline's age before it
-// (MotionSpanFor): long enough that quantization noise is not amplified
-// much, short enough that the velocity is fresh. The packet names it by
-// its age relative to the baseline (an 8-bit tree), and its absence (no
-// older ack yet) by a decision, both the first decisions of the coded
-// payload (codeMotion).
-//
-// Model rule: A PACKET'S MODELS START WHERE ITS BASELINE'S PACKET ENDED.
-// Models carried from packet to packet (the previous one sent) would make
-// each packet depend on every earlier one arriving, in order: one loss or
-// reordering would desynchronize the decoder until a resync. The baseline,
-// though, is by construction a snapshot the receiver holds (the sender
-// only uses acked ones), and the receiver decoded its packet, so it has
-// the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, 316 kB: 130 kB before the
-// mixing's second and third models), and a packet
-// against such a baseline sets the header bit Carried and starts from
-// them; against the initial state, or a baseline sent at another level,
-// it starts fresh (all probabilities one half). A receiver that lacks the
-// models refuses the packet (it is not acked) rather than decode garbage.
-// Loss and reordering therefore still cost only what they cost at level
-// 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
-// decision) learns within a packet of 901 changed decisions: measured on
-// a katamari packet at frame 420, 129 bytes carried against 158 fresh
-// (TestCarriedModels), and 9-17 % fewer bytes per frame on the challenge
-// frames; the first hundred decisions of a packet are the ones fresh
-// models pay for. Config.CarryModels turns it off for comparison.
-//
-// The order of a level 12-13 payload: level 13's older baseline (motion
-// decision, span), cube 0 (the player), the player prediction's
-// correction, then cubes 1 onward.
-//
-// What did not help, measured on the challenge frames (each a variant of
-// level 13 + player prediction, 181.4 bytes per frame before this round):
-// predicting the ball's cubes by their own motion, with or without
-// acceleration from a third baseline, instead of the player's (the ball's
-// residuals are two thirds larger that way, and gravity does not show in
-// the loose cubes, which mostly slide); extrapolating a cube's drift or
-// spin relative to the player between the two baselines (its jostling
-// does not persist for six frames: 2-9 % worse); correcting each cube by the mean
-// residual of the cubes coded before it, or its nearest such neighbour
-// (outliers); a plain least-squares correction fit; three modelled
-// mantissa bits instead of two (+0.5 bytes); a single slower rate; a 3:1
-// mix of the slow and fast rates; averaging the player and motion
-// predictions for cubes between riding and loose (+0.9); a context of the
-// packet's running mean residual, of the player's speed along each axis,
-// of the neighbours' residual size, or of the residual signs (the signs
-// are near coin flips: 0.01-0.1 bits to gain); turning a cube's predicted
-// orientation by half its neighbours' rotation error (+0.8); separate
-// models for loose cubes (+0.2); a damped motion extrapolation; the
-// acceleration of the player cube from three baselines (0.2 at best, not
-// kept).
-//
-// Bits per category: the coded bytes cannot be cut into fields, since a
-// byte carries parts of many decisions. The coder sums each decision's
-// information content, -log2 p, per category (flags, position,
-// orientation), and the payload's 8 × bytes bits are charged to the
-// categories in proportion (largest share takes the rounding). Writer,
-// measurer and reader compute the same sums, so all three streams report
-// the same breakdown; the reader decodes the payload first (PeekBytes) and
-// then consumes its bits category by category.
+// The payload's order and each cube's phases: codeCubes. Why each context
+// and constant, and what was tried and measured with the figures:
+// docs/design/entropy-coding.md.
 
 // MotionSpanFor is how far before the baseline level 13's older baseline
 // should be, at least, for a baseline age frames old: a third of the age
 // (two frames in the challenge layout, four or five on the
-// intercontinental link). Measured on the challenge frames, level 13 +
-// player prediction: spans of 1, 2, 3, 4 and 6 frames cost 172.7, 172.4,
-// 173.1, 174.0 and 176.0 bytes per frame (level 13 alone 234.1, 236.6,
-// 239.9, 243.1, 248.2): a fresher velocity beats a less noisy one, down
-// to a span of about a third of the age.
+// intercontinental link). A longer span measures a velocity with less
+// quantization noise, a shorter one a fresher velocity; the fresher wins,
+// down to about a third of the age (docs/design/entropy-coding.md).
 func MotionSpanFor(age int) int { return max(1, age/3) }
 
 // modelSource is implemented by the baseline stores that also keep, per
@@ -271,10 +96,10 @@ type entropyModels struct {
 	// by component, history class and size class (see codeCubes).
 	posH [3][numHistClasses][numMagClasses]arith.Golomb
 	rotH [3][numHistClasses][numMagClasses]arith.Golomb
-	// posB, rotB: the second model of the same residuals (see "Mixing"
-	// in the design note), by component and mixClass, mixed with posH,
-	// rotH by posMix, rotMix; posK, rotK and posKMix, rotKMix the same for
-	// the other kinds' models pos, rot.
+	// posB, rotB: the second model of the same residuals (see "Mixing" in
+	// docs/design/entropy-coding.md), by component and mixClass, mixed
+	// with posH, rotH by posMix, rotMix; posK, rotK and posKMix, rotKMix
+	// the same for the other kinds' models pos, rot.
 	posB    [3][numMixClasses]arith.Golomb
 	rotB    [3][numMixClasses]arith.Golomb
 	posMix  [3]arith.GolombMixers
@@ -287,16 +112,24 @@ type entropyModels struct {
 	// coded for it (0: not changed). Carried with the models, the next
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
-	mem   [MaxCubes]uint8
+	mem [MaxCubes]uint8
+	// posC, rotC (player-predicted cubes) and posKC, rotKC (the others):
+	// the third models (residualContexts), by component, context and
+	// whether the size class is below 3.
 	posC  [3][numC][2]arith.GolombContext
 	posKC [3][numKC][2]arith.GolombContext
 	rotKC [3][numKC][2]arith.GolombContext
 	rotC  [3][numC][2]arith.GolombContext
 }
 
-const numC = 30
-
-const numKC = 45
+// The third models' contexts (residualContexts): for a player-predicted
+// cube its distance from the player (5) × above, level with or below it
+// (3) × ahead of or behind the player's motion (2); for the others its
+// distance (5) × height (3) × rose, fell or neither (3).
+const (
+	numC  = 5 * 3 * 2
+	numKC = 5 * 3 * 3
+)
 
 // The second model's context (mixClass): the cube's memory class (3) ×
 // its neighbours' mean residual (none coded before it, under 6 grid
@@ -323,15 +156,11 @@ func memClass(v int) int {
 
 // looseCarry is the history residual (grid units or smallest-three steps)
 // from which a player-predicted cube is coded against its own motion
-// instead (measured on the challenge frames: 20 → 168.9 bytes per frame,
-// 24 → 168.5, 28 → 168.3, 32 → 168.2, 40 → 168.3, 48 → 168.4, 64 → 168.6,
-// before the neighbour correction).
+// instead: it is not riding in the ball (the best of 20 to 64 measured).
 const looseCarry = 32
 
-// numHistClasses is how many classes histClass has. Measured on the
-// challenge frames (level 13 + player prediction): five classes 170.2
-// bytes per frame, four 169.6, three 169.4-169.7 by their edges: the
-// models, split finer, learn slower.
+// numHistClasses is how many classes histClass has: split finer, the
+// models learn slower (three beat four and five).
 const numHistClasses = 3
 
 // histClass buckets the largest residual, in grid units or smallest-three
@@ -572,13 +401,6 @@ func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
 // cube within the six frames, and most of what such a cube "moves"
 // between two baselines two frames apart is jitter of a grid unit or a
 // step or two of orientation, which extrapolation would triple.
-// Measured on the challenge frames (k2, level 13 + player prediction):
-// the ground limit −0.2 bytes per frame, not extrapolating cubes on the
-// ground −1.2 (onGround 115: −0.9, 150: −1.2; only their position −0.4),
-// nor cubes that barely moved −0.16 (jitter 1: −0.07, 4: −0.15, 16:
-// 0); a bounce off the ground (reflecting the overshoot) did worse, and
-// gravity for cubes falling between the baselines gained nothing (0.0 to
-// +0.06).
 func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	*out = *b1
 	if b1.Position[2] < onGround && b2.Position[2] < onGround {
@@ -601,11 +423,9 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	// then the fraction k as the quaternion (w, k·v), normalized with the
 	// rest (an angle of 2·atan(k·tan(θ/2)), close to kθ for the small
 	// turns of a frame or two). In floats, each product rounded on its
-	// own (quatMul), so both sides agree to the bit. It replaced a linear
-	// extrapolation of the smallest-three components, which could not
-	// follow a cube whose largest component changed between the
-	// baselines (it kept the baseline's orientation): −1.1 bytes per
-	// frame (k2). Turning it 15/16 or 17/16 as far did worse.
+	// own (quatMul), so both sides agree to the bit. Unlike extrapolating
+	// the smallest-three components, it follows a cube whose largest
+	// component changed between the baselines.
 	if b1.Orientation == b2.Orientation {
 		return
 	}
@@ -1274,18 +1094,17 @@ func b2i(b bool) int {
 	return 0
 }
 
-// numMagClasses is how many size classes magClass has (four: 170.0 bytes
-// per frame on the challenge frames, six: 169.7, seven: 169.9).
+// numMagClasses is how many size classes magClass has (six beat four and
+// seven).
 const numMagClasses = 6
 
 // magClass buckets a size, the context of the next residual's model: a
 // residual's size follows the sizes of the ones before it (a cube that
 // moved far along x moved along y too: the class is of the largest so
-// far, which beat the previous one alone by 0.9 bytes per frame; an
-// orientation's of the largest of the position's and its own so far,
-// 0.5 more), and the
-// first component's follows how far the prediction carried the cube from
-// its baseline (a fast cube is predicted less exactly than a slow one).
+// far; an orientation's, of the largest of the position's and its own so
+// far), and the first component's follows how far the prediction carried
+// the cube from its baseline (a fast cube is predicted less exactly than
+// a slow one).
 func magClass(v int64) int {
 	if v < 0 {
 		v = -v
@@ -1318,9 +1137,8 @@ func maxDiff(a, b []int32) int64 {
 // Neighbour correction (see codeCubes): a cube within neighbourRadius grid
 // units (0.5 m: the cubes are 0.4 m, so touching ones) of cubes of the same
 // kind coded before it in this packet is predicted to share half their
-// mean residual. Measured on the challenge frames: the nearest one only,
-// 167.79 bytes per frame; the mean of all within 0.5 m, 167.72; within
-// 0.6 m, 168.4; a quarter or a third of it, 167.85; none, 168.20.
+// mean residual (better than the nearest one only, a wider radius, or a
+// smaller share).
 const (
 	neighbourRadius = wire.SnapshotPositionResolution / 2
 	neighbourShare  = 2 // the fraction's denominator
@@ -1328,8 +1146,8 @@ const (
 
 // Finding the neighbours. A packet may code hundreds of predicted cubes
 // (after a blast, every moving cube at level 13), and comparing each with
-// all those before it would cost n²/2 distance tests, about a millisecond
-// per pass for 900 cubes. So the entries go into a spatial hash: cells of
+// all those before it would cost n²/2 distance tests. So the entries go
+// into a spatial hash: cells of
 // twice neighbourRadius, hashed into nbrBuckets lists. Everything within
 // neighbourRadius of a point lies in the 2×2×2 block of cells nearest to
 // it (per axis: its own cell, and the neighbour on the side of the cell's

@@ -15,9 +15,7 @@ import (
 // preset). The cubes that change are mostly the katamari ball, rolling with
 // the player at several metres per second: in 13 frames a cube moves
 // further than the delta codes' large range and its position goes out
-// absolute (51 bits). Measured on the katamari script over that link, the
-// article's codes average 41.6 bits per position and 26.5 per orientation
-// there, against its 26.1 and 23.3.
+// absolute (51 bits).
 //
 // But the ball moves with the player: its cubes are pulled to the player's
 // centre and roll with it almost as one rigid body. Both sides know the
@@ -31,12 +29,13 @@ import (
 //
 // quantize the prediction exactly as a snapshot is quantized, and send the
 // cube's delta from the prediction instead of from the baseline, with the
-// same codes. On the same run this brings positions to about 23 bits and
-// orientations to about 20. "Near" is a baseline position within
-// PredictRadius of the player's, tested in integers; cubes further
-// away (or everything, when the player did not move) are delta-encoded
-// against the baseline as before. "Changed" is still judged against the
-// baseline, so level 11's changed bits mean what they did.
+// same codes (about half the bits of a ball cube's position over the
+// intercontinental link: docs/design/player-prediction.md). "Near" is a
+// baseline position within PredictRadius of the player's, tested in
+// integers; cubes further away (or everything, when the player did not
+// move) are delta-encoded against the baseline as before. "Changed" is
+// still judged against the baseline, so level 11's changed bits mean what
+// they did.
 //
 // The article hints at this ("a much better result for delta encoded
 // orientations using the previous baseline orientation values to estimate
@@ -47,8 +46,9 @@ import (
 //
 // Determinism: sender and receiver must compute the same prediction to the
 // bit. Both run this code, with the float64() conversions that keep a
-// compiler from fusing a multiply and an add into an FMA (see quantize.go);
-// wire.QuantizePosition and wire.QuantizeQuat then snap it onto the shared grid.
+// compiler from fusing a multiply and an add into an FMA (see
+// wire/quantize.go); wire.QuantizePosition and wire.QuantizeQuat then snap
+// it onto the shared grid.
 
 // PredictRadius is the distance from the player, in metres, within
 // which a cube is predicted to move with the player: the katamari ball (about
@@ -91,11 +91,11 @@ func (pr *snapPredictor) setup(b0, c0 *Cube) {
 // (correctionFit) and sends it, three integers of CorrectionStep radians
 // and a shift of three grid units; both sides then turn R by it. The fit
 // can be any computation, since only the integers it sends matter: the
-// decoder never repeats it. Measured on the challenge frames, about 1.5
-// bytes per packet net of the correction's own cost.
+// decoder never repeats it. What it saves: docs/design/player-prediction.md.
 
-// Correction limits: CorrectionStep radians per unit of rotation (the
-// best of 1/256-1/2048 measured), CorrectionMax units at most.
+// Correction limits: CorrectionStep radians per unit of rotation (fine
+// enough for the error, coarse enough to stay a small integer),
+// CorrectionMax units at most.
 const (
 	CorrectionStep = 1.0 / 512
 	CorrectionMax  = 64
@@ -132,8 +132,8 @@ type correctionFit struct {
 // least squares reweighted toward the cubes that fit (iteratively
 // reweighted, weights 1/|error|, about a least-absolute fit): the ball's
 // loose cubes have large residuals of their own, and plain least squares
-// let them drag the correction away from the many that fit (measured: a
-// plain fit made the packets larger). The decoder never repeats the fit,
+// would let them drag the correction away from the many that fit. The
+// decoder never repeats the fit,
 // but its products are still rounded one by one (float64(x*y), no fused
 // multiply-add) so that the encoder chooses the same integers, and writes
 // the same packets, on every platform.

@@ -509,7 +509,7 @@ func (st *Strategy) CycleSmoothing() { st.SetSmoothing((st.set.Smoothing + 1) % 
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// game.Config returns the fixed configuration.
+// Config returns the fixed configuration.
 func (st *Strategy) Config() Config { return st.cfg }
 
 // Reset implements strategy.Strategy: both sides start over from the initial world.
@@ -521,13 +521,13 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.prioMax = 0
 }
 
-// Send implements strategy.Strategy (statesync_send.go).
+// Send implements strategy.Strategy (the left: send.go).
 func (st *Strategy) Send(ctx strategy.Context) { st.snd.send(st, ctx) }
 
 // Acked implements strategy.Strategy.
 func (st *Strategy) Acked(ctx strategy.Context, seq uint16) { st.snd.acked(st, ctx, seq) }
 
-// Receive implements strategy.Strategy (statesync_recv.go).
+// Receive implements strategy.Strategy (the right: recv.go).
 func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
 	return st.rcv.receive(st, ctx, seq, s)
 }

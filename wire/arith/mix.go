@@ -175,9 +175,9 @@ func (d *Decoder) decodeTreeMix(t, u, x []Prob, ms []Mixer, n int) uint32 {
 
 // GolombContext is a third model for a mixed Golomb value
 // (Golomb.EncodeMix3): the zero, sign and class decisions only. The
-// modelled mantissa bits are mixed from two models: measured on the
-// challenge frames, a third model of them cost 0.07 bytes per frame
-// (more models learning less each), and it halves the model's size.
+// modelled mantissa bits are mixed from two models: a third model of them
+// cost bytes (more models learning less each), and leaving it out halves
+// the model's size.
 type GolombContext struct {
 	zero, sign Prob
 	class      [1 << golombClassBits]Prob
