@@ -31,6 +31,8 @@ package physics
 //     LinearSlop of each other or it pushed the bodies apart during the
 //     step. Speculative points far from contact do not count.
 
+import "iter"
+
 // contactFlag bits.
 const (
 	flagTouching = 1 << iota // touching for the game, as of the last step
@@ -255,40 +257,45 @@ type ContactPair struct {
 	Began         bool
 }
 
+// touching yields the touching contacts of body i (a valid index), in
+// the order of its contact list: the order contacts were created, newest
+// first. Touching, TouchesGround and Contacts read the list through it.
+func (w *World) touching(i int32) iter.Seq[*contact] {
+	return func(yield func(*contact) bool) {
+		for ci := w.bodies[i].contactHead; ci >= 0; {
+			c := &w.cs.pool[ci]
+			if c.flags&flagTouching != 0 && !yield(c) {
+				return
+			}
+			ci = c.next[c.endpoint(i)]
+		}
+	}
+}
+
 // Touching appends to dst the bodies (and Ground) that body id touches
 // as of the last Step, and returns the extended slice. Sleeping bodies keep
 // their contacts, so a cube asleep on the ground still touches Ground. The
 // order is deterministic (the order contacts were created, newest first).
 // It allocates nothing when dst has room.
 func (w *World) Touching(id BodyID, dst []BodyID) []BodyID {
-	b := w.get(id)
-	if b == nil {
+	if w.get(id) == nil {
 		return dst
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.flags&flagTouching != 0 {
-			dst = append(dst, c.other(i))
-		}
-		ci = c.next[c.endpoint(i)]
+	for c := range w.touching(int32(id)) {
+		dst = append(dst, c.other(int32(id)))
 	}
 	return dst
 }
 
 // TouchesGround reports whether body id touches the ground.
 func (w *World) TouchesGround(id BodyID) bool {
-	b := w.get(id)
-	if b == nil {
+	if w.get(id) == nil {
 		return false
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.b < 0 && c.flags&flagTouching != 0 {
+	for c := range w.touching(int32(id)) {
+		if c.b < 0 {
 			return true
 		}
-		ci = c.next[c.endpoint(i)]
 	}
 	return false
 }
@@ -297,21 +304,15 @@ func (w *World) TouchesGround(id BodyID) bool {
 // last-step impulse and whether they began this step, in the same order as
 // Touching. It allocates nothing when dst has room.
 func (w *World) Contacts(id BodyID, dst []ContactInfo) []ContactInfo {
-	b := w.get(id)
-	if b == nil {
+	if w.get(id) == nil {
 		return dst
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.flags&flagTouching != 0 {
-			dst = append(dst, ContactInfo{
-				Other:         c.other(i),
-				NormalImpulse: c.impulse,
-				Began:         c.flags&flagBegan != 0,
-			})
-		}
-		ci = c.next[c.endpoint(i)]
+	for c := range w.touching(int32(id)) {
+		dst = append(dst, ContactInfo{
+			Other:         c.other(int32(id)),
+			NormalImpulse: c.impulse,
+			Began:         c.flags&flagBegan != 0,
+		})
 	}
 	return dst
 }
