@@ -34,7 +34,8 @@
 // 13 also predicts each cube along its own motion between two acked
 // baselines. Encoder and decoder must predict alike to the bit, so the
 // predictions use integers, or floats with every product rounded on its
-// own. The reasoning and the figures: docs/design.
+// own (geom.QuatMul, geom.Rotate). The reasoning and the figures:
+// docs/design.
 //
 // # Playback
 //

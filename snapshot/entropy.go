@@ -3,6 +3,7 @@ package snapshot
 import (
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/wire"
 	"netcubes/wire/arith"
 )
@@ -423,15 +424,15 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	// then the fraction k as the quaternion (w, k·v), normalized with the
 	// rest (an angle of 2·atan(k·tan(θ/2)), close to kθ for the small
 	// turns of a frame or two). In floats, each product rounded on its
-	// own (quatMul), so both sides agree to the bit. Unlike extrapolating
-	// the smallest-three components, it follows a cube whose largest
-	// component changed between the baselines.
+	// own (geom.QuatMul), so both sides agree to the bit. Unlike
+	// extrapolating the smallest-three components, it follows a cube whose
+	// largest component changed between the baselines.
 	if b1.Orientation == b2.Orientation {
 		return
 	}
 	const bits = wire.SnapshotOrientationBits
 	q1, q2 := wire.DequantizeQuat(b1.Orientation, bits), wire.DequantizeQuat(b2.Orientation, bits)
-	dq := quatMul(q1, q2.Conjugate())
+	dq := geom.QuatMul(q1, q2.Conjugate())
 	if dq.W < 0 {
 		dq = mgl64.Quat{W: -dq.W, V: mgl64.Vec3{-dq.V[0], -dq.V[1], -dq.V[2]}}
 	}
@@ -441,9 +442,9 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	// n is 3 at most from an honest sender (the span is at least a third
 	// of the age); 8 bounds what a hostile span can cost.
 	for range min(n, 8) {
-		r = quatMul(dq, r)
+		r = geom.QuatMul(dq, r)
 	}
-	out.Orientation = wire.QuantizeQuat(quatMul(r, q1), bits)
+	out.Orientation = wire.QuantizeQuat(geom.QuatMul(r, q1), bits)
 }
 
 // nearPlayer reports whether baseline cube b lies within PredictRadius of
