@@ -17,8 +17,11 @@ import (
 // little-endian int32:
 //
 //	largest  0..3        smallest three: index of the dropped component
-//	a, b, c  0..510      the three others at 9 bits, unsigned (ours are
-//	                     −255..255 on a symmetric grid: stored + 255)
+//	a, b, c  0..511      the three others at 9 bits, unsigned: stored
+//	                     − 255 (ours are −255..255 on a symmetric grid,
+//	                     0..510 stored; the challenge's quantizer writes
+//	                     0..511, and 511 reads as 256, which every level
+//	                     carries: wire.SmallestThreeLimits)
 //	x, y     ±131072     position at 512 per metre (±256 m)
 //	z        0..16383    (0..32 m)
 //	interacting 0/1
@@ -82,9 +85,10 @@ func ReadChallenge(r io.Reader) ([][]Cube, error) {
 	const frameBytes = NumChallengeCubes * challengeRecordBytes
 	buf := make([]byte, frameBytes)
 	q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
+	_, top := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
 	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
 	lo := [8]int32{0, 0, 0, 0, xyMin, xyMin, 0, 0}
-	hi := [8]int32{3, 2 * q, 2 * q, 2 * q, xyMax, xyMax, zMax, 1}
+	hi := [8]int32{3, q + top, q + top, q + top, xyMax, xyMax, zMax, 1}
 	var frames [][]Cube
 	for {
 		n, err := io.ReadFull(r, buf)

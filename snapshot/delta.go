@@ -241,11 +241,11 @@ func serializeDeltaOrientation(s wire.Stream, c, b *wire.QuantizedQuat) error {
 		}
 	}
 	if s.IsReading() {
-		m := int64(wire.SmallestThreeMax(wire.SnapshotOrientationBits))
+		lo, hi := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
 		out := wire.QuantizedQuat{Largest: b.Largest & 3}
 		for k := range d {
 			v := int64(b.Small[k]) + int64(d[k])
-			if v < -m || v > m {
+			if v < int64(lo) || v > int64(hi) {
 				return s.Fail(wire.ErrValueOutOfRange)
 			}
 			out.Small[k] = int32(v)

@@ -1063,8 +1063,9 @@ func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
 		alt = wire.QuantizeQuatAt(wire.DequantizeQuat(*ref, bits), bits, int(c.Largest))
 		from, res = &alt, resSwapped
 	}
-	q := int64(wire.SmallestThreeMax(wire.SnapshotOrientationBits))
-	lo, hi := [3]int64{-q, -q, -q}, [3]int64{q, q, q}
+	qlo, qhi := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
+	lo := [3]int64{int64(qlo), int64(qlo), int64(qlo)}
+	hi := [3]int64{int64(qhi), int64(qhi), int64(qhi)}
 	var err error
 	cc.rotMax, err = e.codeResidual(cc, res, &c.Small, &from.Small, &lo, &hi, magClass(cc.posMax), cc.posMax)
 	return err

@@ -551,7 +551,7 @@ func TestOtherStreamImplementation(t *testing.T) {
 	}
 	// Errors behave the same on both paths.
 	for _, s := range []Stream{NewWriteStream(make([]byte, 8)), otherStream{NewWriteStream(make([]byte, 8))}} {
-		bad := QuantizedQuat{Largest: 1, Small: [3]int32{256, 0, 0}} // above 255 at 9 bits
+		bad := QuantizedQuat{Largest: 1, Small: [3]int32{257, 0, 0}} // above the top code, 256, at 9 bits
 		if err := SerializeQuantizedQuat(s, &bad, 9); !errors.Is(err, ErrValueOutOfRange) {
 			t.Fatalf("%T: %v", s, err)
 		}
