@@ -238,65 +238,59 @@ func DefaultConfig() Config {
 	}
 }
 
-// ErrInvalidConfig is wrapped by the error NewWorld returns for a bad
-// Config.
+// ErrInvalidConfig is wrapped by the error Validate (and so NewWorld)
+// returns for a bad Config.
 var ErrInvalidConfig = errors.New("physics: invalid config")
 
-// validate checks every field's range. It is only called by NewWorld.
-func (c *Config) validate() error {
-	bad := func(name string, v float64) error {
-		return fmt.Errorf("%w: %s = %v", ErrInvalidConfig, name, v)
-	}
-	positive := []struct {
-		name string
-		v    float64
+// Validate reports the first field out of its range, naming the field, its
+// value and the range (the error wraps ErrInvalidConfig). A Config is
+// checked, never repaired (docs/design/config-validation.md): NewWorld
+// refuses an invalid one.
+func (c *Config) Validate() error {
+	const most = math.MaxFloat64 // every float must be finite
+	fields := []struct {
+		name    string
+		v       float64
+		lo, hi  float64
+		aboveLo bool // lo itself is out of range
 	}{
-		{"TimeStep", c.TimeStep},
-		{"ContactHertz", c.ContactHertz},
-		{"MaxPushOutSpeed", c.MaxPushOutSpeed},
-		{"MaxLinearSpeed", c.MaxLinearSpeed},
-		{"MaxAngularSpeed", c.MaxAngularSpeed},
-		{"CellSize", c.CellSize},
-		{"LinearSlop", c.LinearSlop},
+		{"TimeStep", c.TimeStep, 0, most, true},
+		{"ContactHertz", c.ContactHertz, 0, most, true},
+		{"MaxPushOutSpeed", c.MaxPushOutSpeed, 0, most, true},
+		{"MaxLinearSpeed", c.MaxLinearSpeed, 0, most, true},
+		{"MaxAngularSpeed", c.MaxAngularSpeed, 0, most, true},
+		{"CellSize", c.CellSize, 0, most, true},
+		{"LinearSlop", c.LinearSlop, 0, most, true},
+		{"Friction", c.Friction, 0, most, false},
+		{"Restitution", c.Restitution, 0, 1, false},
+		{"RestitutionThreshold", c.RestitutionThreshold, 0, most, false},
+		{"ContactDampingRatio", c.ContactDampingRatio, 0, most, false},
+		{"SpeculativeDistance", c.SpeculativeDistance, 0, most, false},
+		{"SleepSpeed", c.SleepSpeed, 0, most, false},
+		{"SleepTime", c.SleepTime, 0, most, false},
+		{"LinearDamping", c.LinearDamping, 0, most, false},
+		{"AngularDamping", c.AngularDamping, 0, most, false},
+		{"SetStatePositionTolerance", c.SetStatePositionTolerance, 0, most, false},
+		{"SetStateAngleTolerance", c.SetStateAngleTolerance, 0, 1, false},
+		{"SetStateSpeedTolerance", c.SetStateSpeedTolerance, 0, most, false},
+		{"Substeps", float64(c.Substeps), 1, 64, false},
 	}
-	for _, f := range positive {
-		if !(f.v > 0) || math.IsInf(f.v, 1) {
-			return bad(f.name, f.v)
+	for _, f := range fields {
+		// Written so that NaN, failing every comparison, is out of range.
+		if (f.aboveLo && f.v > f.lo || !f.aboveLo && f.v >= f.lo) && f.v <= f.hi {
+			continue
 		}
-	}
-	nonNegative := []struct {
-		name string
-		v    float64
-	}{
-		{"Friction", c.Friction},
-		{"Restitution", c.Restitution},
-		{"RestitutionThreshold", c.RestitutionThreshold},
-		{"ContactDampingRatio", c.ContactDampingRatio},
-		{"SpeculativeDistance", c.SpeculativeDistance},
-		{"SleepSpeed", c.SleepSpeed},
-		{"SleepTime", c.SleepTime},
-		{"LinearDamping", c.LinearDamping},
-		{"AngularDamping", c.AngularDamping},
-		{"SetStatePositionTolerance", c.SetStatePositionTolerance},
-		{"SetStateAngleTolerance", c.SetStateAngleTolerance},
-		{"SetStateSpeedTolerance", c.SetStateSpeedTolerance},
-	}
-	for _, f := range nonNegative {
-		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return bad(f.name, f.v)
+		want := fmt.Sprintf("%g..%g", f.lo, f.hi)
+		switch {
+		case f.hi == most && f.aboveLo:
+			want = fmt.Sprintf("finite, above %g", f.lo)
+		case f.hi == most:
+			want = fmt.Sprintf("finite, %g or more", f.lo)
 		}
-	}
-	if c.Substeps < 1 || c.Substeps > 64 {
-		return bad("Substeps", float64(c.Substeps))
+		return fmt.Errorf("%w: %s = %v, want %s", ErrInvalidConfig, f.name, f.v, want)
 	}
 	if !isFinite3(toVec(c.Gravity)) {
-		return fmt.Errorf("%w: Gravity = %v", ErrInvalidConfig, c.Gravity)
-	}
-	if c.Restitution > 1 {
-		return bad("Restitution", c.Restitution)
-	}
-	if c.SetStateAngleTolerance > 1 {
-		return bad("SetStateAngleTolerance", c.SetStateAngleTolerance)
+		return fmt.Errorf("%w: Gravity = %v, want finite", ErrInvalidConfig, c.Gravity)
 	}
 	return nil
 }

@@ -171,7 +171,7 @@ type World struct {
 
 // NewWorld returns an empty world, or an error wrapping ErrInvalidConfig.
 func NewWorld(cfg Config) (*World, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	w := &World{cfg: cfg, gravity: toVec(cfg.Gravity)}

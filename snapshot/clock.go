@@ -1,6 +1,9 @@
 package snapshot
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Design note: the playout clock of snapshot interpolation. The receiver
 // must decide, every tick, which sender frame to show: late enough that the
@@ -132,13 +135,53 @@ type Clock struct {
 	last     float64 // the last error measured, for tests and the HUD
 }
 
-// NewClock returns a clock that has seen no packet.
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig).
+func (c *ClockConfig) Validate() error {
+	const most = math.MaxFloat64 // every float must be finite
+	fields := []struct {
+		name    string
+		v       float64
+		lo, hi  float64
+		aboveLo bool // lo itself is out of range
+	}{
+		{"TimeConstantTicks", c.TimeConstantTicks, 1, most, false},
+		{"MaxAdjustTicks", c.MaxAdjustTicks, 0, most, true},
+		{"FollowRate", c.FollowRate, 0, 1, true},
+		{"MaxSlew", c.MaxSlew, 0, most, true},
+		{"RelockPackets", float64(c.RelockPackets), 1, snapMaxRelockPackets, false},
+		{"RelockMinTicks", c.RelockMinTicks, 0, most, false},
+		{"RelockJitterFactor", c.RelockJitterFactor, 0, most, false},
+		{"JitterSmoothing", c.JitterSmoothing, 0, 1, false},
+		{"AcquireTicks", c.AcquireTicks, 0, most, false},
+		{"AcquireSpeedup", c.AcquireSpeedup, 1, most, false},
+	}
+	for _, f := range fields {
+		// Written so that NaN, failing every comparison, is out of range.
+		if (f.aboveLo && f.v > f.lo || !f.aboveLo && f.v >= f.lo) && f.v <= f.hi {
+			continue
+		}
+		want := fmt.Sprintf("%g..%g", f.lo, f.hi)
+		switch {
+		case f.hi == most && f.aboveLo:
+			want = fmt.Sprintf("finite, above %g", f.lo)
+		case f.hi == most:
+			want = fmt.Sprintf("finite, %g or more", f.lo)
+		case f.aboveLo:
+			want = fmt.Sprintf("above %g, at most %g", f.lo, f.hi)
+		}
+		return fmt.Errorf("%w: Clock.%s = %v, want %s", ErrInvalidConfig, f.name, f.v, want)
+	}
+	return nil
+}
+
+// NewClock returns a clock that has seen no packet. cfg must be valid
+// (Validate; DefaultClockConfig is): an invalid one is a programming error
+// and panics.
 func NewClock(cfg ClockConfig) *Clock {
-	cfg.RelockPackets = min(max(cfg.RelockPackets, 1), snapMaxRelockPackets)
-	cfg.FollowRate = math.Min(math.Max(cfg.FollowRate, 0.01), 1)
-	cfg.MaxSlew = math.Max(cfg.MaxSlew, 0.01)
-	cfg.TimeConstantTicks = math.Max(cfg.TimeConstantTicks, 1)
-	cfg.AcquireSpeedup = math.Max(cfg.AcquireSpeedup, 1)
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	return &Clock{cfg: cfg, interval: 1}
 }
 

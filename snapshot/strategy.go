@@ -81,11 +81,16 @@ const (
 	subLevel                 // the compression levels (snapshot compression)
 )
 
-// New returns the strategy with the given settings (out-of-range fields
-// are clamped), named "snapshot", its sub-mode keys stepping the render
-// mode. Storage is allocated on the first Reset.
+// New returns the strategy with the given settings, named "snapshot", its
+// sub-mode keys stepping the render mode. Storage is allocated on the first
+// Reset. cfg must be valid (Config.Validate; DefaultConfig and the demos'
+// settings are, and the catalog passes nothing else): an invalid Config is
+// a programming error, and New panics with Validate's error at start-up
+// rather than run with settings nobody asked for.
 func New(cfg Config) *Strategy {
-	cfg.sanitize()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
 	st.controls = st.buildControls()
 	return st
@@ -118,11 +123,14 @@ func NewCompression() *Strategy {
 // Config returns the current settings.
 func (st *Strategy) Config() Config { return st.cfg }
 
-// SetConfig replaces the settings (clamped). Buffer sizes take effect at
-// the next Reset.
-func (st *Strategy) SetConfig(c Config) {
-	c.sanitize()
+// SetConfig replaces the settings, or returns Validate's error and keeps
+// the current ones. Buffer sizes take effect at the next Reset.
+func (st *Strategy) SetConfig(c Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	st.cfg = c
+	return nil
 }
 
 // Rate is the send rate; SetRate changes it from the next tick.
@@ -168,12 +176,16 @@ func (st *Strategy) SetPlayerPrediction(on bool) { st.cfg.PlayerPrediction = on 
 // DelayNudge is the nudge added to the default delay, in ticks.
 func (st *Strategy) DelayNudge() int { return st.cfg.DelayNudgeTicks }
 
-// SetDelayNudge sets the nudge in ticks (clamped to ±MaxDelayNudgeTicks).
+// SetDelayNudge sets the nudge in ticks (a nudge beyond
+// ±MaxDelayNudgeTicks is ignored).
 func (st *Strategy) SetDelayNudge(ticks int) {
-	st.cfg.DelayNudgeTicks = min(max(ticks, -MaxDelayNudgeTicks), MaxDelayNudgeTicks)
+	if ticks >= -MaxDelayNudgeTicks && ticks <= MaxDelayNudgeTicks {
+		st.cfg.DelayNudgeTicks = ticks
+	}
 }
 
-// NudgeDelay adds delta ticks to the nudge (a key press: +1 or -1).
+// NudgeDelay adds delta ticks to the nudge (a key press: +1 or -1); at the
+// end of its range the nudge stays where it is.
 func (st *Strategy) NudgeDelay(delta int) { st.SetDelayNudge(st.cfg.DelayNudgeTicks + delta) }
 
 // TargetDelayTicks is the interpolation delay in use, nudge included.

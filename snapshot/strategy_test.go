@@ -833,16 +833,23 @@ func TestSnapshotConfigStrings(t *testing.T) {
 		t.Errorf("mode %q, want %q", got, want)
 	}
 	st.SetRender(RenderExtrapolate)
-	st.SetDelayNudge(-1000)
+	st.SetDelayNudge(-MaxDelayNudgeTicks)
 	if st.TargetDelayTicks() != MinExtrapolateDelayTicks || st.DelayNudge() != -MaxDelayNudgeTicks {
 		t.Errorf("extrapolation delay %d, nudge %d", st.TargetDelayTicks(), st.DelayNudge())
+	}
+	// A nudge out of range is ignored; a key press at the end of the
+	// range leaves it there.
+	st.SetDelayNudge(-1000)
+	st.NudgeDelay(-1)
+	if st.DelayNudge() != -MaxDelayNudgeTicks {
+		t.Errorf("nudge %d after -1000 and a step down from the end", st.DelayNudge())
 	}
 	// Cycling.
 	if Rate10.Next() != Rate60 || RenderExtrapolate.Next() != RenderLatest ||
 		MaxLevel.Next() != MinLevel || MinLevel.Prev() != MaxLevel {
 		t.Error("cycling")
 	}
-	// Invalid settings are ignored or clamped.
+	// Invalid settings are ignored.
 	st.SetRate(7)
 	st.SetLevel(0)
 	st.SetRender(9)
