@@ -9,9 +9,10 @@ package physics
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/internal/valid"
 )
 
 // DefaultDensity is the density, in kg/m³, that the netcubes world uses for
@@ -247,47 +248,31 @@ var ErrInvalidConfig = errors.New("physics: invalid config")
 // checked, never repaired (docs/design/config-validation.md): NewWorld
 // refuses an invalid one.
 func (c *Config) Validate() error {
-	const most = math.MaxFloat64 // every float must be finite
-	fields := []struct {
-		name    string
-		v       float64
-		lo, hi  float64
-		aboveLo bool // lo itself is out of range
-	}{
-		{"TimeStep", c.TimeStep, 0, most, true},
-		{"ContactHertz", c.ContactHertz, 0, most, true},
-		{"MaxPushOutSpeed", c.MaxPushOutSpeed, 0, most, true},
-		{"MaxLinearSpeed", c.MaxLinearSpeed, 0, most, true},
-		{"MaxAngularSpeed", c.MaxAngularSpeed, 0, most, true},
-		{"CellSize", c.CellSize, 0, most, true},
-		{"LinearSlop", c.LinearSlop, 0, most, true},
-		{"Friction", c.Friction, 0, most, false},
-		{"Restitution", c.Restitution, 0, 1, false},
-		{"RestitutionThreshold", c.RestitutionThreshold, 0, most, false},
-		{"ContactDampingRatio", c.ContactDampingRatio, 0, most, false},
-		{"SpeculativeDistance", c.SpeculativeDistance, 0, most, false},
-		{"SleepSpeed", c.SleepSpeed, 0, most, false},
-		{"SleepTime", c.SleepTime, 0, most, false},
-		{"LinearDamping", c.LinearDamping, 0, most, false},
-		{"AngularDamping", c.AngularDamping, 0, most, false},
-		{"SetStatePositionTolerance", c.SetStatePositionTolerance, 0, most, false},
-		{"SetStateAngleTolerance", c.SetStateAngleTolerance, 0, 1, false},
-		{"SetStateSpeedTolerance", c.SetStateSpeedTolerance, 0, most, false},
-		{"Substeps", float64(c.Substeps), 1, 64, false},
-	}
-	for _, f := range fields {
-		// Written so that NaN, failing every comparison, is out of range.
-		if (f.aboveLo && f.v > f.lo || !f.aboveLo && f.v >= f.lo) && f.v <= f.hi {
-			continue
-		}
-		want := fmt.Sprintf("%g..%g", f.lo, f.hi)
-		switch {
-		case f.hi == most && f.aboveLo:
-			want = fmt.Sprintf("finite, above %g", f.lo)
-		case f.hi == most:
-			want = fmt.Sprintf("finite, %g or more", f.lo)
-		}
-		return fmt.Errorf("%w: %s = %v, want %s", ErrInvalidConfig, f.name, f.v, want)
+	const most = valid.Finite
+	err := valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "TimeStep", V: c.TimeStep, Hi: most, AboveLo: true},
+		valid.Field{Name: "ContactHertz", V: c.ContactHertz, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxPushOutSpeed", V: c.MaxPushOutSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxLinearSpeed", V: c.MaxLinearSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxAngularSpeed", V: c.MaxAngularSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "CellSize", V: c.CellSize, Hi: most, AboveLo: true},
+		valid.Field{Name: "LinearSlop", V: c.LinearSlop, Hi: most, AboveLo: true},
+		valid.Field{Name: "Friction", V: c.Friction, Hi: most},
+		valid.Field{Name: "Restitution", V: c.Restitution, Hi: 1},
+		valid.Field{Name: "RestitutionThreshold", V: c.RestitutionThreshold, Hi: most},
+		valid.Field{Name: "ContactDampingRatio", V: c.ContactDampingRatio, Hi: most},
+		valid.Field{Name: "SpeculativeDistance", V: c.SpeculativeDistance, Hi: most},
+		valid.Field{Name: "SleepSpeed", V: c.SleepSpeed, Hi: most},
+		valid.Field{Name: "SleepTime", V: c.SleepTime, Hi: most},
+		valid.Field{Name: "LinearDamping", V: c.LinearDamping, Hi: most},
+		valid.Field{Name: "AngularDamping", V: c.AngularDamping, Hi: most},
+		valid.Field{Name: "SetStatePositionTolerance", V: c.SetStatePositionTolerance, Hi: most},
+		valid.Field{Name: "SetStateAngleTolerance", V: c.SetStateAngleTolerance, Hi: 1},
+		valid.Field{Name: "SetStateSpeedTolerance", V: c.SetStateSpeedTolerance, Hi: most},
+		valid.Field{Name: "Substeps", V: float64(c.Substeps), Lo: 1, Hi: 64},
+	)
+	if err != nil {
+		return err
 	}
 	if !isFinite3(toVec(c.Gravity)) {
 		return fmt.Errorf("%w: Gravity = %v, want finite", ErrInvalidConfig, c.Gravity)

@@ -1,8 +1,9 @@
 package snapshot
 
 import (
-	"fmt"
 	"math"
+
+	"netcubes/internal/valid"
 )
 
 // Design note: the playout clock of snapshot interpolation. The receiver
@@ -138,41 +139,19 @@ type Clock struct {
 // Validate reports the first setting out of its range, naming it, its
 // value and the range (the error wraps ErrInvalidConfig).
 func (c *ClockConfig) Validate() error {
-	const most = math.MaxFloat64 // every float must be finite
-	fields := []struct {
-		name    string
-		v       float64
-		lo, hi  float64
-		aboveLo bool // lo itself is out of range
-	}{
-		{"TimeConstantTicks", c.TimeConstantTicks, 1, most, false},
-		{"MaxAdjustTicks", c.MaxAdjustTicks, 0, most, true},
-		{"FollowRate", c.FollowRate, 0, 1, true},
-		{"MaxSlew", c.MaxSlew, 0, most, true},
-		{"RelockPackets", float64(c.RelockPackets), 1, snapMaxRelockPackets, false},
-		{"RelockMinTicks", c.RelockMinTicks, 0, most, false},
-		{"RelockJitterFactor", c.RelockJitterFactor, 0, most, false},
-		{"JitterSmoothing", c.JitterSmoothing, 0, 1, false},
-		{"AcquireTicks", c.AcquireTicks, 0, most, false},
-		{"AcquireSpeedup", c.AcquireSpeedup, 1, most, false},
-	}
-	for _, f := range fields {
-		// Written so that NaN, failing every comparison, is out of range.
-		if (f.aboveLo && f.v > f.lo || !f.aboveLo && f.v >= f.lo) && f.v <= f.hi {
-			continue
-		}
-		want := fmt.Sprintf("%g..%g", f.lo, f.hi)
-		switch {
-		case f.hi == most && f.aboveLo:
-			want = fmt.Sprintf("finite, above %g", f.lo)
-		case f.hi == most:
-			want = fmt.Sprintf("finite, %g or more", f.lo)
-		case f.aboveLo:
-			want = fmt.Sprintf("above %g, at most %g", f.lo, f.hi)
-		}
-		return fmt.Errorf("%w: Clock.%s = %v, want %s", ErrInvalidConfig, f.name, f.v, want)
-	}
-	return nil
+	const most = valid.Finite
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "Clock.TimeConstantTicks", V: c.TimeConstantTicks, Lo: 1, Hi: most},
+		valid.Field{Name: "Clock.MaxAdjustTicks", V: c.MaxAdjustTicks, Hi: most, AboveLo: true},
+		valid.Field{Name: "Clock.FollowRate", V: c.FollowRate, Hi: 1, AboveLo: true},
+		valid.Field{Name: "Clock.MaxSlew", V: c.MaxSlew, Hi: most, AboveLo: true},
+		valid.Field{Name: "Clock.RelockPackets", V: float64(c.RelockPackets), Lo: 1, Hi: snapMaxRelockPackets},
+		valid.Field{Name: "Clock.RelockMinTicks", V: c.RelockMinTicks, Hi: most},
+		valid.Field{Name: "Clock.RelockJitterFactor", V: c.RelockJitterFactor, Hi: most},
+		valid.Field{Name: "Clock.JitterSmoothing", V: c.JitterSmoothing, Hi: 1},
+		valid.Field{Name: "Clock.AcquireTicks", V: c.AcquireTicks, Hi: most},
+		valid.Field{Name: "Clock.AcquireSpeedup", V: c.AcquireSpeedup, Lo: 1, Hi: most},
+	)
 }
 
 // NewClock returns a clock that has seen no packet. cfg must be valid
