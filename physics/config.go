@@ -160,8 +160,7 @@ type Config struct {
 
 	// MaxLinearSpeed is the default clamp, in m/s, on each body's linear
 	// speed (the original demo's 32 m/s, which the network code also
-	// assumes when it bounds velocities). Per body: BoxDef.MaxLinearSpeed,
-	// SetSpeedLimits.
+	// assumes when it bounds velocities). Per body: BoxDef.MaxLinearSpeed.
 	MaxLinearSpeed float64
 
 	// MaxAngularSpeed is the default clamp, in rad/s, on each body's angular

@@ -15,7 +15,7 @@
 //	w.ApplyForce(cube, mgl64.Vec3{10, 0, 0}) // acts during the next Step
 //	w.Step()                                 // advances Config.TimeStep (1/60 s)
 //	s := w.State(cube)                       // position, orientation, velocities
-//	touching := w.Touching(cube, nil)        // [Ground]
+//	pairs := w.ContactPairs(nil)             // [{A: cube, B: Ground, ...}]
 //
 // Bodies are named by BodyID, their index in the order they were added.
 // Contact queries name the ground Ground. All methods validate their input:

@@ -57,7 +57,7 @@ func ChallengeTable(out io.Writer, frames [][]Cube) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "level\tstage\tbytes/frame\tkbit/s\tbits/changed\tchanged/frame\texact\t")
 	for _, row := range challengeRows() {
-		r, err := CodeChallengeModels(frames, row.level, row.predict, !row.fresh)
+		r, err := CodeChallenge(frames, row.level, row.predict, !row.fresh)
 		if err != nil {
 			return fmt.Errorf("level %s: %w", row.name(), err)
 		}

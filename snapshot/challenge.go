@@ -174,15 +174,10 @@ func (c *challengeBaselines) snapshotModels(seq uint16) *entropyModels {
 
 // CodeChallenge codes every frame from the seventh against the frame six
 // earlier at level l (a delta level), decodes each packet and checks it is
-// the frame exactly.
-func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, error) {
-	return CodeChallengeModels(frames, l, predict, true)
-}
-
-// CodeChallengeModels is CodeChallenge with the choice of carrying each
-// packet's models from its baseline's packet (levels 12-13; see entropy.go)
-// or starting every packet fresh.
-func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (ChallengeResult, error) {
+// the frame exactly. At levels 12-13, carry says whether each packet's
+// models start where its baseline's packet ended (as in a session; see
+// entropy.go) or fresh.
+func CodeChallenge(frames [][]Cube, l Level, predict, carry bool) (ChallengeResult, error) {
 	res := ChallengeResult{Level: l, Predict: predict && l >= DeltaPosition}
 	if !l.IsDelta() {
 		return res, fmt.Errorf("level %d is not a delta level", l)

@@ -54,7 +54,7 @@ func TestChallengeRoundTrip(t *testing.T) {
 	for _, predict := range []bool{false, true} {
 		bytesAt := map[Level]float64{}
 		for l := RelativeIndices; l <= MaxLevel; l++ {
-			r, err := CodeChallenge(got, l, predict)
+			r, err := CodeChallenge(got, l, predict, true)
 			if err != nil {
 				t.Fatalf("%v: %v", l, err)
 			}
@@ -106,7 +106,7 @@ func TestChallengeFullNineBits(t *testing.T) {
 	}
 	for _, predict := range []bool{false, true} {
 		for l := DeltaBaseline; l <= MaxLevel; l++ {
-			if _, err := CodeChallenge(got, l, predict); err != nil {
+			if _, err := CodeChallenge(got, l, predict, true); err != nil {
 				t.Errorf("%v, prediction %v: %v", l, predict, err)
 			}
 		}
@@ -180,7 +180,7 @@ func FuzzReadChallenge(f *testing.F) {
 			}
 			return
 		}
-		if _, err := CodeChallenge(got, MotionPredicted, true); err != nil && len(got) > ChallengeAge {
+		if _, err := CodeChallenge(got, MotionPredicted, true, true); err != nil && len(got) > ChallengeAge {
 			t.Fatalf("code: %v", err)
 		}
 	})

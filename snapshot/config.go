@@ -84,8 +84,8 @@ func (r Rate) Next() Rate {
 // Valid reports whether m is a render mode.
 func (m RenderMode) Valid() bool { return int(m) < NumRenderModes }
 
-// Next is the following mode, wrapping around.
-func (m RenderMode) Next() RenderMode { return m.Step(+1) }
+// next is the following mode, wrapping around.
+func (m RenderMode) next() RenderMode { return m.Step(+1) }
 
 // Step moves dir modes on (or back, dir < 0), wrapping around.
 func (m RenderMode) Step(dir int) RenderMode {
@@ -313,6 +313,3 @@ func (c *Config) LevelString() string {
 func (c *Config) String() string {
 	return c.LevelString() + " · " + c.Rate.String() + " · " + c.RenderString() + " · " + c.DelayString()
 }
-
-// PredictionExplain is the HUD line for the player-relative prediction.
-const PredictionExplain = "beyond the article: cubes near the player are sent relative to where the player's motion carried them, not to the baseline"

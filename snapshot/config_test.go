@@ -52,8 +52,8 @@ func TestConfigValidate(t *testing.T) {
 			continue
 		}
 		st := New(DefaultConfig())
-		before := st.Config()
-		if err := st.SetConfig(c); !errors.Is(err, ErrInvalidConfig) || st.Config() != before {
+		before := st.config()
+		if err := st.SetConfig(c); !errors.Is(err, ErrInvalidConfig) || st.config() != before {
 			t.Errorf("%s: SetConfig took it (%v)", tc.field, err)
 		}
 		if !panics(func() { New(c) }) {
@@ -65,9 +65,9 @@ func TestConfigValidate(t *testing.T) {
 	}
 	// A valid change is taken.
 	st := New(DefaultConfig())
-	c := st.Config()
+	c := st.config()
 	c.Level, c.Rate = MotionPredicted, Rate20
-	if err := st.SetConfig(c); err != nil || st.Level() != MotionPredicted || st.Rate() != Rate20 {
+	if err := st.SetConfig(c); err != nil || st.Level() != MotionPredicted || st.rate() != Rate20 {
 		t.Errorf("SetConfig of a valid config: %v, %v", err, st.Mode())
 	}
 }

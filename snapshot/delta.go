@@ -89,9 +89,9 @@ func serializeRelativeIndex(s wire.Stream, prev int32, index *int32, n int32) er
 	return nil
 }
 
-// RelativeIndexBits is the cost of a step d (≥ 1) in the relative index
+// relativeIndexBits is the cost of a step d (≥ 1) in the relative index
 // code: 4, 7 or 12 bits.
-func RelativeIndexBits(d int) int {
+func relativeIndexBits(d int) int {
 	switch {
 	case d <= relIndexSmallMax:
 		return 4

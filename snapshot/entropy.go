@@ -340,12 +340,6 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 	return v
 }
 
-// golombMix codes v with the mix of g and h (golombMix3 without a third
-// model, as arith's EncodeMix is EncodeMix3).
-func (e *entropyState) golombMix(g, h *arith.Golomb, mx *arith.GolombMixers, v int32) int32 {
-	return e.golombMix3(g, h, nil, mx, v)
-}
-
 func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	if e.reading {
 		return e.dec.DecodeTree(t, n)

@@ -124,8 +124,8 @@ func (b *Buffer) Capacity() int { return len(b.slots) }
 // At returns the k-th oldest snapshot (0 ≤ k < Len).
 func (b *Buffer) At(k int) *Entry { return &b.slots[b.order[k]] }
 
-// Newest returns the snapshot with the highest frame, or nil.
-func (b *Buffer) Newest() *Entry {
+// newest returns the snapshot with the highest frame, or nil.
+func (b *Buffer) newest() *Entry {
 	if len(b.order) == 0 {
 		return nil
 	}

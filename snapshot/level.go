@@ -346,9 +346,9 @@ func serializeAbsoluteCube(s wire.Stream, l Level, c *Cube) error {
 	return wire.SerializeQuantizedQuat(s, &c.Orientation, wire.SnapshotOrientationBits)
 }
 
-// AbsoluteCubeBits is the size of one cube at levels 1-5 (at level 3, of a
+// absoluteCubeBits is the size of one cube at levels 1-5 (at level 3, of a
 // moving cube; a resting one is 33 bits less): 321, 222, 160, 126, 80.
-func AbsoluteCubeBits(l Level) int {
+func absoluteCubeBits(l Level) int {
 	interacting, orientation := 1, 2+3*wire.SnapshotOrientationBits
 	xy, z := wire.PositionBits(wire.SnapshotPositionResolution)
 	position := 2*xy + z

@@ -120,8 +120,8 @@ func NewCompression() *Strategy {
 // ---------------------------------------------------------------------------
 // Settings (safe to call between Steps)
 
-// Config returns the current settings.
-func (st *Strategy) Config() Config { return st.cfg }
+// config returns the current settings.
+func (st *Strategy) config() Config { return st.cfg }
 
 // SetConfig replaces the settings, or returns Validate's error and keeps
 // the current ones. Buffer sizes take effect at the next Reset.
@@ -133,8 +133,8 @@ func (st *Strategy) SetConfig(c Config) error {
 	return nil
 }
 
-// Rate is the send rate; SetRate changes it from the next tick.
-func (st *Strategy) Rate() Rate { return st.cfg.Rate }
+// rate is the send rate; SetRate changes it from the next tick.
+func (st *Strategy) rate() Rate { return st.cfg.Rate }
 
 // SetRate changes the send rate (an invalid rate is ignored).
 func (st *Strategy) SetRate(r Rate) {
@@ -143,8 +143,8 @@ func (st *Strategy) SetRate(r Rate) {
 	}
 }
 
-// Render is the render mode.
-func (st *Strategy) Render() RenderMode { return st.cfg.Render }
+// render is the render mode.
+func (st *Strategy) render() RenderMode { return st.cfg.Render }
 
 // SetRender changes the render mode (an invalid mode is ignored).
 func (st *Strategy) SetRender(m RenderMode) {
@@ -165,16 +165,12 @@ func (st *Strategy) SetLevel(l Level) {
 	}
 }
 
-// PlayerPrediction reports whether the player-relative prediction is on
-// (it applies at levels 9-13).
-func (st *Strategy) PlayerPrediction() bool { return st.cfg.PlayerPrediction }
-
 // SetPlayerPrediction switches the player-relative prediction from the
 // next snapshot (each packet says whether it uses it).
 func (st *Strategy) SetPlayerPrediction(on bool) { st.cfg.PlayerPrediction = on }
 
-// DelayNudge is the nudge added to the default delay, in ticks.
-func (st *Strategy) DelayNudge() int { return st.cfg.DelayNudgeTicks }
+// delayNudge is the nudge added to the default delay, in ticks.
+func (st *Strategy) delayNudge() int { return st.cfg.DelayNudgeTicks }
 
 // SetDelayNudge sets the nudge in ticks (a nudge beyond
 // ±MaxDelayNudgeTicks is ignored).
@@ -188,8 +184,8 @@ func (st *Strategy) SetDelayNudge(ticks int) {
 // end of its range the nudge stays where it is.
 func (st *Strategy) NudgeDelay(delta int) { st.SetDelayNudge(st.cfg.DelayNudgeTicks + delta) }
 
-// TargetDelayTicks is the interpolation delay in use, nudge included.
-func (st *Strategy) TargetDelayTicks() int { return st.cfg.DelayTicks() }
+// targetDelayTicks is the interpolation delay in use, nudge included.
+func (st *Strategy) targetDelayTicks() int { return st.cfg.DelayTicks() }
 
 // UseInterpolationDemo selects uncompressed snapshots at 10 Hz with hermite
 // interpolation (the snapshot interpolation article).
@@ -201,9 +197,6 @@ func (st *Strategy) UseCompressionDemo() { st.cfg.UseCompressionDemo() }
 
 // LevelExplain is the HUD line for the current level.
 func (st *Strategy) LevelExplain() string { return st.cfg.Level.Explain() }
-
-// RenderExplain is the HUD line for the current render mode.
-func (st *Strategy) RenderExplain() string { return st.cfg.Render.Explain() }
 
 // ---------------------------------------------------------------------------
 // strategy.Strategy

@@ -110,10 +110,6 @@ func (c *PlayoutClock) refresh(now wire.Tick) {
 	}
 }
 
-// Transit returns the fastest transit seen in the window, in ticks, and
-// false before any packet arrived.
-func (c *PlayoutClock) Transit() (int, bool) { return c.transit, c.hasTransit }
-
 // Target returns the frame the receiver should be at, now − fastest transit
 // − DelayFrames, and false before any packet arrived.
 func (c *PlayoutClock) Target(now wire.Tick) (int, bool) {

@@ -15,8 +15,8 @@
 // to send it. Errors are sticky: after the first one every call fails, and
 // the caller checks once. Reading hostile bytes returns an error, never
 // panics, and never allocates in proportion to a number read from the
-// packet. Underneath, BitWriter and BitReader pack values of 1 to 32 bits
-// into 32-bit little-endian words, each filled from its low bit.
+// packet. Underneath, the bits are packed as Glenn Fiedler's bitpacker
+// packs them: 32-bit little-endian words, each filled from its low bit.
 //
 // Every stream attributes its bits to a small fixed set of categories
 // (Category: header, acks, position, orientation, ...), so the app can
