@@ -349,6 +349,3 @@ func differs(drawn, truth *viewmodel.CubeView) bool {
 
 // compile-time check that scene.Vertex converts to ebiten.Vertex.
 var _ = ebiten.Vertex(scene.Vertex{})
-
-// PlayerPosition is where the camera of this view is looking.
-func (v *View) PlayerPosition() mgl64.Vec3 { return v.Camera.Target }
