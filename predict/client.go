@@ -277,6 +277,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		}
 		return
 	}
+	st.oth.begin(st, c, ctx)
 	start := time.Now()
 	pw, r := c.predicting()
 	for range steps {
@@ -285,8 +286,9 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.inBits[k] = in.Bits()
 		c.adjAt[k] = c.cumAdj
 		if c.pred {
-			pw.Save(&r.saves[k])
 			ins := c.stepInputs(in)
+			st.oth.beforeStep(c, pw, f, &ins)
+			pw.Save(&r.saves[k])
 			pw.StepAll(&ins)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.pme)}
 			c.shared = false // stepped with the client's own input
@@ -318,6 +320,8 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if c.pred {
 		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
 	}
+	st.oth.end(st, c, ctx)
+	st.tagTick(c, ctx)
 }
 
 // shownFrame is the frame the drawn player is at: the client's clock when
@@ -355,6 +359,10 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	for k := int32(0); k < p.Count; k++ {
 		p.Inputs[k] = c.inBits[int(p.Frame(k))%len(c.inBits)]
 	}
+	p.Players = int32(ctx.Players())
+	if p.Players > 1 {
+		st.fillTags(&p)
+	}
 	if _, err := ctx.SendBack(&p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
@@ -366,17 +374,22 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	p.State.NumCubes = int32(c.n)
 	p.State.Players = int32(ctx.Players())
 	p.State.History = nil
+	f, ok := wire.FrameOf(seq, ctx.Frame())
+	if !ok {
+		return errors.New("predict: packet from a frame the server has not reached")
+	}
+	p.Frame = int32(f)
 	if err := p.Serialize(r); err != nil {
 		return err
 	}
 	if !p.State.Compressed {
 		return errNotCompressed
 	}
-	f, ok := wire.FrameOf(seq, ctx.Frame())
-	if !ok {
-		return errors.New("predict: packet from a frame the server has not reached")
-	}
 	c.configure(st)
+	if p.State.Players > 1 && !ctx.Thin() {
+		st.oth.received(st, c, p, f, ctx.Frame())
+		st.takeVerdicts(c, &p.Verdicts)
+	}
 	ss := &st.stats
 	if f <= c.lastServer {
 		ss.StalePackets++
@@ -448,7 +461,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	if other {
 		ss.InputMismatches++
 	}
-	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle) {
+	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle && !st.othersOff(c, p, f)) {
 		if c.world && !c.set.Mode.corrects() {
 			c.apply(p, false, true) // the cubes, at the present
 		}
@@ -566,8 +579,9 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			break
 		}
 		j := g % len(rg.saves)
-		pw.Save(&rg.saves[j])
 		ins := c.stepInputs(m.in)
+		st.oth.replayStep(c, pw, g, &ins)
+		pw.Save(&rg.saves[j])
 		pw.StepAll(&ins)
 		m.after = pw.Cube(c.pme)
 		frames++
@@ -598,7 +612,7 @@ func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 	for k := int32(0); k < p.State.NumUpdates; k++ {
 		u := &p.State.Updates[k]
 		i := int(u.Index)
-		if i == c.me && c.player >= 0 && !withPlayer {
+		if (i == c.me && c.player >= 0 && !withPlayer) || c.skipOnApply(i) {
 			continue
 		}
 		old := c.w.Cube(i)

@@ -21,6 +21,11 @@ type Strategy struct {
 	stats    Stats
 	win      [wire.TicksPerSecond]tickStat
 	controls []strategy.Control
+	// Other players and tags (others.go, tag.go, truth.go).
+	oth   others
+	tsrv  tagServer
+	tcli  tagClient
+	truth truth
 	// The totals at the last roll of the window.
 	rolledCorr   uint64
 	rolledFrames int
@@ -60,23 +65,26 @@ type Stats struct {
 	LastUpdates    int    // cube updates in the last packet
 
 	// Client.
-	StalePackets    uint64 // server packets older than one already applied
-	Corrections     uint64 // rewinds
-	ReplayedFrames  int    // frames replayed, in all
-	ReplayNs        int64  // time spent replaying, in all
-	PredictNs       int64  // time spent in predicted steps, in all
-	TooOld          uint64 // corrections older than the move ring (snapped at the present)
-	InputMismatches uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
-	ClockJumps      uint64 // the client was behind the server and jumped
-	StepsThisTick   int    // 0, 1 or 2
-	Lead            int    // client frame − server frame, ticks
-	Early           int    // the client's estimate of how early its inputs arrive, ticks
-	HasEarly        bool
-	Reported        int // the server's last report, ticks
-	MoveDepth       int // moves not yet confirmed by the server
-	InputsPerPacket int
-	InputDelayMs    float64 // the last key press's input-to-motion delay
-	HasInputDelay   bool
+	StalePackets uint64 // server packets older than one already applied
+	Corrections  uint64 // rewinds
+	// OthersCorrections counts the rewinds another player's error started
+	// (other players predicted with their last inputs), among Corrections.
+	OthersCorrections uint64
+	ReplayedFrames    int    // frames replayed, in all
+	ReplayNs          int64  // time spent replaying, in all
+	PredictNs         int64  // time spent in predicted steps, in all
+	TooOld            uint64 // corrections older than the move ring (snapped at the present)
+	InputMismatches   uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
+	ClockJumps        uint64 // the client was behind the server and jumped
+	StepsThisTick     int    // 0, 1 or 2
+	Lead              int    // client frame − server frame, ticks
+	Early             int    // the client's estimate of how early its inputs arrive, ticks
+	HasEarly          bool
+	Reported          int // the server's last report, ticks
+	MoveDepth         int // moves not yet confirmed by the server
+	InputsPerPacket   int
+	InputDelayMs      float64 // the last key press's input-to-motion delay
+	HasInputDelay     bool
 
 	// Over the last second.
 	CorrectionsPerSec     float64
@@ -89,6 +97,10 @@ type Stats struct {
 	PredictionErrors      int     // comparisons in the window (0: nothing to show)
 	LastReplayFrames      int
 	LastReplayUs          float64
+
+	// Other players as this client draws them, and its tags.
+	Others OthersStats
+	Tags   TagStats
 
 	errSq, errMax, errDeg float64
 	errN                  int
@@ -109,8 +121,12 @@ func (s *Stats) lastReplay(frames int, d time.Duration) {
 
 // tickStat is one tick of the one-second window.
 type tickStat struct {
-	corrections, frames   int
-	replayNs              int64
+	corrections, frames int
+	replayNs            int64
+	// Other players as this client draws them, and its tags.
+	Others OthersStats
+	Tags   TagStats
+
 	errSq, errMax, errDeg float64
 	errN                  int
 }
@@ -181,11 +197,17 @@ func (st *Strategy) SetSettings(s Settings) {
 	if s.Scope < 0 || s.Scope >= numScopes {
 		s.Scope = ScopeWorld
 	}
+	s.OthersSettings.normalize()
 	st.set = s
 }
 
-// SetMode moves to sub-mode m with its starting settings.
-func (st *Strategy) SetMode(m Mode) { st.SetSettings(ModeSettings(m)) }
+// SetMode moves to sub-mode m with its starting settings; the settings of
+// other players stay.
+func (st *Strategy) SetMode(m Mode) {
+	s := ModeSettings(m)
+	s.OthersSettings = st.set.OthersSettings
+	st.SetSettings(s)
+}
 
 // Stats returns the figures.
 func (st *Strategy) Stats() Stats { return st.stats }
@@ -209,7 +231,7 @@ func (st *Strategy) Mode() string {
 	if s.Mode.corrects() {
 		out += " · replay " + s.Scope.String()
 	}
-	return out + " · smoothing " + s.Smoothing.String()
+	return out + " · smoothing " + s.Smoothing.String() + st.othersMode()
 }
 
 // Explain implements strategy.Strategy.
@@ -247,6 +269,13 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.win = [wire.TicksPerSecond]tickStat{}
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)
+	st.oth.reset(st)
+	st.tsrv.reset()
+	st.tcli.reset()
+	st.truth.reset()
+	if ctx.Players() > 1 {
+		st.truth.record(ctx.Frame(), ctx.Left())
+	}
 	st.cli.reset(st, ctx)
 }
 
@@ -259,6 +288,7 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 // LeftInput implements strategy.RightDriven: the input the server steps
 // frame ctx.Frame() with.
 func (st *Strategy) LeftInput(ctx strategy.Context) cubes.Input {
+	st.judgeTags(ctx)
 	return st.srv.input(st, ctx.Frame())
 }
 
@@ -303,6 +333,9 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 			s = c.drawnPlayer()
 		}
 		p, q := c.smooth.Rendered(i, s.Position, s.Orientation)
+		if o, ok := st.otherAt(i); ok {
+			p, q, atRest = o.Position, o.Orientation, false
+		}
 		v.Cubes = append(v.Cubes, viewmodel.CubeView{
 			Position: p, Orientation: q, HalfExtent: w.HalfExtent(i),
 			Player: i == c.me, Interacting: s.Interacting || w.IsPlayer(i), AtRest: atRest,
@@ -318,6 +351,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkReplay, Position: c.mark.Position,
 			Orientation: c.mark.Orientation, HalfExtent: h, To: c.markTo.Position})
 	}
+	st.othersMarks(v, h)
 	if c.pred || c.lastServer < 0 {
 		return 0, false
 	}
