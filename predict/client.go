@@ -230,6 +230,16 @@ func playerWorld(left *cubes.World) (*cubes.World, error) {
 	return w, w.SetCube(1, parked)
 }
 
+// in is the client's player's cube in pw, the local world or the
+// player-only one (their indices differ for players 2..: the player-only
+// world's grid is one cube).
+func (c *client) in(pw *cubes.World) int {
+	if pw == c.pw {
+		return c.pme
+	}
+	return c.me
+}
+
 // predicting returns the world that predicts the player and its history.
 func (c *client) predicting() (*cubes.World, *ring) {
 	if c.world {
@@ -290,7 +300,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 			st.oth.beforeStep(c, pw, f, &ins)
 			pw.Save(&r.saves[k])
 			pw.StepAll(&ins)
-			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.pme)}
+			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
 		}
 		c.ct++
@@ -437,7 +447,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	// frames the client predicted can be compared at the same frame.)
 	var predicted *cubes.CubeState
 	if f == c.ct {
-		cur := pw.Cube(c.pme)
+		cur := pw.Cube(c.in(pw))
 		predicted = &cur
 	} else if m := rg.at(f - 1); m != nil {
 		predicted = &m.after
@@ -530,8 +540,8 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 	c.adopted = max(c.adopted, f)
 	c.shared = false
-	old := pw.Cube(c.pme)
-	_ = pw.SetCube(c.pme, c.serverPlayer)
+	old := pw.Cube(c.in(pw))
+	_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	c.smooth.Corrected(c.set.smoothMode(), c.me, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
 	if f > c.ct {
 		// Behind the server: jump the clock to it (a fresh client, or
@@ -554,7 +564,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.snapPresent(st, pw, f)
 		return
 	}
-	old := pw.Cube(c.pme)
+	old := pw.Cube(c.in(pw))
 	smooth := c.world
 	if smooth {
 		for i := range c.n {
@@ -571,7 +581,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
 	}
 	c.adopted = f
-	_ = pw.SetCube(c.pme, c.serverPlayer)
+	_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	frames := 0
 	for g := f; g < c.ct; g++ {
 		m := rg.at(g)
@@ -583,10 +593,10 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		st.oth.replayStep(c, pw, g, &ins)
 		pw.Save(&rg.saves[j])
 		pw.StepAll(&ins)
-		m.after = pw.Cube(c.pme)
+		m.after = pw.Cube(c.in(pw))
 		frames++
 	}
-	now := pw.Cube(c.pme)
+	now := pw.Cube(c.in(pw))
 	mode := c.set.smoothMode()
 	if smooth {
 		for i := range c.n {

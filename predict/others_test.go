@@ -272,3 +272,46 @@ func TestTwoPlayersDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The client of player 2 predicts its own cube: with the whole-world
+// scope its world's index of the player is not the player-only world's
+// (whose grid is one cube). It once rewound and replayed grid cube 2 in
+// its player's place: its player drifted metres from the server's, and
+// cube 2 took the player's state at every correction.
+func TestSecondPlayerPredictsItsOwnCube(t *testing.T) {
+	cfg := game.DefaultConfig()
+	cfg.World.Players = 2
+	cfg.Bots = []cubes.BotKind{cubes.BotWander}
+	cfg.Link = link.Config{LatencyMs: 50}
+	cfg.Strategies = append(cfg.Strategies, New(DefaultConfig()))
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2 := s.ClientStrategy(1).(*Strategy)
+	cube := s.Left().PlayerCube(1)
+	var sq, worst float64
+	n := 0
+	for f := range 360 {
+		s.Step(cubes.Input{})
+		if f < 60 {
+			continue
+		}
+		c, ok := st2.PlayerAt(s.Frame())
+		p, _, okL := s.LeftAt(float64(s.Frame()), cube)
+		if !ok || !okL {
+			t.Fatalf("frame %d: no prediction or no server state", s.Frame())
+		}
+		d := c.Position.Sub(p).Len()
+		sq += d * d
+		worst = math.Max(worst, d)
+		n++
+	}
+	rms := math.Sqrt(sq / float64(n))
+	g := st2.cli.w.Cube(2).Position.Sub(s.Left().Cube(2).Position).Len()
+	t.Logf("client 2: its player %.2f cm RMS, %.1f cm max from the server at the same frame; %d corrections; grid cube 2 %.2f cm off",
+		100*rms, 100*worst, st2.Stats().Corrections, 100*g)
+	if rms > 0.05 || g > 0.05 {
+		t.Errorf("client 2's player %.1f cm RMS from the server, grid cube 2 %.1f cm off: want a few cm at most", 100*rms, 100*g)
+	}
+}
