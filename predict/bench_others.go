@@ -71,7 +71,68 @@ func benchOthers(b strategy.Bench) error {
 			rows = append(rows, othersCells(pr, m, &r))
 		}
 	}
-	return writeOthersTable(b, rows)
+	if err := writeOthersTable(b, rows); err != nil {
+		return err
+	}
+	return benchPassing(b, pb)
+}
+
+// The tags' own table: player 2 passes back and forth 5 m to the side of
+// you, standing (cubes.Passer), never touching you; your client tags it
+// whenever it is drawn within 1.5 × the reach, the reach 5.6 m so a pass's
+// middle is a hit. Without contact your own prediction is exact, so what
+// the verdicts disagree on is where player 2 was.
+const (
+	passTicks = 1200
+	passLine  = 5.0
+	passReach = 5.6
+)
+
+// passModes are the drawing modes of the tags' table.
+var passModes = []OthersMode{OthersArrived, OthersInterpolate, OthersExtrapolate, OthersPredict}
+
+func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
+	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "\npreset\tother player drawn\ttags\tseen as hits\tgranted comp\tgranted no comp\tagree comp\tagree no comp\tview ms back\t")
+	for _, pr := range othersPresets {
+		for _, m := range passModes {
+			c := DefaultConfig()
+			c.Others.TagReach, c.Others.AutoTagRange = passReach, 1.5*passReach
+			st := New(c)
+			set := st.Settings()
+			set.Others, set.AutoTag = m, AutoTagAll
+			st.SetSettings(set)
+			run, err := pb.NewPlayersRun(strategy.PlayersConfig{Players: 2, Links: []link.Config{pr.Config()}, Thin: true}, st)
+			if err != nil {
+				return err
+			}
+			p := cubes.NewPasser()
+			p.Offset = passLine
+			left := run.Left()
+			pb.PlayPlayers("other players", fmt.Sprintf("tags, %s, %s", pr, m), run, passTicks, func(f int, ins *cubes.Inputs) uint8 {
+				ins[1] = p.Input(f, left.Cube(left.PlayerCube(1)).Position, left.Cube(left.PlayerCube(0)).Position)
+				return 3
+			}, nil)
+			t := st.Stats().Tags
+			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f\t\n", pr, m, t.Verdicts, t.SeenHitsJudged, t.GrantedOn, t.GrantedOff,
+				pctCell(t.AgreementOn()), pctCell(t.AgreementOff()), t.LastViewBackMs)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(b.Out(), "Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
+	fmt.Fprintln(b.Out(), "with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
+	fmt.Fprintln(b.Out(), "view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
+	return nil
+}
+
+// pctCell writes a percentage, or "–" when there is none.
+func pctCell(v float64) string {
+	if v < 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f %%", v)
 }
 
 // othersRun plays the scenario on preset pr with the other player drawn
@@ -154,12 +215,6 @@ func (e *pushEpisode) end(row *othersRow) {
 
 // othersCells formats one row.
 func othersCells(pr link.Preset, m OthersMode, r *othersRow) []string {
-	agree := func(v float64) string {
-		if v < 0 {
-			return "–"
-		}
-		return fmt.Sprintf("%.0f %%", v)
-	}
 	return []string{
 		pr.String(), m.String(),
 		fmt.Sprintf("%.2f", r.o.ErrRMSCm), fmt.Sprintf("%.1f", r.o.ErrMaxCm),
@@ -167,7 +222,7 @@ func othersCells(pr link.Preset, m OthersMode, r *othersRow) []string {
 		fmt.Sprintf("%.1f", r.o.ContactSec), fmt.Sprintf("%.1f", r.o.ContactCorrPerSec),
 		fmt.Sprintf("%.2f / %.2f", r.pushServer, r.pushSeen),
 		fmt.Sprintf("%d (%d hits)", r.tags.Verdicts, r.tags.SeenHitsJudged),
-		agree(r.tags.AgreementOn()), agree(r.tags.AgreementOff()),
+		pctCell(r.tags.AgreementOn()), pctCell(r.tags.AgreementOff()),
 	}
 }
 

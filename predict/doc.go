@@ -29,9 +29,36 @@
 //     its marks (the server's last pose, a replay's jump).
 //   - controls.go: the keys, the sub-modes, the flags, the facts line, the
 //     settings shared with a right process.
+//   - bench.go: the prediction section of the bench.
+//
+// With several players (each client owns one; the others are other
+// people's):
+//
+//   - others.go: how a client draws the other players (`I`: as it arrives,
+//     interpolated on the snapshot playout clock, extrapolated for 0.25 s at
+//     most, predicted with their last inputs inside the rewind-and-replay,
+//     the 2004 pull), their states by server frame, their proxies in the
+//     predicting world and in replays.
+//   - others_config.go: the drawing modes, OthersSettings, OthersConfig.
+//   - others_figures.go: the drawn other players against the server's truth
+//     at the frame they represent, the delay, the jitter, the contacts.
+//   - others_view.go: where the View draws them, the truth and dispute
+//     marks.
+//   - others_controls.go: their keys (I, D, C, Slash), the facts and Mode
+//     text.
+//   - tag.go: tags in the input packet, the server's verdicts with and
+//     without lag compensation, in the server packet; the client's tally
+//     and disputed tags.
+//   - truth.go: the server's history of every player's state (the rewind of
+//     lag compensation; the truth of the figures, in one process).
+//   - bench_others.go: the "other players" section of the bench.
 //
 // The tests: packet_test.go (round trips, hostile bytes, fuzz targets of
-// both readers and of the session both ways), strategy_test.go (whole
-// sessions: perfect link, the intercontinental katamari, loss, replay
-// determinism, the clock, the controls).
+// both readers, with and without other players, and of the session both
+// ways, with one player and with three), strategy_test.go (whole sessions:
+// perfect link, the intercontinental katamari, loss, replay determinism,
+// the clock, the controls), others_test.go (interpolation exactly the
+// delay in the past and never beyond what it holds, extrapolation stopping
+// at 0.25 s, two-player determinism, player 2's own prediction), tag_test.go
+// (lag compensation's agreement).
 package predict

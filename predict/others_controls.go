@@ -8,37 +8,26 @@ import (
 )
 
 // The presenter's handles on other players and tags: I cycles how other
-// players are drawn, D / Shift+D nudges the interpolation delay, C chooses
-// the verdict that counts (lag compensation on or off), and Slash tags the
-// nearest other player. Letters another strategy uses act here only while
-// this strategy is active; Slash (the "/" key) is no other strategy's, as
-// a player's action should be.
+// players are drawn, and Slash (the "/" key) tags the nearest other player.
+// I is snapshot interpolation's render-mode key too (it acts here only
+// while this strategy is active); Slash is no other strategy's, as a
+// player's action should be. The interpolation delay, the verdict that
+// counts (lag compensation on or off) and the automatic tags are flags
+// (-predict-delay, -predict-compensation, -predict-autotag): the help has
+// no room for more rows at 1280 × 720 with the largest text, and the Mode
+// line shows both verdicts' tallies whatever the setting.
 
 // TagKey is the key of the tag action: Ebitengine's name of the "/" key.
 const TagKey = "Slash"
 
 func (st *Strategy) othersControls() []strategy.Control {
 	return []strategy.Control{
-		{Key: "I", Label: "other players", Help: "other players: as it arrives / interpolated / extrapolated / predicted / 2004", Action: strategy.Cycle,
+		{Key: "I", Label: "other players", Help: "others: as arrived / interpolated / extrapolated / predicted / 2004", Action: strategy.Cycle,
 			Value: func() string { return st.set.Others.String() },
 			Do: func(dir int) {
 				s := st.set
 				n := NumOthersModes
 				s.Others = OthersMode((int(s.Others)-1+dir+n)%n + 1)
-				st.SetSettings(s)
-			}},
-		{Key: "D", Label: "interpolation delay", Help: "other players' interpolation delay +1 / −1 tick", Action: strategy.Adjust,
-			Value: func() string { return fmt.Sprintf("%.0f ms", float64(st.delayTicks())*1000/wire.TicksPerSecond) },
-			Do: func(dir int) {
-				s := st.set
-				s.DelayNudge = max(s.DelayNudge+dir, -st.cfg.Others.InterpDelayTicks)
-				st.SetSettings(s)
-			}},
-		{Key: "C", Label: "lag compensation", Help: "lag compensation of tags on / off (both verdicts are counted)", Action: strategy.Toggle,
-			Value: func() string { return strategy.OnOff(st.set.Compensate) },
-			Do: func(int) {
-				s := st.set
-				s.Compensate = !s.Compensate
 				st.SetSettings(s)
 			}},
 		{Key: TagKey, Label: "tag", Help: "tag the nearest other player (within 3 m as you see it)", Action: strategy.Toggle,
@@ -66,15 +55,22 @@ func (st *Strategy) othersFacts() string {
 		}
 		out += " · "
 	}
-	t := &st.stats.Tags
-	if t.Tags > 0 {
-		out += fmt.Sprintf("tags: %d of %d seen as hits, granted %d with compensation, %d without", t.SeenHits, t.Tags, t.GrantedOn, t.GrantedOff)
-		if t.Verdicts > 0 {
-			out += fmt.Sprintf(" (agree %.0f %% / %.0f %%)", t.AgreementOn(), t.AgreementOff())
-		}
-		out += " · "
-	}
 	return out
+}
+
+// tagsText is the tags' tally on the Mode line: the hits the client saw
+// against the tags the server granted, both ways, and how often each
+// agreed with the client.
+func (st *Strategy) tagsText() string {
+	t := &st.stats.Tags
+	if t.Tags == 0 {
+		return " · tags: none yet (/ tags)"
+	}
+	s := fmt.Sprintf(" · tags: %d seen as hits of %d · granted %d with compensation, %d without", t.SeenHits, t.Tags, t.GrantedOn, t.GrantedOff)
+	if t.Verdicts > 0 {
+		s += fmt.Sprintf(" · agree %.0f %% with, %.0f %% without", t.AgreementOn(), t.AgreementOff())
+	}
+	return s
 }
 
 // pastText says how far in the past (or ahead) something is drawn.
@@ -98,5 +94,5 @@ func (st *Strategy) othersMode() string {
 	if st.set.Others == OthersInterpolate {
 		s += fmt.Sprintf(" %.0f ms", float64(st.delayTicks())*1000/wire.TicksPerSecond)
 	}
-	return s + " · lag compensation " + strategy.OnOff(st.set.Compensate)
+	return s + " · lag compensation " + strategy.OnOff(st.set.Compensate) + st.tagsText()
 }

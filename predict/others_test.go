@@ -235,7 +235,7 @@ func TestTwoPlayersDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames := 420
+	frames := 300
 	run := func(procs int) []uint64 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		cfg := game.DefaultConfig()

@@ -3,61 +3,13 @@ package predict
 import (
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
 )
 
-// passer steers player 2 back and forth past player 1 (who stands still
-// at the centre) on a line 2.6 m away: close enough that a tag hits near
-// the middle of each pass (the reach is 3 m), far enough that the two
-// never touch. A controller reading the server's world, as a bot would.
-// passLine is the passer's distance from player 1, m; tagReach the reach
-// of the test's tags: a tag hits in the middle of each pass, and the
-// players (1.5 m cubes, tumbling) never touch.
-const (
-	passLine = 5.0
-	tagReach = 5.6
-)
-
-type passer struct {
-	leg int
-	cur cubes.Input
-}
-
-func (p *passer) input(w *cubes.World) cubes.Input {
-	if w.Frame() < 240 || w.Frame()%8 != 0 {
-		return p.cur
-	}
-	pos := w.Cube(w.PlayerCube(1)).Position
-	me := w.Cube(w.PlayerCube(0)).Position // where player 1 settled after its drop
-	ys := [2]float64{6, -6}
-	target := me.Add(mgl64.Vec3{passLine, ys[p.leg%2], 0})
-	if w.Frame() < 240 {
-		target = me.Add(mgl64.Vec3{passLine, 6, 0}) // first to the top of the line
-	} else if d := target.Sub(pos); d[1]*d[1] < 1 {
-		p.leg++
-	}
-	d := target.Sub(pos)
-	d[2] = 0
-	var in cubes.Input
-	if d.Len() > 0.3 {
-		const tan22 = 0.41421356
-		ax, ay := max(d[0], -d[0]), max(d[1], -d[1])
-		if ax > tan22*ay {
-			in.Right, in.Left = d[0] > 0, d[0] < 0
-		}
-		if ay > tan22*ax {
-			in.Up, in.Down = d[1] > 0, d[1] < 0
-		}
-	}
-	p.cur = in
-	return in
-}
-
-// tagRun plays the passer against a standing player 1 on link lc for
+// tagRun plays a passer (cubes.Passer, reading the server's world as a
+// bot does) against a standing player 1 on link lc for
 // frames ticks, player 1's client tagging on its own, and returns the
 // strategy.
 func tagRun(t *testing.T, lc link.Config, others OthersMode, frames int) *Strategy {
@@ -67,7 +19,7 @@ func tagRun(t *testing.T, lc link.Config, others OthersMode, frames int) *Strate
 	cfg.Thin = true
 	cfg.Link = lc
 	c := DefaultConfig()
-	c.Others.TagReach, c.Others.AutoTagRange = tagReach, 1.5*tagReach
+	c.Others.TagReach, c.Others.AutoTagRange = passReach, 1.5*passReach
 	st := New(c)
 	s0 := st.Settings()
 	s0.Others, s0.AutoTag = others, AutoTagAll
@@ -77,9 +29,11 @@ func tagRun(t *testing.T, lc link.Config, others OthersMode, frames int) *Strate
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p passer
-	for range frames {
-		ins := cubes.Inputs{{}, p.input(s.Left())}
+	p := cubes.NewPasser()
+	p.Offset = passLine
+	w := s.Left()
+	for f := range frames {
+		ins := cubes.Inputs{{}, p.Input(f, w.Cube(w.PlayerCube(1)).Position, w.Cube(w.PlayerCube(0)).Position)}
 		s.StepPlayers(&ins, 3)
 	}
 	return st

@@ -30,7 +30,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,
 			Value: func() string { return st.cfg.DelayString() },
 			Do:    func(dir int) { st.NudgeDelay(dir) }},
-		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13, beyond the article)",
+		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13, ours)",
 			Action: strategy.Toggle,
 			Value:  func() string { return strategy.OnOff(st.cfg.PlayerPrediction) },
 			Do:     func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},

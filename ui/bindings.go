@@ -97,7 +97,7 @@ func buildBindings(list []strategy.Strategy) []binding {
 			do: func(a *App) {
 				a.adjustLink(func(c *link.Config) { c.LossPercent = math.Max(0, c.LossPercent-lossStep) })
 			}},
-		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: noShift, label: "F7 / Shift+F7", help: "bandwidth cap: off, 2048 … 64 kbit/s (a bottleneck queue: delay, then loss)",
+		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: noShift, label: "F7 / Shift+F7", help: "bandwidth cap: off, 2048 … 64 kbit/s (a queue: delay, then loss)",
 			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, +1) }) }},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: withShift,
 			do: func(a *App) { a.adjustLink(func(c *link.Config) { c.BandwidthKbps = nextCap(c.BandwidthKbps, -1) }) }},

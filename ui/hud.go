@@ -751,7 +751,7 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	keyW, helpW := 0.0, 0.0
 	hs := make([]float64, len(groups))
 	for g, gr := range groups {
-		hs[g] = hh + lh*float64(len(gr.rows)) + lh*0.4
+		hs[g] = hh + lh*float64(len(gr.rows)) + lh*helpGroupGap
 		for _, k := range gr.rows {
 			keyW = math.Max(keyW, measure(k.Key, keyFace))
 			helpW = math.Max(helpW, measure(k.Help, txt))
@@ -820,9 +820,14 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 			label(dst, k.Help, txt, x+p.keyW+p.keyGap, y, colDim)
 			y += lh
 		}
-		y += lh * 0.4
+		y += lh * helpGroupGap
 	}
 }
+
+// helpGroupGap is the space after each group of the help, in lines: a
+// quarter line still separates them, and with a dozen groups every tenth
+// of a line counts at 1280 × 720 with the largest text.
+const helpGroupGap = 0.25
 
 // shownStrategy is the shown client's instance of the active strategy:
 // its settings are the presenter's, its figures (stalls, desyncs, budget)
