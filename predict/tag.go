@@ -269,7 +269,10 @@ func (st *Strategy) tagTick(c *client, ctx strategy.Context) {
 	d := &o.drawn[o.nearest]
 	target := st.drawnPose(c, o.nearest).Position
 	dist := target.Sub(st.drawnMe(c)).Len()
-	auto := st.set.AutoTag == AutoTagAll || (st.set.AutoTag == AutoTagBots && ctx.Client() > 0)
+	// A bot plays client 2.. in one process; a right process is a person
+	// (its context has one input client).
+	bot := ctx.Client() > 0 && ctx.InputClients() > 1
+	auto := st.set.AutoTag == AutoTagAll || (st.set.AutoTag == AutoTagBots && bot)
 	if !req && !(auto && dist <= cfg.AutoTagRange) {
 		return
 	}
