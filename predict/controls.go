@@ -59,7 +59,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(i int) { s := st.set; s.Scope = Scope(i); st.SetSettings(s) }),
 		strategy.ChoiceFlag("predict-others", "prediction (2004) other players: arrived, interpolate, extrapolate, predict or 2004", othersFlagNames,
 			func(i int) { s := st.set; s.Others = OthersMode(i + 1); st.SetSettings(s) }),
-		strategy.IntFlag("predict-delay", "prediction (2004) other players' interpolation delay, ticks (default 5: 83 ms)", 0, 2*MaxDelayNudge,
+		strategy.IntFlag("predict-delay", "prediction (2004) other players' interpolation delay, ticks (default 5: 83 ms)", 0, maxDelayTicks,
 			func(n int) { s := st.set; s.DelayNudge = n - st.cfg.Others.InterpDelayTicks; st.SetSettings(s) }),
 		strategy.ChoiceFlag("predict-compensation", "prediction (2004) lag compensation of tags: on or off", []string{"off", "on"},
 			func(i int) { s := st.set; s.Compensate = i == 1; st.SetSettings(s) }),

@@ -265,10 +265,14 @@ func (o *others) received(st *Strategy, c *client, p *ServerPacket, f, now int) 
 	}
 }
 
-// delayTicks is the interpolation delay the settings ask for.
+// delayTicks is the interpolation delay the settings ask for, within what
+// the state rings hold (half of them: the latency needs the rest).
 func (st *Strategy) delayTicks() int {
-	return max(st.cfg.Others.InterpDelayTicks+st.set.DelayNudge, 0)
+	return min(max(st.cfg.Others.InterpDelayTicks+st.set.DelayNudge, 0), maxDelayTicks)
 }
+
+// maxDelayTicks bounds the interpolation delay, ticks (533 ms).
+const maxDelayTicks = stateRingSize / 2
 
 // simulatedHere reports whether the other players are simulated in the
 // client's predicting world (4 and 5 with the whole-world scope), rather

@@ -65,26 +65,23 @@ type Stats struct {
 	LastUpdates    int    // cube updates in the last packet
 
 	// Client.
-	StalePackets uint64 // server packets older than one already applied
-	Corrections  uint64 // rewinds
-	// OthersCorrections counts the rewinds another player's error started
-	// (other players predicted with their last inputs), among Corrections.
-	OthersCorrections uint64
-	ReplayedFrames    int    // frames replayed, in all
-	ReplayNs          int64  // time spent replaying, in all
-	PredictNs         int64  // time spent in predicted steps, in all
-	TooOld            uint64 // corrections older than the move ring (snapped at the present)
-	InputMismatches   uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
-	ClockJumps        uint64 // the client was behind the server and jumped
-	StepsThisTick     int    // 0, 1 or 2
-	Lead              int    // client frame − server frame, ticks
-	Early             int    // the client's estimate of how early its inputs arrive, ticks
-	HasEarly          bool
-	Reported          int // the server's last report, ticks
-	MoveDepth         int // moves not yet confirmed by the server
-	InputsPerPacket   int
-	InputDelayMs      float64 // the last key press's input-to-motion delay
-	HasInputDelay     bool
+	StalePackets    uint64 // server packets older than one already applied
+	Corrections     uint64 // rewinds
+	ReplayedFrames  int    // frames replayed, in all
+	ReplayNs        int64  // time spent replaying, in all
+	PredictNs       int64  // time spent in predicted steps, in all
+	TooOld          uint64 // corrections older than the move ring (snapped at the present)
+	InputMismatches uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
+	ClockJumps      uint64 // the client was behind the server and jumped
+	StepsThisTick   int    // 0, 1 or 2
+	Lead            int    // client frame − server frame, ticks
+	Early           int    // the client's estimate of how early its inputs arrive, ticks
+	HasEarly        bool
+	Reported        int // the server's last report, ticks
+	MoveDepth       int // moves not yet confirmed by the server
+	InputsPerPacket int
+	InputDelayMs    float64 // the last key press's input-to-motion delay
+	HasInputDelay   bool
 
 	// Over the last second.
 	CorrectionsPerSec     float64
@@ -101,6 +98,9 @@ type Stats struct {
 	// Other players as this client draws them, and its tags.
 	Others OthersStats
 	Tags   TagStats
+	// OthersCorrections counts the rewinds another player's error started
+	// (other players predicted with their last inputs), among Corrections.
+	OthersCorrections uint64
 
 	errSq, errMax, errDeg float64
 	errN                  int
@@ -121,12 +121,8 @@ func (s *Stats) lastReplay(frames int, d time.Duration) {
 
 // tickStat is one tick of the one-second window.
 type tickStat struct {
-	corrections, frames int
-	replayNs            int64
-	// Other players as this client draws them, and its tags.
-	Others OthersStats
-	Tags   TagStats
-
+	corrections, frames   int
+	replayNs              int64
 	errSq, errMax, errDeg float64
 	errN                  int
 }
