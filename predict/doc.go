@@ -21,9 +21,16 @@
 // ahead it runs), and state synchronization's cube updates, the player
 // first, with the inputs the server stepped with.
 //
-// With several players each client owns one and predicts it; the other
-// players in its world step with the inputs the server last said it used.
-// The server keeps each client's input stream and clock report apart.
+// With several players each client owns one and predicts it; the server
+// keeps each client's input stream and clock report apart. How a client
+// draws the OTHER players is a setting (I): as their state arrives,
+// interpolated a fixed time in the past on the snapshot playout clock
+// (seeds/001), extrapolated for at most 0.25 s, predicted with their last
+// known inputs inside the rewind-and-replay, or pulled toward the server
+// by the article's 2004 rule; each is measured against the server's state
+// at the frame it stands for. A tag (/) names the nearest other player as
+// the client sees it; the server judges it at its present and rewound by
+// the client's latency and interpolation delay (lag compensation).
 //
 // # The client
 //
