@@ -30,7 +30,7 @@ func (st *Strategy) othersControls() []strategy.Control {
 				s.Others = OthersMode((int(s.Others)-1+dir+n)%n + 1)
 				st.SetSettings(s)
 			}},
-		{Key: TagKey, Label: "tag", Help: "tag the nearest other player (within 3 m as you see it)", Action: strategy.Toggle,
+		{Key: TagKey, Label: "tag", Help: "tag the nearest other player (within 3 m as you see it)", Action: strategy.Trigger,
 			Value: func() string {
 				t := &st.stats.Tags
 				return fmt.Sprintf("sent with the next input (%d so far, %d seen as hits)", t.Tags, t.SeenHits)
