@@ -101,6 +101,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./snapshot:FuzzSnapshotPacket ./snapshot:FuzzSnapshotReceive ./snapshot:FuzzReadChallenge \
 	./statesync:FuzzStateSyncPacket ./statesync:FuzzStateSyncReceive \
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
+	./predict:FuzzPredictInputPacketPlayers ./predict:FuzzPredictServerPacketPlayers ./predict:FuzzPredictReceivePlayers \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \

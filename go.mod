@@ -8,6 +8,7 @@ require (
 	github.com/ebitengine/oto/v3 v3.5.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto v0.59.0
 	golang.org/x/image v0.45.0
 	gonum.org/v1/plot v0.17.0

@@ -271,7 +271,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-headless"}, "netcubes: -listen and -headless go with -role left"},
 		{[]string{"-connect", "host:1"}, "netcubes: -connect goes with -role right"},
 		{[]string{"-diag-every", "-1"}, "netcubes: -diag-every must be 0..600 ticks, got -1"},
-		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari) nor a readable file: open nope: no such file or directory`},
+		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari, push) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {
 		out, err := runApp(t, nil, tt.args...)

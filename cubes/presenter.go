@@ -69,7 +69,8 @@ func (s *Spiral) Input(f int, player mgl64.Vec3) Input {
 }
 
 // BallRadius is the radius, m, within which cubes count as part of the
-// katamari ball: the figure the issues and the README quote.
+// katamari ball: the ball size the physics bench and the script generator
+// (cmd/genscript) report.
 const BallRadius = 2.5
 
 // BallSize counts the cubes (the player excluded) whose centres lie within

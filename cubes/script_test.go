@@ -103,7 +103,7 @@ func TestParseScriptFiles(t *testing.T) {
 		{"/dev/zero", "/dev/zero:1: line 1 is longer than 4096 bytes: want a frame range and its keys (is this a script?)"},
 		{dir, fmt.Sprintf("script %q is a directory: want a script file", dir)},
 		{big, big + ":262145: the script is longer than 16 MiB: want a text file of frame ranges"},
-		{filepath.Join(dir, "none.txt"), fmt.Sprintf("script %q is neither built in (idle, katamari) nor a readable file: open %s: no such file or directory",
+		{filepath.Join(dir, "none.txt"), fmt.Sprintf("script %q is neither built in (idle, katamari, push) nor a readable file: open %s: no such file or directory",
 			filepath.Join(dir, "none.txt"), filepath.Join(dir, "none.txt"))},
 	}
 	for _, tt := range tests {
@@ -172,7 +172,7 @@ func TestLoadScript(t *testing.T) {
 			t.Errorf("%s: %v (length %v)", name, err, s)
 		}
 	}
-	if _, err := LoadScript("no-such-script"); err == nil || !strings.Contains(err.Error(), "neither built in (idle, katamari) nor a readable file") {
+	if _, err := LoadScript("no-such-script"); err == nil || !strings.Contains(err.Error(), "neither built in (idle, katamari, push) nor a readable file") {
 		t.Errorf("missing script: %v", err)
 	}
 }

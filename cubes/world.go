@@ -1,15 +1,3 @@
-// Package cubes is the 901-cube katamari world of the demo: the scene, the
-// player's forces (move, roll, blow, katamari), the "interacting" state that
-// colours cubes red, the at-rest flag, whole-world state get/set for the
-// networking code, save and restore of the whole world (save.go, for
-// rewind and replay), scripted input (script.go) and a steering presenter
-// made of code (presenter.go: the spiral the katamari script was recorded
-// from, which the physics bench drives live).
-//
-// One Step is one 1/60 s tick: apply the input's forces, step the physics,
-// then update rest and interaction from the new velocities and contacts.
-// Everything runs in a fixed order with no randomness, so two worlds given
-// the same inputs stay bit-identical (StateHash).
 package cubes
 
 import (

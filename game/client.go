@@ -45,6 +45,7 @@ type client struct {
 	leftEP, rightEP *wire.Endpoint
 
 	w        *wire.WriteStream
+	m        *wire.MeasureStream
 	sendBuf  []byte
 	sentNow  bool // a data packet left this tick
 	back     *wire.WriteStream
@@ -56,6 +57,7 @@ type client struct {
 
 	metrics      viewmodel.Metrics
 	second       [wire.TicksPerSecond]wire.Breakdown // per-tick bits, for SecondBits
+	sentHash     uint64                              // FNV-1a over every data packet sent (determinism checks)
 	timelineSent []sentRecord
 	timelineRecv []viewmodel.PacketRecord // a right process's arrivals
 }
@@ -77,6 +79,7 @@ func newClient(s *Session, k int, c link.Pair, st strategy.Strategy) *client {
 	cl.sendBuf = make([]byte, maxPacketBytes)
 	cl.backBuf = make([]byte, maxPacketBytes)
 	cl.w = wire.NewWriteStream(cl.sendBuf)
+	cl.m = wire.NewMeasureStream()
 	cl.back = wire.NewWriteStream(cl.backBuf)
 	return cl
 }
@@ -227,6 +230,18 @@ func (c *client) takeAcks(now wire.Tick) {
 	}
 }
 
+// measure counts the bits of p after the sequence number.
+func (c *client) measure(p strategy.Payload) (wire.Breakdown, error) {
+	c.m.Reset()
+	var seq uint16
+	c.m.SetCategory(wire.CategoryHeader)
+	if err := wire.SerializeUint16(c.m, &seq); err != nil {
+		return wire.Breakdown{}, err
+	}
+	err := p.Serialize(c.m)
+	return c.m.Breakdown(), err
+}
+
 // sendData runs the strategy's sender for this client.
 func (c *client) sendData() {
 	c.sentNow = false
@@ -371,6 +386,7 @@ func (c *client) send(p strategy.Payload) (int, error) {
 	if s.onSend != nil && c.id == 0 {
 		s.onSend(pkt)
 	}
+	c.sentHash = hashBytes(c.sentHash, pkt)
 	c.leftEP.SkipTo(seq)
 	c.leftEP.Sent(now, len(pkt))
 	if s.cfg.Tap != nil {
@@ -476,7 +492,7 @@ func (x *clientContext) PresenterInput() cubes.Input {
 func (x *clientContext) Send(p strategy.Payload) (int, error)     { return x.c.send(p) }
 func (x *clientContext) SendBack(p strategy.Payload) (int, error) { return x.c.sendBack(p) }
 func (x *clientContext) Measure(p strategy.Payload) (wire.Breakdown, error) {
-	return x.c.s.measure(p)
+	return x.c.measure(p)
 }
 
 // errorState is the shown client's error bookkeeping between ticks.

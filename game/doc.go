@@ -26,19 +26,26 @@
 //     for the left when it has some;
 //  7. the views and the metrics are updated.
 //
-// Files: session.go (Config, Session, Step, sending and the metrics),
-// context.go (the session as a strategy sees it), history.go (the left's
-// recent past, for the error figures), timeline.go (the HUD's packet
-// timeline), impact.go (the hardest impact of a step, for the sounds),
-// figures.go (when a figure rests on too little to be shown: the HUD's
-// "measuring…"), caption.go (the stage's caption of what just happened,
-// from the strategies' events and the session's own), fence.go (the
-// field's edge for the presenter's keys).
-// The tests: session_test.go (framing, acks, metrics, two-way strategies),
-// stage_test.go (mode switches that start clean, links restored, figures
-// measuring, the lag, captions, the fence)
-// and hostile_test.go (hostile sequence numbers and ack packets, and the
-// fuzz targets of the session's two read paths, through internal/fuzzutil).
+// The left's recent past is kept (a history of its poses), so the error
+// figures compare the right with the left as it was at the frame the right
+// is showing, not as it is now; a packet timeline and the hardest impact of
+// each tick feed the HUD and the sounds.
+//
+// Two processes: the same Session can run split over a real network, each
+// process stepping only its half of every tick (Role). The left is the
+// authority over the session (epoch, frame, strategy, live settings, link
+// conditions) and sends that state to the right whenever it changes; since
+// the right cannot see the truth, the left also sends its quantized world
+// now and then, against which the right measures its error.
+//
+// Several players: the session is one server world and N clients, each
+// with its own links both ways, its own sequence numbers and acks, and its
+// own instance of the active strategy (strategy.Strategy.Clone); client k
+// owns player k, bots drive the players the presenter does not. The
+// server's shared work is done once a tick, and the clients' encoding runs
+// on every core with the same bits as a serial run. The stage's own
+// figures live here too: when a figure rests on too little data to be
+// shown ("measuring…"), and the caption of what just happened.
 //
 // Nothing here reads the wall clock, iterates a map or uses a shared random
 // generator: the links draw from their own seeded generators, so a session

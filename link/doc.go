@@ -11,18 +11,10 @@
 // in simulation ticks from a seed and never reads the wall clock, so a run
 // repeats exactly.
 //
-//   - link.go: Config, CapSchedule, Link (Send, Receive, outages,
-//     statistics, the fate of every packet for the HUD's timeline) and its
-//     design note.
-//   - presets.go: the named presets and Pair, their two directions.
-//   - serialize.go: Config.Serialize, every field range-checked, for the
-//     two-process mode.
-//
-// The tests: link_test.go (delays, loss rates, bursts, the cap and the
-// bottleneck's delivered fraction, delay and storage, fragments, TCP-like
-// ordering, determinism), acks_test.go (wire.Endpoint's acks, RTT and loss
-// measured over these links), oneway_test.go (the presets' two directions,
-// one-way delays through two links and their sum), corrupt_test.go (one
-// bit in the configured share, counted, without changing any fate) and
-// schedule_test.go (a cap that steps over time).
+// A zero Config is a perfect link. Every random draw (loss, jitter,
+// duplicates, bursts) comes from the link's own generator, seeded by its
+// owner, so two links with the same seed and the same packets make the same
+// decisions, and each direction of a session has its own. A packet's fate
+// (Fate: delivered, lost, dropped by the queue or an outage, ...) is kept
+// for the HUD's packet timeline.
 package link

@@ -34,13 +34,14 @@ const (
 	maxWireKbps     = 1e7     // 10 Gbit/s
 	maxWireBytes    = 1 << 30 // a queue of 1 GB
 	maxWireInFlight = 1 << 20
+	maxWireTicks    = 60 * 60 * 60 // an hour: a cap schedule's step
 )
 
 // wireFields lists every field of c in wire order with its range.
 func (c *Config) wireFields() []wireField {
 	ms := func(v *float64) wireField { return wireField{f: v, hi: maxWireMs} }
 	pct := func(v *float64) wireField { return wireField{f: v, hi: 100} }
-	return []wireField{
+	fs := []wireField{
 		ms(&c.LatencyMs),
 		ms(&c.JitterMs),
 		pct(&c.LossPercent),
@@ -59,7 +60,13 @@ func (c *Config) wireFields() []wireField {
 		ms(&c.MaxRTOMs),
 		{i: &c.MaxInFlight, hi: maxWireInFlight},
 		{i: &c.MaxPacketBytes, hi: DefaultMaxPacketBytes},
+		pct(&c.CorruptPercent),
 	}
+	for k := range c.CapSchedule.Steps {
+		st := &c.CapSchedule.Steps[k]
+		fs = append(fs, wireField{f: &st.Kbps, hi: maxWireKbps}, wireField{i: &st.Ticks, hi: maxWireTicks})
+	}
+	return append(fs, wireField{b: &c.CapSchedule.Repeat})
 }
 
 // Serialize writes, reads or measures every field of c. Reading checks

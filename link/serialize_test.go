@@ -2,6 +2,7 @@ package link
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -16,8 +17,10 @@ func roundTripConfig(t *testing.T, c Config) Config {
 		t.Fatal(err)
 	}
 	m := wire.NewMeasureStream()
-	if err := c.Serialize(m); err != nil || m.BytesProcessed() != len(w.Bytes()) {
-		t.Fatalf("measured %d bytes, wrote %d (%v)", m.BytesProcessed(), len(w.Bytes()), err)
+	err := c.Serialize(m)
+	b := m.Breakdown()
+	if err != nil || (b.Total()+7)/8 != len(w.Bytes()) {
+		t.Fatalf("measured %d bits, wrote %d bytes (%v)", b.Total(), len(w.Bytes()), err)
 	}
 	var got Config
 	if err := got.Serialize(wire.NewReadStream(w.Bytes())); err != nil {
@@ -52,6 +55,13 @@ func TestSerializeEveryField(t *testing.T) {
 			switch f.Kind() {
 			case reflect.Struct:
 				fill(f, name+".")
+			case reflect.Array:
+				for k := 0; k < f.Len(); k++ {
+					if f.Index(k).Kind() != reflect.Struct {
+						t.Fatalf("Config.%s holds %v: teach wireFields and this test about it", name, f.Index(k).Kind())
+					}
+					fill(f.Index(k), fmt.Sprintf("%s[%d].", name, k))
+				}
 			case reflect.Float64:
 				f.SetFloat(float64(n) + 0.25) // ≤ 100: in every field's range
 			case reflect.Int:
@@ -72,6 +82,12 @@ func TestSerializeEveryField(t *testing.T) {
 			name := path + a.Type().Field(i).Name
 			if a.Field(i).Kind() == reflect.Struct {
 				cmp(a.Field(i), b.Field(i), name+".")
+				continue
+			}
+			if a.Field(i).Kind() == reflect.Array {
+				for k := 0; k < a.Field(i).Len(); k++ {
+					cmp(a.Field(i).Index(k), b.Field(i).Index(k), fmt.Sprintf("%s[%d].", name, k))
+				}
 				continue
 			}
 			if !a.Field(i).Equal(b.Field(i)) {

@@ -259,16 +259,9 @@ func (st *Strategy) Send(ctx strategy.Context) {
 	f := ctx.Frame()
 	newest := f - 1
 	r := st.relay
-	if newest >= st.start {
-		// Player 1 plays at the server, and so does any player without a
-		// client of its own; the others' inputs come up from their
-		// clients (ReceiveBack).
-		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
-		for pl := max(ctx.InputClients(), 1); pl < st.players; pl++ {
-			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())
-		}
+	if r.preparedAt != f {
+		st.PrepareSend(ctx)
 	}
-	r.advance()
 	// Every frame the server holds every player's input for, the oldest
 	// the right lacks first: the right cannot skip a frame, so when more
 	// than the window is missing it gets the oldest, and Lag says how far
@@ -302,7 +295,7 @@ func (st *Strategy) Send(ctx strategy.Context) {
 			p.OwnNext = uint32(r.firstMissing(own))
 		}
 	}
-	p.Hash = r.leftHash(ctx.Left(), f)
+	p.Hash = r.hash
 	st.lastCount = int(p.Count)
 	_, _ = ctx.Send(p)
 }
@@ -599,17 +592,17 @@ type relay struct {
 	start   int
 	players int
 	next    int // first frame some player's input is missing for
-	// The left world's hash at frame hashAt: hashing 901 cubes is the
+	// The left world's hash at frame preparedAt: hashing 901 cubes is the
 	// server's work once a tick, not once per client.
-	hash   uint32
-	hashAt int
-	have   [cubes.MaxPlayers][ring]int32
-	in     [cubes.MaxPlayers][ring]uint8
+	hash       uint32
+	preparedAt int // the frame PrepareSend last ran at (−1: never)
+	have       [cubes.MaxPlayers][ring]int32
+	in         [cubes.MaxPlayers][ring]uint8
 }
 
 func (r *relay) reset(start, players int) {
 	r.start, r.players, r.next = start, players, start
-	r.hashAt = -1
+	r.preparedAt = -1
 	for p := range r.have {
 		for k := range r.have[p] {
 			r.have[p][k] = -1
@@ -624,14 +617,6 @@ func (r *relay) put(p, f int, bits uint8) {
 	}
 	r.have[p][f%ring] = int32(f)
 	r.in[p][f%ring] = bits
-}
-
-// leftHash is the low 32 bits of the left world's state hash at frame f.
-func (r *relay) leftHash(left *cubes.World, f int) uint32 {
-	if r.hashAt != f {
-		r.hash, r.hashAt = uint32(left.StateHash()), f
-	}
-	return r.hash
 }
 
 // holds reports whether player p's input of frame f is in.
@@ -667,4 +652,25 @@ func (r *relay) firstMissing(p int) int {
 		f++
 	}
 	return f
+}
+
+// PrepareSend implements strategy.Preparer: the server's share of a tick,
+// once for every client's instance: the inputs that play at the server
+// put in the relay (player 1's, and any player's without a client of its
+// own; the others' come up from their clients, ReceiveBack), the relay
+// advanced, the left world hashed.
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	r := st.relay
+	f := ctx.Frame()
+	if r.preparedAt == f {
+		return
+	}
+	if newest := f - 1; newest >= st.start {
+		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
+		for pl := max(ctx.InputClients(), 1); pl < st.players; pl++ {
+			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())
+		}
+	}
+	r.advance()
+	r.hash, r.preparedAt = uint32(ctx.Left().StateHash()), f
 }

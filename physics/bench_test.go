@@ -60,7 +60,7 @@ func BenchmarkKatamariPile(b *testing.B) {
 // horizontal with a little lift, so neighbours run into each other and
 // the whole grid tumbles and collides.
 func blast(tb testing.TB, w *World) {
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		id := BodyID(i)
 		// A direction from the index's hash, normalized with sqrt only
 		// (no sin or cos), so the kick is the same bits on every CPU.
@@ -68,7 +68,7 @@ func blast(tb testing.TB, w *World) {
 		x, y := float64(int32(h&0xffff)-0x8000), float64(int32(h>>16)-0x8000)
 		l := math.Sqrt(float64(x*x)+float64(y*y)) + 1
 		dv := vec3{float64(5*x) / l, float64(5*y) / l, 3}
-		if err := w.ApplyLinearImpulse(id, scale(dv, w.Mass(id)).mgl()); err != nil {
+		if err := w.applyLinearImpulse(id, scale(dv, w.Mass(id)).mgl()); err != nil {
 			tb.Fatal(err)
 		}
 	}

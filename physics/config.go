@@ -9,9 +9,10 @@ package physics
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/internal/valid"
 )
 
 // DefaultDensity is the density, in kg/m³, that the netcubes world uses for
@@ -159,8 +160,7 @@ type Config struct {
 
 	// MaxLinearSpeed is the default clamp, in m/s, on each body's linear
 	// speed (the original demo's 32 m/s, which the network code also
-	// assumes when it bounds velocities). Per body: BoxDef.MaxLinearSpeed,
-	// SetSpeedLimits.
+	// assumes when it bounds velocities). Per body: BoxDef.MaxLinearSpeed.
 	MaxLinearSpeed float64
 
 	// MaxAngularSpeed is the default clamp, in rad/s, on each body's angular
@@ -238,65 +238,43 @@ func DefaultConfig() Config {
 	}
 }
 
-// ErrInvalidConfig is wrapped by the error NewWorld returns for a bad
-// Config.
+// ErrInvalidConfig is wrapped by the error Validate (and so NewWorld)
+// returns for a bad Config.
 var ErrInvalidConfig = errors.New("physics: invalid config")
 
-// validate checks every field's range. It is only called by NewWorld.
-func (c *Config) validate() error {
-	bad := func(name string, v float64) error {
-		return fmt.Errorf("%w: %s = %v", ErrInvalidConfig, name, v)
-	}
-	positive := []struct {
-		name string
-		v    float64
-	}{
-		{"TimeStep", c.TimeStep},
-		{"ContactHertz", c.ContactHertz},
-		{"MaxPushOutSpeed", c.MaxPushOutSpeed},
-		{"MaxLinearSpeed", c.MaxLinearSpeed},
-		{"MaxAngularSpeed", c.MaxAngularSpeed},
-		{"CellSize", c.CellSize},
-		{"LinearSlop", c.LinearSlop},
-	}
-	for _, f := range positive {
-		if !(f.v > 0) || math.IsInf(f.v, 1) {
-			return bad(f.name, f.v)
-		}
-	}
-	nonNegative := []struct {
-		name string
-		v    float64
-	}{
-		{"Friction", c.Friction},
-		{"Restitution", c.Restitution},
-		{"RestitutionThreshold", c.RestitutionThreshold},
-		{"ContactDampingRatio", c.ContactDampingRatio},
-		{"SpeculativeDistance", c.SpeculativeDistance},
-		{"SleepSpeed", c.SleepSpeed},
-		{"SleepTime", c.SleepTime},
-		{"LinearDamping", c.LinearDamping},
-		{"AngularDamping", c.AngularDamping},
-		{"SetStatePositionTolerance", c.SetStatePositionTolerance},
-		{"SetStateAngleTolerance", c.SetStateAngleTolerance},
-		{"SetStateSpeedTolerance", c.SetStateSpeedTolerance},
-	}
-	for _, f := range nonNegative {
-		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return bad(f.name, f.v)
-		}
-	}
-	if c.Substeps < 1 || c.Substeps > 64 {
-		return bad("Substeps", float64(c.Substeps))
+// Validate reports the first field out of its range, naming the field, its
+// value and the range (the error wraps ErrInvalidConfig). A Config is
+// checked, never repaired (docs/design/config-validation.md): NewWorld
+// refuses an invalid one.
+func (c *Config) Validate() error {
+	const most = valid.Finite
+	err := valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "TimeStep", V: c.TimeStep, Hi: most, AboveLo: true},
+		valid.Field{Name: "ContactHertz", V: c.ContactHertz, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxPushOutSpeed", V: c.MaxPushOutSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxLinearSpeed", V: c.MaxLinearSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxAngularSpeed", V: c.MaxAngularSpeed, Hi: most, AboveLo: true},
+		valid.Field{Name: "CellSize", V: c.CellSize, Hi: most, AboveLo: true},
+		valid.Field{Name: "LinearSlop", V: c.LinearSlop, Hi: most, AboveLo: true},
+		valid.Field{Name: "Friction", V: c.Friction, Hi: most},
+		valid.Field{Name: "Restitution", V: c.Restitution, Hi: 1},
+		valid.Field{Name: "RestitutionThreshold", V: c.RestitutionThreshold, Hi: most},
+		valid.Field{Name: "ContactDampingRatio", V: c.ContactDampingRatio, Hi: most},
+		valid.Field{Name: "SpeculativeDistance", V: c.SpeculativeDistance, Hi: most},
+		valid.Field{Name: "SleepSpeed", V: c.SleepSpeed, Hi: most},
+		valid.Field{Name: "SleepTime", V: c.SleepTime, Hi: most},
+		valid.Field{Name: "LinearDamping", V: c.LinearDamping, Hi: most},
+		valid.Field{Name: "AngularDamping", V: c.AngularDamping, Hi: most},
+		valid.Field{Name: "SetStatePositionTolerance", V: c.SetStatePositionTolerance, Hi: most},
+		valid.Field{Name: "SetStateAngleTolerance", V: c.SetStateAngleTolerance, Hi: 1},
+		valid.Field{Name: "SetStateSpeedTolerance", V: c.SetStateSpeedTolerance, Hi: most},
+		valid.Field{Name: "Substeps", V: float64(c.Substeps), Lo: 1, Hi: 64},
+	)
+	if err != nil {
+		return err
 	}
 	if !isFinite3(toVec(c.Gravity)) {
-		return fmt.Errorf("%w: Gravity = %v", ErrInvalidConfig, c.Gravity)
-	}
-	if c.Restitution > 1 {
-		return bad("Restitution", c.Restitution)
-	}
-	if c.SetStateAngleTolerance > 1 {
-		return bad("SetStateAngleTolerance", c.SetStateAngleTolerance)
+		return fmt.Errorf("%w: Gravity = %v, want finite", ErrInvalidConfig, c.Gravity)
 	}
 	return nil
 }

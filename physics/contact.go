@@ -26,10 +26,12 @@ package physics
 //     including speculative ones (surfaces still apart). Those contacts
 //     join islands and wake sleeping bodies, so a fast player never hits a
 //     cube that is still asleep.
-//   - the game (Touching, Contacts, ContactPairs) sees a contact as
-//     touching when, at the end of the step, its surfaces are within
-//     LinearSlop of each other or it pushed the bodies apart during the
-//     step. Speculative points far from contact do not count.
+//   - the game (ContactPairs) sees a contact as touching when, at the
+//     end of the step, its surfaces are within LinearSlop of each other
+//     or it pushed the bodies apart during the step. Speculative points
+//     far from contact do not count.
+
+import "iter"
 
 // contactFlag bits.
 const (
@@ -233,8 +235,8 @@ func (w *World) narrowphase() {
 	}
 }
 
-// ContactInfo describes one contact of a body, for the game.
-type ContactInfo struct {
+// contactInfo describes one contact of a body (contactsOf).
+type contactInfo struct {
 	// Other is the body touched, or Ground.
 	Other BodyID
 	// NormalImpulse is the total normal impulse (N·s) the contact applied
@@ -250,68 +252,71 @@ type ContactInfo struct {
 type ContactPair struct {
 	A BodyID // the lower index
 	B BodyID // the higher index, or Ground
-	// NormalImpulse and Began are as in ContactInfo.
+	// NormalImpulse is the total normal impulse (N·s) the contact applied
+	// during the last Step (0 for contacts of sleeping bodies, which did
+	// no work); impact loudness can follow it. Began is true if the bodies
+	// started touching during the last Step.
 	NormalImpulse float64
 	Began         bool
 }
 
-// Touching appends to dst the bodies (and Ground) that body id touches
+// touching yields the touching contacts of body i (a valid index), in
+// the order of its contact list: the order contacts were created, newest
+// first. The tests' queries (touchingBodies, touchesGround, contactsOf)
+// read the list through it.
+func (w *World) touching(i int32) iter.Seq[*contact] {
+	return func(yield func(*contact) bool) {
+		for ci := w.bodies[i].contactHead; ci >= 0; {
+			c := &w.cs.pool[ci]
+			if c.flags&flagTouching != 0 && !yield(c) {
+				return
+			}
+			ci = c.next[c.endpoint(i)]
+		}
+	}
+}
+
+// touchingBodies appends to dst the bodies (and Ground) that body id touches
 // as of the last Step, and returns the extended slice. Sleeping bodies keep
 // their contacts, so a cube asleep on the ground still touches Ground. The
 // order is deterministic (the order contacts were created, newest first).
 // It allocates nothing when dst has room.
-func (w *World) Touching(id BodyID, dst []BodyID) []BodyID {
-	b := w.get(id)
-	if b == nil {
+func (w *World) touchingBodies(id BodyID, dst []BodyID) []BodyID {
+	if w.get(id) == nil {
 		return dst
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.flags&flagTouching != 0 {
-			dst = append(dst, c.other(i))
-		}
-		ci = c.next[c.endpoint(i)]
+	for c := range w.touching(int32(id)) {
+		dst = append(dst, c.other(int32(id)))
 	}
 	return dst
 }
 
-// TouchesGround reports whether body id touches the ground.
-func (w *World) TouchesGround(id BodyID) bool {
-	b := w.get(id)
-	if b == nil {
+// touchesGround reports whether body id touches the ground.
+func (w *World) touchesGround(id BodyID) bool {
+	if w.get(id) == nil {
 		return false
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.b < 0 && c.flags&flagTouching != 0 {
+	for c := range w.touching(int32(id)) {
+		if c.b < 0 {
 			return true
 		}
-		ci = c.next[c.endpoint(i)]
 	}
 	return false
 }
 
-// Contacts appends to dst the touching contacts of body id, with their
+// contactsOf appends to dst the touching contacts of body id, with their
 // last-step impulse and whether they began this step, in the same order as
-// Touching. It allocates nothing when dst has room.
-func (w *World) Contacts(id BodyID, dst []ContactInfo) []ContactInfo {
-	b := w.get(id)
-	if b == nil {
+// touchingBodies. It allocates nothing when dst has room.
+func (w *World) contactsOf(id BodyID, dst []contactInfo) []contactInfo {
+	if w.get(id) == nil {
 		return dst
 	}
-	i := int32(id)
-	for ci := b.contactHead; ci >= 0; {
-		c := &w.cs.pool[ci]
-		if c.flags&flagTouching != 0 {
-			dst = append(dst, ContactInfo{
-				Other:         c.other(i),
-				NormalImpulse: c.impulse,
-				Began:         c.flags&flagBegan != 0,
-			})
-		}
-		ci = c.next[c.endpoint(i)]
+	for c := range w.touching(int32(id)) {
+		dst = append(dst, contactInfo{
+			Other:         c.other(int32(id)),
+			NormalImpulse: c.impulse,
+			Began:         c.flags&flagBegan != 0,
+		})
 	}
 	return dst
 }

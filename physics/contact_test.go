@@ -20,11 +20,11 @@ func TestContactEvents(t *testing.T) {
 	top := addCube(t, w, cubeHalf, mgl64.Vec3{0.05, 0, 1.5})
 	m := w.Mass(top)
 	landed := -1
-	var impact ContactInfo
+	var impact contactInfo
 	for i := 0; i < 60 && (landed < 0 || i < landed+10); i++ {
 		vz := w.State(top).LinearVelocity[2]
 		w.Step()
-		for _, c := range w.Contacts(top, nil) {
+		for _, c := range w.contactsOf(top, nil) {
 			if c.Other == base && c.Began {
 				if landed >= 0 {
 					t.Fatalf("contact began twice (steps %d and %d)", landed, i)
@@ -45,7 +45,7 @@ func TestContactEvents(t *testing.T) {
 	t.Logf("landed at step %d with impulse %.4f N·s", landed, impact.NormalImpulse)
 	// Resting: the contact is old and carries the top cube's weight.
 	w.Step()
-	cs := w.Contacts(top, nil)
+	cs := w.contactsOf(top, nil)
 	if len(cs) != 1 || cs[0].Other != base || cs[0].Began {
 		t.Fatalf("resting contacts of the top cube: %+v", cs)
 	}
@@ -56,13 +56,13 @@ func TestContactEvents(t *testing.T) {
 	if got := cs[0].NormalImpulse; math.Abs(got-weight) > 0.2*weight {
 		t.Errorf("resting impulse %.5f, want the weight per step %.5f", got, weight)
 	}
-	got := w.Touching(base, nil)
+	got := w.touchingBodies(base, nil)
 	slices.Sort(got)
 	if !slices.Equal(got, []BodyID{Ground, top}) {
 		t.Errorf("base touches %v, want [Ground %d]", got, top)
 	}
-	if !w.TouchesGround(base) || w.TouchesGround(top) {
-		t.Errorf("TouchesGround: base %v top %v", w.TouchesGround(base), w.TouchesGround(top))
+	if !w.touchesGround(base) || w.touchesGround(top) {
+		t.Errorf("TouchesGround: base %v top %v", w.touchesGround(base), w.touchesGround(top))
 	}
 	pairs := w.ContactPairs(nil)
 	want := []ContactPair{{A: base, B: top}, {A: base, B: Ground}}
@@ -72,12 +72,12 @@ func TestContactEvents(t *testing.T) {
 	// Asleep: contacts stay, impulses read zero, nothing begins.
 	settle(w, 300)
 	w.Step()
-	for _, c := range w.Contacts(base, nil) {
+	for _, c := range w.contactsOf(base, nil) {
 		if c.Began || c.NormalImpulse != 0 {
 			t.Errorf("sleeping contact %+v", c)
 		}
 	}
-	if len(w.Touching(top, nil)) != 1 {
+	if len(w.touchingBodies(top, nil)) != 1 {
 		t.Errorf("sleeping top cube lost its contact")
 	}
 }
@@ -105,7 +105,7 @@ func TestTouchingSpreads(t *testing.T) {
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		buf = w.Touching(id, buf[:0])
+		buf = w.touchingBodies(id, buf[:0])
 		for _, o := range buf {
 			if o != Ground && !reached[o] {
 				reached[o] = true

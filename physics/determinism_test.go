@@ -49,7 +49,7 @@ func TestDeterminism(t *testing.T) {
 		}
 		maxAwake = max(maxAwake, a.Stats().AwakeBodies)
 	}
-	for i := 0; i < a.BodyCount(); i++ {
+	for i := 0; i < a.bodyCount(); i++ {
 		sa, sb := a.State(BodyID(i)), b.State(BodyID(i))
 		if stateBits(sa) != stateBits(sb) {
 			t.Fatalf("body %d differs: %v vs %v", i, sa, sb)

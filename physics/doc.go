@@ -1,8 +1,8 @@
 // Package physics is the rigid-body engine of netcubes: dynamic boxes on a
 // static ground plane (z = 0, z up), with friction, stacking, sleeping and
 // bit-exact determinism. It replaces the ODE solver of the original
-// "Networked Physics" demo, and it is written to be read: every phase of a
-// step lives in its own file, and the comments say why, not only what.
+// "Networked Physics" demo, and it is written to be read: Step reads as
+// its phases, and the comments say why, not only what.
 //
 // # Using it
 //
@@ -15,7 +15,7 @@
 //	w.ApplyForce(cube, mgl64.Vec3{10, 0, 0}) // acts during the next Step
 //	w.Step()                                 // advances Config.TimeStep (1/60 s)
 //	s := w.State(cube)                       // position, orientation, velocities
-//	touching := w.Touching(cube, nil)        // [Ground]
+//	pairs := w.ContactPairs(nil)             // [{A: cube, B: Ground, ...}]
 //
 // Bodies are named by BodyID, their index in the order they were added.
 // Contact queries name the ground Ground. All methods validate their input:
@@ -24,21 +24,21 @@
 //
 // # One step, phase by phase
 //
-// Step (step.go) runs these phases in order. Sleeping bodies take part in
-// none of them, so a world at rest costs almost nothing.
+// Step runs these phases in order. Sleeping bodies take part in none of
+// them, so a world at rest costs almost nothing.
 //
-//  1. Broadphase (broadphase.go). Each awake body gets "fat" bounds: its
+//  1. Broadphase (findPairs). Each awake body gets "fat" bounds: its
 //     box grown by how far it can move this step. A uniform grid (a spatial
 //     hash) finds the pairs of bodies whose fat bounds overlap, plus the
 //     bodies near the ground. Sleeping bodies sit in a second grid that is
 //     rebuilt only when something falls asleep or wakes.
 //
-//  2. Contacts (contact.go). Each candidate pair has a persistent contact
+//  2. Contacts (updateContacts). Each candidate pair has a persistent contact
 //     record that lives as long as the pair stays close. The records are
 //     kept sorted by (body, body), so merging them with the new pairs is
 //     one linear pass and the order of everything that follows is fixed.
 //
-//  3. Narrowphase (collide_box.go, manifold.go). For each contact with an
+//  3. Narrowphase (narrowphase). For each contact with an
 //     awake body, the exact geometry: the separating axis test over 15 axes
 //     picks the contact normal, clipping the incident face against the
 //     reference face gives up to 4 points, and each point gets a feature id
@@ -49,12 +49,13 @@
 //     point whose id existed last
 //     step inherits its impulse, which is what makes stacks stand still.
 //
-//  4. Waking (island.go). A contact with points between an awake body and
+//  4. Waking (wakeTouched). A contact with points between an awake body and
 //     a sleeping one wakes the sleeping body's whole island, before the
 //     solver runs, so the sleeping bodies take part in this very step.
 //
-//  5. Solver, "soft step" (solver.go; after Erin Catto's Solver2D and Box2D
-//     v3). The step is cut into substeps (8 by default). Each substep:
+//  5. Solver, "soft step" (prepareSolver, then per substep
+//     integrateVelocities, solveContacts, integratePositions and
+//     solveContacts again; after Erin Catto's Solver2D and Box2D v3). The step is cut into substeps (8 by default). Each substep:
 //     integrate velocities (gravity, forces, and the warm start: last
 //     substep's impulses applied again up front); solve the contacts with a
 //     soft push-out bias (a damped spring per contact point, stiff but
@@ -66,15 +67,15 @@
 //     bodies close its gap and no more, which is how fast bodies are kept
 //     from tunnelling.
 //
-//  6. Restitution (if enabled) and storing the impulses in the contacts for
+//  6. Restitution (applyRestitution, if enabled) and storing the impulses in the contacts for
 //     the next step's warm start. Contacts that pushed or ended within
 //     LinearSlop are marked touching for the game, with the step's impulse
 //     and whether the touch began this step.
 //
-//  7. Finalize (step.go). New positions and orientations are written back,
+//  7. Finalize (finalizeBodies). New positions and orientations are written back,
 //     velocities clamped to the speed limits, forces cleared.
 //
-//  8. Sleep (island.go). Awake bodies are grouped into islands (bodies
+//  8. Sleep (updateSleep). Awake bodies are grouped into islands (bodies
 //     connected by contacts); an island whose bodies have all been slower
 //     than SleepSpeed for SleepTime falls asleep together.
 //
@@ -98,13 +99,13 @@
 // every step ("quantize both sides") keeps a resting world asleep and
 // still; a real correction wakes it and its island. See SetState.
 //
-// Save and Restore (save.go) copy the complete world, contacts, warm-start
-// impulses, sleep state and scratch included, into a reusable Saved value
-// and back: stepping a restored world reproduces the original run bit for
-// bit, which is what rewind and replay (client-side prediction) needs. For
-// 901 cubes mid-gather a save costs about 23 µs and a restore 19 µs, with
-// no allocation once the Saved value is warm (BenchmarkSaveRestore in
-// package cubes).
+// Save and Restore copy the complete world, contacts, warm-start impulses,
+// sleep state and scratch included, into a reusable Saved value and back:
+// stepping a restored world reproduces the original run bit for bit, which
+// is what rewind and replay (client-side prediction) needs. Both are plain
+// copies into storage the Saved value keeps, with no allocation once it is
+// warm: cheap enough for every tick (BenchmarkSaveRestore in package cubes
+// measures them).
 //
 // # Units
 //

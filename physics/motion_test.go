@@ -14,7 +14,7 @@ import (
 func lowestCorner(w *World, id BodyID) float64 {
 	s := w.State(id)
 	r := rotationMatrix(fromMgl(s.Orientation))
-	e := w.HalfExtents(id)
+	e := w.halfExtents(id)
 	return s.Position[2] - (e[0]*math.Abs(r.c[0].z) + e[1]*math.Abs(r.c[1].z) + e[2]*math.Abs(r.c[2].z))
 }
 

@@ -45,7 +45,7 @@ func TestQuantizeEveryStep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := tc.world(t)
-			n := w.BodyCount()
+			n := w.bodyCount()
 			start := make([]mgl64.Vec3, n)
 			for i := range start {
 				start[i] = w.State(BodyID(i)).Position

@@ -87,7 +87,7 @@ func restingGrid(tb testing.TB) *World {
 func katamariPull(w *World, player BodyID) int {
 	pc := toVec(w.State(player).Position)
 	n := 0
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		id := BodyID(i)
 		if id == player {
 			continue
@@ -157,7 +157,7 @@ func katamariWorld(tb testing.TB, pile, warm int) (*World, BodyID) {
 		d  float64
 	}
 	var cubes []cube
-	for i := 1; i < w.BodyCount(); i++ {
+	for i := 1; i < w.bodyCount(); i++ {
 		p := w.State(BodyID(i)).Position
 		cubes = append(cubes, cube{BodyID(i), math.Hypot(p[0], p[1])})
 	}
@@ -183,7 +183,7 @@ func katamariWorld(tb testing.TB, pile, warm int) (*World, BodyID) {
 func pileCount(w *World, player BodyID, r float64) int {
 	pc := w.State(player).Position
 	n := 0
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		if BodyID(i) != player && w.State(BodyID(i)).Position.Sub(pc).Len() < r {
 			n++
 		}
@@ -235,7 +235,7 @@ func quantizeState(s State) State {
 
 // quantizeWorld sets every body to its quantized state.
 func quantizeWorld(tb testing.TB, w *World) {
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		id := BodyID(i)
 		if err := w.SetState(id, quantizeState(w.State(id))); err != nil {
 			tb.Fatal(err)
@@ -248,9 +248,9 @@ func quantizeWorld(tb testing.TB, w *World) {
 func maxPlayerPenetration(w *World, player BodyID) float64 {
 	ps := w.State(player)
 	pr := rotationMatrix(fromMgl(ps.Orientation))
-	he := w.HalfExtents(player)
+	he := w.halfExtents(player)
 	worst := 0.0
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		id := BodyID(i)
 		if id == player {
 			continue
@@ -260,7 +260,7 @@ func maxPlayerPenetration(w *World, player BodyID) float64 {
 			continue
 		}
 		r := rotationMatrix(fromMgl(s.Orientation))
-		e := w.HalfExtents(id)
+		e := w.halfExtents(id)
 		for k := 0; k < 8; k++ {
 			v := s.Position
 			for a := 0; a < 3; a++ {
@@ -284,7 +284,7 @@ func maxPlayerPenetration(w *World, player BodyID) float64 {
 // maxSpeed returns the largest linear speed of any body except skip.
 func maxSpeed(w *World, skip BodyID) float64 {
 	m := 0.0
-	for i := 0; i < w.BodyCount(); i++ {
+	for i := 0; i < w.bodyCount(); i++ {
 		if BodyID(i) == skip {
 			continue
 		}

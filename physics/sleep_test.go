@@ -32,11 +32,10 @@ func TestWakeWakesIsland(t *testing.T) {
 		poke func(w *World, ids [3]BodyID) error
 		wake bool
 	}{
-		{"Wake", func(w *World, ids [3]BodyID) error { return w.Wake(ids[2]) }, true},
 		{"force", func(w *World, ids [3]BodyID) error { return w.ApplyForce(ids[0], mgl64.Vec3{0.1, 0, 0}) }, true},
 		{"torque", func(w *World, ids [3]BodyID) error { return w.ApplyTorque(ids[1], mgl64.Vec3{0, 0, 0.1}) }, true},
 		{"impulse", func(w *World, ids [3]BodyID) error {
-			return w.ApplyLinearImpulseAtPoint(ids[2], mgl64.Vec3{0.01, 0, 0}, mgl64.Vec3{0, 0, 1.1})
+			return w.applyLinearImpulse(ids[2], mgl64.Vec3{0.01, 0, 0})
 		}, true},
 		{"SetState moved 1 cm", func(w *World, ids [3]BodyID) error {
 			s := w.State(ids[1])
@@ -122,7 +121,7 @@ func TestAsleepGridDoesNoWork(t *testing.T) {
 	if st.Contacts < 900 {
 		t.Errorf("sleeping bodies lost their contacts: %d left", st.Contacts)
 	}
-	if got := w.Touching(BodyID(1), nil); len(got) != 1 || got[0] != Ground {
+	if got := w.touchingBodies(BodyID(1), nil); len(got) != 1 || got[0] != Ground {
 		t.Errorf("sleeping corner cube touches %v, want [Ground]", got)
 	}
 }
@@ -192,7 +191,7 @@ func TestStartAsleep(t *testing.T) {
 	if z := w.State(drop).Position[2]; math.Abs(z-0.6) > 0.01 {
 		t.Errorf("the dropped box ended at z = %.4f, want 0.6 (on the cube)", z)
 	}
-	if !w.TouchesGround(target) {
+	if !w.touchesGround(target) {
 		t.Error("the woken cube does not touch the ground")
 	}
 }

@@ -84,10 +84,10 @@ package physics
 //     consecutive constraints share no body: each constraint then does not
 //     wait for the previous one's results, and the CPU overlaps them (the
 //     order Box2D v3 uses for SIMD). Ground constraints come last, in a
-//     loop without the ground's (zero) terms; a body has one ground
-//     contact at most, so they are independent too, and the floor gets the
-//     last word in each pass. The order depends only on the contact list,
-//     so it is deterministic.
+//     loop without the ground's (zero) terms (see solveContacts for why
+//     not one loop); a body has one ground contact at most, so they are
+//     independent too, and the floor gets the last word in each pass. The
+//     order depends only on the contact list, so it is deterministic.
 //
 // Determinism: every product that is followed by an addition is written
 // float64(x*y) to forbid FMA fusion, and only +, −, ×, ÷ and sqrt are
@@ -146,15 +146,15 @@ type solverBody struct {
 }
 
 // The constraint data is split by when the loops need it, so that each
-// pass over the contacts streams through as little memory as possible
-// (for the katamari pile, the constraints took about 0.7 MB when kept in
-// one struct per contact, 1.3 kB each with room for four points: most of
-// a core's L2 cache, read 16 times a step). contactConstraint holds what
-// every pass reads, patchFriction what only the relax pass reads, and the
-// points of all constraints sit one after the other in solver.cpoints, in
-// constraint order, so that a contact with two points takes the room of
-// two, not of four. The loops over a contact's points then range over a
-// slice of exactly its points, which also spares them bounds checks.
+// pass over the contacts streams through as little memory as possible (one
+// struct per contact with room for four points filled most of a core's L2
+// cache on the katamari pile, and every pass reads it: 16 a step).
+// contactConstraint holds what every pass reads, patchFriction what only
+// the relax pass reads, and the points of all constraints sit one after
+// the other in solver.cpoints, in constraint order, so that a contact with
+// two points takes the room of two, not of four. The loops over a
+// contact's points then range over a slice of exactly its points, which
+// also spares them bounds checks.
 
 // constraintPoint is a contact point prepared for the solver.
 type constraintPoint struct {
@@ -552,14 +552,33 @@ func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 	}
 }
 
-// solveContacts runs one pass over all constraints. With useBias it is the
-// "solve" stage (soft push-out); without, the "relax" stage, which also
-// solves friction, and, if warm, collects the next substep's warm start
-// (the last substep has none to prepare: the next step starts afresh
-// from the impulses stored in the contacts).
+// solveContacts runs one pass over all constraints: the body–body ones
+// here, then the ground ones (solveGround). With useBias it is the "solve"
+// stage (soft push-out); without, the "relax" stage, which also solves
+// friction, and, if warm, collects the next substep's warm start (the last
+// substep has none to prepare: the next step starts afresh from the
+// impulses stored in the contacts).
+//
+// Each contact goes through the same phases in both loops, on its bodies'
+// velocities held in registers (read once, written once):
+//
+//	normal    a Gauss–Seidel sweep over its points on scalars (pointImpulse,
+//	          accumulate)
+//	apply     the sweep's impulses pushed into the bodies' velocities
+//	friction  relax only: patch friction (tangentTarget, setTangent) and
+//	          twist (twistImpulse)
+//	store     relax only: the substep's impulses added to the step's
+//	          totals and to the next substep's warm start
+//
+// Why two loops: Box2D v3 solves a ground contact in the same loop, its
+// body B a static stand-in with zero velocity and inverse mass. Folded that
+// way the results here are the same to the bit, but every ground contact
+// then computes body B's terms for nothing, and most contacts are with the
+// ground: about 15 % more instructions per step with every cube awake
+// (docs/design/contact-solver.md). So the ground loop keeps body A's terms
+// only, and both loops share the kernels that do the work, inlined in each.
 func (w *World) solveContacts(h float64, useBias, warm bool) {
-	invH := 1 / h
-	maxPush := w.cfg.MaxPushOutSpeed
+	sw := normalSweep{invH: 1 / h, maxPush: w.cfg.MaxPushOutSpeed, useBias: useBias}
 	mu := w.cfg.Friction
 	sol := &w.sol
 	bodies := sol.bodies
@@ -572,49 +591,28 @@ func (w *World) solveContacts(h float64, useBias, warm bool) {
 		cps := pts[c.first : c.first+c.count]
 		vA, wA, vB, wB := A.v, A.w, B.v, B.w
 		n := c.normal
-		// Separation update terms shared by the points: n·(Δp_B − Δp_A),
-		// and n in each body's rotated frame, so that n·(ΔR·r) = (ΔRᵀn)·r.
+
+		// Normal. Separation update terms shared by the points:
+		// n·(Δp_B − Δp_A), and n in each body's rotated frame, so that
+		// n·(ΔR·r) = (ΔRᵀn)·r. (d is delta cut to the point count:
+		// indexing it needs no bounds check once the compiler knows j <
+		// len(cps) = len(d).)
 		dpn := dot(sub(B.dp, A.dp), n)
 		nA := mulMTV(&A.dR, n)
 		nB := mulMTV(&B.dR, n)
-		soft := c.soft
 		vnLinear := dot(n, sub(vB, vA))
-
-		// Sequential impulses over the points (Gauss–Seidel), on scalars:
-		// point j's normal speed is its speed at the start of the contact
-		// plus Σ_i k[j][i]·δ_i for the impulses δ_i applied so far.
-		// (d is delta cut to the point count: indexing it needs no bounds
-		// check once the compiler knows j < len(cps) = len(d).)
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
 		var total float64
 		for j := range cps {
 			cp := &cps[j]
 			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
-			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA)
-			kj := &cp.k
-			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
-
-			var impulse float64
-			switch {
-			case s > 0:
-				// Speculative: allow closing the gap this substep, no more.
-				impulse = -float64(cp.normalMass * (vn + float64(s*invH)))
-			case useBias:
-				bias := maxf(soft.biasRate*s, -maxPush)
-				impulse = -float64(float64(cp.normalMass*soft.massScale)*(vn+bias)) - float64(soft.impulseScale*cp.normalImpulse)
-			default:
-				impulse = -float64(cp.normalMass * vn)
-			}
-			// Contacts only push: clamp the accumulated impulse at zero.
-			newImpulse := maxf(cp.normalImpulse+impulse, 0)
-			impulse = newImpulse - cp.normalImpulse
-			cp.normalImpulse = newImpulse
-			d[j] = impulse
-			total += newImpulse
+			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA) + cp.coupled(&delta)
+			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
+			total += cp.normalImpulse
 		}
-		// Apply the sweep's impulses to the bodies: the linear impulse
-		// n·Σδ and the angular impulses Σ δ·(r × n).
+
+		// Apply: the linear impulse n·Σδ and the angular ones Σ δ·(r × n).
 		var sum float64
 		for j := range cps {
 			cp := &cps[j]
@@ -631,32 +629,13 @@ func (w *World) solveContacts(h float64, useBias, warm bool) {
 			// them to the step's totals and to the next warm start.
 			f := &fric[ci]
 			if mu > 0 {
-				// Patch friction, given the bodies' current velocities,
-				// with maxF = μ·Σλ_n the friction limit. The tangential
-				// impulse acts at the patch centre on both tangent axes at
-				// once, through the inverse 2×2 effective mass, and is then
-				// clamped to Coulomb's cone |λ_t| ≤ maxF. The twist impulse
-				// about the normal resists spinning and is clamped to maxF
-				// times the patch's mean radius. (Written out here: as a
-				// function it was not inlined, and the call with its
-				// twelve returned floats cost a few per cent of a step.)
 				maxF := mu * total
 				dv := sub(vB, vA)
-				v1 := dot(dv, f.t1) + dot(wB, f.ctB[0]) - dot(wA, f.ctA[0])
-				v2 := dot(dv, f.t2) + dot(wB, f.ctB[1]) - dot(wA, f.ctA[1])
-				l1 := f.friction[0] - (float64(f.tk11*v1) + float64(f.tk12*v2))
-				l2 := f.friction[1] - (float64(f.tk12*v1) + float64(f.tk22*v2))
-				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
-					k := maxF / math.Sqrt(m2)
-					l1, l2 = l1*k, l2*k
-				}
-				d1, d2 := l1-f.friction[0], l2-f.friction[1]
-				f.friction = [2]float64{l1, l2}
-				maxT := float64(maxF * f.twistLever)
-				vt := dot(sub(wB, wA), n)
-				lt := maxf(-maxT, minf(maxT, f.twist-float64(f.twistMass*vt)))
-				dt := lt - f.twist
-				f.twist = lt
+				l1, l2 := f.tangentTarget(
+					dot(dv, f.t1)+dot(wB, f.ctB[0])-dot(wA, f.ctA[0]),
+					dot(dv, f.t2)+dot(wB, f.ctB[1])-dot(wA, f.ctA[1]))
+				d1, d2 := f.setTangent(l1, l2, maxF)
+				dt := f.twistImpulse(dot(sub(wB, wA), n), maxF)
 				p := madd(scale(f.t1, d1), d2, f.t2)
 				vA = msub(vA, c.mA, p)
 				vB = madd(vB, c.mB, p)
@@ -690,16 +669,14 @@ func (w *World) solveContacts(h float64, useBias, warm bool) {
 		A.v, A.w = vA, wA
 		B.v, B.w = vB, wB
 	}
-	w.solveGround(h, useBias, warm)
+	w.solveGround(sw, mu, warm)
 }
 
 // solveGround is solveContacts for the contacts with the ground: the same
-// computation with body B's terms removed, because the ground does not
-// move (its velocity, displacement and inverse mass are zero).
-func (w *World) solveGround(h float64, useBias, warm bool) {
-	invH := 1 / h
-	maxPush := w.cfg.MaxPushOutSpeed
-	mu := w.cfg.Friction
+// phases with body B's terms removed, because the ground does not move
+// (its velocity, displacement and inverse mass are zero, its rotation the
+// identity).
+func (w *World) solveGround(sw normalSweep, mu float64, warm bool) {
 	sol := &w.sol
 	bodies := sol.bodies
 	cons := sol.constraints[sol.dynamic:]
@@ -712,36 +689,23 @@ func (w *World) solveGround(h float64, useBias, warm bool) {
 		cps := pts[c.first : c.first+c.count]
 		vA, wA := A.v, A.w
 		n := c.normal
+
+		// Normal.
 		dpn := -dot(A.dp, n)
 		nA := mulMTV(&A.dR, n)
-		soft := c.soft
 		vnLinear := -dot(n, vA)
-
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
 		var total float64
 		for j := range cps {
 			cp := &cps[j]
 			s := cp.baseSep + dpn + dot(n, cp.rB) - dot(nA, cp.rA)
-			vn := vnLinear - dot(wA, cp.rnA)
-			kj := &cp.k
-			vn += float64(kj[0]*delta[0]) + float64(kj[1]*delta[1]) + float64(kj[2]*delta[2]) + float64(kj[3]*delta[3])
-			var impulse float64
-			switch {
-			case s > 0:
-				impulse = -float64(cp.normalMass * (vn + float64(s*invH)))
-			case useBias:
-				bias := maxf(soft.biasRate*s, -maxPush)
-				impulse = -float64(float64(cp.normalMass*soft.massScale)*(vn+bias)) - float64(soft.impulseScale*cp.normalImpulse)
-			default:
-				impulse = -float64(cp.normalMass * vn)
-			}
-			newImpulse := maxf(cp.normalImpulse+impulse, 0)
-			impulse = newImpulse - cp.normalImpulse
-			cp.normalImpulse = newImpulse
-			d[j] = impulse
-			total += newImpulse
+			vn := vnLinear - dot(wA, cp.rnA) + cp.coupled(&delta)
+			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
+			total += cp.normalImpulse
 		}
+
+		// Apply.
 		var sum float64
 		for j := range cps {
 			sum += d[j]
@@ -749,25 +713,13 @@ func (w *World) solveGround(h float64, useBias, warm bool) {
 		}
 		vA = msub(vA, float64(c.mA*sum), n)
 
-		if !useBias {
+		if !sw.useBias {
 			f := &fric[ci]
 			if mu > 0 {
 				maxF := mu * total
-				v1 := -dot(vA, f.t1) - dot(wA, f.ctA[0])
-				v2 := -dot(vA, f.t2) - dot(wA, f.ctA[1])
-				l1 := f.friction[0] - (float64(f.tk11*v1) + float64(f.tk12*v2))
-				l2 := f.friction[1] - (float64(f.tk12*v1) + float64(f.tk22*v2))
-				if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
-					k := maxF / math.Sqrt(m2)
-					l1, l2 = l1*k, l2*k
-				}
-				d1, d2 := l1-f.friction[0], l2-f.friction[1]
-				f.friction = [2]float64{l1, l2}
-				maxT := float64(maxF * f.twistLever)
-				vt := -dot(wA, n)
-				lt := maxf(-maxT, minf(maxT, f.twist-float64(f.twistMass*vt)))
-				dt := lt - f.twist
-				f.twist = lt
+				l1, l2 := f.tangentTarget(-dot(vA, f.t1)-dot(wA, f.ctA[0]), -dot(vA, f.t2)-dot(wA, f.ctA[1]))
+				d1, d2 := f.setTangent(l1, l2, maxF)
+				dt := f.twistImpulse(-dot(wA, n), maxF)
 				vA = msub(vA, c.mA, madd(scale(f.t1, d1), d2, f.t2))
 				wA = sub(wA, madd(madd(scale(f.itA[0], d1), d2, f.itA[1]), dt, f.inA))
 			}
@@ -778,20 +730,94 @@ func (w *World) solveGround(h float64, useBias, warm bool) {
 			} else {
 				// Totals and the next warm start (addWarmStart for one body).
 				var angW vec3
-				var tot float64
 				for j := range cps {
 					cp := &cps[j]
 					cp.totalNormalImpulse += cp.normalImpulse
-					tot += cp.normalImpulse
 					angW = madd(angW, cp.normalImpulse, cp.rnA)
 				}
 				f1, f2 := f.friction[0], f.friction[1]
-				A.warmP = sub(A.warmP, madd(madd(scale(n, tot), f1, f.t1), f2, f.t2))
+				A.warmP = sub(A.warmP, madd(madd(scale(n, total), f1, f.t1), f2, f.t2))
 				A.warmL = sub(A.warmL, madd(madd(madd(angW, f1, f.ctA[0]), f2, f.ctA[1]), f.twist, n))
 			}
 		}
 		A.v, A.w = vA, wA
 	}
+}
+
+// normalSweep is what a pass's normal sweeps need.
+type normalSweep struct {
+	invH    float64 // 1/h: a gap of s may close at s/h this substep
+	maxPush float64 // bound of the push-out bias, m/s
+	useBias bool    // the solve stage (soft push-out), not the relax stage
+}
+
+// coupled is how much the impulses delta applied so far in this sweep
+// changed this point's normal speed: Σ_i k[i]·δ_i (zero for the points
+// not yet visited, whose δ is still zero). Within one contact the points'
+// speeds are linear in their impulses, so the sweep runs on these scalars
+// and touches the bodies' velocities once per contact.
+func (cp *constraintPoint) coupled(delta *[maxManifoldPoints]float64) float64 {
+	k := &cp.k
+	return float64(k[0]*delta[0]) + float64(k[1]*delta[1]) + float64(k[2]*delta[2]) + float64(k[3]*delta[3])
+}
+
+// pointImpulse is the impulse that solves one point of a contact, given
+// its separation s and its normal speed vn, before clamping (accumulate).
+// A point with a gap (s > 0) may close it this substep and no more:
+// speculative, rigid. A touching point is a soft spring in the solve stage
+// (its bias pushing out at most maxPush) and rigid in the relax stage.
+func (sw *normalSweep) pointImpulse(cp *constraintPoint, s, vn float64, soft *softness) float64 {
+	switch {
+	case s > 0:
+		return -float64(cp.normalMass * (vn + float64(s*sw.invH)))
+	case sw.useBias:
+		bias := maxf(soft.biasRate*s, -sw.maxPush)
+		return -float64(float64(cp.normalMass*soft.massScale)*(vn+bias)) - float64(soft.impulseScale*cp.normalImpulse)
+	}
+	return -float64(cp.normalMass * vn)
+}
+
+// accumulate adds impulse to the point's accumulated impulse, clamped at
+// zero (contacts only push), and returns the change it made.
+func (cp *constraintPoint) accumulate(impulse float64) float64 {
+	old := cp.normalImpulse
+	cp.normalImpulse = maxf(old+impulse, 0)
+	return cp.normalImpulse - old
+}
+
+// tangentTarget is patch friction's tangential impulse before the limit,
+// given the bodies' relative speeds along the two tangents (v1, v2): the
+// accumulated impulse minus the inverse 2×2 effective mass times the
+// speeds, which stops the sliding at the patch centre along both tangent
+// axes at once.
+func (f *patchFriction) tangentTarget(v1, v2 float64) (l1, l2 float64) {
+	l1 = f.friction[0] - (float64(f.tk11*v1) + float64(f.tk12*v2))
+	l2 = f.friction[1] - (float64(f.tk12*v1) + float64(f.tk22*v2))
+	return l1, l2
+}
+
+// setTangent clamps the tangential impulse (l1, l2) to Coulomb's cone,
+// |λ_t| ≤ maxF (maxF = μ·Σλ_n, the friction limit), makes it the
+// accumulated one and returns the changes.
+func (f *patchFriction) setTangent(l1, l2, maxF float64) (d1, d2 float64) {
+	if m2 := float64(l1*l1) + float64(l2*l2); m2 > float64(maxF*maxF) {
+		k := maxF / math.Sqrt(m2)
+		l1, l2 = l1*k, l2*k
+	}
+	d1, d2 = l1-f.friction[0], l2-f.friction[1]
+	f.friction = [2]float64{l1, l2}
+	return d1, d2
+}
+
+// twistImpulse solves the twist about the normal, given the bodies'
+// relative spin about it (vt), and returns the change of the twist
+// impulse, clamped to maxF times the patch's mean radius.
+func (f *patchFriction) twistImpulse(vt, maxF float64) float64 {
+	maxT := float64(maxF * f.twistLever)
+	lt := maxf(-maxT, minf(maxT, f.twist-float64(f.twistMass*vt)))
+	dt := lt - f.twist
+	f.twist = lt
+	return dt
 }
 
 // applyRestitution adds the bounce after the substeps: for points that

@@ -33,7 +33,7 @@ func TestBoxRests(t *testing.T) {
 			if w.IsAwake(id) {
 				t.Errorf("box still awake after 10 s")
 			}
-			if !w.TouchesGround(id) {
+			if !w.touchesGround(id) {
 				t.Errorf("sleeping box does not report touching the ground")
 			}
 		})

@@ -171,7 +171,7 @@ type World struct {
 
 // NewWorld returns an empty world, or an error wrapping ErrInvalidConfig.
 func NewWorld(cfg Config) (*World, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	w := &World{cfg: cfg, gravity: toVec(cfg.Gravity)}
@@ -187,8 +187,8 @@ func NewWorld(cfg Config) (*World, error) {
 // Config returns the world's configuration.
 func (w *World) Config() Config { return w.cfg }
 
-// BodyCount returns the number of bodies.
-func (w *World) BodyCount() int { return len(w.bodies) }
+// bodyCount returns the number of bodies.
+func (w *World) bodyCount() int { return len(w.bodies) }
 
 // AddBox adds a dynamic box, awake, and returns its id. The box's inertia
 // is that of a solid box of uniform density: I_x = m/3·(hy² + hz²) and so
@@ -311,9 +311,9 @@ func (w *World) Position(id BodyID) mgl64.Vec3 {
 	return mgl64.Vec3{}
 }
 
-// HalfExtents returns the body's half extents in metres (zero for an
+// halfExtents returns the body's half extents in metres (zero for an
 // invalid id).
-func (w *World) HalfExtents(id BodyID) mgl64.Vec3 {
+func (w *World) halfExtents(id BodyID) mgl64.Vec3 {
 	if b := w.get(id); b != nil {
 		return b.halfExtents.mgl()
 	}
@@ -332,36 +332,6 @@ func (w *World) Mass(id BodyID) float64 {
 func (w *World) IsAwake(id BodyID) bool {
 	b := w.get(id)
 	return b != nil && b.awake
-}
-
-// Wake wakes the body and every body of its sleeping island, and restarts
-// its sleep timer, so it stays awake for at least SleepTime.
-func (w *World) Wake(id BodyID) error {
-	b := w.get(id)
-	if b == nil {
-		return ErrInvalidBody
-	}
-	w.wake(b)
-	b.sleepTime = 0
-	return nil
-}
-
-// SetSpeedLimits sets the body's linear (m/s) and angular (rad/s) speed
-// clamps, applied every substep. Both must be positive.
-func (w *World) SetSpeedLimits(id BodyID, maxLinear, maxAngular float64) error {
-	b := w.get(id)
-	if b == nil {
-		return ErrInvalidBody
-	}
-	if !isFinite(maxLinear) || !isFinite(maxAngular) {
-		w.stats.RejectedInputs++
-		return ErrNonFinite
-	}
-	if !(maxLinear > 0) || !(maxAngular > 0) {
-		return ErrInvalidShape
-	}
-	b.maxLin, b.maxAng = maxLinear, maxAngular
-	return nil
 }
 
 // checkState validates s and returns its orientation as a unit quaternion.
@@ -473,21 +443,6 @@ func (w *World) ApplyForce(id BodyID, f mgl64.Vec3) error {
 	return w.applyForceTorque(id, toVec(f), vec3{})
 }
 
-// ApplyForceAtPoint adds a force (N) applied at a world point (m) for the
-// next Step: the force plus the torque (p - c) × f about the centre c.
-func (w *World) ApplyForceAtPoint(id BodyID, f, point mgl64.Vec3) error {
-	b := w.get(id)
-	if b == nil {
-		return ErrInvalidBody
-	}
-	fv, pv := toVec(f), toVec(point)
-	if !isFinite3(fv) || !isFinite3(pv) {
-		w.stats.RejectedInputs++
-		return ErrNonFinite
-	}
-	return w.applyForceTorque(id, fv, cross(sub(pv, b.pos), fv))
-}
-
 // ApplyTorque adds a torque (N·m, world axes) for the next Step.
 func (w *World) ApplyTorque(id BodyID, t mgl64.Vec3) error {
 	return w.applyForceTorque(id, vec3{}, toVec(t))
@@ -518,58 +473,28 @@ func (w *World) applyForceTorque(id BodyID, f, t vec3) error {
 	return nil
 }
 
-// ApplyLinearImpulse changes the body's velocity at once by j/m (j in N·s)
-// and wakes it. The result is clamped to the body's speed limit.
-func (w *World) ApplyLinearImpulse(id BodyID, j mgl64.Vec3) error {
-	return w.applyImpulse(id, toVec(j), vec3{}, false)
-}
-
-// ApplyLinearImpulseAtPoint applies impulse j (N·s) at a world point:
-// it changes both the linear velocity and, through (p - c) × j, the angular
-// velocity.
-func (w *World) ApplyLinearImpulseAtPoint(id BodyID, j, point mgl64.Vec3) error {
+// applyLinearImpulse changes the body's velocity at once by j/m (j in
+// N·s) and wakes it; the result is clamped to the body's speed limit. The
+// game pushes with forces (ApplyForce): the tests kick bodies with it.
+func (w *World) applyLinearImpulse(id BodyID, j mgl64.Vec3) error {
 	b := w.get(id)
 	if b == nil {
 		return ErrInvalidBody
 	}
-	jv, pv := toVec(j), toVec(point)
-	if !isFinite3(jv) || !isFinite3(pv) {
+	lin := toVec(j)
+	if !isFinite3(lin) {
 		w.stats.RejectedInputs++
 		return ErrNonFinite
 	}
-	return w.applyImpulse(id, jv, cross(sub(pv, b.pos), jv), true)
-}
-
-// ApplyAngularImpulse changes the body's angular velocity at once by
-// I⁻¹·j (j in N·m·s, world axes) and wakes it.
-func (w *World) ApplyAngularImpulse(id BodyID, j mgl64.Vec3) error {
-	return w.applyImpulse(id, vec3{}, toVec(j), true)
-}
-
-func (w *World) applyImpulse(id BodyID, lin, ang vec3, hasAng bool) error {
-	b := w.get(id)
-	if b == nil {
-		return ErrInvalidBody
-	}
-	if !isFinite3(lin) || !isFinite3(ang) {
-		w.stats.RejectedInputs++
-		return ErrNonFinite
-	}
-	if lin == (vec3{}) && ang == (vec3{}) {
+	if lin == (vec3{}) {
 		return nil
 	}
 	v := madd(b.v, b.invMass, lin)
-	av := b.w
-	if hasAng {
-		invI := worldInverseInertia(&b.rot, b.invInertia)
-		av = add(av, mulMV(&invI, ang))
-	}
-	if !isFinite3(v) || !isFinite3(av) {
+	if !isFinite3(v) {
 		w.stats.RejectedInputs++
 		return ErrNonFinite
 	}
 	b.v = clampLength(v, b.maxLin)
-	b.w = clampLength(av, b.maxAng)
 	w.wake(b)
 	return nil
 }

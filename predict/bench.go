@@ -18,7 +18,7 @@ import (
 
 // BenchSections implements strategy.Benched.
 func (st *Strategy) BenchSections() []strategy.BenchSection {
-	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}}
+	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers}}
 }
 
 func benchSteps(b strategy.Bench) error {

@@ -230,6 +230,16 @@ func playerWorld(left *cubes.World) (*cubes.World, error) {
 	return w, w.SetCube(1, parked)
 }
 
+// in is the client's player's cube in pw, the local world or the
+// player-only one (their indices differ for players 2..: the player-only
+// world's grid is one cube).
+func (c *client) in(pw *cubes.World) int {
+	if pw == c.pw {
+		return c.pme
+	}
+	return c.me
+}
+
 // predicting returns the world that predicts the player and its history.
 func (c *client) predicting() (*cubes.World, *ring) {
 	if c.world {
@@ -277,6 +287,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		}
 		return
 	}
+	st.oth.begin(st, c, ctx)
 	start := time.Now()
 	pw, r := c.predicting()
 	for range steps {
@@ -285,10 +296,11 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.inBits[k] = in.Bits()
 		c.adjAt[k] = c.cumAdj
 		if c.pred {
-			pw.Save(&r.saves[k])
 			ins := c.stepInputs(in)
+			st.oth.beforeStep(c, pw, f, &ins)
+			pw.Save(&r.saves[k])
 			pw.StepAll(&ins)
-			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.pme)}
+			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
 		}
 		c.ct++
@@ -318,6 +330,8 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if c.pred {
 		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
 	}
+	st.oth.end(st, c, ctx)
+	st.tagTick(c, ctx)
 }
 
 // shownFrame is the frame the drawn player is at: the client's clock when
@@ -355,6 +369,10 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	for k := int32(0); k < p.Count; k++ {
 		p.Inputs[k] = c.inBits[int(p.Frame(k))%len(c.inBits)]
 	}
+	p.Players = int32(ctx.Players())
+	if p.Players > 1 {
+		st.fillTags(&p)
+	}
 	if _, err := ctx.SendBack(&p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
@@ -366,17 +384,22 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	p.State.NumCubes = int32(c.n)
 	p.State.Players = int32(ctx.Players())
 	p.State.History = nil
+	f, ok := wire.FrameOf(seq, ctx.Frame())
+	if !ok {
+		return errors.New("predict: packet from a frame the server has not reached")
+	}
+	p.Frame = int32(f)
 	if err := p.Serialize(r); err != nil {
 		return err
 	}
 	if !p.State.Compressed {
 		return errNotCompressed
 	}
-	f, ok := wire.FrameOf(seq, ctx.Frame())
-	if !ok {
-		return errors.New("predict: packet from a frame the server has not reached")
-	}
 	c.configure(st)
+	if p.State.Players > 1 && !ctx.Thin() {
+		st.oth.received(st, c, p, f, ctx.Frame())
+		st.takeVerdicts(c, &p.Verdicts)
+	}
 	ss := &st.stats
 	if f <= c.lastServer {
 		ss.StalePackets++
@@ -424,7 +447,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	// frames the client predicted can be compared at the same frame.)
 	var predicted *cubes.CubeState
 	if f == c.ct {
-		cur := pw.Cube(c.pme)
+		cur := pw.Cube(c.in(pw))
 		predicted = &cur
 	} else if m := rg.at(f - 1); m != nil {
 		predicted = &m.after
@@ -448,7 +471,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	if other {
 		ss.InputMismatches++
 	}
-	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle) {
+	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle && !st.othersOff(c, p, f)) {
 		if c.world && !c.set.Mode.corrects() {
 			c.apply(p, false, true) // the cubes, at the present
 		}
@@ -517,8 +540,8 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 	c.adopted = max(c.adopted, f)
 	c.shared = false
-	old := pw.Cube(c.pme)
-	_ = pw.SetCube(c.pme, c.serverPlayer)
+	old := pw.Cube(c.in(pw))
+	_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	c.smooth.Corrected(c.set.smoothMode(), c.me, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
 	if f > c.ct {
 		// Behind the server: jump the clock to it (a fresh client, or
@@ -541,7 +564,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.snapPresent(st, pw, f)
 		return
 	}
-	old := pw.Cube(c.pme)
+	old := pw.Cube(c.in(pw))
 	smooth := c.world
 	if smooth {
 		for i := range c.n {
@@ -558,7 +581,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
 	}
 	c.adopted = f
-	_ = pw.SetCube(c.pme, c.serverPlayer)
+	_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	frames := 0
 	for g := f; g < c.ct; g++ {
 		m := rg.at(g)
@@ -566,13 +589,14 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			break
 		}
 		j := g % len(rg.saves)
-		pw.Save(&rg.saves[j])
 		ins := c.stepInputs(m.in)
+		st.oth.replayStep(c, pw, g, &ins)
+		pw.Save(&rg.saves[j])
 		pw.StepAll(&ins)
-		m.after = pw.Cube(c.pme)
+		m.after = pw.Cube(c.in(pw))
 		frames++
 	}
-	now := pw.Cube(c.pme)
+	now := pw.Cube(c.in(pw))
 	mode := c.set.smoothMode()
 	if smooth {
 		for i := range c.n {
@@ -598,7 +622,7 @@ func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 	for k := int32(0); k < p.State.NumUpdates; k++ {
 		u := &p.State.Updates[k]
 		i := int(u.Index)
-		if i == c.me && c.player >= 0 && !withPlayer {
+		if (i == c.me && c.player >= 0 && !withPlayer) || c.skipOnApply(i) {
 			continue
 		}
 		old := c.w.Cube(i)

@@ -78,6 +78,9 @@ type Config struct {
 	// in ticks (half a second: long enough to see, short enough not to
 	// pile up when corrections come every tick).
 	MarkTicks int
+
+	// Others tunes how other players are drawn and tagged (others.go).
+	Others OthersConfig
 }
 
 // DefaultConfig returns the values above.
@@ -100,6 +103,7 @@ func DefaultConfig() Config {
 		InteractingPriority: 100,
 		RestingPriority:     1,
 		MarkTicks:           30,
+		Others:              DefaultOthersConfig(),
 	}
 }
 
@@ -115,7 +119,7 @@ func (c *Config) validate() error {
 	case c.MaxUpdates < 1 || c.MaxUpdates > 64 || c.BandwidthKbps < 8:
 		return fmt.Errorf("predict: MaxUpdates 1..64 and BandwidthKbps ≥ 8")
 	}
-	return nil
+	return c.Others.validate()
 }
 
 // Mode is a step of the article's build-up (the `[`/`]` sub-modes).
@@ -210,13 +214,16 @@ type Settings struct {
 	Mode      Mode
 	Smoothing Smoothing
 	Scope     Scope
+	// How other players are drawn and tags judged (others.go): not part
+	// of the article's steps, so a change of step keeps them.
+	OthersSettings
 }
 
 // ModeSettings returns the settings sub-mode m starts with: smoothing from
 // step 4 on, the player-only scope in step 5 (the article's own model, whose
 // limit step 5 shows; W switches to the whole world).
 func ModeSettings(m Mode) Settings {
-	s := Settings{Mode: m}
+	s := Settings{Mode: m, OthersSettings: DefaultOthersSettings()}
 	if m >= ReplaySmooth {
 		s.Smoothing = Smooth2004
 	}

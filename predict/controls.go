@@ -14,7 +14,7 @@ import (
 // flags; the HUD's facts line; the settings that cross to a right process.
 
 func (st *Strategy) buildControls() []strategy.Control {
-	return []strategy.Control{
+	return append([]strategy.Control{
 		{Key: "S", Label: "smoothing", Help: "smoothing: none / 2004 / adaptive", Action: strategy.Cycle,
 			Value: func() string { return st.set.Smoothing.String() },
 			Do: func(dir int) {
@@ -30,7 +30,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.Scope = (s.Scope + 1) % numScopes
 				st.SetSettings(s)
 			}},
-	}
+	}, st.othersControls()...)
 }
 
 // Controls implements strategy.Strategy.
@@ -60,6 +60,14 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(i int) { s := st.set; s.Smoothing = Smoothing(i); st.SetSettings(s) }),
 		strategy.ChoiceFlag("predict-scope", "prediction (2004) replay scope: world or player", scopeNames,
 			func(i int) { s := st.set; s.Scope = Scope(i); st.SetSettings(s) }),
+		strategy.ChoiceFlag("predict-others", "prediction (2004) other players: arrived, interpolate, extrapolate, predict or 2004", othersFlagNames,
+			func(i int) { s := st.set; s.Others = OthersMode(i + 1); st.SetSettings(s) }),
+		strategy.IntFlag("predict-delay", "prediction (2004) other players' interpolation delay, ticks (default 5: 83 ms)", 0, maxDelayTicks,
+			func(n int) { s := st.set; s.DelayNudge = n - st.cfg.Others.InterpDelayTicks; st.SetSettings(s) }),
+		strategy.ChoiceFlag("predict-compensation", "prediction (2004) lag compensation of tags: on or off", []string{"off", "on"},
+			func(i int) { s := st.set; s.Compensate = i == 1; st.SetSettings(s) }),
+		strategy.ChoiceFlag("predict-autotag", "prediction (2004) clients that tag on their own: off, bots or all", autoTagNames,
+			func(i int) { s := st.set; s.AutoTag = AutoTag(i); st.SetSettings(s) }),
 	}
 }
 
@@ -70,6 +78,9 @@ func (st *Strategy) Flags() []strategy.Flag {
 func (st *Strategy) Facts() string {
 	s := &st.stats
 	var parts []string
+	if o := st.othersFacts(); o != "" {
+		parts = append(parts, o) // with other players, how they are drawn is the lesson
+	}
 	if st.set.Mode.predicts() {
 		parts = append(parts, fmt.Sprintf("error %.1f cm at the same frame", s.PredictionErrorRMSCm))
 	}
@@ -104,6 +115,8 @@ func (st *Strategy) Facts() string {
 // scope reach a right process.
 func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	m, sm, sc := int32(st.set.Mode), int32(st.set.Smoothing), int32(st.set.Scope)
+	o := st.set.OthersSettings
+	om, nudge, at, comp := int32(o.Others), int32(o.DelayNudge), int32(o.AutoTag), o.Compensate
 	s.SetCategory(wire.CategoryOther)
 	if err := wire.SerializeInt(s, &m, 1, int32(NumModes)); err != nil {
 		return err
@@ -114,8 +127,21 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &sc, 0, int32(numScopes)-1); err != nil {
 		return err
 	}
+	if err := wire.SerializeInt(s, &om, 1, int32(NumOthersModes)); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &nudge, -MaxDelayNudge, MaxDelayNudge); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &at, 0, int32(numAutoTags)-1); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(s, &comp); err != nil {
+		return err
+	}
 	if s.IsReading() {
-		st.SetSettings(Settings{Mode: Mode(m), Smoothing: Smoothing(sm), Scope: Scope(sc)})
+		st.SetSettings(Settings{Mode: Mode(m), Smoothing: Smoothing(sm), Scope: Scope(sc),
+			OthersSettings: OthersSettings{Others: OthersMode(om), DelayNudge: int(nudge), AutoTag: AutoTag(at), Compensate: comp}})
 	}
 	return nil
 }

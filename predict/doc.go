@@ -12,28 +12,37 @@
 // + smoothing, and the katamari limit with its two ways out (replay the
 // whole world, or predict the player alone).
 //
-// # Files
+// # The two packets
 //
-//   - config.go: Config and DefaultConfig (every tunable with its unit and
-//     trade-off, the correction threshold and why), the sub-modes, the
-//     replay scopes, the smoothings, Settings.
-//   - packet.go: InputPacket (client → server, every unacked input up to a
-//     second) and ServerPacket (acked input, the early/late report, and
-//     state synchronization's packet: cube states and the server's inputs).
-//   - server.go: the left: input buffer by frame, late and missing inputs,
-//     the report, the priority-filled state packet with the player first.
-//   - client.go: the right: the clock running ahead (±25 %), the predicted
-//     steps, the move and saved-world rings, rewind and replay, the mirror
-//     of the server, the input-to-motion delay.
-//   - strategy.go: Strategy (the session's interfaces), Stats, the view with
-//     its marks (the server's last pose, a replay's jump).
-//   - controls.go: the keys, the sub-modes, the flags, the facts line, the
-//     settings shared with a right process.
-//   - stage.go: the events for the stage's caption (a correction and how
-//     far it moved the player, a late input).
+// An InputPacket (client → server) carries every input the server has not
+// acked, up to a second of them, so a lost packet loses nothing. A
+// ServerPacket carries the newest input the server acked, whether the
+// client's inputs arrive early or late (so the client can adjust how far
+// ahead it runs), and state synchronization's cube updates, the player
+// first, with the inputs the server stepped with.
 //
-// The tests: packet_test.go (round trips, hostile bytes, fuzz targets of
-// both readers and of the session both ways), strategy_test.go (whole
-// sessions: perfect link, the intercontinental katamari, loss, replay
-// determinism, the clock, the controls).
+// With several players each client owns one and predicts it; the server
+// keeps each client's input stream and clock report apart. How a client
+// draws the OTHER players is a setting (I): as their state arrives,
+// interpolated a fixed time in the past on the snapshot playout clock
+// (seeds/001), extrapolated for at most 0.25 s, predicted with their last
+// known inputs inside the rewind-and-replay, or pulled toward the server
+// by the article's 2004 rule; each is measured against the server's state
+// at the frame it stands for. A tag (/) names the nearest other player as
+// the client sees it; the server judges it at its present and rewound by
+// the client's latency and interpolation delay (lag compensation).
+//
+// # The client
+//
+// The client keeps two rings: its moves (frame, input, predicted state)
+// and saved worlds to rewind to. A server state that differs from the
+// saved move beyond the correction threshold (Config) rewinds the world to
+// it and replays the stored moves; the drawn pose follows the correction by
+// the article's rule (snap beyond 2 m, move 10 % of the way beyond 10 cm,
+// else nothing). Its clock runs
+// ahead of the server by about half a round trip plus a jitter margin,
+// nudged by the server's early/late report. In the katamari sub-mode the
+// replay either re-simulates the whole world (the cubes the player pushes
+// included) or the player alone: the cost of one against the error of the
+// other.
 package predict

@@ -54,6 +54,11 @@ type InputPacket struct {
 	Newest int32
 	Count  int32
 	Inputs [MaxInputs]uint8 // cubes.Input.Bits, oldest first
+	// Players is the number of players, known to both sides and not sent.
+	// With other players the packet carries the client's tags (tag.go);
+	// a one-player packet has no tag field at all.
+	Players int32
+	Tags    TagList
 }
 
 // Serialize reads, writes or measures the packet.
@@ -73,6 +78,12 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 		if err := wire.SerializeInt(s, &p.Inputs[k], 0, 1<<cubes.InputBits-1); err != nil {
 			return err
 		}
+	}
+	if p.Players > 1 {
+		return p.Tags.serialize(s, p.Newest, p.Count)
+	}
+	if s.IsReading() {
+		p.Tags.N = 0
 	}
 	return nil
 }
@@ -97,6 +108,12 @@ type ServerPacket struct {
 	// State is state synchronization's packet: the cube updates and the
 	// 32 inputs the server stepped with, frames seq−32 .. seq−1.
 	State statesync.Packet
+	// Frame is the packet's frame (the session's sequence number,
+	// unwrapped): not sent; a reader sets it before reading. With other
+	// players (State.Players > 1) the packet ends with the verdicts of
+	// this client's recent tags, named relative to it (tag.go).
+	Frame    int32
+	Verdicts VerdictList
 }
 
 // Serialize reads, writes or measures the packet.
@@ -127,5 +144,14 @@ func (p *ServerPacket) Serialize(s wire.Stream) error {
 	} else if reading {
 		p.Early, p.EarlyFrame = 0, 0
 	}
-	return p.State.Serialize(s)
+	if err := p.State.Serialize(s); err != nil {
+		return err
+	}
+	if p.State.Players > 1 {
+		return p.Verdicts.serialize(s, p.Frame)
+	}
+	if reading {
+		p.Verdicts.N = 0
+	}
+	return nil
 }

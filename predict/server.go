@@ -90,6 +90,7 @@ func (s *server) reset(st *Strategy, ctx strategy.Context) {
 // server steps frame ctx.Frame()).
 func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream) error {
 	var p InputPacket
+	p.Players = int32(ctx.Players())
 	if err := p.Serialize(r); err != nil {
 		return err
 	}
@@ -97,6 +98,7 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 	if p.Newest > now+maxAhead {
 		return errInputFrames
 	}
+	st.receiveTags(ctx, &p.Tags)
 	ss := &st.stats
 	for k := int32(0); k < p.Count; k++ {
 		f := p.Frame(k)
@@ -167,6 +169,11 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 	frame := ctx.Frame()
 	cfg := &st.cfg
 	p := &s.pkt
+	p.Frame = int32(frame)
+	if ctx.Players() > 1 {
+		st.truth.record(frame, left)
+		st.fillVerdicts(&p.Verdicts, frame)
+	}
 	p.HasAck = s.newest >= 0
 	p.AckedInput = max(0, s.newest)
 	p.Early, p.EarlyFrame, p.HasEarly = s.report(frame)
@@ -249,6 +256,14 @@ func (s *server) candidate(left *cubes.World, i int32) {
 type quantCache struct {
 	at []int // the frame each entry was quantized at, −1: never
 	q  []statesync.QuantizedCubeState
+}
+
+// prepare quantizes every cube of left at its frame (the parallel sends
+// then only read).
+func (c *quantCache) prepare(left *cubes.World) {
+	for i := range left.NumCubes() {
+		c.state(left, i)
+	}
 }
 
 // state is cube i of left quantized at left's frame.

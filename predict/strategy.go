@@ -21,6 +21,11 @@ type Strategy struct {
 	stats    Stats
 	win      [wire.TicksPerSecond]tickStat
 	controls []strategy.Control
+	// Other players and tags (others.go, tag.go, truth.go).
+	oth   others
+	tsrv  tagServer
+	tcli  tagClient
+	truth truth
 	// The totals at the last roll of the window.
 	rolledCorr   uint64
 	rolledFrames int
@@ -91,6 +96,13 @@ type Stats struct {
 	PredictionErrors      int     // comparisons in the window (0: nothing to show)
 	LastReplayFrames      int
 	LastReplayUs          float64
+
+	// Other players as this client draws them, and its tags.
+	Others OthersStats
+	Tags   TagStats
+	// OthersCorrections counts the rewinds another player's error started
+	// (other players predicted with their last inputs), among Corrections.
+	OthersCorrections uint64
 
 	errSq, errMax, errDeg float64
 	errN                  int
@@ -183,11 +195,17 @@ func (st *Strategy) SetSettings(s Settings) {
 	if s.Scope < 0 || s.Scope >= numScopes {
 		s.Scope = ScopeWorld
 	}
+	s.OthersSettings.normalize()
 	st.set = s
 }
 
-// SetMode moves to sub-mode m with its starting settings.
-func (st *Strategy) SetMode(m Mode) { st.SetSettings(ModeSettings(m)) }
+// SetMode moves to sub-mode m with its starting settings; the settings of
+// other players stay.
+func (st *Strategy) SetMode(m Mode) {
+	s := ModeSettings(m)
+	s.OthersSettings = st.set.OthersSettings
+	st.SetSettings(s)
+}
 
 // Stats returns the figures.
 func (st *Strategy) Stats() Stats { return st.stats }
@@ -211,7 +229,7 @@ func (st *Strategy) Mode() string {
 	if s.Mode.corrects() {
 		out += " · replay " + s.Scope.String()
 	}
-	return out + " · smoothing " + s.Smoothing.String()
+	return out + " · smoothing " + s.Smoothing.String() + st.othersMode()
 }
 
 // Explain implements strategy.Strategy.
@@ -250,6 +268,13 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.win = [wire.TicksPerSecond]tickStat{}
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)
+	st.oth.reset(st)
+	st.tsrv.reset()
+	st.tcli.reset()
+	st.truth.reset()
+	if ctx.Players() > 1 {
+		st.truth.record(ctx.Frame(), ctx.Left())
+	}
 	st.cli.reset(st, ctx)
 }
 
@@ -262,6 +287,7 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 // LeftInput implements strategy.RightDriven: the input the server steps
 // frame ctx.Frame() with.
 func (st *Strategy) LeftInput(ctx strategy.Context) cubes.Input {
+	st.judgeTags(ctx)
 	return st.srv.input(st, ctx.Frame())
 }
 
@@ -306,6 +332,9 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 			s = c.drawnPlayer()
 		}
 		p, q := c.smooth.Rendered(i, s.Position, s.Orientation)
+		if o, ok := st.otherAt(i); ok {
+			p, q, atRest = o.Position, o.Orientation, false
+		}
 		v.Cubes = append(v.Cubes, viewmodel.CubeView{
 			Position: p, Orientation: q, HalfExtent: w.HalfExtent(i),
 			Player: i == c.me, Interacting: s.Interacting || w.IsPlayer(i), AtRest: atRest,
@@ -321,6 +350,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkReplay, Position: c.mark.Position,
 			Orientation: c.mark.Orientation, HalfExtent: h, To: c.markTo.Position})
 	}
+	st.othersMarks(v, h)
 	if c.pred || c.lastServer < 0 {
 		return 0, false
 	}
@@ -336,3 +366,7 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.srv.quant = st.srv.quant
 	return c
 }
+
+// PrepareSend implements strategy.Preparer: every cube quantized once for
+// every client's instance.
+func (st *Strategy) PrepareSend(ctx strategy.Context) { st.srv.quant.prepare(ctx.Left()) }

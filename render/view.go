@@ -201,7 +201,9 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 
 // drawMarks outlines a strategy's marks: the server's last known pose in
 // cyan, a replay's jump in magenta (the pose it left, and a line to where
-// it went; orange is the smoothing offsets' colour).
+// it went; orange is the smoothing offsets' colour), another player's true
+// pose in the ghost's green, a disputed tag in red (a line to where the
+// server judged it).
 func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
 	for k := range marks {
 		mk := &marks[k]
@@ -213,6 +215,12 @@ func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
 			magenta := scene.RGBA{R: 0.95, G: 0.2, B: 0.95, A: 0.95}
 			b.AddWireframe(c, 1.6, magenta)
 			b.AddSegment(mk.Position, mk.To, 3, magenta)
+		case viewmodel.MarkTruth:
+			b.AddWireframe(c, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
+		case viewmodel.MarkDisputed:
+			red := scene.RGBA{R: 0.95, G: 0.1, B: 0.1, A: 0.95}
+			b.AddWireframe(c, 2.2, red)
+			b.AddSegment(mk.Position, mk.To, 4, red)
 		}
 	}
 }
@@ -349,6 +357,3 @@ func differs(drawn, truth *viewmodel.CubeView) bool {
 
 // compile-time check that scene.Vertex converts to ebiten.Vertex.
 var _ = ebiten.Vertex(scene.Vertex{})
-
-// PlayerPosition is where the camera of this view is looking.
-func (v *View) PlayerPosition() mgl64.Vec3 { return v.Camera.Target }

@@ -71,16 +71,16 @@ func TestSnapshotCongestionAvoidance(t *testing.T) {
 			}
 			if f >= 11*s && f < 15*s {
 				r.late = max(r.late, m.RTTms)
-				r.lowRate = min(r.lowRate, st.Rate())
+				r.lowRate = min(r.lowRate, st.rate())
 			}
 			if f == 14*s {
 				r.mode, r.expl, r.facts = st.Mode(), st.Explain(), st.Facts()
 			}
-			if f >= 15*s && r.backAt < 0 && st.Rate() == Rate60 {
+			if f >= 15*s && r.backAt < 0 && st.rate() == Rate60 {
 				r.backAt = f
 			}
 		}
-		r.rateAtEnd = st.Rate()
+		r.rateAtEnd = st.rate()
 		r.rejected = sess.Metrics().Rejected
 		return r
 	}
@@ -108,13 +108,13 @@ func TestSnapshotCongestionAvoidance(t *testing.T) {
 	for f := range 10 * s {
 		sess.Step(sc.InputAt(f))
 	}
-	if st.ChosenRate() != Rate30 || st.Rate() > Rate30 {
-		t.Errorf("chosen %s, in force %s", st.ChosenRate(), st.Rate())
+	if st.ChosenRate() != Rate30 || st.rate() > Rate30 {
+		t.Errorf("chosen %s, in force %s", st.ChosenRate(), st.rate())
 	}
 	findKey(t, st, CongestionKey).Press(1)
 	sess.Step(sc.InputAt(10 * s))
-	if st.Rate() != Rate30 || strings.Contains(st.Mode(), "congestion") {
-		t.Errorf("after turning it off: %s, mode %q", st.Rate(), st.Mode())
+	if st.rate() != Rate30 || strings.Contains(st.Mode(), "congestion") {
+		t.Errorf("after turning it off: %s, mode %q", st.rate(), st.Mode())
 	}
 }
 
@@ -175,7 +175,7 @@ func TestSnapshotAdaptiveDeterministic(t *testing.T) {
 				s.Step(sc.InputAt(f))
 				h = h*31 + viewHash(s.RightView())
 			}
-			return st.Stats(), h, st.Rate()
+			return st.Stats(), h, st.rate()
 		}
 		s1, h1, r1 := run()
 		s2, h2, r2 := run()

@@ -66,7 +66,7 @@ func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
 		strategy.Column{Head: "exact"},
 	)
 	for _, row := range challengeRows() {
-		r, err := CodeChallengeModels(frames, row.level, row.predict, !row.fresh)
+		r, err := CodeChallenge(frames, row.level, row.predict, !row.fresh)
 		if err != nil {
 			return nil, fmt.Errorf("level %s: %w", row.name(), err)
 		}

@@ -110,7 +110,7 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 			if k < 0 || k >= capEndTick || s.Frame() > capEndTick {
 				return
 			}
-			r.tr.SetValue(float64(st.Rate()))
+			r.tr.SetValue(float64(st.rate()))
 			if m := s.Metrics(); m.Valid {
 				ph := 0
 				if k >= capRiseTick {

@@ -17,8 +17,11 @@ import (
 // little-endian int32:
 //
 //	largest  0..3        smallest three: index of the dropped component
-//	a, b, c  0..510      the three others at 9 bits, unsigned (ours are
-//	                     −255..255 on a symmetric grid: stored + 255)
+//	a, b, c  0..511      the three others at 9 bits, unsigned: stored
+//	                     − 255 (ours are −255..255 on a symmetric grid,
+//	                     0..510 stored; the challenge's quantizer writes
+//	                     0..511, and 511 reads as 256, which every level
+//	                     carries: wire.SmallestThreeLimits)
 //	x, y     ±131072     position at 512 per metre (±256 m)
 //	z        0..16383    (0..32 m)
 //	interacting 0/1
@@ -82,9 +85,10 @@ func ReadChallenge(r io.Reader) ([][]Cube, error) {
 	const frameBytes = NumChallengeCubes * challengeRecordBytes
 	buf := make([]byte, frameBytes)
 	q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
+	_, top := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
 	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
 	lo := [8]int32{0, 0, 0, 0, xyMin, xyMin, 0, 0}
-	hi := [8]int32{3, 2 * q, 2 * q, 2 * q, xyMax, xyMax, zMax, 1}
+	hi := [8]int32{3, q + top, q + top, q + top, xyMax, xyMax, zMax, 1}
 	var frames [][]Cube
 	for {
 		n, err := io.ReadFull(r, buf)
@@ -170,15 +174,10 @@ func (c *challengeBaselines) snapshotModels(seq uint16) *entropyModels {
 
 // CodeChallenge codes every frame from the seventh against the frame six
 // earlier at level l (a delta level), decodes each packet and checks it is
-// the frame exactly.
-func CodeChallenge(frames [][]Cube, l Level, predict bool) (ChallengeResult, error) {
-	return CodeChallengeModels(frames, l, predict, true)
-}
-
-// CodeChallengeModels is CodeChallenge with the choice of carrying each
-// packet's models from its baseline's packet (levels 12-13; see entropy.go)
-// or starting every packet fresh.
-func CodeChallengeModels(frames [][]Cube, l Level, predict, carry bool) (ChallengeResult, error) {
+// the frame exactly. At levels 12-13, carry says whether each packet's
+// models start where its baseline's packet ended (as in a session; see
+// entropy.go) or fresh.
+func CodeChallenge(frames [][]Cube, l Level, predict, carry bool) (ChallengeResult, error) {
 	res := ChallengeResult{Level: l, Predict: predict && l >= DeltaPosition}
 	if !l.IsDelta() {
 		return res, fmt.Errorf("level %d is not a delta level", l)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"netcubes/link"
+	"netcubes/wire"
 )
 
 // challengeFrames records the katamari run's first frames in the
@@ -53,7 +54,7 @@ func TestChallengeRoundTrip(t *testing.T) {
 	for _, predict := range []bool{false, true} {
 		bytesAt := map[Level]float64{}
 		for l := RelativeIndices; l <= MaxLevel; l++ {
-			r, err := CodeChallenge(got, l, predict)
+			r, err := CodeChallenge(got, l, predict, true)
 			if err != nil {
 				t.Fatalf("%v: %v", l, err)
 			}
@@ -66,6 +67,49 @@ func TestChallengeRoundTrip(t *testing.T) {
 			t.Errorf("player prediction %v: bytes per frame %v", predict, bytesAt)
 		}
 		t.Logf("player prediction %v: bytes per frame by level: %v", predict, bytesAt)
+	}
+}
+
+// TestChallengeFullNineBits: the challenge's own quantizer writes smallest-
+// three components 0..511 (every 9-bit code), where ours write 0..510. A
+// file holding 511 reads (as 256), writes back to the same bytes, and codes
+// exactly at every delta level, with and without player prediction. The
+// frames are the katamari run's with a few cubes pinned at 511 in every
+// component from some frame on: the player and grid cubes, changed and
+// unchanged, near the player and far from it, in both baselines of level
+// 13 and in neither.
+func TestChallengeFullNineBits(t *testing.T) {
+	frames := challengeFrames(t, 90)
+	q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
+	for f := range frames {
+		for i := range frames[f] {
+			if (i == 0 || i%97 == 3) && f >= 20+i%30 {
+				frames[f][i].Orientation.Small = [3]int32{q + 1, q + 1, q + 1}
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteChallenge(&buf, frames); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.Bytes()
+	if binary.LittleEndian.Uint32(raw[(89*NumChallengeCubes+3)*32+4:]) != 511 {
+		t.Fatal("the file does not hold 511 where the test put it")
+	}
+	got, err := ReadChallenge(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := WriteChallenge(&again, got); err != nil || !bytes.Equal(again.Bytes(), raw) {
+		t.Fatalf("read and written again, the file changed (%v)", err)
+	}
+	for _, predict := range []bool{false, true} {
+		for l := DeltaBaseline; l <= MaxLevel; l++ {
+			if _, err := CodeChallenge(got, l, predict, true); err != nil {
+				t.Errorf("%v, prediction %v: %v", l, predict, err)
+			}
+		}
 	}
 }
 
@@ -93,6 +137,7 @@ func TestChallengeHostileFiles(t *testing.T) {
 		{"cut short", good[:len(good)-3], "frame 2 is cut short"},
 		{"largest", field(1, 5, 0, 4), "frame 1 cube 5: orientation largest is 4"},
 		{"component", field(2, 900, 3, -1), "frame 2 cube 900: orientation c is -1"},
+		{"component past 9 bits", field(2, 7, 2, 512), "frame 2 cube 7: orientation b is 512, outside 0..511"},
 		{"position", field(0, 0, 4, 1<<30), "frame 0 cube 0: position x is 1073741824"},
 		{"height", field(1, 1, 6, -5), "position z is -5"},
 		{"interacting", field(1, 1, 7, 2), "interacting is 2"},
@@ -135,7 +180,7 @@ func FuzzReadChallenge(f *testing.F) {
 			}
 			return
 		}
-		if _, err := CodeChallenge(got, MotionPredicted, true); err != nil && len(got) > ChallengeAge {
+		if _, err := CodeChallenge(got, MotionPredicted, true, true); err != nil && len(got) > ChallengeAge {
 			t.Fatalf("code: %v", err)
 		}
 	})

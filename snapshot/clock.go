@@ -1,6 +1,10 @@
 package snapshot
 
-import "math"
+import (
+	"math"
+
+	"netcubes/internal/valid"
+)
 
 // Design note: the playout clock of snapshot interpolation. The receiver
 // must decide, every tick, which sender frame to show: late enough that the
@@ -129,21 +133,38 @@ type Clock struct {
 	delay    float64 // target interpolation delay, ticks
 	interval float64 // ticks between the sender's packets
 	z        float64 // shown offset: playout time = now + z
-	last     float64 // the last error measured, for tests and the HUD
 }
 
-// NewClock returns a clock that has seen no packet.
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig).
+func (c *ClockConfig) Validate() error {
+	const most = valid.Finite
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "Clock.TimeConstantTicks", V: c.TimeConstantTicks, Lo: 1, Hi: most},
+		valid.Field{Name: "Clock.MaxAdjustTicks", V: c.MaxAdjustTicks, Hi: most, AboveLo: true},
+		valid.Field{Name: "Clock.FollowRate", V: c.FollowRate, Hi: 1, AboveLo: true},
+		valid.Field{Name: "Clock.MaxSlew", V: c.MaxSlew, Hi: most, AboveLo: true},
+		valid.Field{Name: "Clock.RelockPackets", V: float64(c.RelockPackets), Lo: 1, Hi: snapMaxRelockPackets},
+		valid.Field{Name: "Clock.RelockMinTicks", V: c.RelockMinTicks, Hi: most},
+		valid.Field{Name: "Clock.RelockJitterFactor", V: c.RelockJitterFactor, Hi: most},
+		valid.Field{Name: "Clock.JitterSmoothing", V: c.JitterSmoothing, Hi: 1},
+		valid.Field{Name: "Clock.AcquireTicks", V: c.AcquireTicks, Hi: most},
+		valid.Field{Name: "Clock.AcquireSpeedup", V: c.AcquireSpeedup, Lo: 1, Hi: most},
+	)
+}
+
+// NewClock returns a clock that has seen no packet. cfg must be valid
+// (Validate; DefaultClockConfig is): an invalid one is a programming error
+// and panics.
 func NewClock(cfg ClockConfig) *Clock {
-	cfg.RelockPackets = min(max(cfg.RelockPackets, 1), snapMaxRelockPackets)
-	cfg.FollowRate = math.Min(math.Max(cfg.FollowRate, 0.01), 1)
-	cfg.MaxSlew = math.Max(cfg.MaxSlew, 0.01)
-	cfg.TimeConstantTicks = math.Max(cfg.TimeConstantTicks, 1)
-	cfg.AcquireSpeedup = math.Max(cfg.AcquireSpeedup, 1)
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	return &Clock{cfg: cfg, interval: 1}
 }
 
-// Config returns the clock's settings.
-func (c *Clock) Config() ClockConfig { return c.cfg }
+// config returns the clock's settings.
+func (c *Clock) config() ClockConfig { return c.cfg }
 
 // Reset forgets every measurement (the delay and interval are kept).
 func (c *Clock) Reset() {
@@ -160,8 +181,8 @@ func (c *Clock) SetInterval(ticks float64) { c.interval = math.Max(ticks, 1) }
 // gradually (at most MaxSlew per tick).
 func (c *Clock) SetDelay(ticks float64) { c.delay = ticks }
 
-// Delay is the target interpolation delay, ticks.
-func (c *Clock) Delay() float64 { return c.delay }
+// targetDelay is the target interpolation delay, ticks.
+func (c *Clock) targetDelay() float64 { return c.delay }
 
 // Started reports whether a packet has been seen.
 func (c *Clock) Started() bool { return c.started }
@@ -177,7 +198,6 @@ func (c *Clock) OnPacket(frame, now int) {
 		return
 	}
 	e := float64(frame) - (float64(now) + c.x)
-	c.last = e
 
 	// Re-lock: RelockPackets errors in a row beyond the threshold, all
 	// the same sign. The jitter average only takes errors within the
@@ -238,9 +258,9 @@ func (c *Clock) Advance() {
 // show. Meaningless before Started.
 func (c *Clock) Time(now int) float64 { return float64(now) + c.z }
 
-// DelayTicks is how far behind "now" the shown time is, in ticks: the
+// shownDelayTicks is how far behind "now" the shown time is, in ticks: the
 // latency estimate plus the interpolation delay, while locked.
-func (c *Clock) DelayTicks() float64 { return -c.z }
+func (c *Clock) shownDelayTicks() float64 { return -c.z }
 
 // LatencyTicks is the estimated transit time of a packet in ticks (how far
 // behind now the newest arriving frame is).
@@ -248,9 +268,6 @@ func (c *Clock) LatencyTicks() float64 { return -c.x }
 
 // Jitter is the mean absolute phase error, ticks.
 func (c *Clock) Jitter() float64 { return c.jitter }
-
-// LastError is the phase error of the last newer packet, ticks.
-func (c *Clock) LastError() float64 { return c.last }
 
 // Relocks counts the re-locks since the clock started.
 func (c *Clock) Relocks() int { return c.relocks }

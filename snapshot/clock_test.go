@@ -54,7 +54,7 @@ func (s *clockSim) step() {
 		show := s.c.Time(now)
 		if wasStarted {
 			adv := show - s.prevShow
-			slew := s.c.Config().MaxSlew
+			slew := s.c.config().MaxSlew
 			if adv < 1-slew-1e-9 || adv > 1+slew+1e-9 {
 				s.t.Fatalf("tick %d: the shown time moved by %v", now, adv)
 			}
@@ -80,7 +80,7 @@ func TestSnapshotClockTracksJitter(t *testing.T) {
 				for s.now < 65*60 {
 					s.step()
 					if s.now > 5*60 {
-						dev := s.c.DelayTicks() - (latency + delay)
+						dev := s.c.shownDelayTicks() - (latency + delay)
 						worst = math.Max(worst, math.Abs(dev))
 						sum += dev
 						n++
@@ -104,11 +104,11 @@ func TestSnapshotClockStartup(t *testing.T) {
 		t.Fatal("started without a packet")
 	}
 	c.OnPacket(1000, 1007)
-	if !c.Started() || c.Time(1007) != 1000-21 || c.LatencyTicks() != 7 || c.DelayTicks() != 28 {
+	if !c.Started() || c.Time(1007) != 1000-21 || c.LatencyTicks() != 7 || c.shownDelayTicks() != 28 {
 		t.Fatalf("after the first packet: time %v, latency %v", c.Time(1007), c.LatencyTicks())
 	}
 	c.Reset()
-	if c.Started() || c.Delay() != 21 {
+	if c.Started() || c.targetDelay() != 21 {
 		t.Fatal("reset")
 	}
 }
@@ -145,7 +145,7 @@ func TestSnapshotClockRelocks(t *testing.T) {
 			settled := -1
 			for s.now < switchAt+10*60 {
 				s.step()
-				if settled < 0 && math.Abs(s.c.DelayTicks()-target) < 2.5 {
+				if settled < 0 && math.Abs(s.c.shownDelayTicks()-target) < 2.5 {
 					settled = s.now - switchAt
 				}
 			}
@@ -157,7 +157,7 @@ func TestSnapshotClockRelocks(t *testing.T) {
 			if settled < 0 || settled > 90 {
 				t.Errorf("delay within 2.5 ticks of %v after %d ticks", target, settled)
 			}
-			if d := s.c.DelayTicks() - target; math.Abs(d) > 2.5 {
+			if d := s.c.shownDelayTicks() - target; math.Abs(d) > 2.5 {
 				t.Errorf("10 s later the delay is off by %.2f ticks", d)
 			}
 			if s.c.Relocks() > before+2 {
@@ -181,11 +181,11 @@ func TestSnapshotClockSmallChange(t *testing.T) {
 	for s.now < switchAt+20*60 {
 		s.step()
 		if s.now > switchAt {
-			over = math.Max(over, s.c.DelayTicks()-(8+delay))
+			over = math.Max(over, s.c.shownDelayTicks()-(8+delay))
 		}
 	}
-	if s.c.Relocks() != 0 || over > 0.5 || math.Abs(s.c.DelayTicks()-(8+delay)) > 0.5 {
-		t.Errorf("re-locks %d, overshoot %.2f, final delay %.2f", s.c.Relocks(), over, s.c.DelayTicks())
+	if s.c.Relocks() != 0 || over > 0.5 || math.Abs(s.c.shownDelayTicks()-(8+delay)) > 0.5 {
+		t.Errorf("re-locks %d, overshoot %.2f, final delay %.2f", s.c.Relocks(), over, s.c.shownDelayTicks())
 	}
 }
 
@@ -196,20 +196,20 @@ func TestSnapshotClockOutage(t *testing.T) {
 	for s.now < 10*60 {
 		s.step()
 	}
-	d := s.c.DelayTicks()
+	d := s.c.shownDelayTicks()
 	s.lossPct = 100
 	for s.now < 12*60 {
 		s.step()
 	}
-	if math.Abs(s.c.DelayTicks()-d) > 0.05 {
-		t.Errorf("delay moved from %v to %v during an outage", d, s.c.DelayTicks())
+	if math.Abs(s.c.shownDelayTicks()-d) > 0.05 {
+		t.Errorf("delay moved from %v to %v during an outage", d, s.c.shownDelayTicks())
 	}
 	s.lossPct = 0
 	for s.now < 15*60 {
 		s.step()
 	}
-	if s.c.Relocks() != 0 || math.Abs(s.c.DelayTicks()-11) > 1 {
-		t.Errorf("after the outage: delay %v, %d re-locks", s.c.DelayTicks(), s.c.Relocks())
+	if s.c.Relocks() != 0 || math.Abs(s.c.shownDelayTicks()-11) > 1 {
+		t.Errorf("after the outage: delay %v, %d re-locks", s.c.shownDelayTicks(), s.c.Relocks())
 	}
 }
 
@@ -224,8 +224,8 @@ func TestSnapshotClockDelayChange(t *testing.T) {
 	for i := 0; i < 31; i++ {
 		s.step() // clockSim fails the test if any tick jumps
 	}
-	if math.Abs(s.c.DelayTicks()-11) > 1 {
-		t.Errorf("delay %v half a second after the change, want about 11", s.c.DelayTicks())
+	if math.Abs(s.c.shownDelayTicks()-11) > 1 {
+		t.Errorf("delay %v half a second after the change, want about 11", s.c.shownDelayTicks())
 	}
 }
 
@@ -243,7 +243,7 @@ func TestSnapshotClockJitterRise(t *testing.T) {
 		worst := 0.0
 		for s.now < 40*60 {
 			s.step()
-			worst = math.Max(worst, math.Abs(s.c.DelayTicks()-15))
+			worst = math.Max(worst, math.Abs(s.c.shownDelayTicks()-15))
 		}
 		if s.c.Relocks() != 0 || worst > 1.5 || s.c.Jitter() < 2.5 {
 			t.Errorf("seed %d: %d re-locks, delay off by up to %.2f, jitter estimate %.2f", seed, s.c.Relocks(), worst, s.c.Jitter())

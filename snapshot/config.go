@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -20,7 +21,7 @@ import (
 //     send intervals) and interpolate across longer gaps.
 //   - Render: how the right builds its view from the snapshots (latest only,
 //     linear, hermite, extrapolate; see interp.go).
-//   - Level: the compression level 1..11 (level.go).
+//   - Level: the compression level 1..13 (level.go).
 //   - Delay nudge: ticks added to (or taken from) the default interpolation
 //     delay: less delay shows a fresher world but starves more often when
 //     packets are late or lost.
@@ -84,8 +85,8 @@ func (r Rate) Next() Rate {
 // Valid reports whether m is a render mode.
 func (m RenderMode) Valid() bool { return int(m) < NumRenderModes }
 
-// Next is the following mode, wrapping around.
-func (m RenderMode) Next() RenderMode { return m.Step(+1) }
+// next is the following mode, wrapping around.
+func (m RenderMode) next() RenderMode { return m.Step(+1) }
 
 // Step moves dir modes on (or back, dir < 0), wrapping around.
 func (m RenderMode) Step(dir int) RenderMode {
@@ -117,7 +118,7 @@ type Config struct {
 	Rate Rate
 	// Render is how the right builds its view.
 	Render RenderMode
-	// Level is the compression level, 1..11.
+	// Level is the compression level, 1..13.
 	Level Level
 	// PlayerPrediction (levels 9-13, beyond the article): delta-encode the
 	// cubes near the player against where the player's own motion since
@@ -128,7 +129,7 @@ type Config struct {
 	PlayerPrediction bool
 	// DelayNudgeTicks is added to the default interpolation delay
 	// (DefaultDelayTicks), in ticks of 1/60 s; negative shows a fresher
-	// world and starves more. Clamped to ±MaxDelayNudgeTicks.
+	// world and starves more. At most ±MaxDelayNudgeTicks.
 	DelayNudgeTicks int
 	// StarveExtrapolateTicks is how long, in ticks, an interpolating right
 	// that ran out of snapshots moves cubes on at their last velocity
@@ -210,23 +211,45 @@ func (c *Config) UseCompressionDemo() {
 	c.PlayerPrediction = true
 }
 
-// sanitize brings every field into range.
-func (c *Config) sanitize() {
-	if !c.Rate.Valid() {
-		c.Rate = Rate60
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("snapshot: invalid config")
+
+// maxHeldSnapshots bounds SenderSnapshots and ReceiverSnapshots: half the
+// 16-bit sequence space, so that no two snapshots a buffer holds can share
+// a sequence number.
+const maxHeldSnapshots = 1 << 15
+
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig). A Config is
+// checked, never repaired (docs/design/config-validation.md): New and
+// SetConfig refuse an invalid one.
+func (c *Config) Validate() error {
+	bad := func(name string, v any, want string) error {
+		return fmt.Errorf("%w: %s = %v, want %s", ErrInvalidConfig, name, v, want)
 	}
-	if !c.Render.Valid() {
-		c.Render = RenderLinear
+	switch {
+	case !c.Rate.Valid():
+		return bad("Rate", int(c.Rate), "60, 30, 20 or 10")
+	case !c.Render.Valid():
+		return bad("Render", int(c.Render), fmt.Sprintf("0..%d", NumRenderModes-1))
+	case !c.Level.Valid():
+		return bad("Level", int(c.Level), fmt.Sprintf("%d..%d", MinLevel, MaxLevel))
+	case c.DelayNudgeTicks < -MaxDelayNudgeTicks || c.DelayNudgeTicks > MaxDelayNudgeTicks:
+		return bad("DelayNudgeTicks", c.DelayNudgeTicks, fmt.Sprintf("%d..%d", -MaxDelayNudgeTicks, MaxDelayNudgeTicks))
+	case !nonNegative(c.StarveExtrapolateTicks):
+		return bad("StarveExtrapolateTicks", c.StarveExtrapolateTicks, "finite, 0 or more")
+	case !nonNegative(c.ExtrapolateLimitTicks):
+		return bad("ExtrapolateLimitTicks", c.ExtrapolateLimitTicks, "finite, 0 or more")
+	case c.SenderSnapshots < 4 || c.SenderSnapshots > maxHeldSnapshots:
+		return bad("SenderSnapshots", c.SenderSnapshots, fmt.Sprintf("4..%d", maxHeldSnapshots))
+	case c.ReceiverSnapshots < c.SenderSnapshots+8 || c.ReceiverSnapshots > maxHeldSnapshots:
+		return bad("ReceiverSnapshots", c.ReceiverSnapshots, fmt.Sprintf("SenderSnapshots + 8 (%d)..%d", c.SenderSnapshots+8, maxHeldSnapshots))
 	}
-	if !c.Level.Valid() {
-		c.Level = MaxLevel
-	}
-	c.DelayNudgeTicks = min(max(c.DelayNudgeTicks, -MaxDelayNudgeTicks), MaxDelayNudgeTicks)
-	c.StarveExtrapolateTicks = math.Max(c.StarveExtrapolateTicks, 0)
-	c.ExtrapolateLimitTicks = math.Max(c.ExtrapolateLimitTicks, 0)
-	c.SenderSnapshots = max(c.SenderSnapshots, 4)
-	c.ReceiverSnapshots = max(c.ReceiverSnapshots, c.SenderSnapshots+8)
+	return c.Clock.Validate()
 }
+
+// nonNegative reports whether v is finite and 0 or more (false for NaN).
+func nonNegative(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
 
 // DefaultDelayTicks is the interpolation delay at a send rate before any
 // nudge: three send intervals, so that two lost packets in a row still leave
@@ -305,6 +328,3 @@ func (c *Config) LevelString() string {
 func (c *Config) String() string {
 	return c.LevelString() + " · " + c.Rate.String() + " · " + c.RenderString() + " · " + c.DelayString()
 }
-
-// PredictionExplain is the HUD line for the player-relative prediction.
-const PredictionExplain = "beyond the article: cubes near the player are sent relative to where the player's motion carried them, not to the baseline"

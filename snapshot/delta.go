@@ -89,9 +89,9 @@ func serializeRelativeIndex(s wire.Stream, prev int32, index *int32, n int32) er
 	return nil
 }
 
-// RelativeIndexBits is the cost of a step d (≥ 1) in the relative index
+// relativeIndexBits is the cost of a step d (≥ 1) in the relative index
 // code: 4, 7 or 12 bits.
-func RelativeIndexBits(d int) int {
+func relativeIndexBits(d int) int {
 	switch {
 	case d <= relIndexSmallMax:
 		return 4
@@ -241,11 +241,11 @@ func serializeDeltaOrientation(s wire.Stream, c, b *wire.QuantizedQuat) error {
 		}
 	}
 	if s.IsReading() {
-		m := int64(wire.SmallestThreeMax(wire.SnapshotOrientationBits))
+		lo, hi := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
 		out := wire.QuantizedQuat{Largest: b.Largest & 3}
 		for k := range d {
 			v := int64(b.Small[k]) + int64(d[k])
-			if v < -m || v > m {
+			if v < int64(lo) || v > int64(hi) {
 				return s.Fail(wire.ErrValueOutOfRange)
 			}
 			out.Small[k] = int32(v)
@@ -259,7 +259,7 @@ func serializeDeltaOrientation(s wire.Stream, c, b *wire.QuantizedQuat) error {
 // baseline b (levels 6-8: the absolute 80-bit cube; 9: delta position; 10:
 // and delta orientation; 11: each only when it changed). Deltas are taken
 // from ref: the baseline itself, or the player-relative prediction of it
-// (see snapshot_predict.go). "Changed" is always judged against b. On read,
+// (predict.go). "Changed" is always judged against b. On read,
 // c starts as a copy of b. st counts the fields sent.
 func serializeDeltaCube(s wire.Stream, l Level, c, b, ref *Cube, st *PacketStats) error {
 	if s.IsReading() {

@@ -2,42 +2,54 @@
 // interpolation (the right runs no simulation and plays back snapshots of
 // the whole world from an interpolation buffer, a little in the past) and
 // snapshot compression (the eleven stages of "Snapshot Compression", from
-// 17.37 Mbit/s to under 256 kbit/s). The catalog offers two instances, the
-// starting points of the two articles (NewInterpolation, NewCompression).
+// 17.37 Mbit/s to under 256 kbit/s, and two stages beyond the article).
+// The catalog offers two instances, the starting points of the two
+// articles (NewInterpolation, NewCompression).
 //
-// # Files
+// # Quantize first
 //
-//   - level.go: the thirteen compression levels (the article's eleven and
-//     two range-coded ones), what each quantizes (QuantizeCube), the
-//     absolute cube encodings, and the packet layout.
-//   - packet.go: Packet, one Serialize for every level, the choice between
-//     changed bits and (relative) indices by measuring.
-//   - delta.go: the delta encodings of levels 8-11: relative indices, delta
-//     positions, delta smallest-three orientations, changed-field bits.
-//   - entropy.go: levels 12 and 13, the range-coded cubes (wire/arith):
-//     context models, level 13's motion prediction from two acked
-//     baselines, models carried from the baseline's packet, bits charged to categories.
-//   - challenge.go: the 2015 snapshot compression challenge's file layout
-//     (WriteChallenge, ReadChallenge: hostile-proof), coding a file at any
-//     delta level with an exact-decode check (CodeChallenge).
-//   - predict.go: player-relative prediction of delta baselines (levels
-//     9-13, beyond the article).
-//   - interp.go: Buffer, the snapshots held by both sides (baselines, and
-//     on the right the interpolation buffer), and the render modes.
-//   - clock.go: Clock, the receiver's playout clock, a phase-locked loop
-//     that follows the sender without jumping.
-//   - config.go: Config, the live settings (rate, render mode, level,
-//     delay) and their trade-offs.
-//   - strategy.go: Strategy, the sender and the receiver.
-//   - stats.go: the strategy's figures for the HUD and the bench.
-//   - controls.go: the keys, the sub-modes, the flags, the HUD's facts line.
-//   - bench.go: the bench's tables for these strategies.
+// A snapshot is every cube as a Level puts it on the wire (Cube): the
+// sender quantizes first and sends exactly what the receiver rebuilds, so
+// both agree to the bit on every snapshot, and the right view shows the
+// artefacts of the level in use. The thirteen levels are cumulative: each
+// adds one trick to the one before (level.go has the table of tricks and
+// bits per cube).
 //
-// The tests: packet_test.go (bit-exact round trips per level, goldens in
-// testdata/, bit counts), interp_test.go and clock_test.go, strategy_test.go
-// (whole sessions: bandwidth, error, start-up, live settings, hostile
-// packets), entropy_test.go (levels 12-13: loss and reordering in a
-// session, packet independence, breakdown, allocations, the encode +
-// decode benchmark), challenge_test.go (the layout, hostile files,
-// FuzzReadChallenge), packet_fuzz_test.go and receive_fuzz_test.go (the read paths).
+// # Baselines
+//
+// From level 6 a Packet is encoded against a baseline: the newest
+// snapshot the right acked, or the initial state both sides know. Both
+// sides keep recent snapshots (Buffer, which on the right is also the
+// interpolation buffer), and a packet names its baseline; a receiver that
+// no longer holds it refuses the packet rather than guess. One Serialize
+// writes, reads and measures every level; a map at the top of packet.go
+// says which function writes which part of the packet.
+//
+// # Prediction and range coding (beyond the article)
+//
+// A cube near the player can be coded against where the player's motion
+// since the baseline carried it (levels 9-13, Config.PlayerPrediction). At
+// levels 12 and 13 every decision is range-coded with adaptive context
+// models whose state starts where the baseline's packet ended, and level
+// 13 also predicts each cube along its own motion between two acked
+// baselines. Encoder and decoder must predict alike to the bit, so the
+// predictions use integers, or floats with every product rounded on its
+// own (geom.QuatMul, geom.Rotate). The reasoning and the figures:
+// docs/design.
+//
+// # Playback
+//
+// The right draws the world a delay behind the newest frame it expects
+// (Config.DelayTicks: about three send intervals, so two lost packets in a
+// row still leave one to move toward), sampled from the buffer by a
+// RenderMode (latest, linear, hermite, extrapolation). Its Clock follows
+// the sender's frames like a phase-locked loop: gently, never jumping per
+// packet.
+//
+// # The challenge layout
+//
+// WriteChallenge and ReadChallenge speak the file layout of the 2015
+// snapshot compression challenge, so the same frames can be coded here
+// (CodeChallenge, at any delta level, checking every decode) and by the
+// challenge's public coders. Reading a file is hostile-proof.
 package snapshot

@@ -3,209 +3,35 @@ package snapshot
 import (
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/wire"
 	"netcubes/wire/arith"
 )
 
-// Design note: levels 12 and 13, range-coded snapshots (beyond the
-// article; its closing paragraphs name both ideas: Fabian Giesen's context
-// modelling arithmetic coder beat the best bit-packed result by about 25 %,
-// and predicting orientations from the previous baselines' motion helps
-// further).
+// Levels 12 and 13, beyond the article: level 11's decisions (which cubes
+// changed, their flags, the position and orientation residuals against a
+// reference) range-coded with adaptive probabilities (wire/arith), each
+// chosen by a context both sides know, so that a likely decision costs a
+// fraction of a bit; level 13 adds a reference extrapolated along each
+// cube's motion between two acked baselines. A context or a prediction
+// uses only what the decoder holds when it meets the decision (the
+// baselines, the cubes decoded before), so it costs nothing to send.
+// A packet's models start where its baseline's packet ended (Carried):
+// the receiver decoded that packet, so it holds them, and a packet never
+// depends on one the receiver may have lost. The coded bytes cannot be cut
+// into fields, so each category is charged its share of the payload by
+// information content (serializePayload).
 //
-// Level 12 keeps level 11's header (bit-packed: sequence, level, baseline
-// as its age, predict, any changed, carried) and replaces everything after
-// it by one range-coded byte string (wire/arith) that runs to the end of
-// the packet.
-// The same decisions as level 11 are coded, but each with an adaptive
-// probability chosen by a context both sides know:
-//
-//   - changed? one decision per cube (no index lists: a cube at rest costs
-//     a small fraction of a bit), its context the previous cube's answer
-//     (changed cubes come in runs: the ball's cubes are neighbours in
-//     index only by chance, but resting ones are long runs), whether the
-//     cube was interacting in the baseline, whether it lies near the player
-//     in the baseline, and at level 13 whether it moved between the two
-//     baselines. The player (cube 0) has its own.
-//   - interacting, position changed, orientation changed: by kind of
-//     reference and by the decisions before them (interacting in the
-//     baseline; interacting now; and position changed).
-//   - each component of a position or orientation residual (the value minus
-//     its reference): the adaptive exp-Golomb model (arith.Golomb), one per
-//     component, per kind of reference, and per size class (magClass) of
-//     the largest residual so far of the cube (a cube that did not move
-//     along x often did not along y; one that moved far along x moved
-//     along y, and turned), the first component's class being how far
-//     the prediction carried the
-//     cube from its baseline for a position, and the position's largest
-//     residual for an orientation (a cube knocked off its predicted path
-//     is turned off its predicted orientation too).
-//   - at level 13, the residuals of a player-predicted cube have models of
-//     their own, chosen by a history class as well (histClass): how well
-//     the player's motion carried the cube from the older baseline to the
-//     baseline, a prediction both sides can check. The ball's cubes are
-//     simulated bodies pulled to the player, not glued to it: most ride
-//     along within a few grid units and will again, some are shoved about
-//     and miss by centimetres. Measured on the challenge frames, 2.2 bytes
-//     per packet (1.2 %); more classes did worse. A cube that missed by
-//     32 or more (looseCarry) is not riding in the ball: it is coded
-//     against its own motion instead.
-//   - the neighbour correction (neighbourRadius): a predicted cube's
-//     position is shifted by half the mean residual of the cubes of its
-//     kind, within 0.5 m, coded before it in the packet (clumps of the
-//     ball are jostled together). The decoder has decoded them, so this
-//     needs nothing sent, and nothing beyond this packet.
-//   - player prediction's correction (codeCorrection, predict.go): six
-//     small integers after the player's pose, a rotation and a shift the
-//     encoder fits to the ball and both sides then apply, for the part of
-//     the ball's motion the quantized player pose gets wrong. 1.5 bytes
-//     per packet net.
-//   - orientation: a "same largest component as the reference" decision
-//     (by kind, by the position's miss, and by how near the reference is
-//     to swapping its largest component: edgeClass), then residuals; else
-//     the largest index by a 2-bit tree (by the reference's largest index
-//     and its largest small component, the likeliest successor) and
-//     residuals against the reference re-expressed around the new largest
-//     component (wire.QuantizeQuatAt).
-//
-// Mixing (arith.Mixer, wire/arith/mix.go): each residual decision is
-// predicted by three models and the coder uses their logistic mix, whose
-// weights are learnt as it codes (and carried like the models; each
-// model's fast and slow estimates are inputs of their own). The first
-// is the model described above. The second is coarse (by component and
-// kind only) but split by what the first does not see: the cube's
-// memory (the size class of the residual the baseline's own packet
-// coded for it, kept per cube in the carried models: the cube six frames
-// earlier, which the receiver decoded) and its neighbours' mean residual
-// (the cubes of the neighbour correction). The third (a GolombContext:
-// zero, sign and class only) is by where the cube is: for a
-// player-predicted cube its distance from the player, above, level with
-// or below it, and in front of or behind the player's motion (a cube on
-// the ball's leading face is pushed back: the third model predicts even
-// the residuals' signs, which no context did alone); for the others
-// its distance from the player, its height (on the ground, low, high)
-// and whether it rose, fell or neither between the baselines. The
-// changed decision is mixed the same way, with models by memory and
-// previous cube, and by distance, off the ground and moved; the swapped
-// orientations' residuals with the second model. Measured on the
-// 2026-11 challenge frames (k2, level 13 + player prediction, 174.0
-// bytes per frame before), in order: mixing with a coarse model
-// (component, size class) −0.9; the second model by memory instead of
-// size class −0.6; by the neighbours' residual too −0.2; the changed
-// decision −0.2; fast and slow estimates apart −0.1; the third model
-// for player-predicted cubes −0.7, for the others −0.6, for the changed
-// decision −0.1; swaps −0.06. Not kept: splitting the main models by
-// memory instead (+0.5) or seeding their size class with it (+0.15) —
-// mixing is what lets a context help without diluting the models; the
-// second model by whether the cube has neighbours (0); mixer weights
-// chosen by history or size class (+0.1, 0); a bias input (−0.03); an
-// APM/SSE stage after the mix (−0.02 at best); the third model for the
-// same-largest decision (0) or the swaps (0); a sign model by the
-// signs of the cube's offset and the player's motion, or of the
-// neighbours' residual (+0.16, 0); the player's speed or being on the
-// ground in the third model (0); modelling the mantissa bits in the
-// third model (+0.07).
-//
-// Prediction, also measured on k2 after the mixing: the motion kind
-// leaves a cube lying on the ground, or barely moving, where it is, and
-// turns orientations as quaternions (predictMotion: −1.4 and −1.1);
-// no prediction goes below the ground (−0.3); and a loose cube near the
-// player that did not move between the baselines predicts itself
-// rather than the player's motion (−0.7). 166.7 bytes per frame after
-// all of it.
-//
-// The reference (prediction) has three kinds, each with its own models,
-// so that the statistics of one do not blur the others:
-//
-//	kind     level  reference
-//	static   12, 13 the baseline (and at 13, a cube that did not move
-//	                between the two baselines: a cube at rest predicts itself)
-//	motion   13     the cube extrapolated along its motion from the older
-//	                baseline B2 to the baseline B1, out to this snapshot:
-//	                p = p1 + (p1 − p2) · age / span, in integers (grid units,
-//	                rounded half away from zero), so both sides agree to the
-//	                bit; the orientation turned on by the turn from B2 to B1
-//	                (quaternion products, each product rounded on its own);
-//	                a cube lying on the ground or barely moving stays put
-//	                (predictMotion)
-//	player   12, 13 the player-relative prediction (predict.go, the F key)
-//	                for cubes near the player when the packet predicts: the
-//	                ball rolls with the player, whose new pose is decoded
-//	                first, which beats any cube's own history
-//
-// The older baseline is not the second newest ack (a frame before the
-// newest: a velocity measured over one frame at 2 mm resolution and
-// extrapolated over a 13-frame round trip is off by 2.5 cm) but the newest
-// acked snapshot at least a third of the baseline's age before it
-// (MotionSpanFor): long enough that quantization noise is not amplified
-// much, short enough that the velocity is fresh. The packet names it by
-// its age relative to the baseline (an 8-bit tree), and its absence (no
-// older ack yet) by a decision, both the first decisions of the coded
-// payload (codeMotion).
-//
-// Model rule: A PACKET'S MODELS START WHERE ITS BASELINE'S PACKET ENDED.
-// Models carried from packet to packet (the previous one sent) would make
-// each packet depend on every earlier one arriving, in order: one loss or
-// reordering would desynchronize the decoder until a resync. The baseline,
-// though, is by construction a snapshot the receiver holds (the sender
-// only uses acked ones), and the receiver decoded its packet, so it has
-// the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, 316 kB: 130 kB before the
-// mixing's second and third models), and a packet
-// against such a baseline sets the header bit Carried and starts from
-// them; against the initial state, or a baseline sent at another level,
-// it starts fresh (all probabilities one half). A receiver that lacks the
-// models refuses the packet (it is not acked) rather than decode garbage.
-// Loss and reordering therefore still cost only what they cost at level
-// 11, an older baseline. Why carry at all, when fast adaptation (1/16 per
-// decision) learns within a packet of 901 changed decisions: measured on
-// a katamari packet at frame 420, 129 bytes carried against 158 fresh
-// (TestCarriedModels), and 9-17 % fewer bytes per frame on the challenge
-// frames; the first hundred decisions of a packet are the ones fresh
-// models pay for. Config.CarryModels turns it off for comparison.
-//
-// The order of a level 12-13 payload: level 13's older baseline (motion
-// decision, span), cube 0 (the player), the player prediction's
-// correction, then cubes 1 onward.
-//
-// What did not help, measured on the challenge frames (each a variant of
-// level 13 + player prediction, 181.4 bytes per frame before this round):
-// predicting the ball's cubes by their own motion, with or without
-// acceleration from a third baseline, instead of the player's (the ball's
-// residuals are two thirds larger that way, and gravity does not show in
-// the loose cubes, which mostly slide); extrapolating a cube's drift or
-// spin relative to the player between the two baselines (its jostling
-// does not persist for six frames: 2-9 % worse); correcting each cube by the mean
-// residual of the cubes coded before it, or its nearest such neighbour
-// (outliers); a plain least-squares correction fit; three modelled
-// mantissa bits instead of two (+0.5 bytes); a single slower rate; a 3:1
-// mix of the slow and fast rates; averaging the player and motion
-// predictions for cubes between riding and loose (+0.9); a context of the
-// packet's running mean residual, of the player's speed along each axis,
-// of the neighbours' residual size, or of the residual signs (the signs
-// are near coin flips: 0.01-0.1 bits to gain); turning a cube's predicted
-// orientation by half its neighbours' rotation error (+0.8); separate
-// models for loose cubes (+0.2); a damped motion extrapolation; the
-// acceleration of the player cube from three baselines (0.2 at best, not
-// kept).
-//
-// Bits per category: the coded bytes cannot be cut into fields, since a
-// byte carries parts of many decisions. The coder sums each decision's
-// information content, -log2 p, per category (flags, position,
-// orientation), and the payload's 8 × bytes bits are charged to the
-// categories in proportion (largest share takes the rounding). Writer,
-// measurer and reader compute the same sums, so all three streams report
-// the same breakdown; the reader decodes the payload first (PeekBytes) and
-// then consumes its bits category by category.
+// The payload's order and each cube's phases: codeCubes. Why each context
+// and constant, and what was tried and measured with the figures:
+// docs/design/entropy-coding.md.
 
 // MotionSpanFor is how far before the baseline level 13's older baseline
 // should be, at least, for a baseline age frames old: a third of the age
 // (two frames in the challenge layout, four or five on the
-// intercontinental link). Measured on the challenge frames, level 13 +
-// player prediction: spans of 1, 2, 3, 4 and 6 frames cost 172.7, 172.4,
-// 173.1, 174.0 and 176.0 bytes per frame (level 13 alone 234.1, 236.6,
-// 239.9, 243.1, 248.2): a fresher velocity beats a less noisy one, down
-// to a span of about a third of the age.
+// intercontinental link). A longer span measures a velocity with less
+// quantization noise, a shorter one a fresher velocity; the fresher wins,
+// down to about a third of the age (docs/design/entropy-coding.md).
 func MotionSpanFor(age int) int { return max(1, age/3) }
 
 // modelSource is implemented by the baseline stores that also keep, per
@@ -271,10 +97,10 @@ type entropyModels struct {
 	// by component, history class and size class (see codeCubes).
 	posH [3][numHistClasses][numMagClasses]arith.Golomb
 	rotH [3][numHistClasses][numMagClasses]arith.Golomb
-	// posB, rotB: the second model of the same residuals (see "Mixing"
-	// in the design note), by component and mixClass, mixed with posH,
-	// rotH by posMix, rotMix; posK, rotK and posKMix, rotKMix the same for
-	// the other kinds' models pos, rot.
+	// posB, rotB: the second model of the same residuals (see "Mixing" in
+	// docs/design/entropy-coding.md), by component and mixClass, mixed
+	// with posH, rotH by posMix, rotMix; posK, rotK and posKMix, rotKMix
+	// the same for the other kinds' models pos, rot.
 	posB    [3][numMixClasses]arith.Golomb
 	rotB    [3][numMixClasses]arith.Golomb
 	posMix  [3]arith.GolombMixers
@@ -287,16 +113,24 @@ type entropyModels struct {
 	// coded for it (0: not changed). Carried with the models, the next
 	// packet against this one reads it: the cube's residual size six
 	// frames ago, something the receiver holds.
-	mem   [MaxCubes]uint8
+	mem [MaxCubes]uint8
+	// posC, rotC (player-predicted cubes) and posKC, rotKC (the others):
+	// the third models (residualContexts), by component, context and
+	// whether the size class is below 3.
 	posC  [3][numC][2]arith.GolombContext
 	posKC [3][numKC][2]arith.GolombContext
 	rotKC [3][numKC][2]arith.GolombContext
 	rotC  [3][numC][2]arith.GolombContext
 }
 
-const numC = 30
-
-const numKC = 45
+// The third models' contexts (residualContexts): for a player-predicted
+// cube its distance from the player (5) × above, level with or below it
+// (3) × ahead of or behind the player's motion (2); for the others its
+// distance (5) × height (3) × rose, fell or neither (3).
+const (
+	numC  = 5 * 3 * 2
+	numKC = 5 * 3 * 3
+)
 
 // The second model's context (mixClass): the cube's memory class (3) ×
 // its neighbours' mean residual (none coded before it, under 6 grid
@@ -323,15 +157,11 @@ func memClass(v int) int {
 
 // looseCarry is the history residual (grid units or smallest-three steps)
 // from which a player-predicted cube is coded against its own motion
-// instead (measured on the challenge frames: 20 → 168.9 bytes per frame,
-// 24 → 168.5, 28 → 168.3, 32 → 168.2, 40 → 168.3, 48 → 168.4, 64 → 168.6,
-// before the neighbour correction).
+// instead: it is not riding in the ball (the best of 20 to 64 measured).
 const looseCarry = 32
 
-// numHistClasses is how many classes histClass has. Measured on the
-// challenge frames (level 13 + player prediction): five classes 170.2
-// bytes per frame, four 169.6, three 169.4-169.7 by their edges: the
-// models, split finer, learn slower.
+// numHistClasses is how many classes histClass has: split finer, the
+// models learn slower (three beat four and five).
 const numHistClasses = 3
 
 // histClass buckets the largest residual, in grid units or smallest-three
@@ -510,12 +340,6 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 	return v
 }
 
-// golombMix codes v with the mix of g and h (golombMix3 without a third
-// model, as arith's EncodeMix is EncodeMix3).
-func (e *entropyState) golombMix(g, h *arith.Golomb, mx *arith.GolombMixers, v int32) int32 {
-	return e.golombMix3(g, h, nil, mx, v)
-}
-
 func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	if e.reading {
 		return e.dec.DecodeTree(t, n)
@@ -572,13 +396,6 @@ func clamp64(v, lo, hi int64) int32 { return int32(min(max(v, lo), hi)) }
 // cube within the six frames, and most of what such a cube "moves"
 // between two baselines two frames apart is jitter of a grid unit or a
 // step or two of orientation, which extrapolation would triple.
-// Measured on the challenge frames (k2, level 13 + player prediction):
-// the ground limit −0.2 bytes per frame, not extrapolating cubes on the
-// ground −1.2 (onGround 115: −0.9, 150: −1.2; only their position −0.4),
-// nor cubes that barely moved −0.16 (jitter 1: −0.07, 4: −0.15, 16:
-// 0); a bounce off the ground (reflecting the overshoot) did worse, and
-// gravity for cubes falling between the baselines gained nothing (0.0 to
-// +0.06).
 func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	*out = *b1
 	if b1.Position[2] < onGround && b2.Position[2] < onGround {
@@ -601,17 +418,15 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	// then the fraction k as the quaternion (w, k·v), normalized with the
 	// rest (an angle of 2·atan(k·tan(θ/2)), close to kθ for the small
 	// turns of a frame or two). In floats, each product rounded on its
-	// own (quatMul), so both sides agree to the bit. It replaced a linear
-	// extrapolation of the smallest-three components, which could not
-	// follow a cube whose largest component changed between the
-	// baselines (it kept the baseline's orientation): −1.1 bytes per
-	// frame (k2). Turning it 15/16 or 17/16 as far did worse.
+	// own (geom.QuatMul), so both sides agree to the bit. Unlike
+	// extrapolating the smallest-three components, it follows a cube whose
+	// largest component changed between the baselines.
 	if b1.Orientation == b2.Orientation {
 		return
 	}
 	const bits = wire.SnapshotOrientationBits
 	q1, q2 := wire.DequantizeQuat(b1.Orientation, bits), wire.DequantizeQuat(b2.Orientation, bits)
-	dq := quatMul(q1, q2.Conjugate())
+	dq := geom.QuatMul(q1, q2.Conjugate())
 	if dq.W < 0 {
 		dq = mgl64.Quat{W: -dq.W, V: mgl64.Vec3{-dq.V[0], -dq.V[1], -dq.V[2]}}
 	}
@@ -621,9 +436,9 @@ func (m *motionRef) predictMotion(b1, b2 *Cube, out *Cube) {
 	// n is 3 at most from an honest sender (the span is at least a third
 	// of the age); 8 bounds what a hostile span can cost.
 	for range min(n, 8) {
-		r = quatMul(dq, r)
+		r = geom.QuatMul(dq, r)
 	}
-	out.Orientation = wire.QuantizeQuat(quatMul(r, q1), bits)
+	out.Orientation = wire.QuantizeQuat(geom.QuatMul(r, q1), bits)
 }
 
 // nearPlayer reports whether baseline cube b lies within PredictRadius of
@@ -809,331 +624,461 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 
 // codeCubes codes every cube's changed decision and the changed cubes'
 // fields, in index order (the player, cube 0, first: the player-relative
-// prediction of the others needs its new pose).
+// prediction of the others needs its new pose). Each cube goes through
+// the same phases, in the order the decoder can follow them (each one
+// uses only what the decoder knows by then):
+//
+//	codeChanged         whether the cube differs from its baseline
+//	chooseReference     what it is predicted from: its baseline, its own
+//	                    motion (level 13) or the player's (F)
+//	codeFieldFlags      interacting, position changed, orientation changed
+//	residualContexts    the second and third models' contexts
+//	neighbourCorrection the prediction shifted by its neighbours' misses
+//	codePosition        the position residual
+//	codeOrientation     the orientation residual
+//	finishCube          its memory for the next packet; the reader's checks
+//
+// The player prediction's correction (codeCorrection) goes between cube 0
+// and cube 1.
 func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
-	m := &e.models
-	n := len(p.Cubes)
 	prevChanged := false
 	e.nbrReset()
-	for i := range n {
-		b := &base[i]
-		c := &p.Cubes[i]
+	var cc cubeCoding
+	for i := range p.Cubes {
 		if i == 1 && p.Predict {
 			if err := p.codeCorrection(e, base); err != nil {
 				return err
 			}
 		}
-		moved := mr.base2 != nil && !b.sameState(&mr.base2[i])
-		ctx := playerContext
-		if i > 0 {
-			ctx = 0
-			if prevChanged {
-				ctx |= 1
-			}
-			if b.Interacting {
-				ctx |= 2
-			}
-			if nearPlayer(b, &base[0]) {
-				ctx |= 4
-			}
-			if moved {
-				ctx |= 8
-			}
-		}
-		// This cube's memory from the baseline's packet, then cleared:
-		// this packet writes its own (kept only if it codes the cube).
-		memv := int(m.mem[i])
-		m.mem[i] = 0
-		e.tag(wire.CategoryFlags)
-		var gd int64
-		for k := range 2 {
-			d := int64(b.Position[k]) - int64(base[0].Position[k])
-			gd += d * d
-		}
-		gctx := 0
-		for r := int64(512); gctx < 5 && gd > r*r; r *= 2 {
-			gctx++
-		}
-		if b.Position[2] > 150 {
-			gctx += 6
-		}
-		changed := e.bitMix3(&m.changed[ctx], &m.changedB[memClass(memv)*2+b2i(prevChanged)], &m.changedC[gctx*2+b2i(moved)], &m.changedMix[ctx], !e.reading && !c.sameState(b))
+		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
+		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
+		changed := e.codeChanged(&cc, &base[0], prevChanged)
 		prevChanged = changed
 		if p.Sent != nil {
 			p.Sent[i] = changed
 		}
+		if e.reading {
+			*cc.c = *cc.b // fields not sent keep the baseline's
+		}
 		if !changed {
-			if e.reading {
-				*c = *b
-			}
 			continue
 		}
 		p.Stats.Changed++
+		p.chooseReference(&cc, base, mr)
+		e.codeFieldFlags(&cc)
+		cc.residualContexts(base, p.Cubes[0].Position, mr)
+		e.neighbourCorrection(&cc)
+		if err := e.codePosition(&cc, &p.Stats); err != nil {
+			return err
+		}
+		e.recordNeighbour(&cc)
+		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
+			return err
+		}
+		if err := e.finishCube(&cc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cubeCoding is what codeCubes knows of the cube it codes, filled in
+// phase by phase.
+type cubeCoding struct {
+	i     int
+	b, c  *Cube // its baseline, and the cube (being decoded, on read)
+	moved bool  // level 13: it differs between the two baselines
+	memv  int   // its memory from the baseline's packet (mem)
+
+	// The reference: its kind (the baseline b, or the prediction pred),
+	// and the history class of a player-predicted cube at level 13 (−1:
+	// none). refPos is pred's position before the neighbour correction.
+	kind   int
+	pred   Cube
+	hc     int
+	refPos wire.QuantizedVec3
+
+	posChanged, rotChanged bool
+	// The second model's context (mixClass) and the third model's, for
+	// player-predicted cubes (cctx) and for the others (kctx).
+	bctx, cctx, kctx int
+	// The largest residual component coded so far, of the position and
+	// of the orientation.
+	posMax, rotMax int64
+}
+
+// predicted reports whether the reference is a prediction (the player's
+// or the cube's own motion) rather than the baseline.
+func (cc *cubeCoding) predicted() bool { return cc.kind == refPlayer || cc.kind == refMotion }
+
+// ref is the reference the residuals are taken against.
+func (cc *cubeCoding) ref() *Cube {
+	if cc.predicted() {
+		return &cc.pred
+	}
+	return cc.b
+}
+
+// codeChanged codes (or decodes and returns) whether cube cc.i differs
+// from its baseline, mixing three models. The first by the previous
+// cube's answer (changed cubes come in runs), whether the cube was
+// interacting in the baseline, whether it lies near the player, and at
+// level 13 whether it moved between the two baselines (the player, cube 0,
+// has its own); the second by the cube's memory and the previous answer;
+// the third by where it lies (groundClass) and whether it moved. It also
+// takes the cube's memory from the models, leaving this packet's slot
+// clear.
+func (e *entropyState) codeChanged(cc *cubeCoding, player *Cube, prevChanged bool) bool {
+	m := &e.models
+	b := cc.b
+	ctx := playerContext
+	if cc.i > 0 {
+		ctx = b2i(prevChanged) | b2i(b.Interacting)<<1 | b2i(nearPlayer(b, player))<<2 | b2i(cc.moved)<<3
+	}
+	// This cube's memory from the baseline's packet, then cleared: this
+	// packet writes its own (kept only if it codes the cube).
+	cc.memv = int(m.mem[cc.i])
+	m.mem[cc.i] = 0
+	e.tag(wire.CategoryFlags)
+	return e.bitMix3(&m.changed[ctx], &m.changedB[memClass(cc.memv)*2+b2i(prevChanged)],
+		&m.changedC[groundClass(b, player)*2+b2i(cc.moved)], &m.changedMix[ctx],
+		!e.reading && !cc.c.sameState(b))
+}
+
+// groundClass is the changed decision's third context: the cube's
+// horizontal distance from the player in the baseline (under 1 m, 2, 4,
+// 8, 16 m, further: 6 classes), and whether it is off the ground (above
+// 150 grid units: not lying flat).
+func groundClass(b, player *Cube) int {
+	var d2 int64
+	for k := range 2 {
+		d := int64(b.Position[k]) - int64(player.Position[k])
+		d2 += d * d
+	}
+	g := 0
+	for r := int64(512); g < 5 && d2 > r*r; r *= 2 {
+		g++
+	}
+	if b.Position[2] > 150 {
+		g += 6
+	}
+	return g
+}
+
+// chooseReference picks what a changed cube is predicted from: the
+// player's motion when the packet predicts and the cube is near the
+// player, else at level 13 its own motion when it moved between the two
+// baselines, else its baseline. At level 13 a player-predicted cube is
+// then checked against its history (carriedHistory).
+func (p *Packet) chooseReference(cc *cubeCoding, base []Cube, mr *motionRef) {
+	b := cc.b
+	cc.kind = refStatic
+	if p.Predict && cc.i > 0 {
+		if !p.pred.ready {
+			p.pred.setup(&base[0], &p.Cubes[0])
+		}
+		if p.pred.predict(b, &cc.pred) {
+			cc.pred.Position[2] = max(cc.pred.Position[2], min(zGround, b.Position[2]))
+			cc.kind = refPlayer
+			p.Stats.Predicted++
+		}
+	}
+	if cc.kind == refStatic && cc.moved {
+		mr.predictMotion(b, &mr.base2[cc.i], &cc.pred)
+		cc.kind = refMotion
+		p.Stats.Motion++
+	}
+	if cc.kind == refPlayer && mr.base2 != nil {
+		p.carriedHistory(cc, base, mr)
+	}
+}
+
+// carriedHistory sets the history class of a player-predicted cube at
+// level 13: how well the player's motion carried it from the older
+// baseline to the baseline. A cube stuck in the ball was carried to
+// within a few grid units and will be again; a loose one pushed around by
+// the ball was not, and its residual will be large. Both sides hold both
+// baselines, so it costs nothing to send.
+//
+// A loose cube (one the player did not carry, by looseCarry or more, or
+// that was beyond its reach then) follows its own motion better than the
+// player's: it is coded against its motion when it moved between the
+// baselines, and against its baseline when it did not (a cube the ball is
+// about to hit, lying near it, predicts itself as resting cubes do).
+func (p *Packet) carriedHistory(cc *cubeCoding, base []Cube, mr *motionRef) {
+	if !p.pred2.ready {
+		p.pred2.setup(&mr.base2[0], &base[0])
+	}
+	b := cc.b
+	cc.hc = numHistClasses - 1
+	loose := true
+	var old Cube
+	if p.pred2.predict(&mr.base2[cc.i], &old) {
+		dp := maxDiff(old.Position[:], b.Position[:])
+		dr := int64(1000)
+		if old.Orientation.Largest == b.Orientation.Largest {
+			dr = maxDiff(old.Orientation.Small[:], b.Orientation.Small[:])
+		}
+		d := max(dp, dr)
+		cc.hc = histClass(d)
+		loose = d >= looseCarry
+	}
+	switch {
+	case loose && cc.moved:
+		mr.predictMotion(b, &mr.base2[cc.i], &cc.pred)
+		cc.kind, cc.hc = refMotion, -1
+		p.Stats.Predicted--
+		p.Stats.Motion++
+	case loose:
+		cc.kind, cc.hc = refStatic, -1
+		p.Stats.Predicted--
+	}
+}
+
+// codeFieldFlags codes the changed cube's interacting flag, then whether
+// its position and its orientation changed, each by kind of reference and
+// by the decisions before it (a cube that stopped interacting often
+// stopped moving).
+func (e *entropyState) codeFieldFlags(cc *cubeCoding) {
+	m := &e.models
+	c, b, k := cc.c, cc.b, cc.kind
+	c.Interacting = e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting)
+	cc.posChanged = e.bit(&m.posChanged[k][b2i(c.Interacting)], c.Position != b.Position)
+	cc.rotChanged = e.bit(&m.rotChanged[k][b2i(c.Interacting)*2+b2i(cc.posChanged)], c.Orientation != b.Orientation)
+}
+
+// residualContexts sets the contexts of the residuals' second and third
+// models. The second (mixClass) starts as the cube's memory class: how
+// large its residuals were six frames ago (the neighbour correction adds
+// how far its neighbours missed). The third is where the cube lies
+// relative to the player in the baseline: its distance (5 classes), then
+// for a player-predicted cube (cctx, numC) above, level with or below the
+// player and in front of or behind its motion (playerNew is the player's
+// decoded new position: a cube on the ball's leading face is pushed
+// back), and for the others (kctx, numKC) its height (on the ground, low,
+// high) and whether it rose, fell or neither between the baselines.
+func (cc *cubeCoding) residualContexts(base []Cube, playerNew wire.QuantizedVec3, mr *motionRef) {
+	b, player := cc.b, &base[0]
+	cc.bctx = memClass(cc.memv)
+	var d2 int64
+	for k := range 3 {
+		d := int64(b.Position[k]) - int64(player.Position[k])
+		d2 += d * d
+	}
+	dist := 0
+	for r := int64(256); dist < 4 && d2 > r*r; r += 192 {
+		dist++
+	}
+
+	cc.kctx = dist
+	switch {
+	case b.Position[2] < 150:
+	case b.Position[2] < 600:
+		cc.kctx += 5
+	default:
+		cc.kctx += 10
+	}
+	if mr.base2 != nil {
+		switch vz := b.Position[2] - mr.base2[cc.i].Position[2]; {
+		case vz < -3:
+			cc.kctx += 15
+		case vz > 3:
+			cc.kctx += 30
+		}
+	}
+
+	cc.cctx = dist
+	switch dz := int64(b.Position[2]) - int64(player.Position[2]); {
+	case dz < -200:
+	case dz < 200:
+		cc.cctx += 5
+	default:
+		cc.cctx += 10
+	}
+	var ahead int64 // the player's horizontal motion · the cube's offset
+	for k := range 2 {
+		ahead += (int64(playerNew[k]) - int64(player.Position[k])) * (int64(b.Position[k]) - int64(player.Position[k]))
+	}
+	if ahead > 0 {
+		cc.cctx += 15
+	}
+}
+
+// neighbourCorrection: the ball's cubes are jostled in clumps, and a
+// loose cube pushed along pushes the next, so cubes touching one another
+// tend to miss their predictions the same way. The mean residual of the
+// cubes of the same kind coded before this one within neighbourRadius
+// (decoded already: the receiver knows it too) shifts a predicted cube's
+// position by 1/neighbourShare of it, and its size is part of the second
+// model's context.
+func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
+	if !cc.predicted() {
+		return
+	}
+	cc.refPos = cc.pred.Position
+	sum, cnt := e.nbrSum(cc.b.Position, uint8(cc.kind))
+	if cnt == 0 {
+		return
+	}
+	var mean int64
+	for k := range 3 {
+		mean = max(mean, sum[k]/cnt, -sum[k]/cnt)
+	}
+	cc.bctx += numMemClasses
+	if mean >= nbrLarge {
+		cc.bctx += numMemClasses
+	}
+	for k := range 3 {
+		cc.pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
+	}
+}
+
+// recordNeighbour records a predicted cube's residual against its
+// prediction before the neighbour correction, for the cubes after it.
+func (e *entropyState) recordNeighbour(cc *cubeCoding) {
+	if !cc.predicted() {
+		return
+	}
+	var res [3]int32
+	for k := range 3 {
+		res[k] = cc.c.Position[k] - cc.refPos[k]
+	}
+	e.nbrAdd(cc.b.Position, uint8(cc.kind), res)
+}
+
+// The residuals a cube can code, each with its own models
+// (residualModels).
+const (
+	resPosition    = iota // position against the reference's
+	resOrientation        // smallest three against the reference's, same largest component
+	resSwapped            // smallest three against the reference re-expressed around another largest
+)
+
+// residualModels returns the three models and the mixer of component k
+// of a residual in size class mc. A player-predicted cube at level 13 (a
+// history class) has models of its own; the others' are by kind of
+// reference. A swapped orientation has no third model.
+func (e *entropyState) residualModels(cc *cubeCoding, res, k, mc int) (*arith.Golomb, *arith.Golomb, *arith.GolombContext, *arith.GolombMixers) {
+	m := &e.models
+	switch {
+	case res == resSwapped:
+		return &m.rotSwap[k][mc], &m.rotSwapB[k][cc.bctx], nil, &m.rotSwapMix[k]
+	case res == resPosition && cc.hc >= 0:
+		return &m.posH[k][cc.hc][mc], &m.posB[k][cc.bctx], &m.posC[k][cc.cctx][mc/3], &m.posMix[k]
+	case res == resPosition:
+		return &m.pos[cc.kind][k][mc], &m.posK[cc.kind][k][cc.bctx], &m.posKC[k][cc.kctx][mc/3], &m.posKMix[cc.kind][k]
+	case cc.hc >= 0:
+		return &m.rotH[k][cc.hc][mc], &m.rotB[k][cc.bctx], &m.rotC[k][cc.cctx][mc/3], &m.rotMix[k]
+	}
+	return &m.rot[cc.kind][k][mc], &m.rotK[cc.kind][k][cc.bctx], &m.rotKC[k][cc.kctx][mc/3], &m.rotKMix[cc.kind][k]
+}
+
+// codeResidual codes the three components of v − ref (on read, sets v
+// from them, each within lo[k]..hi[k]) and returns the largest |residual|.
+// The first component's size class is mc; each next one's is that of the
+// largest residual so far, or of floor when larger (magClass: a cube
+// that moved far along x moved along y too).
+func (e *entropyState) codeResidual(cc *cubeCoding, res int, v, ref *[3]int32, lo, hi *[3]int64, mc int, floor int64) (int64, error) {
+	var largest int64
+	for k := range 3 {
+		g, h, j, mx := e.residualModels(cc, res, k, mc)
+		r := e.golombMix3(g, h, j, mx, v[k]-ref[k])
+		largest = max(largest, int64(r), -int64(r))
+		mc = magClass(max(largest, floor))
 		if e.reading {
-			*c = *b
+			x := int64(ref[k]) + int64(r)
+			if x < lo[k] || x > hi[k] {
+				return largest, wire.ErrValueOutOfRange
+			}
+			v[k] = int32(x)
 		}
-		// The reference.
-		kind := refStatic
-		ref := b
-		var pred Cube
-		if p.Predict && i > 0 {
-			if !p.pred.ready {
-				p.pred.setup(&base[0], &p.Cubes[0])
-			}
-			if p.pred.predict(b, &pred) {
-				pred.Position[2] = max(pred.Position[2], min(zGround, b.Position[2]))
-				kind, ref = refPlayer, &pred
-				p.Stats.Predicted++
-			}
-		}
-		if kind == refStatic && moved {
-			mr.predictMotion(b, &mr.base2[i], &pred)
-			kind, ref = refMotion, &pred
-			p.Stats.Motion++
-		}
-		// The history class (level 13, player-predicted cubes): how well
-		// the player's motion carried this cube from the older baseline
-		// to the baseline. A cube stuck in the ball was carried to
-		// within a few grid units and will be again; a loose one pushed
-		// around by the ball was not, and its residual will be large.
-		// Both sides hold both baselines, so it costs nothing to send.
-		hc := -1
-		if kind == refPlayer && mr.base2 != nil {
-			if !p.pred2.ready {
-				p.pred2.setup(&mr.base2[0], &base[0])
-			}
-			hc = numHistClasses - 1
-			loose := true
-			var old Cube
-			if p.pred2.predict(&mr.base2[i], &old) {
-				dp := maxDiff(old.Position[:], b.Position[:])
-				dr := int64(1000)
-				if old.Orientation.Largest == b.Orientation.Largest {
-					dr = maxDiff(old.Orientation.Small[:], b.Orientation.Small[:])
-				}
-				d := max(dp, dr)
-				hc = histClass(d)
-				loose = d >= looseCarry
-			}
-			// A loose cube, one the player did not carry from the older
-			// baseline to the baseline (or that was beyond its reach
-			// then), follows its own motion better than the player's:
-			// measured on the challenge frames, those cubes' position
-			// residuals cost 30 bits against 34 from the player and
-			// their orientations 24 against 26; −1.7 bytes per frame.
-			if loose && moved {
-				mr.predictMotion(b, &mr.base2[i], &pred)
-				kind, ref, hc = refMotion, &pred, -1
-				p.Stats.Predicted--
-				p.Stats.Motion++
-			} else if loose {
-				// Loose and at rest between the baselines (a cube the
-				// ball is about to hit, lying near it): it predicts
-				// itself, as resting cubes do at level 13, rather than
-				// being carried along with the player. −0.7 bytes per
-				// frame (k2); only for those the player's motion could
-				// be checked on (within reach at the older baseline,
-				// the player moving): −0.6.
-				kind, ref, hc = refStatic, b, -1
-				p.Stats.Predicted--
+	}
+	return largest, nil
+}
+
+// codePosition codes a changed position's residual against the
+// reference. The first component's size class is how far the prediction
+// carried the cube from its baseline (a fast cube is predicted less
+// exactly than a slow one), except for a cube with a history class, which
+// says more (and fewer contexts learn faster).
+func (e *entropyState) codePosition(cc *cubeCoding, st *PacketStats) error {
+	if !cc.posChanged {
+		return nil
+	}
+	st.Positions++
+	e.tag(wire.CategoryPosition)
+	xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
+	lo := [3]int64{int64(xyMin), int64(xyMin), 0}
+	hi := [3]int64{int64(xyMax), int64(xyMax), int64(zMax)}
+	ref := cc.ref()
+	mc := magClass(maxDiff(ref.Position[:], cc.b.Position[:]))
+	if cc.hc >= 0 {
+		mc = 0
+	}
+	var err error
+	cc.posMax, err = e.codeResidual(cc, resPosition, (*[3]int32)(&cc.c.Position), (*[3]int32)(&ref.Position), &lo, &hi, mc, 0)
+	return err
+}
+
+// codeOrientation codes a changed orientation: whether its largest
+// component is the reference's (far likelier to change when the
+// reference is near the edge, edgeClass, and when the cube missed its
+// predicted position by far), then the smallest three's residual. When
+// the largest component changed, the new one (a 2-bit tree by the
+// reference's largest and its largest small component: the one nearest
+// to overtaking it) comes first and the residual is against the
+// reference re-expressed around it (a cube turning through 45° swaps its
+// largest component with a small residual there). The first component's
+// size class is the position's largest residual (a cube knocked off its
+// predicted path is turned off its predicted orientation too); each next
+// one's, the largest of the position's and the orientation's so far.
+func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
+	if !cc.rotChanged {
+		return nil
+	}
+	st.Orientations++
+	e.tag(wire.CategoryOrientation)
+	m := &e.models
+	c, ref := &cc.c.Orientation, &cc.ref().Orientation
+	same := e.bit(&m.sameLargest[cc.kind][magClass(cc.posMax)][edgeClass(&ref.Small)], c.Largest == ref.Largest)
+	from, res := ref, resOrientation
+	var alt wire.QuantizedQuat
+	if same {
+		c.Largest = ref.Largest
+	} else {
+		big := 0
+		for k := 1; k < 3; k++ {
+			if abs32(ref.Small[k]) > abs32(ref.Small[big]) {
+				big = k
 			}
 		}
-		// The field decisions, each by kind and by the decisions before
-		// it (a cube that stopped interacting often stopped moving).
-		c.Interacting = e.bit(&m.interacting[kind][b2i(b.Interacting)], c.Interacting)
-		posChanged := e.bit(&m.posChanged[kind][b2i(c.Interacting)], c.Position != b.Position)
-		rotChanged := e.bit(&m.rotChanged[kind][b2i(c.Interacting)*2+b2i(posChanged)], c.Orientation != b.Orientation)
-		// Neighbours: the ball's cubes are jostled in clumps, and a loose
-		// cube pushed along pushes the next, so cubes touching one
-		// another tend to miss their predictions the same way. The mean
-		// residual of the cubes of the same kind coded before this one
-		// within neighbourRadius (decoded already: the receiver knows it
-		// too) shifts this cube's predicted position by 1/neighbourShare.
-		var refPos wire.QuantizedVec3 // the prediction before the shift
-		// The second model's context (mixClass): how large this cube's
-		// residuals were six frames ago (mem), and how far its
-		// neighbours coded before it missed. Neither was worth splitting
-		// the main models by (finer contexts learn slower); mixed in as
-		// a second opinion, they are (see the design note).
-		bctx := memClass(memv)
-		var dd int64
-		for k := range 3 {
-			d := int64(b.Position[k]) - int64(base[0].Position[k])
-			dd += d * d
-		}
-		cctx := 0
-		for r := int64(256); cctx < 4 && dd > r*r; r += 192 {
-			cctx++
-		}
-		kctx := min(cctx, 4)
-		switch {
-		case b.Position[2] < 150:
-		case b.Position[2] < 600:
-			kctx += 5
-		default:
-			kctx += 10
-		}
-		if mr.base2 != nil {
-			vz := b.Position[2] - mr.base2[i].Position[2]
-			switch {
-			case vz < -3:
-				kctx += 15
-			case vz > 3:
-				kctx += 30
-			}
-		}
-		var dot, vv int64
-		for k := range 2 {
-			v := int64(p.Cubes[0].Position[k]) - int64(base[0].Position[k])
-			dot += v * (int64(b.Position[k]) - int64(base[0].Position[k]))
-			vv += v * v
-		}
-		_ = vv
-		dz := int64(b.Position[2]) - int64(base[0].Position[2])
-		switch {
-		case dz < -200:
-		case dz < 200:
-			cctx += 5
-		default:
-			cctx += 10
-		}
-		if dot > 0 {
-			cctx += 15
-		}
-		if kind == refPlayer || kind == refMotion {
-			refPos = pred.Position
-			sum, cnt := e.nbrSum(b.Position, uint8(kind))
-			if cnt > 0 {
-				var nm int64
-				for k := range 3 {
-					nm = max(nm, sum[k]/cnt, -sum[k]/cnt)
-				}
-				bctx += numMemClasses
-				if nm >= nbrLarge {
-					bctx += numMemClasses
-				}
-				for k := range 3 {
-					pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
-				}
-			}
-		}
-		var posMax, rotAll int64
-		if posChanged {
-			p.Stats.Positions++
-			e.tag(wire.CategoryPosition)
-			xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
-			mc := magClass(maxDiff(ref.Position[:], b.Position[:]))
-			if hc >= 0 {
-				mc = 0 // the history class says more, and fewer contexts learn faster
-			}
-			for k := range 3 {
-				var r int32
-				if hc >= 0 {
-					r = e.golombMix3(&m.posH[k][hc][mc], &m.posB[k][bctx], &m.posC[k][cctx][mc/3], &m.posMix[k], c.Position[k]-ref.Position[k])
-				} else {
-					r = e.golombMix3(&m.pos[kind][k][mc], &m.posK[kind][k][bctx], &m.posKC[k][kctx][mc/3], &m.posKMix[kind][k], c.Position[k]-ref.Position[k])
-				}
-				posMax = max(posMax, int64(r), -int64(r))
-				mc = magClass(posMax)
-				if e.reading {
-					v := int64(ref.Position[k]) + int64(r)
-					lo, hi := int64(xyMin), int64(xyMax)
-					if k == 2 {
-						lo, hi = 0, int64(zMax)
-					}
-					if v < lo || v > hi {
-						return wire.ErrValueOutOfRange
-					}
-					c.Position[k] = int32(v)
-				}
-			}
-		}
-		if kind == refPlayer || kind == refMotion {
-			var res [3]int32
-			for k := range 3 {
-				res[k] = c.Position[k] - refPos[k]
-			}
-			e.nbrAdd(b.Position, uint8(kind), res)
-		}
-		if rotChanged {
-			p.Stats.Orientations++
-			e.tag(wire.CategoryOrientation)
-			q := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
-			// Whether the largest component stays: far likelier to
-			// change when the reference is near the edge (edgeClass)
-			// and when the cube missed its predicted position by far.
-			same := e.bit(&m.sameLargest[kind][magClass(posMax)][edgeClass(&ref.Orientation.Small)],
-				c.Orientation.Largest == ref.Orientation.Largest)
-			if same {
-				c.Orientation.Largest = ref.Orientation.Largest
-				// The first component's class: the position's largest
-				// residual (a cube knocked off its predicted path is
-				// turned off its predicted orientation too), which
-				// beats how far the prediction turned the cube.
-				mc := magClass(posMax)
-				var rotMax int64
-				for k := range 3 {
-					var r int32
-					if hc >= 0 {
-						r = e.golombMix3(&m.rotH[k][hc][mc], &m.rotB[k][bctx], &m.rotC[k][cctx][mc/3], &m.rotMix[k], c.Orientation.Small[k]-ref.Orientation.Small[k])
-					} else {
-						r = e.golombMix3(&m.rot[kind][k][mc], &m.rotK[kind][k][bctx], &m.rotKC[k][kctx][mc/3], &m.rotKMix[kind][k], c.Orientation.Small[k]-ref.Orientation.Small[k])
-					}
-					rotMax = max(rotMax, int64(r), -int64(r))
-					rotAll = rotMax
-					mc = magClass(max(rotMax, posMax))
-					if e.reading {
-						v := int64(ref.Orientation.Small[k]) + int64(r)
-						if v < -int64(q) || v > int64(q) {
-							return wire.ErrValueOutOfRange
-						}
-						c.Orientation.Small[k] = int32(v)
-					}
-				}
-			} else {
-				// Another largest component: the reference re-expressed
-				// around it is close to the truth (a cube turning through
-				// 45° swaps its largest component with a small residual),
-				// where sending the three components raw cost 27 bits.
-				// The new largest is most often the component that was
-				// nearest to overtaking the old one: the tree's context.
-				big := 0
-				for k := 1; k < 3; k++ {
-					if abs32(ref.Orientation.Small[k]) > abs32(ref.Orientation.Small[big]) {
-						big = k
-					}
-				}
-				c.Orientation.Largest = uint8(e.tree(m.largest[ref.Orientation.Largest&3][big][:], 2, uint32(c.Orientation.Largest)))
-				alt := wire.QuantizeQuatAt(wire.DequantizeQuat(ref.Orientation, wire.SnapshotOrientationBits),
-					wire.SnapshotOrientationBits, int(c.Orientation.Largest))
-				mc := magClass(posMax)
-				var rotMax int64
-				for k := range 3 {
-					r := e.golombMix(&m.rotSwap[k][mc], &m.rotSwapB[k][bctx], &m.rotSwapMix[k], c.Orientation.Small[k]-alt.Small[k])
-					rotMax = max(rotMax, int64(r), -int64(r))
-					rotAll = rotMax
-					mc = magClass(max(rotMax, posMax))
-					if e.reading {
-						v := int64(alt.Small[k]) + int64(r)
-						if v < -int64(q) || v > int64(q) {
-							return wire.ErrValueOutOfRange
-						}
-						c.Orientation.Small[k] = int32(v)
-					}
-				}
-			}
-		}
-		m.mem[i] = uint8(magClass(max(posMax, rotAll)) + 1) // for the packets against this one
-		if e.reading {
-			if e.bad || e.dec.Overread() {
-				return wire.ErrEndOfData
-			}
-			if c.sameState(b) {
-				// Changed, yet identical to the baseline: no encoder
-				// writes that.
-				return wire.ErrValueOutOfRange
-			}
-		}
+		c.Largest = uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest)))
+		const bits = wire.SnapshotOrientationBits
+		alt = wire.QuantizeQuatAt(wire.DequantizeQuat(*ref, bits), bits, int(c.Largest))
+		from, res = &alt, resSwapped
+	}
+	qlo, qhi := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
+	lo := [3]int64{int64(qlo), int64(qlo), int64(qlo)}
+	hi := [3]int64{int64(qhi), int64(qhi), int64(qhi)}
+	var err error
+	cc.rotMax, err = e.codeResidual(cc, res, &c.Small, &from.Small, &lo, &hi, magClass(cc.posMax), cc.posMax)
+	return err
+}
+
+// finishCube ends a changed cube: its memory for the packets against this
+// one (the size class of its largest residual), and on read the checks
+// that the decoding went right.
+func (e *entropyState) finishCube(cc *cubeCoding) error {
+	e.models.mem[cc.i] = uint8(magClass(max(cc.posMax, cc.rotMax)) + 1)
+	if !e.reading {
+		return nil
+	}
+	if e.bad || e.dec.Overread() {
+		return wire.ErrEndOfData
+	}
+	if cc.c.sameState(cc.b) {
+		// Changed, yet identical to the baseline: no encoder writes that.
+		return wire.ErrValueOutOfRange
 	}
 	return nil
 }
@@ -1145,18 +1090,17 @@ func b2i(b bool) int {
 	return 0
 }
 
-// numMagClasses is how many size classes magClass has (four: 170.0 bytes
-// per frame on the challenge frames, six: 169.7, seven: 169.9).
+// numMagClasses is how many size classes magClass has (six beat four and
+// seven).
 const numMagClasses = 6
 
 // magClass buckets a size, the context of the next residual's model: a
 // residual's size follows the sizes of the ones before it (a cube that
 // moved far along x moved along y too: the class is of the largest so
-// far, which beat the previous one alone by 0.9 bytes per frame; an
-// orientation's of the largest of the position's and its own so far,
-// 0.5 more), and the
-// first component's follows how far the prediction carried the cube from
-// its baseline (a fast cube is predicted less exactly than a slow one).
+// far; an orientation's, of the largest of the position's and its own so
+// far), and the first component's follows how far the prediction carried
+// the cube from its baseline (a fast cube is predicted less exactly than
+// a slow one).
 func magClass(v int64) int {
 	if v < 0 {
 		v = -v
@@ -1189,9 +1133,8 @@ func maxDiff(a, b []int32) int64 {
 // Neighbour correction (see codeCubes): a cube within neighbourRadius grid
 // units (0.5 m: the cubes are 0.4 m, so touching ones) of cubes of the same
 // kind coded before it in this packet is predicted to share half their
-// mean residual. Measured on the challenge frames: the nearest one only,
-// 167.79 bytes per frame; the mean of all within 0.5 m, 167.72; within
-// 0.6 m, 168.4; a quarter or a third of it, 167.85; none, 168.20.
+// mean residual (better than the nearest one only, a wider radius, or a
+// smaller share).
 const (
 	neighbourRadius = wire.SnapshotPositionResolution / 2
 	neighbourShare  = 2 // the fraction's denominator
@@ -1199,8 +1142,8 @@ const (
 
 // Finding the neighbours. A packet may code hundreds of predicted cubes
 // (after a blast, every moving cube at level 13), and comparing each with
-// all those before it would cost n²/2 distance tests, about a millisecond
-// per pass for 900 cubes. So the entries go into a spatial hash: cells of
+// all those before it would cost n²/2 distance tests. So the entries go
+// into a spatial hash: cells of
 // twice neighbourRadius, hashed into nbrBuckets lists. Everything within
 // neighbourRadius of a point lies in the 2×2×2 block of cells nearest to
 // it (per axis: its own cell, and the neighbour on the side of the cell's

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/link"
 	"netcubes/wire"
 )
@@ -282,7 +283,7 @@ func TestCorrectionFit(t *testing.T) {
 		off := mgl64.Vec3{1.5 * math.Cos(a), 1.5 * math.Sin(a), 0.3 * math.Sin(3*a)}
 		base[i] = Cube{Position: wire.QuantizePosition(pr.pb.Add(off), res),
 			Orientation: wire.QuantizeQuat(rz(a), wire.SnapshotOrientationBits)}
-		moved := rotateVec(extra, rotateVec(pr.r, wire.DequantizePosition(base[i].Position, res).Sub(pr.pb)))
+		moved := geom.Rotate(extra, geom.Rotate(pr.r, wire.DequantizePosition(base[i].Position, res).Sub(pr.pb)))
 		cur[i] = base[i]
 		cur[i].Position = wire.QuantizePosition(pr.pn.Add(moved).Add(mgl64.Vec3{2.0 / res, -1.0 / res, 0}), res)
 	}

@@ -12,7 +12,7 @@ import (
 // Design note: the interpolation buffer of snapshot interpolation. The
 // receiver runs no simulation; it keeps the last few snapshots it received,
 // each tagged with the sender's frame, and draws the world as it was at a
-// playout time t a little in the past (see playout.go for the clock that
+// playout time t a little in the past (see clock.go for the clock that
 // chooses t). Between the snapshot at or before t (A) and the one after it
 // (B) it interpolates; past the newest one it has nothing to interpolate
 // toward, is "starved", and holds or briefly extrapolates.
@@ -124,8 +124,8 @@ func (b *Buffer) Capacity() int { return len(b.slots) }
 // At returns the k-th oldest snapshot (0 ≤ k < Len).
 func (b *Buffer) At(k int) *Entry { return &b.slots[b.order[k]] }
 
-// Newest returns the snapshot with the highest frame, or nil.
-func (b *Buffer) Newest() *Entry {
+// newest returns the snapshot with the highest frame, or nil.
+func (b *Buffer) newest() *Entry {
 	if len(b.order) == 0 {
 		return nil
 	}

@@ -42,7 +42,7 @@ func TestSnapshotBufferOrderAndEviction(t *testing.T) {
 			}
 		}
 	}
-	if b.Find(15) != nil || b.Newest().Frame != 40 {
+	if b.Find(15) != nil || b.newest().Frame != 40 {
 		t.Fatal("find / newest")
 	}
 	for _, tc := range []struct {
@@ -54,7 +54,7 @@ func TestSnapshotBufferOrderAndEviction(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if b.Len() != 0 || b.Newest() != nil || b.Search(50) != -1 {
+	if b.Len() != 0 || b.newest() != nil || b.Search(50) != -1 {
 		t.Fatal("reset")
 	}
 }
@@ -184,7 +184,7 @@ func TestInterpolateModes(t *testing.T) {
 
 	// Latest: the newest snapshot whatever t is.
 	ip, ok = b.Interpolate(RenderLatest, mid, 3)
-	if p, _ = ip.Cube(0); !ok || ip.Shown != 24 || p.Position != b.Newest().Poses[0].Position {
+	if p, _ = ip.Cube(0); !ok || ip.Shown != 24 || p.Position != b.newest().Poses[0].Position {
 		t.Errorf("latest: %+v", ip)
 	}
 
@@ -195,7 +195,7 @@ func TestInterpolateModes(t *testing.T) {
 			t.Errorf("starved at %v: %+v", tc.t, ip)
 		}
 		p, _ = ip.Cube(0)
-		want := b.Newest().Poses[0].Position.Add(b.Newest().Poses[0].Velocity.Mul(tc.extra / 60))
+		want := b.newest().Poses[0].Position.Add(b.newest().Poses[0].Velocity.Mul(tc.extra / 60))
 		if p.Position.Sub(want).Len() > 1e-12 {
 			t.Errorf("starved at %v: %v, want %v", tc.t, p.Position, want)
 		}

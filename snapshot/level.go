@@ -44,32 +44,8 @@ import (
 // baseline of a packet at any other. A snapshot sent at levels 1 to 4 never
 // is: its floats are a different form.
 //
-// Packet layout, after the 16-bit sequence the session writes:
-//
-//	level          4 bits   header  (1..13; carried so that a live level
-//	                                 change never misdecodes packets in flight)
-//	levels ≥ 6:
-//	  initial      1 bit    header  (encoded against the initial state)
-//	  baseline    16 bits   header  (sequence of the baseline; absent when initial)
-//	levels ≥ 9:
-//	  predict      1 bit    header  (player-relative prediction, ours: see
-//	                                 snapshot_predict.go)
-//	levels ≥ 7:
-//	  any changed  1 bit    header  (0: nothing follows, the all-at-rest case)
-//	  use indices  1 bit    header  (when any changed)
-//	  count       10 bits   header  (changed cubes, 1..N, when use indices)
-//	cubes                           (see serializeAbsoluteCube, serializeDeltaCube)
-//	levels 12, 13 (entropy.go), after any changed = 1, instead of use indices:
-//	  motion       1 bit    header  (level 13: a second, older baseline follows)
-//	  span         8 bits   header  (its age relative to the baseline, frames)
-//	  payload               the range-coded cubes, to the end of the packet
-//
-// With every cube at rest at levels ≥ 7 that is 16 + 4 + 1 + 16 + 1 = 38
-// bits (39 from level 9), 5 bytes: (5 + 28) × 8 × 60 = 15.8 kbit/s, the
-// article's "around 15 kilobits per second, entirely packet header". The
-// article's header is 33 bits (sequence, baseline, initial); the level
-// field (4 bits), the any-changed bit and the predict bit are ours and
-// counted as header.
+// The packet's layout, level by level, and which function writes each
+// part: the map at the top of packet.go.
 
 // Level selects one of the thirteen cumulative compression stages (the
 // article's eleven and our two beyond it).
@@ -370,9 +346,9 @@ func serializeAbsoluteCube(s wire.Stream, l Level, c *Cube) error {
 	return wire.SerializeQuantizedQuat(s, &c.Orientation, wire.SnapshotOrientationBits)
 }
 
-// AbsoluteCubeBits is the size of one cube at levels 1-5 (at level 3, of a
+// absoluteCubeBits is the size of one cube at levels 1-5 (at level 3, of a
 // moving cube; a resting one is 33 bits less): 321, 222, 160, 126, 80.
-func AbsoluteCubeBits(l Level) int {
+func absoluteCubeBits(l Level) int {
 	interacting, orientation := 1, 2+3*wire.SnapshotOrientationBits
 	xy, z := wire.PositionBits(wire.SnapshotPositionResolution)
 	position := 2*xy + z

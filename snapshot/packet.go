@@ -6,13 +6,43 @@ import (
 	"netcubes/wire"
 )
 
-// Design note: the snapshot packet. One Serialize method writes, reads and
-// measures every level (see the layout in snapshot.go). At the delta levels
-// the packet needs its baseline on both sides: the writer to compare each
-// cube with it, the reader to rebuild unchanged cubes and to add deltas to.
-// The baseline is only known to the reader once it has read the header, so
-// the packet asks a Baselines (the sender's or the receiver's store
-// of snapshots) for it in the middle of Serialize, on both sides alike.
+// The snapshot packet. One Serialize method writes, reads and measures
+// every level. A packet's layout, after the 16-bit sequence the session
+// writes, and the function that writes each part (the same function reads
+// and measures it):
+//
+//	part                      levels  bits             written by
+//	level                     1-13    4                Serialize
+//	every cube, absolute      1-5     80-321 per cube  serializeAbsolute → serializeAbsoluteCube (level.go)
+//	initial                   6-13    1                serializeBaseline
+//	baseline sequence         6-11    16               serializeBaseline (absent when initial)
+//	baseline age              12-13   2k+1             serializeBaselineAge (absent when initial)
+//	predict                   9-13    1                serializeBaseline
+//	any changed               7-13    1                Serialize (0: the packet ends here)
+//	use indices               7-11    1                Serialize (ChooseEncoding decides)
+//	count                     7-11    10               Serialize (when use indices)
+//	which cubes changed       6-11    1 per cube       serializeChangedBits
+//	                          7-11    index per cube   serializeIndexedCubes, serializeRelativeIndex (delta.go)
+//	each changed cube         6-11                     serializeCube: its prediction (predict.go),
+//	                                                   then serializeDeltaCube (delta.go)
+//	carried                   12-13   1                serializeCodedHeader (absent when initial)
+//	range-coded payload       12-13   to the end       serializeCoded (entropy.go): codeMotion,
+//	                                                   codeCubes (cube 0, codeCorrection, cubes 1…),
+//	                                                   serializePayload
+//
+// With every cube at rest at levels 7-11 that is 16 + 4 + 1 + 16 + 1 = 38
+// bits (39 from level 9), 5 bytes: (5 + 28) × 8 × 60 = 15.8 kbit/s, the
+// article's "around 15 kilobits per second, entirely packet header". The
+// article's header is 33 bits (sequence, baseline, initial); the level
+// field (4 bits: a live level change never misdecodes packets in flight),
+// the any-changed bit and the predict bit are ours and counted as header.
+//
+// At the delta levels the packet needs its baseline on both sides: the
+// writer to compare each cube with it, the reader to rebuild unchanged
+// cubes and to add deltas to. The baseline is only known to the reader
+// once it has read the header, so the packet asks a Baselines (the
+// sender's or the receiver's store of snapshots) for it in the middle of
+// Serialize, on both sides alike.
 //
 // Which cubes changed is never sent as a list the reader must size: the
 // reader fills the Cubes slice its owner gave it (one per cube of the world,
@@ -76,7 +106,7 @@ type Packet struct {
 	// with one bit per cube. Levels 7-11; ChooseEncoding sets it.
 	UseIndices bool
 	// Predict: cubes near the player are delta-encoded against their
-	// player-relative prediction (snapshot_predict.go), not the baseline.
+	// player-relative prediction (predict.go), not the baseline.
 	// Levels 9-13, where deltas are sent; a header bit.
 	Predict bool
 
@@ -112,7 +142,8 @@ type Packet struct {
 	ent   *entropyState // levels 12-13, allocated on first use
 }
 
-// Serialize writes, reads or measures the packet.
+// Serialize writes, reads or measures the packet (the layout and the
+// function writing each part are in the map at the top of this file).
 func (p *Packet) Serialize(s wire.Stream) error {
 	p.Stats = PacketStats{}
 	n := len(p.Cubes)
@@ -124,34 +155,89 @@ func (p *Packet) Serialize(s wire.Stream) error {
 		return err
 	}
 	if !p.Level.IsDelta() {
-		p.Stats = PacketStats{Encoding: EncodeAll, Changed: n, Positions: n, Orientations: n}
+		return p.serializeAbsolute(s)
+	}
+	base, err := p.serializeBaseline(s)
+	if err != nil {
+		return err
+	}
+	if p.Level < ChangedIndices {
 		if s.IsReading() {
-			p.Initial, p.Baseline, p.UseIndices, p.Predict = false, 0, false, false
+			p.UseIndices = false
 		}
-		for i := range p.Cubes {
-			if err := serializeAbsoluteCube(s, p.Level, &p.Cubes[i]); err != nil {
-				return err
-			}
-		}
-		p.markSent(true)
-		return nil
+		return p.serializeChangedBits(s, base)
 	}
 
-	if err := wire.SerializeBool(s, &p.Initial); err != nil {
+	// The any-changed bit: when every cube is at rest the packet is its
+	// header and nothing else.
+	count := p.countChanged(s, base)
+	anyChanged := count > 0
+	if err := wire.SerializeBool(s, &anyChanged); err != nil {
 		return err
 	}
-	if p.Initial {
-		p.Baseline = 0
-	} else if p.Level.IsCoded() {
-		if err := p.serializeBaselineAge(s); err != nil {
+	if !anyChanged {
+		p.Stats.Encoding = EncodeNothingChanged
+		if s.IsReading() {
+			copy(p.Cubes, base)
+			p.UseIndices = false
+		}
+		p.markSent(false)
+		return nil
+	}
+	if p.Level.IsCoded() {
+		return p.serializeCodedHeader(s, base)
+	}
+	if err := wire.SerializeBool(s, &p.UseIndices); err != nil {
+		return err
+	}
+	if !p.UseIndices {
+		return p.serializeChangedBits(s, base)
+	}
+	if err := wire.SerializeInt(s, &count, 1, int32(n)); err != nil {
+		return err
+	}
+	return p.serializeIndexedCubes(s, base, count)
+}
+
+// serializeAbsolute is levels 1-5: every cube, absolute, in index order.
+func (p *Packet) serializeAbsolute(s wire.Stream) error {
+	n := len(p.Cubes)
+	p.Stats = PacketStats{Encoding: EncodeAll, Changed: n, Positions: n, Orientations: n}
+	if s.IsReading() {
+		p.Initial, p.Baseline, p.UseIndices, p.Predict = false, 0, false, false
+	}
+	for i := range p.Cubes {
+		if err := serializeAbsoluteCube(s, p.Level, &p.Cubes[i]); err != nil {
 			return err
 		}
-	} else if err := wire.SerializeUint16(s, &p.Baseline); err != nil {
-		return err
+	}
+	p.markSent(true)
+	return nil
+}
+
+// serializeBaseline is the header of levels 6-13 that names the baseline
+// (initial bit, then the baseline's sequence, or at levels 12-13 its age)
+// and the predict bit (levels 9-13). It returns the baseline's cubes, or
+// fails when the store does not hold them.
+func (p *Packet) serializeBaseline(s wire.Stream) ([]Cube, error) {
+	if err := wire.SerializeBool(s, &p.Initial); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Initial:
+		p.Baseline = 0
+	case p.Level.IsCoded():
+		if err := p.serializeBaselineAge(s); err != nil {
+			return nil, err
+		}
+	default:
+		if err := wire.SerializeUint16(s, &p.Baseline); err != nil {
+			return nil, err
+		}
 	}
 	if p.Level >= DeltaPosition {
 		if err := wire.SerializeBool(s, &p.Predict); err != nil {
-			return err
+			return nil, err
 		}
 	} else {
 		p.Predict = false
@@ -159,16 +245,21 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	p.pred.ready = false
 	p.pred2.ready = false
 	if p.Baselines == nil {
-		return s.Fail(ErrNoBaseline)
+		return nil, s.Fail(ErrNoBaseline)
 	}
 	base := p.Baselines.SnapshotBaseline(p.Initial, p.Baseline)
 	if base == nil {
-		return s.Fail(ErrNoBaseline)
+		return nil, s.Fail(ErrNoBaseline)
 	}
-	if len(base) != n {
-		return s.Fail(ErrSize)
+	if len(base) != len(p.Cubes) {
+		return nil, s.Fail(ErrSize)
 	}
+	return base, nil
+}
 
+// countChanged is, for the writer, how many cubes differ from their
+// baseline (0 on read: the reader learns it from the packet).
+func (p *Packet) countChanged(s wire.Stream, base []Cube) int32 {
 	var count int32
 	if !s.IsReading() {
 		for i := range p.Cubes {
@@ -177,67 +268,44 @@ func (p *Packet) Serialize(s wire.Stream) error {
 			}
 		}
 	}
-	indices := false
-	if p.Level >= ChangedIndices {
-		// The any-changed bit: when every cube is at rest the packet is
-		// its header and nothing else.
-		anyChanged := count > 0
-		if err := wire.SerializeBool(s, &anyChanged); err != nil {
+	return count
+}
+
+// serializeChangedBits names the changed cubes with one bit per cube
+// (levels 6-11), each changed cube following its bit.
+func (p *Packet) serializeChangedBits(s wire.Stream, base []Cube) error {
+	p.Stats.Encoding = EncodeChangedBits
+	for i := range p.Cubes {
+		changed := false
+		if !s.IsReading() {
+			changed = !p.Cubes[i].sameState(&base[i])
+		}
+		s.SetCategory(wire.CategoryFlags)
+		if err := wire.SerializeBool(s, &changed); err != nil {
 			return err
 		}
-		if !anyChanged {
-			p.Stats.Encoding = EncodeNothingChanged
+		if p.Sent != nil {
+			p.Sent[i] = changed
+		}
+		if !changed {
 			if s.IsReading() {
-				copy(p.Cubes, base)
-				p.UseIndices = false
+				p.Cubes[i] = base[i]
 			}
-			p.markSent(false)
-			return nil
+			continue
 		}
-		if p.Level.IsCoded() {
-			return p.serializeCodedHeader(s, base)
-		}
-		if err := wire.SerializeBool(s, &p.UseIndices); err != nil {
+		p.Stats.Changed++
+		if err := p.serializeCube(s, i, base); err != nil {
 			return err
 		}
-		indices = p.UseIndices
-		if indices {
-			if err := wire.SerializeInt(s, &count, 1, int32(n)); err != nil {
-				return err
-			}
-		}
-	} else if s.IsReading() {
-		p.UseIndices = false
 	}
+	return nil
+}
 
-	if !indices {
-		p.Stats.Encoding = EncodeChangedBits
-		for i := range p.Cubes {
-			changed := false
-			if !s.IsReading() {
-				changed = !p.Cubes[i].sameState(&base[i])
-			}
-			s.SetCategory(wire.CategoryFlags)
-			if err := wire.SerializeBool(s, &changed); err != nil {
-				return err
-			}
-			if p.Sent != nil {
-				p.Sent[i] = changed
-			}
-			if !changed {
-				if s.IsReading() {
-					p.Cubes[i] = base[i]
-				}
-				continue
-			}
-			p.Stats.Changed++
-			if err := p.serializeCube(s, i, base); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-
+// serializeIndexedCubes names the count changed cubes by index (level 7:
+// 10 bits each) or by step from the previous index (levels 8-11,
+// serializeRelativeIndex), each changed cube following its index.
+func (p *Packet) serializeIndexedCubes(s wire.Stream, base []Cube, count int32) error {
+	n := len(p.Cubes)
 	p.Stats.Encoding = EncodeIndices
 	if p.Level >= RelativeIndices {
 		p.Stats.Encoding = EncodeRelativeIndices

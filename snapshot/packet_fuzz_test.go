@@ -43,7 +43,7 @@ func FuzzSnapshotPacket(f *testing.F) {
 			t.Fatalf("level %d", q.Level)
 		}
 		xyMin, xyMax, zMax := wire.PositionLimits(wire.SnapshotPositionResolution)
-		m := wire.SmallestThreeMax(wire.SnapshotOrientationBits)
+		qlo, qhi := wire.SmallestThreeLimits(wire.SnapshotOrientationBits)
 		for i := range q.Cubes {
 			c := &q.Cubes[i]
 			for k := range 3 {
@@ -51,7 +51,7 @@ func FuzzSnapshotPacket(f *testing.F) {
 				if k == 2 {
 					lo, hi = 0, zMax
 				}
-				if c.Position[k] < lo || c.Position[k] > hi || c.Orientation.Small[k] < -m || c.Orientation.Small[k] > m {
+				if c.Position[k] < lo || c.Position[k] > hi || c.Orientation.Small[k] < qlo || c.Orientation.Small[k] > qhi {
 					t.Fatalf("cube %d out of range: %+v", i, *c)
 				}
 			}

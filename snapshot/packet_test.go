@@ -209,8 +209,8 @@ func TestSnapshotAbsoluteCubeBits(t *testing.T) {
 				t.Errorf("%v: %d bits, want %d", tc.level, m.BitsProcessed(), c.want)
 			}
 		}
-		if AbsoluteCubeBits(tc.level) != tc.moving {
-			t.Errorf("AbsoluteCubeBits(%v) = %d, want %d", tc.level, AbsoluteCubeBits(tc.level), tc.moving)
+		if absoluteCubeBits(tc.level) != tc.moving {
+			t.Errorf("AbsoluteCubeBits(%v) = %d, want %d", tc.level, absoluteCubeBits(tc.level), tc.moving)
 		}
 	}
 	// 901 uncompressed cubes at 60 Hz with 28 bytes of IP/UDP header and the
@@ -362,8 +362,8 @@ func TestSnapshotRelativeIndexCode(t *testing.T) {
 		if err := serializeRelativeIndex(w, prev, &idx, n); err != nil {
 			t.Fatalf("step %d: %v", d, err)
 		}
-		if w.BitsProcessed() != RelativeIndexBits(d) {
-			t.Fatalf("step %d: %d bits, want %d", d, w.BitsProcessed(), RelativeIndexBits(d))
+		if w.BitsProcessed() != relativeIndexBits(d) {
+			t.Fatalf("step %d: %d bits, want %d", d, w.BitsProcessed(), relativeIndexBits(d))
 		}
 		var got int32
 		if err := serializeRelativeIndex(wire.NewReadStream(w.Bytes()), prev, &got, n); err != nil || got != idx {
@@ -371,8 +371,8 @@ func TestSnapshotRelativeIndexCode(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ d, bits int }{{1, 4}, {8, 4}, {9, 7}, {40, 7}, {41, 12}, {900, 12}} {
-		if RelativeIndexBits(tc.d) != tc.bits {
-			t.Errorf("step %d: %d bits, want %d", tc.d, RelativeIndexBits(tc.d), tc.bits)
+		if relativeIndexBits(tc.d) != tc.bits {
+			t.Errorf("step %d: %d bits, want %d", tc.d, relativeIndexBits(tc.d), tc.bits)
 		}
 	}
 	// A step that lands past the last cube is rejected.

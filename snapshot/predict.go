@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/wire"
 )
 
@@ -15,9 +16,7 @@ import (
 // preset). The cubes that change are mostly the katamari ball, rolling with
 // the player at several metres per second: in 13 frames a cube moves
 // further than the delta codes' large range and its position goes out
-// absolute (51 bits). Measured on the katamari script over that link, the
-// article's codes average 41.6 bits per position and 26.5 per orientation
-// there, against its 26.1 and 23.3.
+// absolute (51 bits).
 //
 // But the ball moves with the player: its cubes are pulled to the player's
 // centre and roll with it almost as one rigid body. Both sides know the
@@ -31,12 +30,13 @@ import (
 //
 // quantize the prediction exactly as a snapshot is quantized, and send the
 // cube's delta from the prediction instead of from the baseline, with the
-// same codes. On the same run this brings positions to about 23 bits and
-// orientations to about 20. "Near" is a baseline position within
-// PredictRadius of the player's, tested in integers; cubes further
-// away (or everything, when the player did not move) are delta-encoded
-// against the baseline as before. "Changed" is still judged against the
-// baseline, so level 11's changed bits mean what they did.
+// same codes (about half the bits of a ball cube's position over the
+// intercontinental link: docs/design/player-prediction.md). "Near" is a
+// baseline position within PredictRadius of the player's, tested in
+// integers; cubes further away (or everything, when the player did not
+// move) are delta-encoded against the baseline as before. "Changed" is
+// still judged against the baseline, so level 11's changed bits mean what
+// they did.
 //
 // The article hints at this ("a much better result for delta encoded
 // orientations using the previous baseline orientation values to estimate
@@ -46,9 +46,10 @@ import (
 // so it can be switched live and compared with the article's plain level.
 //
 // Determinism: sender and receiver must compute the same prediction to the
-// bit. Both run this code, with the float64() conversions that keep a
-// compiler from fusing a multiply and an add into an FMA (see quantize.go);
-// wire.QuantizePosition and wire.QuantizeQuat then snap it onto the shared grid.
+// bit. Both run this code, whose rotations (geom.QuatMul, geom.Rotate) and
+// other products are rounded one by one (float64(x*y): no fused
+// multiply-add on any CPU); wire.QuantizePosition and wire.QuantizeQuat
+// then snap it onto the shared grid.
 
 // PredictRadius is the distance from the player, in metres, within
 // which a cube is predicted to move with the player: the katamari ball (about
@@ -78,7 +79,7 @@ func (pr *snapPredictor) setup(b0, c0 *Cube) {
 	pr.pn = wire.DequantizePosition(c0.Position, wire.SnapshotPositionResolution)
 	qb := wire.DequantizeQuat(b0.Orientation, wire.SnapshotOrientationBits)
 	qn := wire.DequantizeQuat(c0.Orientation, wire.SnapshotOrientationBits)
-	pr.r = quatMul(qn, qb.Conjugate())
+	pr.r = geom.QuatMul(qn, qb.Conjugate())
 }
 
 // The correction (levels 12-13, beyond the article). The player's new
@@ -91,11 +92,11 @@ func (pr *snapPredictor) setup(b0, c0 *Cube) {
 // (correctionFit) and sends it, three integers of CorrectionStep radians
 // and a shift of three grid units; both sides then turn R by it. The fit
 // can be any computation, since only the integers it sends matter: the
-// decoder never repeats it. Measured on the challenge frames, about 1.5
-// bytes per packet net of the correction's own cost.
+// decoder never repeats it. What it saves: docs/design/player-prediction.md.
 
-// Correction limits: CorrectionStep radians per unit of rotation (the
-// best of 1/256-1/2048 measured), CorrectionMax units at most.
+// Correction limits: CorrectionStep radians per unit of rotation (fine
+// enough for the error, coarse enough to stay a small integer),
+// CorrectionMax units at most.
 const (
 	CorrectionStep = 1.0 / 512
 	CorrectionMax  = 64
@@ -114,7 +115,7 @@ func (pr *snapPredictor) correct(c [6]int32) {
 	}
 	n := 1 / math.Sqrt(1+float64(h[0]*h[0])+float64(h[1]*h[1])+float64(h[2]*h[2]))
 	dq := mgl64.Quat{W: n, V: mgl64.Vec3{float64(h[0] * n), float64(h[1] * n), float64(h[2] * n)}}
-	pr.r = quatMul(dq, pr.r)
+	pr.r = geom.QuatMul(dq, pr.r)
 	const res = wire.SnapshotPositionResolution
 	pr.pn = pr.pn.Add(mgl64.Vec3{float64(c[3]) / res, float64(c[4]) / res, float64(c[5]) / res})
 }
@@ -132,8 +133,8 @@ type correctionFit struct {
 // least squares reweighted toward the cubes that fit (iteratively
 // reweighted, weights 1/|error|, about a least-absolute fit): the ball's
 // loose cubes have large residuals of their own, and plain least squares
-// let them drag the correction away from the many that fit (measured: a
-// plain fit made the packets larger). The decoder never repeats the fit,
+// would let them drag the correction away from the many that fit. The
+// decoder never repeats the fit,
 // but its products are still rounded one by one (float64(x*y), no fused
 // multiply-add) so that the encoder chooses the same integers, and writes
 // the same packets, on every platform.
@@ -148,7 +149,7 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		if !pr.predict(b, &p) {
 			continue
 		}
-		f.d[n] = rotateVec(pr.r, wire.DequantizePosition(b.Position, wire.SnapshotPositionResolution).Sub(pr.pb)).Mul(wire.SnapshotPositionResolution)
+		f.d[n] = geom.Rotate(pr.r, wire.DequantizePosition(b.Position, wire.SnapshotPositionResolution).Sub(pr.pb)).Mul(wire.SnapshotPositionResolution)
 		for k := range 3 {
 			f.r[n][k] = float64(cur[i].Position[k] - p.Position[k])
 		}
@@ -258,41 +259,9 @@ func (pr *snapPredictor) predict(b *Cube, out *Cube) bool {
 		return false
 	}
 	cb := wire.DequantizePosition(b.Position, wire.SnapshotPositionResolution)
-	off := rotateVec(pr.r, cb.Sub(pr.pb))
+	off := geom.Rotate(pr.r, cb.Sub(pr.pb))
 	*out = *b
 	out.Position = wire.QuantizePosition(pr.pn.Add(off), wire.SnapshotPositionResolution)
-	out.Orientation = wire.QuantizeQuat(quatMul(pr.r, wire.DequantizeQuat(b.Orientation, wire.SnapshotOrientationBits)), wire.SnapshotOrientationBits)
+	out.Orientation = wire.QuantizeQuat(geom.QuatMul(pr.r, wire.DequantizeQuat(b.Orientation, wire.SnapshotOrientationBits)), wire.SnapshotOrientationBits)
 	return true
-}
-
-// quatMul is the Hamilton product a·b, each product rounded on its own.
-func quatMul(a, b mgl64.Quat) mgl64.Quat {
-	return mgl64.Quat{
-		W: float64(a.W*b.W) - float64(a.V[0]*b.V[0]) - float64(a.V[1]*b.V[1]) - float64(a.V[2]*b.V[2]),
-		V: mgl64.Vec3{
-			float64(a.W*b.V[0]) + float64(a.V[0]*b.W) + float64(a.V[1]*b.V[2]) - float64(a.V[2]*b.V[1]),
-			float64(a.W*b.V[1]) - float64(a.V[0]*b.V[2]) + float64(a.V[1]*b.W) + float64(a.V[2]*b.V[0]),
-			float64(a.W*b.V[2]) + float64(a.V[0]*b.V[1]) - float64(a.V[1]*b.V[0]) + float64(a.V[2]*b.W),
-		},
-	}
-}
-
-// rotateVec turns v by unit quaternion q: v + 2w(u×v) + 2u×(u×v), u = q.V.
-func rotateVec(q mgl64.Quat, v mgl64.Vec3) mgl64.Vec3 {
-	u := q.V
-	cross := func(a, b mgl64.Vec3) mgl64.Vec3 {
-		return mgl64.Vec3{
-			float64(a[1]*b[2]) - float64(a[2]*b[1]),
-			float64(a[2]*b[0]) - float64(a[0]*b[2]),
-			float64(a[0]*b[1]) - float64(a[1]*b[0]),
-		}
-	}
-	t := cross(u, v)
-	t = mgl64.Vec3{float64(2 * t[0]), float64(2 * t[1]), float64(2 * t[2])}
-	t2 := cross(u, t)
-	return mgl64.Vec3{
-		v[0] + float64(q.W*t[0]) + t2[0],
-		v[1] + float64(q.W*t[1]) + t2[1],
-		v[2] + float64(q.W*t[2]) + t2[2],
-	}
 }

@@ -42,7 +42,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if s.IsReading() {
 		c.Rate = Rates[rate]
 		c.DelayNudgeTicks = int(nudge)
-		st.SetConfig(c)
+		return st.SetConfig(c)
 	}
 	return nil
 }

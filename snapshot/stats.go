@@ -112,9 +112,6 @@ type PacketInfo struct {
 	CubeBits    int
 }
 
-// BitsPerChanged is the packet's cube data per changed cube.
-func (p PacketInfo) BitsPerChanged() float64 { return ratio(p.CubeBits, p.Changed) }
-
 // Stats are the strategy's figures for the HUD and the bench.
 type Stats struct {
 	// Sender. HasLast is false before the first packet.

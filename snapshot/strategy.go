@@ -82,11 +82,16 @@ const (
 	subLevel                 // the compression levels (snapshot compression)
 )
 
-// New returns the strategy with the given settings (out-of-range fields
-// are clamped), named "snapshot", its sub-mode keys stepping the render
-// mode. Storage is allocated on the first Reset.
+// New returns the strategy with the given settings, named "snapshot", its
+// sub-mode keys stepping the render mode. Storage is allocated on the first
+// Reset. cfg must be valid (Config.Validate; DefaultConfig and the demos'
+// settings are, and the catalog passes nothing else): an invalid Config is
+// a programming error, and New panics with Validate's error at start-up
+// rather than run with settings nobody asked for.
 func New(cfg Config) *Strategy {
-	cfg.sanitize()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
 	st.send.shared = &quantized{frame: -1}
 	st.controls = st.buildControls()
@@ -117,18 +122,21 @@ func NewCompression() *Strategy {
 // ---------------------------------------------------------------------------
 // Settings (safe to call between Steps)
 
-// Config returns the current settings.
-func (st *Strategy) Config() Config { return st.cfg }
+// config returns the current settings.
+func (st *Strategy) config() Config { return st.cfg }
 
-// SetConfig replaces the settings (clamped). Buffer sizes take effect at
-// the next Reset.
-func (st *Strategy) SetConfig(c Config) {
-	c.sanitize()
+// SetConfig replaces the settings, or returns Validate's error and keeps
+// the current ones. Buffer sizes take effect at the next Reset.
+func (st *Strategy) SetConfig(c Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	st.cfg = c
+	return nil
 }
 
-// Rate is the send rate; SetRate changes it from the next tick.
-func (st *Strategy) Rate() Rate { return st.cfg.Rate }
+// rate is the send rate; SetRate changes it from the next tick.
+func (st *Strategy) rate() Rate { return st.cfg.Rate }
 
 // SetRate changes the send rate (an invalid rate is ignored).
 func (st *Strategy) SetRate(r Rate) {
@@ -137,8 +145,8 @@ func (st *Strategy) SetRate(r Rate) {
 	}
 }
 
-// Render is the render mode.
-func (st *Strategy) Render() RenderMode { return st.cfg.Render }
+// render is the render mode.
+func (st *Strategy) render() RenderMode { return st.cfg.Render }
 
 // SetRender changes the render mode (an invalid mode is ignored).
 func (st *Strategy) SetRender(m RenderMode) {
@@ -159,27 +167,27 @@ func (st *Strategy) SetLevel(l Level) {
 	}
 }
 
-// PlayerPrediction reports whether the player-relative prediction is on
-// (it applies at levels 9-13).
-func (st *Strategy) PlayerPrediction() bool { return st.cfg.PlayerPrediction }
-
 // SetPlayerPrediction switches the player-relative prediction from the
 // next snapshot (each packet says whether it uses it).
 func (st *Strategy) SetPlayerPrediction(on bool) { st.cfg.PlayerPrediction = on }
 
-// DelayNudge is the nudge added to the default delay, in ticks.
-func (st *Strategy) DelayNudge() int { return st.cfg.DelayNudgeTicks }
+// delayNudge is the nudge added to the default delay, in ticks.
+func (st *Strategy) delayNudge() int { return st.cfg.DelayNudgeTicks }
 
-// SetDelayNudge sets the nudge in ticks (clamped to ±MaxDelayNudgeTicks).
+// SetDelayNudge sets the nudge in ticks (a nudge beyond
+// ±MaxDelayNudgeTicks is ignored).
 func (st *Strategy) SetDelayNudge(ticks int) {
-	st.cfg.DelayNudgeTicks = min(max(ticks, -MaxDelayNudgeTicks), MaxDelayNudgeTicks)
+	if ticks >= -MaxDelayNudgeTicks && ticks <= MaxDelayNudgeTicks {
+		st.cfg.DelayNudgeTicks = ticks
+	}
 }
 
-// NudgeDelay adds delta ticks to the nudge (a key press: +1 or -1).
+// NudgeDelay adds delta ticks to the nudge (a key press: +1 or -1); at the
+// end of its range the nudge stays where it is.
 func (st *Strategy) NudgeDelay(delta int) { st.SetDelayNudge(st.cfg.DelayNudgeTicks + delta) }
 
-// TargetDelayTicks is the interpolation delay in use, nudge included.
-func (st *Strategy) TargetDelayTicks() int { return st.cfg.DelayTicks() }
+// targetDelayTicks is the interpolation delay in use, nudge included.
+func (st *Strategy) targetDelayTicks() int { return st.cfg.DelayTicks() }
 
 // UseInterpolationDemo selects uncompressed snapshots at 10 Hz with hermite
 // interpolation (the snapshot interpolation article).
@@ -191,9 +199,6 @@ func (st *Strategy) UseCompressionDemo() { st.cfg.UseCompressionDemo() }
 
 // LevelExplain is the HUD line for the current level.
 func (st *Strategy) LevelExplain() string { return st.cfg.Level.Explain() }
-
-// RenderExplain is the HUD line for the current render mode.
-func (st *Strategy) RenderExplain() string { return st.cfg.Render.Explain() }
 
 // ---------------------------------------------------------------------------
 // strategy.Strategy
@@ -307,24 +312,36 @@ type quantized struct {
 	clones int // instances sharing it beyond the first: keep a copy only then
 }
 
-// fill puts the world w at frame f, quantized at level, into dst.
-func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
-	if q.frame == f && q.level == level && len(q.cubes) == len(dst) {
-		copy(dst, q.cubes)
+// prepare quantizes the world w at frame f at level into the shared
+// copy, when clones share it and it is not there yet.
+func (q *quantized) prepare(w *cubes.World, f int, level Level) {
+	if q.clones == 0 || (q.frame == f && q.level == level && len(q.cubes) == w.NumCubes()) {
 		return
 	}
-	for i := range dst {
+	q.cubes = quantizeWorld(q.cubes[:0], w, level)
+	q.frame, q.level = f, level
+}
+
+// quantizeWorld appends every cube of w quantized at level to dst.
+func quantizeWorld(dst []Cube, w *cubes.World, level Level) []Cube {
+	for i := range w.NumCubes() {
 		c := w.Cube(i)
-		dst[i] = QuantizeCube(level, CubeSample{
+		dst = append(dst, QuantizeCube(level, CubeSample{
 			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
 			Interacting: c.Interacting, AtRest: w.AtRest(i),
-		})
+		}))
 	}
+	return dst
+}
+
+// fill puts the world w at frame f, quantized at level, into dst.
+func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
 	if q.clones == 0 {
+		quantizeWorld(dst[:0], w, level) // one instance: nothing to share
 		return
 	}
-	q.cubes = append(q.cubes[:0], dst...)
-	q.frame, q.level = f, level
+	q.prepare(w, f, level)
+	copy(dst, q.cubes)
 }
 
 func (s *snapshotSender) build(cfg Config, n int) {
@@ -680,4 +697,11 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.send.shared = st.send.shared
 	st.send.shared.clones++
 	return c
+}
+
+// PrepareSend implements strategy.Preparer: the world quantized at the
+// current level, once for every client's instance (the parallel sends
+// then only copy it).
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.send.shared.prepare(ctx.Left(), ctx.Frame(), st.cfg.Level)
 }

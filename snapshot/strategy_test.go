@@ -79,7 +79,7 @@ func TestSnapshotLevelsRoundTripSession(t *testing.T) {
 			const frames = 480 // the ball forms and rolls
 			for f := 0; f < frames; f++ {
 				s.Step(sc.InputAt(f))
-				e := st.recv.buffer.Newest()
+				e := st.recv.buffer.newest()
 				if e == nil || e.Frame != s.Frame() || e.Level != c.level {
 					t.Fatalf("frame %d: newest snapshot %+v", s.Frame(), e)
 				}
@@ -459,7 +459,7 @@ func TestSnapshotClockInSession(t *testing.T) {
 			delays := make([]float64, 0, 3900)
 			for f := 0; f < 65*60; f++ {
 				s.Step(sc.InputAt(f))
-				delays = append(delays, st.recv.clock.DelayTicks())
+				delays = append(delays, st.recv.clock.shownDelayTicks())
 				if f%60 == 0 {
 					tl = s.Timeline(tl[:0])
 					for _, p := range tl {
@@ -471,7 +471,7 @@ func TestSnapshotClockInSession(t *testing.T) {
 					}
 				}
 			}
-			target := float64(transit)/float64(n) + float64(st.TargetDelayTicks())
+			target := float64(transit)/float64(n) + float64(st.targetDelayTicks())
 			worst := 0.0
 			for _, d := range delays[5*60:] {
 				worst = math.Max(worst, math.Abs(d-target))
@@ -500,13 +500,13 @@ func TestSnapshotRelockInSession(t *testing.T) {
 	s.SetLink(link.PresetTerrible.Config())
 	step(180)
 	// Terrible: 250 ms ± 100 ms, 15 ± 6 ticks; the target is about 15 + 5.
-	if d := st.recv.clock.DelayTicks(); st.Stats().Relocks == 0 || d < 15 || d > 26 {
+	if d := st.recv.clock.shownDelayTicks(); st.Stats().Relocks == 0 || d < 15 || d > 26 {
 		t.Errorf("3 s after switching to terrible: delay %.1f ticks, %d re-locks", d, st.Stats().Relocks)
 	}
 	relocks := st.Stats().Relocks
 	s.SetLink(link.PresetPerfect.Config())
 	step(180)
-	if d := st.recv.clock.DelayTicks(); st.Stats().Relocks == relocks || d < 4 || d > 7 {
+	if d := st.recv.clock.shownDelayTicks(); st.Stats().Relocks == relocks || d < 4 || d > 7 {
 		t.Errorf("3 s after switching back: delay %.1f ticks, %d re-locks", d, st.Stats().Relocks-relocks)
 	}
 	if m := s.Metrics(); m.Rejected != 0 || !m.Valid || m.PosRMSCm > 1 {
@@ -597,7 +597,7 @@ func TestSnapshotHostilePackets(t *testing.T) {
 	if !m.Valid || m.PosMaxCm > 50 || len(s.RightView().Cubes) != 901 {
 		t.Errorf("after the hostile packets: %+v", m)
 	}
-	if e := st.recv.buffer.Newest(); e.Frame != s.Frame()-s.Frame()%6 {
+	if e := st.recv.buffer.newest(); e.Frame != s.Frame()-s.Frame()%6 {
 		t.Errorf("newest snapshot %d at frame %d", e.Frame, s.Frame())
 	}
 	if m.Rejected != rejected {
@@ -713,9 +713,9 @@ func TestSnapshotLiveSettings(t *testing.T) {
 		case 10:
 			st.SetLevel(st.Level().Prev())
 		case 20:
-			st.SetRate(st.Rate().Next())
+			st.SetRate(st.rate().Next())
 		case 30:
-			st.SetRender(st.Render().Next())
+			st.SetRender(st.render().next())
 		case 40:
 			st.NudgeDelay(2 - f%7)
 			st.SetPlayerPrediction(f%100 < 50)
@@ -786,7 +786,7 @@ func TestSnapshotStartup(t *testing.T) {
 	for !st.recv.clock.Started() {
 		s.Step(sc.InputAt(s.Frame()))
 	}
-	if d := st.recv.clock.DelayTicks(); d != 21 {
+	if d := st.recv.clock.shownDelayTicks(); d != 21 {
 		t.Errorf("clock started %v ticks behind, want 21", d)
 	}
 }
@@ -837,20 +837,27 @@ func TestSnapshotConfigStrings(t *testing.T) {
 		t.Errorf("mode %q, want %q", got, want)
 	}
 	st.SetRender(RenderExtrapolate)
+	st.SetDelayNudge(-MaxDelayNudgeTicks)
+	if st.targetDelayTicks() != MinExtrapolateDelayTicks || st.delayNudge() != -MaxDelayNudgeTicks {
+		t.Errorf("extrapolation delay %d, nudge %d", st.targetDelayTicks(), st.delayNudge())
+	}
+	// A nudge out of range is ignored; a key press at the end of the
+	// range leaves it there.
 	st.SetDelayNudge(-1000)
-	if st.TargetDelayTicks() != MinExtrapolateDelayTicks || st.DelayNudge() != -MaxDelayNudgeTicks {
-		t.Errorf("extrapolation delay %d, nudge %d", st.TargetDelayTicks(), st.DelayNudge())
+	st.NudgeDelay(-1)
+	if st.delayNudge() != -MaxDelayNudgeTicks {
+		t.Errorf("nudge %d after -1000 and a step down from the end", st.delayNudge())
 	}
 	// Cycling.
-	if Rate10.Next() != Rate60 || RenderExtrapolate.Next() != RenderLatest ||
+	if Rate10.Next() != Rate60 || RenderExtrapolate.next() != RenderLatest ||
 		MaxLevel.Next() != MinLevel || MinLevel.Prev() != MaxLevel {
 		t.Error("cycling")
 	}
-	// Invalid settings are ignored or clamped.
+	// Invalid settings are ignored.
 	st.SetRate(7)
 	st.SetLevel(0)
 	st.SetRender(9)
-	if st.Rate() != Rate60 || st.Level() != ChangedFields || st.Render() != RenderExtrapolate {
+	if st.rate() != Rate60 || st.Level() != ChangedFields || st.render() != RenderExtrapolate {
 		t.Errorf("invalid settings were taken: %v", st.Mode())
 	}
 	for l := MinLevel; l <= MaxLevel; l++ {

@@ -1,31 +1,43 @@
 // Package statesync is the third strategy: state synchronization. Both
 // sides simulate; each packet carries the left's recent inputs and the
-// state of the cubes that matter most, chosen by a priority accumulator
-// within a byte budget; the right holds packets in a jitter buffer, snaps
-// its simulation to each update and hides the corrections with visual
-// smoothing. The presenter walks the article's build-up in eight steps.
+// state of the cubes that matter most; the right runs its own world a few
+// frames behind, steps it with the left's inputs and snaps the cubes it
+// hears about to the state it was sent. Between updates its own simulation
+// fills in, which is why a few dozen updates per packet are enough for 901
+// cubes. The presenter walks the article's build-up in eight cumulative
+// steps (StepSettings), each also a setting of its own (Settings).
 //
-// # Files
+// # Choosing what to send
 //
-//   - packet.go: Packet, the inputs and cube updates on the wire (raw or
-//     quantized, delta-encoded against acked bases), and History, the
-//     sender's and receiver's record of acked states.
-//   - priority.go: PriorityAccumulator.
-//   - jitter.go: JitterBuffer, packets held until their frame comes up.
-//   - playout.go: PlayoutClock, which frame that is.
-//   - smoothing.go: the visual smoothing error offsets (none, basic,
-//     adaptive).
-//   - strategy.go: Settings (the build-up), Config, Strategy and the view.
-//   - send.go: the left: quantize, prioritize, fill the budget, send.
-//   - recv.go: the right: decode, jitter buffer, inputs, apply, step.
-//   - controls.go: the keys, the sub-modes, the flags, the HUD's facts line.
-//   - stage.go: a step down the build-up restarts the right from the
-//     left's state (strategy.Restarter).
-//   - bench.go: the bench's tables.
+// Every tick each cube's priority (the player most, then the cubes it set
+// interacting, then the rest) is added to its PriorityAccumulator; the
+// sender walks the cubes in order of accumulated priority, measures each
+// update and takes it only while the packet fits its byte budget (from the
+// bandwidth limit), and resets the accumulators of the cubes it sent. A
+// cube that does not fit keeps its priority and comes first next time, so
+// every cube is eventually sent.
 //
-// The tests: packet_test.go (round trips, goldens in testdata/, fuzz),
-// priority_test.go, jitter_test.go, smoothing_test.go, strategy_test.go
-// (whole sessions: budget, coverage, error, outages, live changes, the
-// controls; FuzzStateSyncReceive, the right's read path through
-// internal/fuzzutil), bench_test.go (the frame's cost).
+// Beyond the article: congestion avoidance moves the budget with what the
+// path carries (package adapt), and the jitter buffer can be sized from
+// the jitter measured; a step down the build-up restarts the right from
+// the left's state, so each step shows its own error.
+//
+// # On the wire
+//
+// A Packet carries the last inputs redundantly (a lost packet loses no
+// input) and cube updates: float32s, or quantized to the grid both worlds
+// snap to ("quantize both sides"), positions near the player relative to
+// it, and each update delta-encoded against the newest acked packet that
+// carried the cube (History keeps what each side needs to agree on those
+// bases). A cube that came to rest is resent until a packet carrying it at
+// rest is acked (the at-rest commit).
+//
+// # On the right
+//
+// A JitterBuffer holds packets until their frame comes up on the
+// PlayoutClock, so updates apply evenly despite jitter; each update snaps
+// the physics state hard (blending it instead is the mistake the article
+// warns about), and visual smoothing (Smoother: error offsets that fade,
+// adaptively by the error's size) hides the jumps without touching the
+// simulation.
 package statesync

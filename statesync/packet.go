@@ -544,10 +544,10 @@ func serializeOrientation(s wire.Stream, st, base *QuantizedCubeState, hasBase b
 		return err
 	}
 	if reading {
-		m := wire.SmallestThreeMax(wire.StateSyncOrientationBits)
+		lo, hi := wire.SmallestThreeLimits(wire.StateSyncOrientationBits)
 		st.Orientation.Largest = base.Orientation.Largest
 		st.Orientation.Small = sum3(base.Orientation.Small, d)
-		if !fitsRange3(st.Orientation.Small, -m, m) {
+		if !fitsRange3(st.Orientation.Small, lo, hi) {
 			return s.Fail(wire.ErrValueOutOfRange)
 		}
 	}

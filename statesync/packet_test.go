@@ -394,7 +394,7 @@ func FuzzStateSyncPacket(f *testing.F) {
 			return
 		}
 		xyMin, xyMax, zMax := wire.PositionLimits(wire.StateSyncPositionResolution)
-		m := wire.SmallestThreeMax(wire.StateSyncOrientationBits)
+		qlo, qhi := wire.SmallestThreeLimits(wire.StateSyncOrientationBits)
 		prev := int32(-1)
 		for k := range p.NumUpdates {
 			u := &p.Updates[k]
@@ -409,7 +409,7 @@ func FuzzStateSyncPacket(f *testing.F) {
 				continue
 			}
 			s := &u.State
-			if !inPositionLimits(s.Position, xyMin, xyMax, zMax) || !fitsRange3(s.Orientation.Small, -m, m) || s.Orientation.Largest > 3 {
+			if !inPositionLimits(s.Position, xyMin, xyMax, zMax) || !fitsRange3(s.Orientation.Small, qlo, qhi) || s.Orientation.Largest > 3 {
 				t.Fatalf("state out of range %+v", s)
 			}
 			if s.AtRest != (s.LinearVelocity == wire.QuantizedVec3{} && s.AngularVelocity == wire.QuantizedVec3{}) && s.AtRest {

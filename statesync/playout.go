@@ -111,7 +111,8 @@ func (c *PlayoutClock) refresh(now wire.Tick) {
 }
 
 // Transit returns the fastest transit seen in the window, in ticks, and
-// false before any packet arrived.
+// false before any packet arrived (the adaptive jitter buffer sizes itself
+// from the rest of the transits above it).
 func (c *PlayoutClock) Transit() (int, bool) { return c.transit, c.hasTransit }
 
 // Target returns the frame the receiver should be at, now − fastest transit

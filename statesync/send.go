@@ -9,22 +9,24 @@ import (
 )
 
 // Design note: the left side of state synchronization. Each tick, after the
-// session stepped the left world:
+// session stepped the left world, send runs four phases:
 //
-//  1. quantize: compute every cube's state on the wire's grid and, when
-//     "quantize both sides" is on, snap the left world to it (this is the
-//     quantization before the left's next step);
+//  1. quantize (quantizer.run): compute every cube's state on the wire's
+//     grid and, when "quantize both sides" is on, snap the left world to it
+//     (this is the quantization before the left's next step);
 //  2. prioritize: add each cube's priority to its accumulator (or, without
 //     the accumulator, just set it), and sort. The priority is the
 //     article's (player, red, grey), raised for a cube waiting for its
 //     at-rest commit, lowered to grey for a committed resting cube that is
 //     still red, and raised to red for a cube starving for 5 s;
-//  3. fill: the player first, then the cubes in priority order, each
-//     measured with a measure stream and added only if it still fits the
-//     byte budget; cubes that do not fit are skipped and keep their
-//     accumulated priority, first in line next time;
-//  4. send, record what was sent (for delta bases and the at-rest commit),
-//     and reset the accumulators of the cubes sent.
+//  3. choose (writeHeader, choose): the header, then the player first, then
+//     the cubes in priority order, each measured with a measure stream and
+//     added only if it still fits the byte budget; cubes that do not fit
+//     are skipped and keep their accumulated priority, first in line next
+//     time;
+//  4. encode (encode): put the chosen updates in index order, send, record
+//     what was sent (for delta bases and the at-rest commit); then account:
+//     reset the accumulators of the cubes sent, and the figures.
 //
 // Acks tell the left which packets arrived: the newest acked packet is the
 // base ack of the next header, each cube remembers the newest acked packet
@@ -115,14 +117,36 @@ func BudgetBytes(kbps int) int {
 	return kbps*1000/8/wire.TicksPerSecond - wire.PacketHeaderBytes
 }
 
+// send is one tick of the left, its phases in the design note's order.
 func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
-	set := &st.set
-	cfg := &st.cfg
 	left := ctx.Left()
 	frame := ctx.Frame()
 
 	// 1. Quantize (both sides: the left's half), and 2. prioritize.
-	s.quant.runOnce(left, set.Quantize)
+	s.quant.runOnce(left, st.set.Quantize)
+	pending := s.prioritize(st, left, frame)
+
+	// 3. Choose the updates that fit the budget.
+	headerBits, err := s.writeHeader(st, ctx)
+	if err != nil {
+		return
+	}
+	used, budget := s.choose(st, left, frame, headerBits)
+
+	// 4. Encode, send and record; account.
+	if !s.encode(st, ctx, left, frame) {
+		return
+	}
+	s.account(st, frame, headerBits, used, budget, pending)
+}
+
+// prioritize tracks each cube's rest (pending and committed at-rest
+// states), works out its priority this tick and adds it to the
+// accumulator (or sets it, without the accumulator). It returns how many
+// cubes wait for their at-rest commit.
+func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int) int {
+	set := &st.set
+	cfg := &st.cfg
 	pending := 0
 	for i := range s.quant.q {
 		atRest := s.quant.q[i].AtRest
@@ -172,8 +196,14 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 			s.prio.Set(i, p)
 		}
 	}
+	return pending
+}
 
-	// 3. Fill. The header first: format flags, base ack and inputs.
+// writeHeader fills the packet's header (format flags, base ack and
+// inputs) with no updates yet, and returns its size in bits.
+func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, error) {
+	set := &st.set
+	frame := ctx.Frame()
 	pkt := &s.pkt
 	pkt.NumCubes = int32(st.n)
 	pkt.Quantized = set.Quantize
@@ -196,18 +226,27 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	pkt.History = nil
 	hb, err := ctx.Measure(pkt)
 	if err != nil {
-		return
+		return 0, err
 	}
-	used := hb.Total()
-	budget := math.MaxInt
+	return hb.Total(), nil
+}
+
+// choose selects the updates: the player first (it also anchors relative
+// positions), then the cubes in priority order, each measured and taken
+// only if it still fits the budget (what does not fit is skipped and stays
+// first in line). It returns the packet's bits and the budget, in bits.
+func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerBits int) (used, budget int) {
+	set := &st.set
+	cfg := &st.cfg
+	pkt := &s.pkt
+	used = headerBits
+	budget = math.MaxInt
 	if set.LimitBandwidth {
 		budget = BudgetBytes(st.budgetKbps()) * 8
 	}
-	headerBits := used
 	s.selected = s.selected[:0]
 	minBits := MinUpdateBits(st.n)
 
-	// The player goes first (it also anchors relative positions).
 	s.candidate(st, left, frame, cubes.Player)
 	if bits, err := pkt.MeasureUpdate(s.m, &s.cand); err == nil && used+bits <= budget {
 		used += bits
@@ -232,34 +271,43 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 		used += bits
 		s.selected = append(s.selected, i)
 	}
+	return used, budget
+}
 
-	// Updates go out in increasing index order (the player, index 0, stays
-	// first). The measured sizes do not depend on the order.
+// encode puts the chosen updates in the packet, in increasing index order
+// (the player, index 0, stays first; the measured sizes do not depend on
+// the order), sends it and records it in the history. It reports whether
+// the packet went out.
+func (s *stateSyncSender) encode(st *Strategy, ctx strategy.Context, left *cubes.World, frame int) bool {
+	pkt := &s.pkt
 	sortInt32s(s.selected)
 	for k, i := range s.selected {
 		s.candidate(st, left, frame, i)
 		pkt.Updates[k] = s.cand
 	}
 	pkt.NumUpdates = int32(len(s.selected))
-
-	// 4. Send and record.
 	if _, err := ctx.Send(pkt); err != nil {
-		return
+		return false
 	}
 	s.hist.Record(uint16(frame), pkt)
+	return true
+}
+
+// account resets the accumulators of the cubes sent and updates the
+// figures: this packet's, and the averages over the last second.
+func (s *stateSyncSender) account(st *Strategy, frame, headerBits, used, budget, pending int) {
 	for _, i := range s.selected {
 		s.prio.Sent(int(i))
 		s.lastSent[i] = frame
 	}
 	st.prioMax = s.prio.Max()
 
-	// Figures.
 	ss := &st.stats
 	ss.LastUpdates = len(s.selected)
 	ss.LastBits = used
 	ss.LastUpdateBits = used - headerBits
 	ss.BudgetBits = 0
-	if set.LimitBandwidth {
+	if st.set.LimitBandwidth {
 		ss.BudgetBits = budget
 	}
 	s.win[frame%len(s.win)] = sentStat{valid: true, updates: ss.LastUpdates, bits: ss.LastUpdateBits, budget: ss.BudgetBits, usedBudget: used}

@@ -557,7 +557,7 @@ func (st *Strategy) CycleSmoothing() { st.SetSmoothing((st.set.Smoothing + 1) % 
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// game.Config returns the fixed configuration.
+// Config returns the fixed configuration.
 func (st *Strategy) Config() Config { return st.cfg }
 
 // Reset implements strategy.Strategy: both sides start over from the initial world.
@@ -570,8 +570,8 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.prioMax = 0
 }
 
-// Send implements strategy.Strategy (send.go; adapt.go measures the path
-// around it).
+// Send implements strategy.Strategy (the left: send.go; adapt.go measures
+// the path around it).
 func (st *Strategy) Send(ctx strategy.Context) { st.adapt.send(st, ctx) }
 
 // Acked implements strategy.Strategy.
@@ -580,7 +580,7 @@ func (st *Strategy) Acked(ctx strategy.Context, seq uint16) {
 	st.adapt.acked(ctx, seq)
 }
 
-// Receive implements strategy.Strategy (recv.go).
+// Receive implements strategy.Strategy (the right: recv.go).
 func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream) error {
 	err := st.rcv.receive(st, ctx, seq, s)
 	if err == nil {
@@ -736,4 +736,11 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c.SetSettings(st.set)
 	c.snd.quant = st.snd.quant
 	return c
+}
+
+// PrepareSend implements strategy.Preparer: the server's world quantized
+// (and, with "quantize both sides", snapped to the grid) once for every
+// client's instance, before any of them sends.
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize)
 }

@@ -28,6 +28,9 @@ const (
 	// Adjust adds one step to a number; with Shift, takes one away. It
 	// repeats while the key is held.
 	Adjust
+	// Trigger does something once (tag a player): there is no setting to
+	// flip, so its Value is a tally or a state, not "on" or "off".
+	Trigger
 )
 
 // Control is one setting of a strategy on a key.

@@ -143,6 +143,17 @@ type Context interface {
 	Link() link.Config
 }
 
+// Preparer is implemented by a strategy whose clients' instances share
+// work the server does once per tick (Clone): quantizing the world,
+// hashing it, relaying inputs. The session calls PrepareSend on one
+// instance after the left stepped and before any client's Send; after it,
+// Send must only read what the instances share, so the session may run
+// the clients' Sends in parallel, each packet the same bits as in a serial
+// run.
+type Preparer interface {
+	PrepareSend(ctx Context)
+}
+
 // Facts is implemented by a strategy that has a line of its own figures
 // for the HUD (bits per changed cube, updates per packet, stall time).
 type Facts interface {

@@ -392,7 +392,12 @@ func (a *App) Update() error {
 // tick is one tick of the app: the keys, then the director's.
 func (a *App) tick() {
 	a.ticks++
-	a.watchDrawing()
+	if a.opts.Screenshot == "" {
+		// A screenshot's ticks run as fast as the machine draws, not in
+		// real time: its pace says nothing about the stage, and the
+		// picture must not depend on the machine's load.
+		a.watchDrawing()
+	}
 	a.sayShownScale()
 	a.handleKeys()
 	if a.noteTicks > 0 {

@@ -66,8 +66,8 @@ func TestF5WhilePausedDrawsTheWorld(t *testing.T) {
 		at   func() [3]float64
 		want [3]float64
 	}{
-		{"left", func() [3]float64 { return a.left.PlayerPosition() }, lv.Cubes[lv.Player].Position},
-		{"right", func() [3]float64 { return a.right.PlayerPosition() }, rv.Cubes[rv.Player].Position},
+		{"left", func() [3]float64 { return a.left.Camera.Target }, lv.Cubes[lv.Player].Position},
+		{"right", func() [3]float64 { return a.right.Camera.Target }, rv.Cubes[rv.Player].Position},
 	} {
 		// The camera looks a little above the player's centre.
 		if got := v.at(); math.Hypot(got[0]-v.want[0], got[1]-v.want[1]) > 0.01 || math.Abs(got[2]-v.want[2]) > 1 {

@@ -47,6 +47,13 @@ const (
 	MarkServer MarkKind = iota
 	// MarkReplay is where a replay moved a cube from; To is where to.
 	MarkReplay
+	// MarkTruth is another player's true pose on the server now (the
+	// ghost's colour), over a client that draws it in the past or ahead.
+	MarkTruth
+	// MarkDisputed is a tag whose verdict disputes what the client saw:
+	// where the client saw the tagged player; To is where the server
+	// judged it.
+	MarkDisputed
 )
 
 // Mark is one outlined cube pose.

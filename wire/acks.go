@@ -233,8 +233,8 @@ func NewEndpoint(cfg EndpointConfig) *Endpoint {
 	return e
 }
 
-// Config returns the configuration in use (defaults filled in).
-func (e *Endpoint) Config() EndpointConfig { return e.cfg }
+// config returns the configuration in use (defaults filled in).
+func (e *Endpoint) config() EndpointConfig { return e.cfg }
 
 // Header returns the header for the next packet: its sequence and the acks
 // of everything received so far. It changes nothing; call Sent once the

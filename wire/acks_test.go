@@ -117,7 +117,7 @@ func TestEndpointIsFresh(t *testing.T) {
 		t.Error("an older sequence not yet received should be fresh (reordering)")
 	}
 	e.Received(300, AckHeader{Sequence: 1000}, 10) // 995 ahead after 299 ticks: within reach
-	if e.IsFresh(5) || e.IsFresh(1000-uint16(e.Config().ReceivedPackets)-1) {
+	if e.IsFresh(5) || e.IsFresh(1000-uint16(e.config().ReceivedPackets)-1) {
 		t.Error("sequences too old to track should not be fresh")
 	}
 }

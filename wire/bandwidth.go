@@ -46,8 +46,8 @@ func NewBandwidthMeter(windowTicks int) *BandwidthMeter {
 	return &BandwidthMeter{slots: make([]int64, windowTicks)}
 }
 
-// Window is the window length in ticks.
-func (m *BandwidthMeter) Window() int { return len(m.slots) }
+// window is the window length in ticks.
+func (m *BandwidthMeter) window() int { return len(m.slots) }
 
 // Reset forgets everything measured.
 func (m *BandwidthMeter) Reset() {

@@ -62,7 +62,7 @@ func TestBandwidthKbps(t *testing.T) {
 	if m.Kbps(1000) != 0 {
 		t.Fatal("Reset")
 	}
-	if NewBandwidthMeter(0).Window() != 1 {
+	if NewBandwidthMeter(0).window() != 1 {
 		t.Fatal("window floor")
 	}
 }

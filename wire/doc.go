@@ -1,48 +1,52 @@
 // Package wire is how netcubes turns a simulation state into bits and
-// back, and tells a sender what arrived: bit streams, the serialize
-// pattern, quantizers, sequence numbers and acks. Every strategy's packets
-// are built from it. (It is not called net, so it never shadows the
-// standard library.) It never imports Ebitengine and never reads the wall
-// clock: time is passed in as simulation ticks (see Tick), so a run with
-// the same seed repeats exactly.
+// back, and tells a sender what arrived. Every strategy's packets are
+// built from it. (It is not called net, so it never shadows the standard
+// library.) It never imports Ebitengine and never reads the wall clock:
+// time is passed in as simulation ticks (Tick), so a run with the same
+// seed repeats exactly.
 //
-// # Files, bottom up
+// # One Serialize for three streams
 //
-//   - bitpacker.go: BitWriter and BitReader pack values of 1..32 bits into
-//     32-bit little-endian words, filling each word from its low bit, the
-//     layout of Glenn Fiedler's bitpacker (the code moves 64 bits at a
-//     time, which gives the same bytes).
-//   - stream.go, serialize.go, category.go: the serialize-function pattern.
-//     A packet type has ONE method, Serialize(s Stream) error, which the
-//     WriteStream, ReadStream and MeasureStream run in three ways: write
-//     bits, read bits, or only count them. Because the same code runs on
-//     both sides, reading and writing cannot drift apart. Errors are sticky
-//     and reading hostile bytes returns an error, never panics. Every stream
-//     attributes its bits to a small fixed set of categories (header, acks,
-//     position, ...) so the app can show where the bits of a packet go.
-//   - quantize.go: the compression tricks shared by every strategy:
-//     smallest-three quaternions, bounded positions, bounded velocities.
-//   - sequence.go, acks.go: 16-bit sequence numbers that wrap, a sequence
-//     buffer, and an Endpoint that acks packets with "latest + 32 earlier
-//     bits", measures round-trip time, packet loss and bandwidth.
-//   - bandwidth.go: the 28-byte IP+UDP header that every packet pays on top
-//     of its payload, and a sliding-window bandwidth meter.
-//   - tick.go: Tick, the simulation's only clock (1/60 s steps).
-//   - rng.go: a small seeded generator (the link's losses, the tests'
-//     random states): never a shared one, so runs repeat.
+// A packet type has ONE method, Serialize(s Stream) error, which a
+// WriteStream, a ReadStream and a MeasureStream run in three ways: write
+// bits, read bits, or only count them (Glenn Fiedler's serialize
+// pattern). Because the same code runs on both sides, reading and writing
+// cannot drift apart, and a sender can measure an update before deciding
+// to send it. Errors are sticky: after the first one every call fails, and
+// the caller checks once. Reading hostile bytes returns an error, never
+// panics, and never allocates in proportion to a number read from the
+// packet. Underneath, the bits are packed as Glenn Fiedler's bitpacker
+// packs them: 32-bit little-endian words, each filled from its low bit.
 //
-// The tests: fixtures_test.go (the sample and cube packets the tests,
-// fuzz targets and benchmarks share), golden_test.go (the sample packet's
-// bytes pinned in testdata/), fuzz_test.go (the read paths),
-// fastpath_test.go (the streams' fast paths against a bit-at-a-time
-// reference and the plain interface path), bench_test.go (a 901-cube
-// packet written and read).
+// Every stream attributes its bits to a small fixed set of categories
+// (Category: header, acks, position, orientation, ...), so the app can
+// show where the bits of a packet go (Breakdown).
+//
+// # Quantization
+//
+// The compression tricks the strategies share: bounded positions at a
+// number of values per metre, bounded velocities, and smallest-three
+// quaternions (the largest component dropped and rebuilt from the others).
+// Quantizing is deterministic (no fused multiply-add, see quantize.go), so
+// the two sides of a link that quantize the same state get the same
+// integers.
+//
+// # Sequence numbers, acks and bandwidth
+//
+// Sequence numbers are 16 bits and wrap; comparisons and SequenceBuffer
+// respect the wrap, and FrameOf turns a sequence back into a frame near a
+// known one. An Endpoint acks received packets with "latest + 32 earlier
+// bits" in every packet back (AckHeader), and measures round-trip time,
+// loss and bandwidth. Every packet pays the 28 bytes of IP and UDP header
+// (PacketHeaderBytes) on top of its payload; BandwidthMeter measures the
+// total over a sliding window.
 //
 // # Allocation rules
 //
 // The hot paths (serializing a packet, processing acks, metering
 // bandwidth) do not allocate in steady state: streams and endpoints own
 // fixed or reused storage, and slices they return stay valid only until
-// the next call that says so. Decoding never allocates in proportion to a
-// number read from a packet.
+// the next call that says so. Randomness, where needed (the link's losses,
+// the tests' states), comes from a seeded RNG owned by its user, never a
+// shared one.
 package wire

@@ -292,7 +292,7 @@ func TestFastPathsWriteErrors(t *testing.T) {
 		at  int // the bit where the bad field starts
 	}{
 		{cubeState{Orientation: QuantizedQuat{Largest: 4}}, 3*80 + 1},
-		{cubeState{Orientation: QuantizedQuat{Small: [3]int32{0, 256, 0}}}, 3*80 + 1},
+		{cubeState{Orientation: QuantizedQuat{Small: [3]int32{0, 257, 0}}}, 3*80 + 1}, // 256 is the top code (SmallestThreeLimits)
 		{cubeState{Position: QuantizedVec3{0, 0, -1}}, 3*80 + 30},
 		{cubeState{Position: QuantizedVec3{1 << 17, 0, 0}}, 3*80 + 30},
 	} {

@@ -53,7 +53,7 @@ func (p *samplePacket) Serialize(s Stream) error {
 			return err
 		}
 		s.SetCategory(CategoryOther)
-		if err := SerializeCompressedFloat(s, &it.Temperature, -50, 50, 0.1); err != nil {
+		if err := serializeCompressedFloat(s, &it.Temperature, -50, 50, 0.1); err != nil {
 			return err
 		}
 		s.SetCategory(CategoryOrientation)
@@ -68,7 +68,7 @@ func (p *samplePacket) Serialize(s Stream) error {
 	if err := SerializeFloat32(s, &p.Speed); err != nil {
 		return err
 	}
-	if err := SerializeAlign(s); err != nil {
+	if err := serializeAlign(s); err != nil {
 		return err
 	}
 	return SerializeUint16(s, &p.Trailer)

@@ -53,12 +53,12 @@ func FuzzReadStream(f *testing.F) {
 				err = SerializeFloat32(r, &v)
 			case 7:
 				var v float64
-				err = SerializeCompressedFloat(r, &v, -2, 3, 0.01)
+				err = serializeCompressedFloat(r, &v, -2, 3, 0.01)
 				if err == nil && !(v >= -2 && v <= 3) {
 					t.Fatalf("compressed float %v outside [-2, 3]", v)
 				}
 			case 8:
-				err = SerializeAlign(r)
+				err = serializeAlign(r)
 			case 9:
 				var q QuantizedQuat
 				err = SerializeQuantizedQuat(r, &q, SnapshotOrientationBits)

@@ -26,7 +26,7 @@ func TestSamplePacketGolden(t *testing.T) {
 	if err := mp.Serialize(m); err != nil {
 		t.Fatal(err)
 	}
-	if m.BitsProcessed() != w.BitsProcessed() || m.BytesProcessed() != len(want) {
+	if m.BitsProcessed() != w.BitsProcessed() || m.bytesProcessed() != len(want) {
 		t.Fatalf("measured %d bits, wrote %d", m.BitsProcessed(), w.BitsProcessed())
 	}
 

@@ -340,9 +340,10 @@ type QuantizedQuat struct {
 	// Largest is the index of the dropped component: 0 = x, 1 = y, 2 = z,
 	// 3 = w. Sent in 2 bits.
 	Largest uint8
-	// Small holds the three other components, each in
-	// [-SmallestThreeMax(bits), +SmallestThreeMax(bits)], the grid index of
-	// a value in [-1/√2, +1/√2].
+	// Small holds the three other components, each the grid index of a
+	// value in [-1/√2, +1/√2]: in [-M, M] (M = SmallestThreeMax(bits)) as
+	// QuantizeQuat writes them, in [-M, M+1] as the wire carries them
+	// (SmallestThreeLimits).
 	Small [3]int32
 }
 
@@ -350,9 +351,22 @@ type QuantizedQuat struct {
 // three component at `bits` bits (255 at 9 bits). The grid is symmetric
 // (-M..M) so that 0 is exact: the identity rotation, which every cube at rest
 // on a flat floor has, quantizes without error. That uses 2^bits - 1 of the
-// 2^bits codes; the unused code is rejected on read. bits is clamped to 2..31.
+// 2^bits codes; the last one is carried too (SmallestThreeLimits). bits is
+// clamped to 2..31.
 func SmallestThreeMax(bits int) int32 {
 	return int32(1)<<uint(clampBits(bits)-1) - 1
+}
+
+// SmallestThreeLimits is the range of a smallest-three component on the
+// wire: -M..M+1 (M = SmallestThreeMax(bits)), every one of the 2^bits codes
+// of its field. QuantizeQuat never writes M+1; a quantizer that uses every
+// code does (the 2015 snapshot compression challenge's writes 0..2^bits-1,
+// a grid symmetric about 2^(bits-1)-½, which its files store and we read
+// as -M..M+1), and carrying it lets such data be coded and decoded
+// exactly. DequantizeQuat reads it as M.
+func SmallestThreeLimits(bits int) (lo, hi int32) {
+	m := SmallestThreeMax(bits)
+	return -m, m + 1
 }
 
 // QuantizeQuat encodes q in smallest-three form with `bits` bits per
@@ -468,11 +482,8 @@ func SerializeQuantizedQuat(s Stream, q *QuantizedQuat, bits int) error {
 		if !ok {
 			return serializeQuatSlow(s, q, bits)
 		}
-		mask := d | 1 // 2^n - 1
+		mask := d | 1 // 2^n - 1: every code is a value (SmallestThreeLimits)
 		a, b, c := v>>2&mask, v>>sb&mask, v>>sc&mask
-		if a > d || b > d || c > d { // the one unused code, 2^n - 1
-			return s.Fail(ErrValueOutOfRange)
-		}
 		q.Largest = uint8(v & 3)
 		q.Small = [3]int32{int32(int64(a) - m), int32(int64(b) - m), int32(int64(c) - m)}
 		return nil
@@ -481,7 +492,7 @@ func SerializeQuantizedQuat(s Stream, q *QuantizedQuat, bits int) error {
 	a := uint64(int64(q.Small[0]) + m)
 	b := uint64(int64(q.Small[1]) + m)
 	c := uint64(int64(q.Small[2]) + m)
-	if l <= 3 && a <= d && b <= d && c <= d {
+	if top := d + 1; l <= 3 && a <= top && b <= top && c <= top {
 		switch st := s.(type) {
 		case *WriteStream:
 			if st.putFast(l|a<<2|b<<sb|c<<sc, nb) {
@@ -507,18 +518,18 @@ func serializeQuatSlow(s Stream, q *QuantizedQuat, bits int) error {
 			return err
 		}
 		for i := range q.Small {
-			if err := SerializeInt(s, &q.Small[i], int32(-m), int32(m)); err != nil {
+			if err := SerializeInt(s, &q.Small[i], int32(-m), int32(m+1)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	d := uint64(2 * m)
+	top := uint64(2*m + 1) // every code of the field (SmallestThreeLimits)
 	l := uint64(q.Largest)
 	a := uint64(int64(q.Small[0]) + m)
 	b := uint64(int64(q.Small[1]) + m)
 	c := uint64(int64(q.Small[2]) + m)
-	if l > 3 || a > d || b > d || c > d {
+	if l > 3 || a > top || b > top || c > top {
 		// When reading, the destination may hold anything.
 		if !s.IsReading() {
 			return s.Fail(ErrValueOutOfRange)
@@ -531,9 +542,6 @@ func serializeQuatSlow(s Stream, q *QuantizedQuat, bits int) error {
 	}
 	mask := uint64(1)<<n - 1
 	a, b, c = got>>2&mask, got>>(2+n)&mask, got>>(2+2*n)&mask
-	if a > d || b > d || c > d { // the one unused code, 2^bits - 1
-		return s.Fail(ErrValueOutOfRange)
-	}
 	q.Largest = uint8(got & 3)
 	q.Small = [3]int32{int32(int64(a) - m), int32(int64(b) - m), int32(int64(c) - m)}
 	return nil

@@ -249,12 +249,19 @@ func TestSmallestThreeErrorBound(t *testing.T) {
 }
 
 func TestSerializeQuantizedQuat(t *testing.T) {
-	for _, bits := range []int{SnapshotOrientationBits, StateSyncOrientationBits} {
+	for _, bits := range []int{SnapshotOrientationBits, StateSyncOrientationBits, 21, 31} {
 		m := SmallestThreeMax(bits)
+		if lo, hi := SmallestThreeLimits(bits); lo != -m || hi != m+1 {
+			t.Fatalf("%d bits: limits %d..%d", bits, lo, hi)
+		}
 		for _, code := range []QuantizedQuat{
 			{Largest: 0, Small: [3]int32{-m, 0, m}},
 			{Largest: 3, Small: [3]int32{m, m, m}},
 			{Largest: 2, Small: [3]int32{-m, -m, -m}},
+			// The top code, M+1, which QuantizeQuat never writes but a
+			// quantizer using all 2^bits codes does (the 2015 challenge's).
+			{Largest: 1, Small: [3]int32{m + 1, 0, -m}},
+			{Largest: 3, Small: [3]int32{m + 1, m + 1, m + 1}},
 		} {
 			got := roundTrip(t, code, 2+3*bits, func(s Stream, q *QuantizedQuat) error {
 				return SerializeQuantizedQuat(s, q, bits)
@@ -267,17 +274,22 @@ func TestSerializeQuantizedQuat(t *testing.T) {
 				t.Fatalf("decoded length %v", d.Len())
 			}
 		}
-		// The one unused code, 2^bits - 1, is rejected on read.
-		w := NewWriteStream(make([]byte, 16))
-		all, zero := uint32(1)<<bits-1, uint32(0)
-		largest := uint32(1)
-		_ = SerializeBits(w, &largest, 2)
-		_ = SerializeBits(w, &all, bits)
-		_ = SerializeBits(w, &zero, bits)
-		_ = SerializeBits(w, &zero, bits)
-		var q QuantizedQuat
-		if err := SerializeQuantizedQuat(NewReadStream(w.Bytes()), &q, bits); !errors.Is(err, ErrValueOutOfRange) {
-			t.Fatalf("%d bits: unused code: %v", bits, err)
+		// M+1 dequantizes as M: the grid's edge.
+		top := QuantizedQuat{Largest: 3, Small: [3]int32{m + 1, 0, 0}}
+		edge := QuantizedQuat{Largest: 3, Small: [3]int32{m, 0, 0}}
+		if DequantizeQuat(top, bits) != DequantizeQuat(edge, bits) {
+			t.Errorf("%d bits: M+1 dequantizes as %v, M as %v", bits, DequantizeQuat(top, bits), DequantizeQuat(edge, bits))
+		}
+		// Beyond the field's codes a writer refuses (up to 20 bits a
+		// component, before any bit: the fields go in one call).
+		for _, bad := range []QuantizedQuat{{Small: [3]int32{m + 2, 0, 0}}, {Small: [3]int32{0, -m - 1, 0}}, {Largest: 4}} {
+			for _, s := range []Stream{NewWriteStream(make([]byte, 16)), NewMeasureStream()} {
+				q := bad
+				err := SerializeQuantizedQuat(s, &q, bits)
+				if !errors.Is(err, ErrValueOutOfRange) || (bits <= 20 && s.BitsProcessed() != 0) {
+					t.Fatalf("%d bits: %T wrote %+v: %v after %d bits", bits, s, bad, err, s.BitsProcessed())
+				}
+			}
 		}
 	}
 }

@@ -22,9 +22,6 @@ type RNG struct {
 // NewRNG returns a generator seeded with seed.
 func NewRNG(seed uint64) RNG { return RNG{state: seed} }
 
-// Seed restarts the generator from seed.
-func (r *RNG) Seed(seed uint64) { r.state = seed }
-
 // Uint64 returns the next 64 uniformly distributed bits.
 func (r *RNG) Uint64() uint64 {
 	// 0x9e3779b97f4a7c15 is 2^64 divided by the golden ratio: an odd step

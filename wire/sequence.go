@@ -99,8 +99,8 @@ func (b *SequenceBuffer[T]) Reset() {
 // Size is the number of entries (a power of two).
 func (b *SequenceBuffer[T]) Size() int { return len(b.tags) }
 
-// Sequence returns one past the newest sequence inserted (0 when empty).
-func (b *SequenceBuffer[T]) Sequence() uint16 { return b.next }
+// sequence returns one past the newest sequence inserted (0 when empty).
+func (b *SequenceBuffer[T]) sequence() uint16 { return b.next }
 
 // Newest returns the newest sequence inserted, and false when the buffer is
 // empty.

@@ -84,12 +84,12 @@ func TestSequenceBufferBasics(t *testing.T) {
 	if b.Find(11) != nil || b.Find(12+128) != nil {
 		t.Fatal("found a sequence never inserted (same slot, other tag)")
 	}
-	if n, _ := b.Newest(); n != 12 || b.Sequence() != 13 {
-		t.Fatalf("newest %d, sequence %d", n, b.Sequence())
+	if n, _ := b.Newest(); n != 12 || b.sequence() != 13 {
+		t.Fatalf("newest %d, sequence %d", n, b.sequence())
 	}
 	// A late (older, in-window) insert is accepted and does not move the head.
 	*b.Insert(11) = 111
-	if !b.Exists(11) || b.Sequence() != 13 {
+	if !b.Exists(11) || b.sequence() != 13 {
 		t.Fatal("late insert")
 	}
 	b.Remove(11)

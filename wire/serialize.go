@@ -170,7 +170,7 @@ func SerializeFloat64(s Stream, v *float64) error {
 	return nil
 }
 
-// CompressedFloatSteps returns the number of intervals SerializeCompressedFloat
+// CompressedFloatSteps returns the number of intervals serializeCompressedFloat
 // divides [min, max] into at the given resolution: ceil((max-min)/resolution),
 // so the actual step, (max-min)/steps, is never coarser than asked. The
 // quotient is taken with a relative tolerance of 1e-9 so that a range holding a
@@ -228,13 +228,13 @@ func DequantizeFloat(i uint32, min, max float64, steps uint32) float64 {
 	return min + (float64(i)*(max-min))/float64(steps)
 }
 
-// SerializeCompressedFloat serializes x in [min, max] at the given resolution
+// serializeCompressedFloat serializes x in [min, max] at the given resolution
 // (e.g. 0.01 for centimetres) using BitsRequired(0, steps) bits, where steps is
 // CompressedFloatSteps(min, max, resolution). Writing clamps x into the range
 // and rounds it to the nearest step (error at most half a step, and a step is
 // at most resolution); writing NaN fails with ErrValueOutOfRange. Reading
 // stores the step's value, never outside [min, max].
-func SerializeCompressedFloat(s Stream, v *float64, min, max, resolution float64) error {
+func serializeCompressedFloat(s Stream, v *float64, min, max, resolution float64) error {
 	steps := CompressedFloatSteps(min, max, resolution)
 	if steps == 0 {
 		return s.Fail(ErrInvalidRange)
@@ -257,5 +257,5 @@ func SerializeCompressedFloat(s Stream, v *float64, min, max, resolution float64
 	return nil
 }
 
-// SerializeAlign pads (or skips zero padding) to the next byte boundary.
-func SerializeAlign(s Stream) error { return s.SerializeAlign() }
+// serializeAlign pads (or skips zero padding) to the next byte boundary.
+func serializeAlign(s Stream) error { return s.SerializeAlign() }

@@ -455,9 +455,6 @@ func (s *WriteStream) SerializeUint(value, max uint32) (uint32, error) {
 // given to Reset). Check Err before sending it.
 func (s *WriteStream) Bytes() []byte { return finishBytes(s.buf, s.scratch, s.bits) }
 
-// BitsAvailable is the number of bits still free in the buffer.
-func (s *WriteStream) BitsAvailable() int { return s.limit - s.bits }
-
 // ReadStream deserializes a received packet.
 type ReadStream struct {
 	bitStream
@@ -508,8 +505,8 @@ func (s *MeasureStream) SerializeUint(value, max uint32) (uint32, error) {
 	return serialize(s, uint64(value), uint64(max))
 }
 
-// BytesProcessed is the packet size the counted bits need: ceil(bits/8).
-func (s *MeasureStream) BytesProcessed() int { return (s.bits + 7) / 8 }
+// bytesProcessed is the packet size the counted bits need: ceil(bits/8).
+func (s *MeasureStream) bytesProcessed() int { return (s.bits + 7) / 8 }
 
 // PeekBytes copies the whole bytes left in the packet from the current bit
 // position (which need not be byte-aligned) into dst[:0], growing it only

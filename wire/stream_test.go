@@ -194,7 +194,7 @@ func TestSerializeCompressedFloat(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := roundTrip(t, tc.v, tc.bits, func(s Stream, p *float64) error {
-				return SerializeCompressedFloat(s, p, tc.min, tc.max, tc.res)
+				return serializeCompressedFloat(s, p, tc.min, tc.max, tc.res)
 			})
 			if math.Abs(got-tc.want) > tc.tol {
 				t.Fatalf("got %v, want %v ± %v", got, tc.want, tc.tol)
@@ -234,10 +234,10 @@ func TestSerializeAlign(t *testing.T) {
 		if err := SerializeBits(s, &p.A, 3); err != nil {
 			return err
 		}
-		if err := SerializeAlign(s); err != nil {
+		if err := serializeAlign(s); err != nil {
 			return err
 		}
-		if err := SerializeAlign(s); err != nil { // already aligned: no-op
+		if err := serializeAlign(s); err != nil { // already aligned: no-op
 			return err
 		}
 		return SerializeUint16(s, &p.B)
@@ -268,10 +268,10 @@ func TestStreamErrors(t *testing.T) {
 		{"0 bits", func(s Stream) error { v := uint32(0); return SerializeBits(s, &v, 0) }, ErrInvalidBits},
 		{"33 bits", func(s Stream) error { v := uint32(0); return SerializeBits(s, &v, 33) }, ErrInvalidBits},
 		{"value wider than bits", func(s Stream) error { v := uint32(8); return SerializeBits(s, &v, 3) }, ErrValueOutOfRange},
-		{"compressed NaN", func(s Stream) error { v := math.NaN(); return SerializeCompressedFloat(s, &v, 0, 1, 0.1) }, ErrValueOutOfRange},
-		{"compressed bad range", func(s Stream) error { v := 0.0; return SerializeCompressedFloat(s, &v, 1, 1, 0.1) }, ErrInvalidRange},
-		{"compressed bad resolution", func(s Stream) error { v := 0.0; return SerializeCompressedFloat(s, &v, 0, 1, 0) }, ErrInvalidRange},
-		{"compressed too many steps", func(s Stream) error { v := 0.0; return SerializeCompressedFloat(s, &v, 0, 1, 1e-12) }, ErrInvalidRange},
+		{"compressed NaN", func(s Stream) error { v := math.NaN(); return serializeCompressedFloat(s, &v, 0, 1, 0.1) }, ErrValueOutOfRange},
+		{"compressed bad range", func(s Stream) error { v := 0.0; return serializeCompressedFloat(s, &v, 1, 1, 0.1) }, ErrInvalidRange},
+		{"compressed bad resolution", func(s Stream) error { v := 0.0; return serializeCompressedFloat(s, &v, 0, 1, 0) }, ErrInvalidRange},
+		{"compressed too many steps", func(s Stream) error { v := 0.0; return serializeCompressedFloat(s, &v, 0, 1, 1e-12) }, ErrInvalidRange},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -551,7 +551,7 @@ func TestOtherStreamImplementation(t *testing.T) {
 	}
 	// Errors behave the same on both paths.
 	for _, s := range []Stream{NewWriteStream(make([]byte, 8)), otherStream{NewWriteStream(make([]byte, 8))}} {
-		bad := QuantizedQuat{Largest: 1, Small: [3]int32{256, 0, 0}} // above 255 at 9 bits
+		bad := QuantizedQuat{Largest: 1, Small: [3]int32{257, 0, 0}} // above the top code, 256, at 9 bits
 		if err := SerializeQuantizedQuat(s, &bad, 9); !errors.Is(err, ErrValueOutOfRange) {
 			t.Fatalf("%T: %v", s, err)
 		}

@@ -14,8 +14,5 @@ type Tick int64
 // its physics at 60 Hz, and every figure of the articles assumes it.
 const TicksPerSecond = 60
 
-// Seconds converts a tick count (or a tick duration) to seconds.
-func (t Tick) Seconds() float64 { return float64(t) / TicksPerSecond }
-
 // Milliseconds converts a tick count (or a tick duration) to milliseconds.
 func (t Tick) Milliseconds() float64 { return float64(t) * (1000.0 / TicksPerSecond) }

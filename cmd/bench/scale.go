@@ -42,8 +42,9 @@ func parseClients(list string) ([]int, error) {
 type scaleRow struct {
 	strategy    string
 	clients     int
-	medianUs    float64 // server time per tick
+	medianUs    float64 // server time per tick, on its critical path
 	p95Us       float64
+	cpuUs       float64 // its CPU time per tick, every core's (median)
 	bytesTick   float64 // bytes sent to all clients per tick, IP/UDP headers included
 	heapKB      float64 // live heap after a collection, whole session
 	perClientKB float64 // heap above the one-client run, per extra client
@@ -100,6 +101,7 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 	name := fmt.Sprintf("scale: %s, %d clients", cfg.Strategies[i].ID(), n)
 	progress.start(name, scaleWarmup+b.frames)
 	ns := make([]float64, 0, b.frames)
+	cpu := make([]float64, 0, b.frames)
 	bytes := 0
 	for f := 0; f < scaleWarmup+b.frames; f++ {
 		s.Step(b.script.InputAt(f))
@@ -108,6 +110,7 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 			continue
 		}
 		ns = append(ns, float64(s.ServerNanos()))
+		cpu = append(cpu, float64(s.ServerCPU()))
 		for k := range n {
 			if m := s.ClientMetrics(k); m.LastPacketFrame == m.Frame {
 				bytes += m.LastPacketBytes + wire.PacketHeaderBytes
@@ -115,6 +118,7 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 		}
 	}
 	slices.Sort(ns)
+	slices.Sort(cpu)
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -123,6 +127,7 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 		clients:   n,
 		medianUs:  ns[len(ns)/2] / 1000,
 		p95Us:     ns[len(ns)*95/100] / 1000,
+		cpuUs:     cpu[len(cpu)/2] / 1000,
 		bytesTick: float64(bytes) / float64(b.frames),
 		heapKB:    float64(ms.HeapAlloc) / 1024,
 	}, nil
@@ -134,6 +139,7 @@ func scaleTable(rows []scaleRow) *strategy.Table {
 	t := strategy.NewTable(
 		strategy.Column{Head: "strategy"}, strategy.Column{Head: "clients"},
 		strategy.Column{Head: "median ms", Unit: "ms"}, strategy.Column{Head: "p95 ms", Unit: "ms"},
+		strategy.Column{Head: "CPU ms", Unit: "ms"},
 		strategy.Column{Head: "bytes/tick", Unit: "bytes"}, strategy.Column{Head: "bytes/client", Unit: "bytes"},
 		strategy.Column{Head: "heap MB", Unit: "MB"}, strategy.Column{Head: "KB/client", Unit: "KB"})
 	for _, r := range rows {
@@ -142,11 +148,12 @@ func scaleTable(rows []scaleRow) *strategy.Table {
 			per = strategy.Num(r.perClientKB, "%.0f")
 		}
 		t.Add(strategy.Text(r.strategy), strategy.Int(r.clients),
-			strategy.Num(r.medianUs/1000, "%.2f"), strategy.Num(r.p95Us/1000, "%.2f"),
+			strategy.Num(r.medianUs/1000, "%.2f"), strategy.Num(r.p95Us/1000, "%.2f"), strategy.Num(r.cpuUs/1000, "%.2f"),
 			strategy.Num(r.bytesTick, "%.0f"), strategy.Num(r.bytesTick/float64(r.clients), "%.0f"),
 			strategy.Num(r.heapKB/1024, "%.1f"), per)
 	}
-	t.Note("Server time: CPU time of reading the clients' packets, stepping the world, the acks and every client's encoding, per tick (one core).")
+	t.Note("median, p95: the server's share of a tick (reading the clients' packets, the world's step, the acks, every client's encoding) on its critical path:")
+	t.Note(fmt.Sprintf("the clients' encoding runs in parallel on this machine's %d cores (8 clients or more); CPU: the CPU time of the tick on every core (median). Thread CPU time, not wall time.", runtime.GOMAXPROCS(0)))
 	t.Note("Left out: the clients' own simulation and interpolation (thin clients: they decode, ack and send inputs), except client 1's.")
 	t.Note("Players: one per client up to 8 (bots), the other clients spectators. Heap: live after a collection; KB/client: above the one-client run.")
 	t.Charts = []strategy.Chart{{

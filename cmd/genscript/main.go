@@ -6,6 +6,7 @@
 // the run exactly, as a presenter's recorded run would.
 //
 //	go run ./cmd/genscript > assets/scripts/katamari.txt.new
+//	go run ./cmd/genscript -push > assets/scripts/push.txt  # two players (push.go)
 //
 // (then keep the phase comments of the existing file at the top). Rerun it
 // when the physics or the player's forces change.
@@ -32,7 +33,15 @@ func main() {
 	settle := flag.Int("settle", 720, "ticks of nothing at the end")
 	cfg := cubes.DefaultConfig()
 	flag.Float64Var(&cfg.PullMax, "pullmax", cfg.PullMax, "katamari reach, m (to try other worlds; the standard script uses the default)")
+	push := flag.Bool("push", false, "write the two-player push script instead (push.go)")
 	flag.Parse()
+	if *push {
+		if err := writePush(os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	w, err := cubes.NewWorld(cfg, physics.DefaultConfig())
 	if err != nil {

@@ -190,15 +190,6 @@ func (e *Encoder) Finish() ([]byte, error) {
 // Finish).
 func (e *Encoder) Len() int { return e.n }
 
-// TotalCost is the sum of Costs in bits.
-func (e *Encoder) TotalCost() float64 {
-	var t uint64
-	for _, c := range e.Costs {
-		t += c
-	}
-	return float64(t) / CostScale
-}
-
 // Decoder reads decisions from a coded stream. It reads data in place and
 // never allocates.
 type Decoder struct {

@@ -47,7 +47,7 @@ func encodeProgram(buf []byte, prog []symbol) ([]byte, *Encoder, error) {
 		switch s.kind {
 		case 0:
 			if s.ctx&4 != 0 {
-				e.EncodeMix(&m.bits[s.ctx], &m.bits[s.ctx^1], &m.mixers[s.ctx], int(s.v))
+				e.EncodeMix3(&m.bits[s.ctx], &m.bits[s.ctx^1], nil, &m.mixers[s.ctx], int(s.v))
 				break
 			}
 			e.Encode(&m.bits[s.ctx], int(s.v))
@@ -57,7 +57,7 @@ func encodeProgram(buf []byte, prog []symbol) ([]byte, *Encoder, error) {
 			e.EncodeTree(m.tree[:], 4, uint32(s.v))
 		case 3:
 			if s.ctx&4 != 0 {
-				m.golomb[s.ctx&1].EncodeMix(e, &m.golomb[s.ctx&1^1], &m.gmix, s.v)
+				m.golomb[s.ctx&1].EncodeMix3(e, &m.golomb[s.ctx&1^1], nil, &m.gmix, s.v)
 				break
 			}
 			m.golomb[s.ctx&1].Encode(e, s.v)
@@ -79,7 +79,7 @@ func decodeProgram(data []byte, prog []symbol) (int, error) {
 		switch s.kind {
 		case 0:
 			if s.ctx&4 != 0 {
-				got = int32(d.DecodeMix(&m.bits[s.ctx], &m.bits[s.ctx^1], &m.mixers[s.ctx]))
+				got = int32(d.DecodeMix3(&m.bits[s.ctx], &m.bits[s.ctx^1], nil, &m.mixers[s.ctx]))
 				break
 			}
 			got = int32(d.Decode(&m.bits[s.ctx]))
@@ -90,7 +90,9 @@ func decodeProgram(data []byte, prog []symbol) (int, error) {
 		case 3:
 			dec := m.golomb[s.ctx&1].Decode
 			if s.ctx&4 != 0 {
-				dec = func(d *Decoder) (int32, bool) { return m.golomb[s.ctx&1].DecodeMix(d, &m.golomb[s.ctx&1^1], &m.gmix) }
+				dec = func(d *Decoder) (int32, bool) {
+					return m.golomb[s.ctx&1].DecodeMix3(d, &m.golomb[s.ctx&1^1], nil, &m.gmix)
+				}
 			}
 			v, ok := dec(&d)
 			if !ok {
@@ -186,7 +188,7 @@ func TestLengthNearEntropy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bits := e.TotalCost()
+		bits := totalCost(e)
 		if float64(len(data)*8) > bits+16+0.01*bits || float64(len(data)*8) < bits-8-0.01*bits {
 			t.Errorf("n=%d: %d bytes for %.1f bits of information", n, len(data), bits)
 		}
@@ -370,7 +372,7 @@ func TestMixStretchSquash(t *testing.T) {
 		if (ctx == 1) == (rng.Float64() < 0.95) {
 			bit = 1
 		}
-		e1.EncodeMix(&good[ctx], &noise[rng.IntN(2)], &mx, bit)
+		e1.EncodeMix3(&good[ctx], &noise[rng.IntN(2)], nil, &mx, bit)
 		e2.Encode(&plain, bit)
 	}
 	a, _ := e1.Finish()
@@ -378,4 +380,13 @@ func TestMixStretchSquash(t *testing.T) {
 	if len(a) >= len(b)*6/10 {
 		t.Fatalf("mixed %d bytes, one context-free model %d", len(a), len(b))
 	}
+}
+
+// totalCost is the sum of e's Costs, in bits.
+func totalCost(e *Encoder) float64 {
+	var t uint64
+	for _, c := range e.Costs {
+		t += c
+	}
+	return float64(t) / CostScale
 }

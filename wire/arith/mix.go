@@ -109,18 +109,12 @@ func (m *Mixer) learn(a, b, c *Prob, p uint32, s *mixIn, bit int) {
 	b.update(bit)
 }
 
-// EncodeMix codes bit with the mix of a and b, and updates all three.
-func (e *Encoder) EncodeMix(a, b *Prob, m *Mixer, bit int) { e.EncodeMix3(a, b, nil, m, bit) }
-
 // EncodeMix3 codes bit with the mix of a, b and c (nil: none).
 func (e *Encoder) EncodeMix3(a, b, c *Prob, m *Mixer, bit int) {
 	pv, s := m.mix(a, b, c)
 	e.encodeP(pv, bit)
 	m.learn(a, b, c, pv, &s, bit)
 }
-
-// DecodeMix reads a decision coded with EncodeMix.
-func (d *Decoder) DecodeMix(a, b *Prob, m *Mixer) int { return d.DecodeMix3(a, b, nil, m) }
 
 // DecodeMix3 reads a decision coded with EncodeMix3.
 func (d *Decoder) DecodeMix3(a, b, c *Prob, m *Mixer) int {
@@ -130,8 +124,8 @@ func (d *Decoder) DecodeMix3(a, b, c *Prob, m *Mixer) int {
 	return bit
 }
 
-// GolombMixers are the mixers of a Golomb model coded with a second one
-// (Golomb.EncodeMix): one per decision of the model.
+// GolombMixers are the mixers of a Golomb model coded with a second (and
+// third) one (Golomb.EncodeMix3): one per decision of the model.
 type GolombMixers struct {
 	zero, sign Mixer
 	class      [1 << golombClassBits]Mixer
@@ -175,9 +169,9 @@ func (d *Decoder) decodeTreeMix(t, u, x []Prob, ms []Mixer, n int) uint32 {
 
 // GolombContext is a third model for a mixed Golomb value
 // (Golomb.EncodeMix3): the zero, sign and class decisions only. The
-// modelled mantissa bits are mixed from two models: measured on the
-// challenge frames, a third model of them cost 0.07 bytes per frame
-// (more models learning less each), and it halves the model's size.
+// modelled mantissa bits are mixed from two models: a third model of them
+// cost bytes (more models learning less each), and leaving it out halves
+// the model's size.
 type GolombContext struct {
 	zero, sign Prob
 	class      [1 << golombClassBits]Prob
@@ -203,13 +197,9 @@ func parts(g *GolombContext) golombParts {
 	return golombParts{&g.zero, &g.sign, g.class[:]}
 }
 
-// EncodeMix codes v as Encode does, each decision's probability the mix
-// of g's and h's, and updates both models and the mixers.
-func (g *Golomb) EncodeMix(e *Encoder, h *Golomb, mx *GolombMixers, v int32) {
-	g.EncodeMix3(e, h, nil, mx, v)
-}
-
-// EncodeMix3 is EncodeMix with a third model j (nil: none).
+// EncodeMix3 codes v as Encode does, each decision's probability the mix
+// of g's, h's and j's (j nil: of g's and h's), and updates the models and
+// the mixers. j models the zero, sign and class decisions only.
 func (g *Golomb) EncodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombMixers, v int32) {
 	x := parts(j)
 	if v == 0 {
@@ -236,13 +226,8 @@ func (g *Golomb) EncodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombM
 	}
 }
 
-// DecodeMix reads a value coded with EncodeMix; ok is false for a class
+// DecodeMix3 reads a value coded with EncodeMix3; ok is false for a class
 // no encoder writes.
-func (g *Golomb) DecodeMix(d *Decoder, h *Golomb, mx *GolombMixers) (v int32, ok bool) {
-	return g.DecodeMix3(d, h, nil, mx)
-}
-
-// DecodeMix3 reads a value coded with EncodeMix3.
 func (g *Golomb) DecodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombMixers) (v int32, ok bool) {
 	x := parts(j)
 	if d.DecodeMix3(&g.zero, &h.zero, x.zero, &mx.zero) == 0 {

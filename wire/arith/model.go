@@ -32,9 +32,7 @@ import "math/bits"
 // slow one at 1/64 from the fourteenth. Neither rate alone is best: the
 // snapshot coder's models are carried from packet to packet, so they see
 // hundreds of decisions of slowly changing statistics, where 1/16 is noisy
-// and 1/64 lags. Measured on the 2015 challenge frames (snapshot levels
-// 12 and 13 with player prediction): 1/16 alone 178.3 bytes per frame,
-// 1/32 alone 178.3, the mix 177.0.
+// and 1/64 lags (the figures: docs/design/entropy-coding.md).
 var (
 	fastShifts = [adaptSteps]uint8{1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}
 	slowShifts = [adaptSteps]uint8{1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6}

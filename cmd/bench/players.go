@@ -1,0 +1,45 @@
+package main
+
+import (
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/link"
+	"netcubes/strategy"
+)
+
+// The bench's sessions of several players (strategy.PlayersBench), for the
+// tables about other players.
+
+var _ strategy.PlayersBench = (*bench)(nil)
+
+// NewPlayersRun implements strategy.PlayersBench: a session of c.Players
+// players on the bench's seed.
+func (b *bench) NewPlayersRun(c strategy.PlayersConfig, st strategy.Strategy) (strategy.PlayersRun, error) {
+	cfg := game.DefaultConfig()
+	cfg.Seed = b.seed
+	cfg.World.Players = max(c.Players, 1)
+	if len(c.Links) > 0 {
+		cfg.Link = c.Links[0]
+		for k := range cfg.World.Players {
+			cfg.ClientLinks = append(cfg.ClientLinks, link.Symmetric(c.Links[min(k, len(c.Links)-1)]))
+		}
+	}
+	cfg.Bots = c.Bots
+	cfg.Thin = c.Thin
+	cfg.Strategies = []strategy.Strategy{st}
+	return game.New(cfg)
+}
+
+// PlayPlayers implements strategy.PlayersBench.
+func (b *bench) PlayPlayers(section, name string, r strategy.PlayersRun, frames int, input func(f int, ins *cubes.Inputs) uint8, tick func()) {
+	b.progress.start(section+": "+name, frames)
+	for f := range frames {
+		var ins cubes.Inputs
+		given := input(f, &ins)
+		r.StepPlayers(&ins, given)
+		if tick != nil {
+			tick()
+		}
+		b.progress.step(f + 1)
+	}
+}

@@ -1,0 +1,55 @@
+package game_test
+
+import (
+	"runtime"
+	"testing"
+
+	"netcubes/catalog"
+	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/link"
+)
+
+// TestParallelSendsSameBits: with enough clients the session encodes them
+// in parallel; every packet of every client, and the server's world, must
+// be the bits a serial run (GOMAXPROCS 1) sends, for every strategy.
+func TestParallelSendsSameBits(t *testing.T) {
+	sc, err := cubes.LoadScript("katamari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const clients, frames = 16, 150
+	run := func(i, procs int) ([]uint64, uint64) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		cfg := game.DefaultConfig()
+		cfg.Strategies, cfg.Start = catalog.All(), i
+		cfg.Clients = clients
+		cfg.World.Players = 4
+		cfg.Link = link.PresetMobile.Config()
+		cfg.Thin = true
+		s, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range frames {
+			s.Step(sc.InputAt(f))
+		}
+		hs := make([]uint64, clients)
+		for k := range hs {
+			hs[k] = s.ClientSentHash(k)
+		}
+		return hs, s.Left().StateHash()
+	}
+	for i, st := range catalog.All() {
+		one, left1 := run(i, 1)
+		two, left2 := run(i, 2)
+		if left1 != left2 {
+			t.Errorf("%s: the server's world differs with 2 cores", st.ID())
+		}
+		for k := range one {
+			if one[k] != two[k] || one[k] == 0 {
+				t.Errorf("%s: client %d's packets differ with 2 cores (%#x, %#x)", st.ID(), k+1, one[k], two[k])
+			}
+		}
+	}
+}

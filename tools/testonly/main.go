@@ -1,0 +1,265 @@
+// Command testonly lists the exported names of some packages that no
+// non-test code uses outside the package's tests: dead code kept alive by
+// its tests (remove it, or move it into the tests), and exported names
+// only their own package uses (unexport them).
+//
+//	go run ./tools/testonly ./snapshot ./physics ./wire/... ./geom
+//
+// Every package of the module is type-checked (go/types, dependencies from
+// source), and an object counts as used by the uses recorded in the
+// module's non-test files. A method that some interface of the checked
+// packages (the standard library's included) declares, by name, counts as
+// used: it may be called through the interface. That makes the list a
+// list of candidates to read, not a verdict, though it is usually right.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// listed is what `go list -json` says of a package.
+type listed struct {
+	ImportPath   string
+	Dir          string
+	Standard     bool
+	Module       *struct{ Main bool }
+	GoFiles      []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Imports      []string
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: testonly PACKAGE...")
+		os.Exit(2)
+	}
+	targets, err := goList(os.Args[1:]...)
+	if err != nil {
+		fail(err)
+	}
+	all, err := goList("-deps", "./...")
+	if err != nil {
+		fail(err)
+	}
+
+	fset := token.NewFileSet()
+	src := importer.ForCompiler(fset, "source", nil)
+	checked := map[string]*types.Package{}
+	imp := importerFunc(func(path string) (*types.Package, error) {
+		if p, ok := checked[path]; ok {
+			return p, nil
+		}
+		return src.Import(path)
+	})
+
+	// Type-check the module's packages in dependency order (go list -deps
+	// lists dependencies first), recording which objects non-test code
+	// uses, and in which package.
+	usedBy := map[types.Object]map[string]bool{}
+	ifaceMethods := map[string]bool{}
+	for _, p := range all {
+		if p.Module == nil || !p.Module.Main {
+			continue
+		}
+		files, err := parseFiles(fset, p.Dir, p.GoFiles)
+		if err != nil {
+			fail(err)
+		}
+		info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+		conf := types.Config{Importer: imp, Error: func(error) {}}
+		pkg, err := conf.Check(p.ImportPath, fset, files, info)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", p.ImportPath, err))
+		}
+		checked[p.ImportPath] = pkg
+		for _, obj := range info.Uses {
+			mark(usedBy, obj, p.ImportPath)
+		}
+		for _, sel := range info.Selections {
+			mark(usedBy, sel.Obj(), p.ImportPath)
+		}
+		collectInterfaceMethods(pkg, ifaceMethods)
+	}
+	for _, path := range []string{"fmt", "io", "sort", "error", "encoding", "flag", "image", "context", "hash"} {
+		if pkg, err := src.Import(path); err == nil {
+			collectInterfaceMethods(pkg, ifaceMethods)
+		}
+	}
+	ifaceMethods["Error"] = true // the error interface is in the universe
+
+	var testOnly, internalOnly []string
+	for _, t := range targets {
+		pkg := checked[t.ImportPath]
+		if pkg == nil {
+			continue
+		}
+		for _, obj := range exported(pkg) {
+			users := usedBy[obj]
+			name := describe(fset, obj)
+			switch {
+			case len(users) == 0:
+				if fn, ok := obj.(*types.Func); ok && isMethod(fn) && ifaceMethods[fn.Name()] {
+					continue // may be called through an interface
+				}
+				testOnly = append(testOnly, name)
+			case len(users) == 1 && users[t.ImportPath]:
+				if fn, ok := obj.(*types.Func); ok && isMethod(fn) && ifaceMethods[fn.Name()] {
+					continue
+				}
+				internalOnly = append(internalOnly, name)
+			}
+		}
+	}
+	sort.Strings(testOnly)
+	sort.Strings(internalOnly)
+	report(os.Stdout, "used by no non-test code (tests only, or nothing)", testOnly)
+	report(os.Stdout, "used only inside their own package (could be unexported)", internalOnly)
+}
+
+func report(w io.Writer, title string, names []string) {
+	fmt.Fprintf(w, "%d exported names %s:\n", len(names), title)
+	for _, n := range names {
+		fmt.Fprintln(w, "  "+n)
+	}
+}
+
+func mark(usedBy map[types.Object]map[string]bool, obj types.Object, by string) {
+	if obj == nil {
+		return
+	}
+	if fn, ok := obj.(*types.Func); ok {
+		obj = fn.Origin()
+	}
+	if v, ok := obj.(*types.Var); ok {
+		obj = v.Origin()
+	}
+	if usedBy[obj] == nil {
+		usedBy[obj] = map[string]bool{}
+	}
+	usedBy[obj][by] = true
+}
+
+// exported lists a package's exported package-level objects, the exported
+// methods of its named types, and the exported fields of its structs are
+// left out (a field is data, often filled by a literal elsewhere).
+func exported(pkg *types.Package) []types.Object {
+	var out []types.Object
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if obj.Exported() {
+			out = append(out, obj)
+		}
+		tn, ok := obj.(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		for i := 0; i < named.NumMethods(); i++ {
+			if m := named.Method(i); m.Exported() {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+func isMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil
+}
+
+// collectInterfaceMethods records the method names of every interface
+// type declared at package level in pkg.
+func collectInterfaceMethods(pkg *types.Package, into map[string]bool) {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		it, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := 0; i < it.NumMethods(); i++ {
+			into[it.Method(i).Name()] = true
+		}
+	}
+}
+
+func describe(fset *token.FileSet, obj types.Object) string {
+	pos := fset.Position(obj.Pos())
+	wd, _ := os.Getwd()
+	file, err := filepath.Rel(wd, pos.Filename)
+	if err != nil {
+		file = pos.Filename
+	}
+	name := obj.Pkg().Name() + "." + obj.Name()
+	if fn, ok := obj.(*types.Func); ok && isMethod(fn) {
+		recv := fn.Type().(*types.Signature).Recv().Type()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		if n, ok := recv.(*types.Named); ok {
+			name = obj.Pkg().Name() + "." + n.Obj().Name() + "." + obj.Name()
+		}
+	}
+	return fmt.Sprintf("%-45s %s:%d", name, file, pos.Line)
+}
+
+func parseFiles(fset *token.FileSet, dir string, names []string) ([]*ast.File, error) {
+	var files []*ast.File
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+func goList(args ...string) ([]listed, error) {
+	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "testonly:", err)
+	os.Exit(1)
+}
