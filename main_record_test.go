@@ -16,6 +16,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/physics"
+	"netcubes/track"
 )
 
 // startApp starts the app (this test binary as main) with args and returns
@@ -33,7 +34,7 @@ func startApp(t *testing.T, out *bytes.Buffer, args ...string) *exec.Cmd {
 
 // savedFrames is the length of the recording at path, or 0.
 func savedFrames(path string) int {
-	s, err := cubes.LoadScript(path)
+	s, err := track.Load(path)
 	if err != nil {
 		return 0
 	}
@@ -166,7 +167,7 @@ func TestRecordingSurvivesAnyStop(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d\n%s", code, tt.code, out.String())
 			}
-			rec, err := cubes.LoadScript(path)
+			rec, err := track.Load(path)
 			if err != nil {
 				t.Fatalf("the recording does not load: %v", err)
 			}
@@ -201,7 +202,7 @@ func signalStop(sig syscall.Signal) func(t *testing.T, cmd *exec.Cmd) {
 // replayMatches plays the recording and the script it recorded on two
 // worlds and compares their state hashes at every frame the recording
 // holds.
-func replayMatches(t *testing.T, rec, src *cubes.Script) {
+func replayMatches(t *testing.T, rec *track.Track, src *cubes.Script) {
 	t.Helper()
 	a, err := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
 	if err != nil {
@@ -209,10 +210,10 @@ func replayMatches(t *testing.T, rec, src *cubes.Script) {
 	}
 	b, _ := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
 	for f := 0; f < rec.Length; f++ {
-		if rec.InputAt(f) != src.InputAt(f) {
-			t.Fatalf("frame %d: recorded %v, the script held %v", f, rec.InputAt(f), src.InputAt(f))
+		if rec.InputAt(0, f) != src.InputAt(f) {
+			t.Fatalf("frame %d: recorded %v, the script held %v", f, rec.InputAt(0, f), src.InputAt(f))
 		}
-		a.Step(rec.InputAt(f))
+		a.Step(rec.InputAt(0, f))
 		b.Step(src.InputAt(f))
 		if a.StateHash() != b.StateHash() {
 			t.Fatalf("frame %d: the replay's hash %x, the run's %x", f, a.StateHash(), b.StateHash())

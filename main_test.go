@@ -14,6 +14,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
+	"netcubes/track"
 	"netcubes/ui"
 )
 
@@ -210,21 +211,33 @@ func TestMissingAudioDoesNotStopTheApp(t *testing.T) {
 	}
 }
 
+// TestRecordWritesAReplayableScript: -record writes the run as a talk
+// track: the command line's settings as setup lines and the player's keys
+// frame for frame. (That it replays bit for bit, with every kind of event,
+// is package track's test.)
 func TestRecordWritesAReplayableScript(t *testing.T) {
 	t.Parallel() // the app runs in processes of its own
 	path := filepath.Join(t.TempDir(), "rec.txt")
-	out, err := runApp(t, nil, append(smallWindow, "-script", "katamari", "-frames", "400", "-record", path)...)
+	out, err := runApp(t, nil, append(smallWindow, "-script", "katamari", "-preset", "terrible", "-level", "9",
+		"-frames", "400", "-record", path)...)
 	if err != nil {
 		t.Fatalf("app failed: %v\n%s", err, out)
 	}
-	rec, err := cubes.LoadScript(path)
+	rec, err := track.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var setup []string
+	for _, c := range rec.Setup {
+		setup = append(setup, c.String())
+	}
+	if got, want := strings.Join(setup, "; "), "seed 1; strategy interpolation; preset terrible; set level 9"; got != want {
+		t.Errorf("the recording's setup is %q, want %q", got, want)
+	}
 	src, _ := cubes.LoadScript("katamari")
 	for f := 0; f < rec.Length; f++ {
-		if rec.InputAt(f) != src.InputAt(f) {
-			t.Fatalf("frame %d: recorded %v, script %v", f, rec.InputAt(f), src.InputAt(f))
+		if rec.InputAt(0, f) != src.InputAt(f) {
+			t.Fatalf("frame %d: recorded %v, script %v", f, rec.InputAt(0, f), src.InputAt(f))
 		}
 	}
 	if rec.Length < 300 {
@@ -271,7 +284,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-headless"}, "netcubes: -listen and -headless go with -role left"},
 		{[]string{"-connect", "host:1"}, "netcubes: -connect goes with -role right"},
 		{[]string{"-diag-every", "-1"}, "netcubes: -diag-every must be 0..600 ticks, got -1"},
-		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari, push) nor a readable file: open nope: no such file or directory`},
+		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari, push, tour) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {
 		out, err := runApp(t, nil, tt.args...)

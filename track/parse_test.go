@@ -176,9 +176,9 @@ func TestParseErrors(t *testing.T) {
 		{"10 preset terrble", `t.txt:1: unknown preset "terrble" (presets: perfect, LAN, Wi-Fi, intercontinental, mobile, terrible, DSL, congested, asymmetric, bottleneck)`},
 		{"10 strategy teleport", `t.txt:1: unknown strategy "teleport" (strategies: interpolation, compression, statesync, lockstep, predict, or 1 to 5)`},
 		{"10 set level 14", `t.txt:1: set level: level must be 1..13, got "14"`},
-		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings: budget jitter-buffer level lockstep-delay lockstep-mode predict predict-scope predict-smoothing predict-step rate render smoothing step adaptive-delay adaptive-jitter-buffer at-rest-commit bandwidth-budget compressed-updates congestion-avoidance delta-encoding interpolation-delay player-prediction playout-delay positions-relative-to-the-player quantize-both-sides render-mode replay-scope send-rate sync)`},
+		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings: budget jitter-buffer level lockstep-delay lockstep-mode predict predict-autotag predict-compensation predict-delay predict-others predict-scope predict-smoothing predict-step rate render smoothing step adaptive-delay adaptive-jitter-buffer at-rest-commit bandwidth-budget compressed-updates congestion-avoidance delta-encoding interpolation-delay other-players player-prediction playout-delay positions-relative-to-the-player quantize-both-sides render-mode replay-scope send-rate sync tag)`},
 		{"10 set congestion-avoidance maybe", `t.txt:1: set congestion-avoidance "maybe": no press of F8 gives it (now "off")`},
-		{"10 key Z", `t.txt:1: "Z" is no strategy's setting key (keys: A B C D F F6 F8 I J O Q R S V W)`},
+		{"10 key Z", `t.txt:1: "Z" is no strategy's setting key (keys: A B C D F F6 F8 I J O Q R S Slash V W)`},
 		{"10 link latency 9000", `t.txt:1: link latency "9000": want 0..5000 ms, or +N / -N`},
 		{"10 link warp 5", `t.txt:1: unknown link figure "warp" (figures: latency jitter loss dup reorder reorder-extra burst-in burst-out burst-loss cap queue-ms queue-bytes mtu corrupt tcp; or down, up, both)`},
 		{"10 link latency", `t.txt:1: link latency needs a value`},
@@ -194,7 +194,7 @@ func TestParseErrors(t *testing.T) {
 		{"caption \"x\"", `t.txt:1: caption needs a time: write it as "12s caption"`},
 		{"10 preset lan\nseed 3", `t.txt:2: a line without a time ("seed") after the timeline started (line 1): setup lines go first`},
 		{"20 preset lan\n10 preset wifi", `t.txt:2: "10" (0:00.2) comes before the command above it, at 0:00.3: want commands in time order`},
-		{"10 play nothing-such", `t.txt:1: play: script "nothing-such" is neither built in (idle, katamari) nor a readable file: open nothing-such: no such file or directory`},
+		{"10 play nothing-such", `t.txt:1: play: script "nothing-such" is neither built in (idle, katamari, push) nor a readable file: open nothing-such: no such file or directory`},
 		{"10 tint rainbow", `t.txt:1: unknown tint "rainbow" (tints: interacting, priority, updated)`},
 		{"10 show 2", `t.txt:1: want show client N, got "2"`},
 		{"10 show player 2", `t.txt:1: show "player": want "show client N" (the client the right view shows)`},
@@ -271,7 +271,7 @@ func canonical(t *Track) string {
 // FuzzParseScript feeds the track parser any bytes: it returns a track or
 // one short line naming the file, never panics, and a track it returns
 // writes out and reads back the same.
-func FuzzParseScript(f *testing.F) {
+func FuzzParseTrack(f *testing.F) {
 	for _, name := range Names() {
 		text, _ := builtin(name)
 		f.Add([]byte(text))
