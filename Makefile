@@ -40,7 +40,7 @@ PHASE = @$(TESTRUN) phase
 # The platforms `make test` proves the app compiles for, besides this one.
 CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64 js/wasm
 
-.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak web serve
+.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve
 
 run: deps
 	$(GO) run . $(ARGS)
@@ -103,7 +103,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
 	./predict:FuzzPredictInputPacketPlayers ./predict:FuzzPredictServerPacketPlayers ./predict:FuzzPredictReceivePlayers \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
-	./cubes:FuzzParseScript ./cubes:FuzzRecording \
+	./cubes:FuzzParseScript ./cubes:FuzzRecording ./track:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs
 
@@ -121,6 +121,12 @@ fuzz-long: $(TESTRUN)
 SOAK ?= 20m
 soak:
 	$(GO) run ./cmd/soak -duration $(SOAK)
+
+# The built-in tour played to its end headless, a line per caption (not
+# part of `make test`, which plays its first 40 s): the talk's end-to-end
+# smoke test.
+tour:
+	$(GO) run ./cmd/soak -track tour
 
 # The browser version: a folder of static files any web server can serve
 # (make web), or served here on http://127.0.0.1:8080/ (make serve; ADDR=:8080

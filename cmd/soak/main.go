@@ -23,6 +23,9 @@
 // over a 256 kbit/s cap, a 5 s outage) and prints one line per run
 // (torture.go).
 //
+// With -track NAME it plays a talk track to its end (the built-in tour:
+// -track tour, make tour) and prints a line per caption (track.go).
+//
 // The wall clock only decides when to print and when to stop; the session
 // itself runs in ticks from the seed, as everywhere else.
 package main
@@ -45,6 +48,7 @@ import (
 	"netcubes/game"
 	"netcubes/internal/cliutil"
 	"netcubes/link"
+	"netcubes/track"
 	"netcubes/wire"
 )
 
@@ -78,6 +82,7 @@ type options struct {
 	rotate          int
 	seed            uint64
 	script          *cubes.Script
+	track           *track.Track // -track: play it to its end instead
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -90,6 +95,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rotate, "rotate", 300, "ticks between two presenter actions (key presses, presets, ...)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the links and of the choice of actions")
 	fs.BoolVar(&o.torture, "torture", false, "instead: play the script once per strategy under each hostile network and print a table")
+	trackName := fs.String("track", "", "instead: play a talk track to its end, headless (a built-in name such as tour, or a file) and print a line per caption")
 	name := fs.String("script", "katamari", "input played in a loop: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -110,6 +116,14 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, usageError(fmt.Sprintf("-ticks must be >= 0, got %d", o.ticks))
 	case o.rotate < 1:
 		return o, usageError(fmt.Sprintf("-rotate must be >= 1, got %d", o.rotate))
+	}
+	if *trackName != "" {
+		tr, err := track.Load(*trackName)
+		if err != nil {
+			return o, usageError(err.Error())
+		}
+		o.track = tr
+		return o, nil
 	}
 	sc, err := cubes.LoadScript(*name)
 	if err != nil {
@@ -155,6 +169,9 @@ func run(args []string, stdout, stderr io.Writer, now func() time.Time) (err err
 			return nil
 		}
 		return err
+	}
+	if o.track != nil {
+		return playTrack(stdout, o.track, o.seed)
 	}
 	if o.torture {
 		return torture(stdout, o.script, o.seed)
@@ -222,20 +239,7 @@ func (k *soak) step() {
 	k.s.Step(sc.InputAt(k.s.Frame()))
 	k.tick++
 	m := k.s.Metrics()
-	bad := false
-	for _, x := range []float64{m.SentKbps, m.AckKbps, m.RTTms, m.Loss, m.ShownFrame, m.DelayMs, m.PosRMSCm, m.PosMaxCm, m.OrientMaxDeg, m.MaxPopCm} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			bad = true
-		}
-	}
-	for _, c := range k.s.RightView().Cubes {
-		for _, x := range []float64{c.Position[0], c.Position[1], c.Position[2], c.Orientation.W} {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				bad = true
-			}
-		}
-	}
-	if bad {
+	if hasNaN(k.s, m) {
 		k.nan++
 	}
 	if m.Valid && m.PosMaxCm > k.intErr {

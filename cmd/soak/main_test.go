@@ -67,3 +67,29 @@ func TestTortureShort(t *testing.T) {
 		}
 	}
 }
+
+// TestTrackShort plays a short talk track to its end: a line per caption,
+// the strategy it names, and the summary with no NaN.
+func TestTrackShort(t *testing.T) {
+	path := t.TempDir() + "/talk.txt"
+	text := "strategy statesync\n0 play katamari\n0 caption 1s \"first\"\n2s strategy lockstep\n2s caption \"second\" \"two lines\"\n3s outage 1s\nend 5s\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"-track", path, "-seed", "3"}, &out, &errOut, time.Now); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want a header, two captions and the summary:\n%s", len(lines), out.String())
+	}
+	for i, want := range []string{"talk.txt: 0:05, seed 3", "State synchronization", "Deterministic lockstep", "talk.txt: 300 frames in 300 ticks, 0 NaN"} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d is %q, want it to say %q", i+1, lines[i], want)
+		}
+	}
+	if !strings.HasSuffix(lines[1], "first") || !strings.HasSuffix(lines[2], "second") {
+		t.Errorf("the caption lines do not end with the captions:\n%s", out.String())
+	}
+}
