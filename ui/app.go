@@ -392,8 +392,8 @@ func (a *App) Update() error {
 // tick is one tick of the app: the keys, then the director's.
 func (a *App) tick() {
 	a.ticks++
-	if a.opts.Screenshot == "" {
-		// A screenshot's ticks run as fast as the machine draws, not in
+	if a.opts.Screenshot == "" && !a.opts.Capture.On() {
+		// A screenshot's or a capture's ticks run as fast as the machine draws, not in
 		// real time: its pace says nothing about the stage, and the
 		// picture must not depend on the machine's load.
 		a.watchDrawing()

@@ -216,9 +216,8 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	if a.opts.RecordPath != "" {
 		status = append(status, span{"● REC  ", colBad})
 	}
-	if a.cap != nil {
-		status = append(status, span{"● CAPTURE  ", colBad})
-	}
+	// (A capture says nothing here: its frames are the clip, and the
+	// progress line on the terminal says it is capturing.)
 	status = append(status, span{"H help", colAccent})
 	sw := 0.0
 	for _, s := range status {
@@ -347,26 +346,57 @@ func noteLines(note string, face *text.GoTextFace, width float64, cut []string) 
 // then keeps to the right view). It returns where it is (empty: none).
 func (a *App) drawTrackCaption(dst *ebiten.Image, l hudLayout, lr, rr, legend image.Rectangle) image.Rectangle {
 	c, ok := a.d.Caption()
+	if !ok {
+		return image.Rectangle{}
+	}
+	tc, ok := a.trackCaptionLayout(c.Lines, l, lr, rr, legend)
+	if !ok {
+		return image.Rectangle{}
+	}
+	panel(dst, tc.r)
+	for i, ln := range tc.lines {
+		label(dst, ln, tc.face, tc.x[i], tc.y+float64(i)*tc.lh, colText)
+	}
+	return tc.r
+}
+
+// trackCaption is where a track's caption goes.
+type trackCaption struct {
+	lines []string // as drawn: the caption's lines, wrapped where even the smallest face is too wide
+	face  *text.GoTextFace
+	x     []float64 // each line's left
+	y, lh float64   // the first line's top, the line height
+	r     image.Rectangle
+}
+
+// trackCaptionLayout places a caption's lines (see drawTrackCaption); ok
+// is false when there are no views to put it on.
+func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.Rectangle) (tc trackCaption, ok bool) {
 	views := lr.Union(rr)
 	if a.chart && !rr.Empty() {
 		views = rr
 	}
-	if !ok || views.Empty() {
-		return image.Rectangle{}
+	if views.Empty() {
+		return tc, false
 	}
 	width := float64(views.Dx()) - l.pad*6
 	f := l.caption
-	for _, ln := range c.Lines {
+	for _, ln := range in {
 		if g := captionFace(a, l, ln, width); g.Size < f.Size {
 			f = g
 		}
 	}
+	// A line still too wide at the smallest face (large text on a small
+	// window) wraps between words rather than lose its end.
 	lh := f.Size * 1.2
 	tw := 0.0
-	lines := make([]string, len(c.Lines))
-	for i, ln := range c.Lines {
-		lines[i] = fit(ln, f, width)
-		tw = math.Max(tw, measure(lines[i], f))
+	var lines []string
+	for _, ln := range in {
+		for _, part := range wrapWords(ln, f, width) {
+			part = fit(part, f, width) // a single word wider than the views
+			lines = append(lines, part)
+			tw = math.Max(tw, measure(part, f))
+		}
 	}
 	th := lh * float64(len(lines))
 	x := float64(views.Min.X) + (float64(views.Dx())-tw)/2
@@ -375,12 +405,12 @@ func (a *App) drawTrackCaption(dst *ebiten.Image, l hudLayout, lr, rr, legend im
 		bottom = math.Min(bottom, float64(legend.Min.Y)-l.pad)
 	}
 	y := bottom - th
-	r := image.Rect(int(x-l.pad*1.5), int(y-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
-	panel(dst, r)
+	xs := make([]float64, len(lines))
 	for i, ln := range lines {
-		label(dst, ln, f, float64(views.Min.X)+(float64(views.Dx())-measure(ln, f))/2, y+float64(i)*lh, colText)
+		xs[i] = float64(views.Min.X) + (float64(views.Dx())-measure(ln, f))/2
 	}
-	return r
+	r := image.Rect(int(x-l.pad*1.5), int(y-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
+	return trackCaption{lines: lines, face: f, x: xs, y: y, lh: lh, r: r}, true
 }
 
 // captionColour is the caption's colour by the kind of its event: red for
