@@ -188,6 +188,11 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		390: func(d *Director) { d.ControlKey("S", 1) },
 		395: func(d *Director) { d.ControlKey("W", 1) },
 		400: func(d *Director) { d.Do(Command{Op: OpChart, Kind: ChartClear}) },
+		// The 2004 strategy's keys for the other players: how they are
+		// drawn, and a tag of the nearest (two players since tick 200).
+		405: func(d *Director) { d.ControlKey("I", 1) },
+		410: func(d *Director) { d.ControlKey("Slash", 1) },
+		415: func(d *Director) { d.Do(Command{Op: OpSet, Name: "predict-delay", Value: "8"}) },
 		420: func(d *Director) { d.Scene() },
 		440: func(d *Director) { d.ChangePlayers(-1) },
 		450: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "interpolation"}) },
@@ -218,7 +223,7 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 	ticksA, framesA := playRun(d, ticks, p, keys)
 	text, ticksB, framesB := replay(t, d, ticks)
 	for _, want := range []string{"seed 1", "strategy compression", "set level 11", "pause 20", "slow on", "outage start",
-		"outage 55", "reset", "scene", "players 2", "show client 2", "preset Wi-Fi client 2", "caption 2s \"paused\" \"and stepped\"", "set adaptive-delay on"} {
+		"outage 55", "reset", "scene", "players 2", "show client 2", "preset Wi-Fi client 2", "caption 2s \"paused\" \"and stepped\"", "set adaptive-delay on", "key I", "key Slash", "set predict-delay 8"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the recording has no %q:\n%s", want, text)
 		}
@@ -384,9 +389,10 @@ func TestSettingsByName(t *testing.T) {
 	}
 }
 
-// TestBuiltinTracksParse: every built-in track reads.
+// TestBuiltinTracksParse: every built-in track reads, and the track the
+// README's clip is made from.
 func TestBuiltinTracksParse(t *testing.T) {
-	for _, n := range Names() {
+	for _, n := range append(Names(), "../docs/clip.txt") {
 		if _, err := Load(n); err != nil {
 			t.Errorf("%s: %v", n, err)
 		}

@@ -406,6 +406,13 @@ func (p *parser) readRange(player int, span string, keys []word) error {
 		if b, err = parseTime(to); err != nil {
 			return err
 		}
+		if !allDigits(to) {
+			// A range to a time ("0-1.5s", "0:01-0:02") stops just before
+			// it, so the next range can start there: "1.5s-4s left".
+			// A range of frames ("0-59") keeps its last frame, as scripts
+			// always have.
+			b--
+		}
 		if b < a {
 			return fmt.Errorf("range %d-%d ends before it starts: want FROM-TO with TO ≥ FROM", a, b)
 		}
@@ -492,4 +499,14 @@ func lastFrame(s *cubes.Script) int {
 		}
 	}
 	return last
+}
+
+// allDigits reports whether s is a plain number of frames.
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -152,11 +152,21 @@ p2 0:01-0:02 left
 	if !reflect.DeepEqual(at, []int{300, 420, 450}) {
 		t.Errorf("times %v, want 300 420 450", at)
 	}
-	if r := tr.Input.Ranges[0]; r.From != 0 || r.To != 60 {
-		t.Errorf("range %+v, want 0-60", r)
+	// A range to a time stops just before it (0-1s is frames 0-59), so
+	// the next can start there.
+	if r := tr.Input.Ranges[0]; r.From != 0 || r.To != 59 {
+		t.Errorf("range %+v, want 0-59", r)
 	}
-	if r := tr.Input.Others[0][0]; r.From != 60 || r.To != 120 {
-		t.Errorf("p2 range %+v, want 60-120", r)
+	if r := tr.Input.Others[0][0]; r.From != 60 || r.To != 119 {
+		t.Errorf("p2 range %+v, want 60-119", r)
+	}
+	chained, err := Parse("c.txt", strings.NewReader("0-1.5s up\n1.5s-4s left\n240-299 down\n"))
+	if err != nil {
+		t.Fatalf("ranges to a time do not chain: %v", err)
+	}
+	if in := chained.Input; in.InputAt(89) != (cubes.Input{Up: true}) || in.InputAt(90) != (cubes.Input{Left: true}) ||
+		in.InputAt(239) != (cubes.Input{Left: true}) || in.InputAt(299) != (cubes.Input{Down: true}) {
+		t.Errorf("chained ranges: %+v", in.Ranges)
 	}
 	// The caption at 5 s stays 5 s; the outage at 7.5 s lasts 1 s.
 	if tr.Length != 600 {
