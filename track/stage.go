@@ -197,9 +197,3 @@ func (s *Series) Max() float64 {
 
 // Clear forgets every sample.
 func (s *Series) Clear() { s.head, s.n = 0, 0 }
-
-func (s *Series) clone() *Series {
-	c := *s
-	c.v = append([]float64(nil), s.v...)
-	return &c
-}

@@ -127,18 +127,6 @@ func (a *App) controlKey(key string) {
 	a.d.ControlKey(key, dir)
 }
 
-// orKeys writes number keys as "1 or 2".
-func orKeys(members []int) string {
-	var s []string
-	for _, m := range members {
-		s = append(s, strconv.Itoa(m+1))
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-}
-
 // StrategyFlags defines the flags of every strategy in list on fs (a flag
 // shared by several strategies, like the snapshot entries' -level, is
 // defined once) and returns a function that, after parsing, applies the
