@@ -63,7 +63,7 @@ func TestWebRefusesFilesAndSockets(t *testing.T) {
 		{"script=tour&video=clip.gif", "-capture and -video write files, which a web page cannot: use the desktop app", nil},
 		{"screenshot=a.png&frames=10", "-screenshot writes a file, which a web page cannot: use the browser's screenshot, or the desktop app", nil},
 		{"role=left&listen=:40000", "-role: two processes talk over UDP, which a web page cannot: run the desktop app (go run . -role left -listen :40000)", nil},
-		{"script=/etc/passwd", `script "/etc/passwd": a web page reads no files; the built-in scripts are idle, katamari, tour`, nil},
+		{"script=/etc/passwd", `script "/etc/passwd": a web page reads no files; the built-in scripts are idle, katamari, push, tour`, nil},
 		{"width=800&fullscreen", "", []string{
 			"-width and -height do not apply here: the app fills the browser window",
 			"-fullscreen: a browser goes fullscreen only after a key press: press F11"}},

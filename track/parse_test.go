@@ -290,6 +290,7 @@ func FuzzParseTrack(f *testing.F) {
 	f.Add([]byte("\ufeff0-59 up\r\n60 blow\r\n1:00.5 preset lan client 2\r\n"))
 	f.Add([]byte("p2 0-9 up\np2 5s play idle\n10 set level 9\n10 key shift+D\n"))
 	f.Add([]byte("10 outage start\n11 outage end\n12 pause\n13 slow on\n14 restart"))
+	f.Add([]byte("0-1.5s up\n1.5s-0:04 left katamari\n240-299 down\n5s caption off\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ParseWith("f.txt", bytes.NewReader(data), fuzzLoader)
 		if err != nil {

@@ -201,7 +201,8 @@ func (c *capturer) progress(last bool) {
 	}
 	line += fmt.Sprintf(", %.1f frames/s", rate)
 	if c.total > c.written && rate > 0 {
-		line += fmt.Sprintf(", %.0f s to go", float64(c.total-c.written)/rate)
+		left := int(float64(c.total-c.written)/rate + 0.5)
+		line += fmt.Sprintf(", %d:%02d to go", left/60, left%60)
 	}
 	end := "   \r"
 	if last {
