@@ -5,7 +5,9 @@ package physics
 // when a correction arrives). A Saved holds what a later Step reads of a
 // World and nothing else: each body's state (pose, velocities, the sleep
 // timer and island, the pose it fell asleep at, its speed limits, the head
-// of its contact list), the forces waiting for the next step, every live
+// of its contact list: 88 bytes, and 128 more where the velocities, rest
+// pose and limits are not a sleeping body's), the forces waiting for the
+// next step (only those not zero), every live
 // contact with its manifold's points (the warm-start impulses live there),
 // the contact pool's free list, which contacts the last step simulated
 // (the next step clears their events first), the sleeping islands and the
@@ -34,9 +36,11 @@ package physics
 // world's own, not the save's: a save records a fingerprint of them and
 // Restore refuses a world whose shapes differ.
 //
-// Measured in the katamari gather (901 cubes, 1,334 contacts, 143 awake):
-// 1.89 MB per save when Saved held a whole World, 0.78 MB now (Bytes, the
-// arrays' room for a quarter more contacts included).
+// Measured on a katamari pile (901 cubes, 1,334 contacts, 143 awake):
+// 1.89 MB per save when Saved held a whole World, 0.70 MB now (Bytes, the
+// arrays' room for a quarter more contacts included); on the katamari
+// script's world at frames 150, 450, 900 and 1300, 0.66, 0.96, 1.30 and
+// 1.39 MB then, 0.13, 0.21, 0.31 and 0.29 MB now.
 // Once a Saved value has held a world of the same size, saving and
 // restoring allocate nothing. TestSaveRestoreEveryStateField fails when a
 // field is added to World and neither saved nor declared scratch.
@@ -56,17 +60,33 @@ var (
 	ErrSavedMismatch = errors.New("physics: restore from a different world")
 )
 
-// savedBody is the part of a body that changes while the world runs.
+// savedBody is the part of a body that changes while the world runs, as
+// it is for a sleeping body: its velocities zero, its rest pose its pose
+// and its speed limits the configuration's. A body that differs in any of
+// these (an awake one, mostly) has a bodyExtra as well: most of a pile is
+// asleep, and 88 bytes a body instead of 200 is a third of a save.
 type savedBody struct {
-	pos, v, w         vec3
+	pos               vec3
 	q                 quat
-	restPos           vec3
-	restQ             quat
 	sleepTime         float64
-	maxLin, maxAng    float64
 	island, islandNxt int32
 	contactHead       int32
+	extra             int32 // index into Saved.extras, or −1
 	awake             bool
+}
+
+// bodyExtra is the rest of a body's state, when it is not the default.
+type bodyExtra struct {
+	v, w           vec3
+	restPos        vec3
+	restQ          quat
+	maxLin, maxAng float64
+}
+
+// hasExtra reports whether b needs a bodyExtra.
+func (w *World) hasExtra(b *body) bool {
+	return b.v != (vec3{}) || b.w != (vec3{}) || b.restPos != b.pos || b.restQ != b.q ||
+		b.maxLin != w.cfg.MaxLinearSpeed || b.maxAng != w.cfg.MaxAngularSpeed
 }
 
 // savedForce is a force and torque waiting for the next Step (only bodies
@@ -98,6 +118,7 @@ type Saved struct {
 	shapes uint64 // shapeHash of the world saved
 
 	bodies   []savedBody
+	extras   []bodyExtra
 	forces   []savedForce
 	contacts []savedContact // in key order
 	points   []manifoldPoint
@@ -118,6 +139,7 @@ func (s *Saved) Valid() bool { return s.valid }
 func (s *Saved) Bytes() int {
 	return int(unsafe.Sizeof(*s)) +
 		cap(s.bodies)*int(unsafe.Sizeof(savedBody{})) +
+		cap(s.extras)*int(unsafe.Sizeof(bodyExtra{})) +
 		cap(s.forces)*int(unsafe.Sizeof(savedForce{})) +
 		cap(s.contacts)*int(unsafe.Sizeof(savedContact{})) +
 		cap(s.points)*int(unsafe.Sizeof(manifoldPoint{})) +
@@ -135,13 +157,25 @@ func (w *World) Save(s *Saved) {
 	if len(s.bodies) != len(w.bodies) { // a world's body count only grows
 		s.bodies = make([]savedBody, len(w.bodies))
 	}
+	extras := 0
+	for i := range w.bodies {
+		if w.hasExtra(&w.bodies[i]) {
+			extras++
+		}
+	}
+	s.extras = fit(s.extras, extras)
 	s.forces = s.forces[:0] // almost always empty: after a Step every force is zero
+	extras = 0
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		s.bodies[i] = savedBody{
-			pos: b.pos, v: b.v, w: b.w, q: b.q, restPos: b.restPos, restQ: b.restQ,
-			sleepTime: b.sleepTime, maxLin: b.maxLin, maxAng: b.maxAng,
-			island: b.island, islandNxt: b.islandNext, contactHead: b.contactHead, awake: b.awake,
+			pos: b.pos, q: b.q, sleepTime: b.sleepTime,
+			island: b.island, islandNxt: b.islandNext, contactHead: b.contactHead, extra: -1, awake: b.awake,
+		}
+		if w.hasExtra(b) {
+			s.bodies[i].extra = int32(extras)
+			s.extras[extras] = bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng}
+			extras++
 		}
 		if b.force != (vec3{}) || b.torque != (vec3{}) {
 			s.forces = append(s.forces, savedForce{int32(i), b.force, b.torque})
@@ -196,16 +230,20 @@ func (w *World) Restore(s *Saved) error {
 	w.stats = s.stats
 	for i := range w.bodies {
 		b, sb := &w.bodies[i], &s.bodies[i]
+		x := bodyExtra{restPos: sb.pos, restQ: sb.q, maxLin: w.cfg.MaxLinearSpeed, maxAng: w.cfg.MaxAngularSpeed}
+		if sb.extra >= 0 {
+			x = s.extras[sb.extra]
+		}
 		// A body's rotation matrix is always its quaternion's, and a
 		// sleeping body's bounds always those of its rest pose: a body
 		// already there (most of a pile rewound a few frames) keeps them.
-		sameRest := !b.awake && !sb.awake && b.restPos == sb.restPos && b.restQ == sb.restQ
+		sameRest := !b.awake && !sb.awake && b.restPos == x.restPos && b.restQ == x.restQ
 		if b.q != sb.q {
 			b.rot = rotationMatrix(sb.q)
 		}
-		b.pos, b.v, b.w, b.q = sb.pos, sb.v, sb.w, sb.q
-		b.restPos, b.restQ = sb.restPos, sb.restQ
-		b.sleepTime, b.maxLin, b.maxAng = sb.sleepTime, sb.maxLin, sb.maxAng
+		b.pos, b.q, b.v, b.w = sb.pos, sb.q, x.v, x.w
+		b.restPos, b.restQ = x.restPos, x.restQ
+		b.sleepTime, b.maxLin, b.maxAng = sb.sleepTime, x.maxLin, x.maxAng
 		b.island, b.islandNext, b.contactHead, b.awake = sb.island, sb.islandNxt, sb.contactHead, sb.awake
 		b.force, b.torque = vec3{}, vec3{}
 		b.solverIndex = 0
