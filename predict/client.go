@@ -26,7 +26,8 @@ import (
 // keep correcting for a lead it has already fixed, and overshoot.
 //
 // Its world. In the prediction modes the local world is at frame ct: each
-// tick the client saves it (cubes.World.Save, the whole world, bit exact),
+// tick the client saves it (cubes.World.Save, the whole world, bit exact;
+// only the last round trip's saves are kept, see keepSaves),
 // steps it with the presenter's input at once (no lag), and records the
 // move {frame, input, player state after}. When the server's state for
 // frame f arrives, the client compares the server's player with the move's
@@ -66,25 +67,34 @@ type move struct {
 	after cubes.CubeState // the player after stepping frame → frame+1
 }
 
-// ring is the client's history of one predicting world.
+// ring is the client's history of one predicting world: the moves of the
+// last MoveRing frames, and a saved world for the newest depth of them
+// only, the frames a correction can still rewind to (see keepSaves).
 type ring struct {
-	saves []cubes.Saved // saves[f % n]: the world at frame f, before step f
-	moves []move        // moves[f % n]
+	moves []move         // moves[f % n]
+	saves []*cubes.Saved // saves[f % n]: the world at frame savedAt[f % n], before its step; nil: none
+	// savedAt[k] is the frame saves[k] holds (−1: none).
+	savedAt []int
+	// depth is how many of the newest frames keep a save.
+	depth int
 }
 
 func (r *ring) reset(n int) {
 	if len(r.moves) != n {
-		r.saves = make([]cubes.Saved, n)
 		r.moves = make([]move, n)
+		r.saves = make([]*cubes.Saved, n)
+		r.savedAt = make([]int, n)
 	}
 	for k := range r.moves {
 		r.moves[k].frame = -1
+		r.saves[k], r.savedAt[k] = nil, -1 // a ring starting over holds no save
 	}
+	r.depth = n
 }
 
 // at returns the move of frame f, or nil.
 func (r *ring) at(f int) *move {
-	if f < 0 {
+	if f < 0 || len(r.moves) == 0 {
 		return nil
 	}
 	m := &r.moves[f%len(r.moves)]
@@ -92,6 +102,52 @@ func (r *ring) at(f int) *move {
 		return nil
 	}
 	return m
+}
+
+// saved returns the world saved at frame f, or nil.
+func (r *ring) saved(f int) *cubes.Saved {
+	if f < 0 || len(r.saves) == 0 {
+		return nil
+	}
+	k := f % len(r.saves)
+	if r.savedAt[k] != f {
+		return nil
+	}
+	return r.saves[k]
+}
+
+// save saves w as the world at frame f. The saves of the frames that left
+// the window of the newest depth frames go: one is reused for f (in the
+// steady state exactly one leaves as f enters, so nothing is allocated),
+// the others are dropped for the collector (when the depth shrinks).
+func (r *ring) save(w *cubes.World, f int) {
+	k := f % len(r.saves)
+	s := r.saves[k]
+	r.saves[k], r.savedAt[k] = nil, -1
+	for j, t := range r.saves {
+		if t != nil && r.savedAt[j] <= f-r.depth {
+			if s == nil {
+				s = t
+			}
+			r.saves[j], r.savedAt[j] = nil, -1
+		}
+	}
+	if s == nil {
+		s = new(cubes.Saved)
+	}
+	w.Save(s)
+	r.saves[k], r.savedAt[k] = s, f
+}
+
+// held counts the saved worlds the ring holds and their bytes.
+func (r *ring) held() (n, bytes int) {
+	for _, s := range r.saves {
+		if s != nil {
+			n++
+			bytes += s.Bytes()
+		}
+	}
+	return n, bytes
 }
 
 type client struct {
@@ -116,6 +172,12 @@ type client struct {
 	inBits []uint8 // inputs by frame, [f % ring]
 	acked  int     // newest input frame the server holds (−1)
 
+	// The lag of the server's states as they arrive (the client's frame
+	// minus the state's): the largest of this period of lagPeriod ticks
+	// and of the last, −1 before the first. keepSaves sizes the rings'
+	// saves from it.
+	lagNow, lagPrev int
+
 	lastServer int // newest server frame received (−1)
 	// adopted is the frame of the newest server state the predicting world
 	// took (a replay or a snap): its later frames were stepped from it,
@@ -139,7 +201,8 @@ type client struct {
 	pressFrame, pressTick int // a key press waiting to show (−1: none)
 	prevBits              uint8
 
-	pkt ServerPacket
+	pkt  ServerPacket
+	back InputPacket
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
@@ -163,6 +226,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.ct = ctx.Frame()
 	c.tick, c.cumAdj, c.est, c.hasEst = 0, 0, 0, false
 	c.acked = -1
+	c.lagNow, c.lagPrev = -1, -1
 	c.lastServer, c.hasServer, c.adopted = -1, false, -1
 	c.shared = ctx.Frame() == 0
 	c.serverIn = cubes.Input{}
@@ -264,7 +328,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.inBits[k] = in.Bits()
 		c.adjAt[k] = c.cumAdj
 		if c.pred {
-			pw.Save(&r.saves[k])
+			r.save(pw, f)
 			pw.Step(in)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(cubes.Player)}
 			c.shared = false // stepped with the client's own input
@@ -277,6 +341,10 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.w.Step(c.serverIn)
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
+
+	c.keepSaves(cfg, r)
+	ss.SaveDepth = r.depth
+	ss.Saves, ss.SaveBytes = r.held()
 
 	c.smooth.Decay(c.set.smoothMode())
 	if c.markTicks > 0 {
@@ -296,6 +364,31 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if c.pred {
 		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
 	}
+}
+
+// lagPeriod is the period of the lag's window, in ticks: the saves follow
+// a lag that grows at once, and one that shrinks after one to two seconds.
+const lagPeriod = wire.TicksPerSecond
+
+// keepSaves sets how many of the newest frames keep a saved world in the
+// predicting ring: the frames a correction can still rewind to. A server
+// state for frame f that arrives when the client stamps frame ct rewinds
+// to the world saved at f, ct − f frames back: the round trip as the
+// client lives it (its lead over the server, plus the state's way back).
+// The ring keeps the largest such lag of the last one to two seconds, a
+// quarter more and SaveMargin frames for the jitter to come, at least
+// MinSaves and at most the move ring; with no state received for two
+// periods it keeps the depth it had. 128 saves at any round trip held
+// 215 MB of whole-world saves; this is what a correction needs.
+func (c *client) keepSaves(cfg *Config, r *ring) {
+	if c.tick%lagPeriod == 0 {
+		c.lagPrev, c.lagNow = c.lagNow, -1
+	}
+	lag := max(c.lagNow, c.lagPrev)
+	if lag < 0 {
+		return
+	}
+	r.depth = min(max(lag+lag/4+cfg.SaveMargin, cfg.MinSaves), len(r.moves))
 }
 
 // shownFrame is the frame the drawn player is at: the client's clock when
@@ -328,12 +421,12 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	if oldest > newest {
 		oldest = newest // always say something: the clock needs reports
 	}
-	var p InputPacket
+	p := &c.back // a field, not a local: handed to an interface, a local escaped (an allocation per tick)
 	p.Newest, p.Count = int32(newest), int32(newest-oldest+1)
 	for k := int32(0); k < p.Count; k++ {
 		p.Inputs[k] = c.inBits[int(p.Frame(k))%len(c.inBits)]
 	}
-	if _, err := ctx.SendBack(&p); err == nil {
+	if _, err := ctx.SendBack(p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
 }
@@ -360,6 +453,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	c.lastServer = f
+	c.lagNow = max(c.lagNow, c.ct-f)
 	if p.HasAck && int(p.AckedInput) < c.ct {
 		c.acked = max(c.acked, int(p.AckedInput))
 	}
@@ -472,7 +566,7 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 		in := cubes.InputFromBits(p.State.Inputs[statesync.Inputs-(f-g)])
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
-		c.w.Save(&rg.saves[k])
+		rg.save(c.w, g)
 		c.w.Step(in)
 		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(cubes.Player)}
 	}
@@ -505,8 +599,8 @@ func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *ServerPacket) {
 	ss := &st.stats
 	start := time.Now()
-	k := f % len(rg.saves)
-	if f < c.ct && (!rg.saves[k].Valid() || rg.saves[k].Frame() != f) {
+	saved := rg.saved(f)
+	if f < c.ct && saved == nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
 		return
@@ -519,7 +613,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			c.oldPos[i], c.oldRot[i] = s.Position, s.Orientation
 		}
 	}
-	if f < c.ct && pw.Restore(&rg.saves[k]) != nil {
+	if f < c.ct && pw.Restore(saved) != nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
 		return
@@ -535,8 +629,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		if m == nil {
 			break
 		}
-		j := g % len(rg.saves)
-		pw.Save(&rg.saves[j])
+		rg.save(pw, g)
 		pw.Step(m.in)
 		m.after = pw.Cube(cubes.Player)
 		frames++

@@ -34,6 +34,7 @@ var (
 	_ strategy.Facts       = (*Strategy)(nil)
 	_ strategy.Shared      = (*Strategy)(nil)
 	_ strategy.Flagged     = (*Strategy)(nil)
+	_ strategy.Releaser    = (*Strategy)(nil)
 )
 
 // New returns the strategy at sub-mode 4 (rewind and replay with the 2004
@@ -74,6 +75,9 @@ type Stats struct {
 	HasEarly        bool
 	Reported        int // the server's last report, ticks
 	MoveDepth       int // moves not yet confirmed by the server
+	SaveDepth       int // frames that keep a saved world (keepSaves)
+	Saves           int // saved worlds held
+	SaveBytes       int // their memory
 	InputsPerPacket int
 	InputDelayMs    float64 // the last key press's input-to-motion delay
 	HasInputDelay   bool
@@ -248,6 +252,14 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)
 	st.cli.reset(st, ctx)
+}
+
+// Release implements strategy.Releaser: the client's worlds and saved
+// worlds, its smoothing and the server's accumulator go; Reset builds them
+// again.
+func (st *Strategy) Release() {
+	st.cli = client{}
+	st.srv = server{}
 }
 
 // ReceiveBack implements strategy.TwoWay: the client's inputs reach the
