@@ -150,8 +150,9 @@ import (
 // though, is by construction a snapshot the receiver holds (the sender
 // only uses acked ones), and the receiver decoded its packet, so it has
 // the models that packet ended with. Both sides keep those models with
-// each level 12-13 snapshot (Entry.Models, 316 kB: 130 kB before the
-// mixing's second and third models), and a packet
+// each level 12-13 snapshot that can still become a baseline (Entry.Models,
+// 316 kB: 130 kB before the mixing's second and third models; about a
+// round trip's worth of snapshots, see modelPool), and a packet
 // against such a baseline sets the header bit Carried and starts from
 // them; against the initial state, or a baseline sent at another level,
 // it starts fresh (all probabilities one half). A receiver that lacks the

@@ -76,13 +76,16 @@ type Entry struct {
 	Acked bool
 	// Models (levels 12-13): the coder's models at the end of this
 	// snapshot's packet, when HasModels; a later packet against this
-	// baseline may start from them (Packet.Carried). Allocated the first
-	// time the slot keeps a level 12-13 packet's models and reused after,
-	// so that a buffer at the other levels costs nothing for them (they
-	// are 316 kB a snapshot: held inline, a 64 + 128 snapshot session
-	// took 61 MB at every level).
+	// baseline may start from them (Packet.Carried). Held by pointer, and
+	// only while the snapshot can still become a baseline (see
+	// modelPool): they are 316 kB a snapshot, and kept for every slot
+	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// Base (receiver buffers only) is the frame of the baseline this
+	// snapshot's packet was coded against (−1: none, or the initial
+	// state): the receiver's lower bound for the baselines to come.
+	Base int
 }
 
 // DecodePoses fills Poses from Cubes at the entry's level.

@@ -268,6 +268,8 @@ type snapshotSender struct {
 
 	frame       int // the left's frame while sending (to unwrap baselines)
 	newestAcked int // newest snapshot frame the right acked, -1 = none
+	models      modelPool
+	keepAll     bool // tests: keep every snapshot's models, as before modelPool
 	stats       senderStats
 }
 
@@ -280,6 +282,7 @@ func (s *snapshotSender) build(cfg Config, n int) {
 }
 
 func (s *snapshotSender) reset(initial []cubes.CubeState) {
+	s.models.dropAll(s.history)
 	s.history.Reset()
 	quantizeInitial(s.initial, initial)
 	s.newestAcked = -1
@@ -325,6 +328,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		return
 	}
 	s.frame = f
+	s.dropOldModels()
 	w := ctx.Left()
 	level := cfg.Level
 	for i := range s.current {
@@ -367,7 +371,23 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Level = level
 		e.Acked = false
 		e.Cubes, s.current = s.current, e.Cubes
-		keepModels(e, p)
+		keepModels(e, p, &s.models)
+	}
+}
+
+// dropOldModels lets go of the models of the snapshots older than the
+// newest acked one: a baseline is always the newest acked snapshot, and
+// that only moves forward, so they will never be one again.
+func (s *snapshotSender) dropOldModels() {
+	if s.keepAll {
+		return
+	}
+	for k := 0; k < s.history.Len(); k++ {
+		e := s.history.At(k)
+		if e.Frame >= s.newestAcked {
+			return
+		}
+		dropModels(e, &s.models)
 	}
 }
 
@@ -425,6 +445,12 @@ type snapshotReceiver struct {
 	newest    int // newest frame received
 	hasNewest bool
 	decoding  int // frame of the packet being decoded (to unwrap its baseline)
+	models    modelPool
+	keepAll   bool // tests: keep every snapshot's models, as before modelPool
+	// The delay of the packets that reached the right (its frame minus
+	// the packet's), the largest of this second and of the last (−1:
+	// none): how late a packet can still arrive (dropOldModels).
+	delayNow, delayPrev int
 
 	ip      Interpolation
 	showing bool // ip is valid this tick
@@ -442,7 +468,9 @@ func (r *snapshotReceiver) build(cfg Config, n int) {
 }
 
 func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
+	r.models.dropAll(r.buffer)
 	r.buffer.Reset()
+	r.delayNow, r.delayPrev = -1, -1
 	quantizeInitial(r.initial, initial)
 	for i := range r.poses {
 		r.poses[i] = r.initial[i].Pose(BoundedPosition)
@@ -450,7 +478,8 @@ func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
 	if frame == 0 {
 		// The initial state is frame 0 itself: interpolate out of it.
 		e := r.buffer.Insert(0)
-		e.Level, e.HasModels = BoundedPosition, false
+		e.Level, e.Base = BoundedPosition, -1
+		dropModels(e, &r.models)
 		copy(e.Cubes, r.initial)
 		for i := range e.Sent {
 			e.Sent[i] = false
@@ -478,16 +507,85 @@ func (r *snapshotReceiver) unwrap(now int, seq uint16) int {
 }
 
 // keepModels stores in e the models packet p's coding ended with, at
-// levels 12-13, for packets that will name e as their baseline.
-func keepModels(e *Entry, p *Packet) {
+// levels 12-13, for packets that will name e as their baseline; at the
+// other levels it gives e's back to the pool.
+func keepModels(e *Entry, p *Packet, pool *modelPool) {
 	m := p.models()
-	e.HasModels = p.Level.IsCoded() && m != nil
-	if e.HasModels {
-		if e.Models == nil {
-			e.Models = new(entropyModels)
-		}
-		*e.Models = *m
+	if !p.Level.IsCoded() || m == nil {
+		dropModels(e, pool)
+		return
 	}
+	if e.Models == nil {
+		e.Models = pool.get()
+	}
+	*e.Models = *m
+	e.HasModels = true
+}
+
+// dropModels gives e's models back to the pool: e can no longer become a
+// baseline.
+func dropModels(e *Entry, pool *modelPool) {
+	if e.Models != nil {
+		pool.put(e.Models)
+		e.Models = nil
+	}
+	e.HasModels = false
+}
+
+// modelPool recycles the storage of the carried models (316 kB each) on
+// one side. Each side keeps models only for the snapshots that can still
+// become a baseline: the sender for its newest acked snapshot and those
+// in flight (a baseline is always the newest acked, and that only moves
+// forward), the receiver for those at or after the newest baseline a
+// packet that can still arrive may name (dropOldModels). What they let go
+// comes here: spareModels wait for the next snapshot, the rest go to the
+// collector. Before, every one of the 64 + 128 slots kept its own: 61 MB.
+type modelPool struct {
+	spare []*entropyModels
+}
+
+// spareModels is how many released models a pool keeps for reuse: one
+// snapshot enters and about one leaves per packet.
+const spareModels = 2
+
+func (p *modelPool) get() *entropyModels {
+	if n := len(p.spare); n > 0 {
+		m := p.spare[n-1]
+		p.spare = p.spare[:n-1]
+		return m
+	}
+	return new(entropyModels)
+}
+
+func (p *modelPool) put(m *entropyModels) {
+	if len(p.spare) < spareModels {
+		p.spare = append(p.spare, m)
+	}
+}
+
+// held counts the snapshots of b that hold models.
+func heldModels(b *Buffer) int {
+	n := 0
+	if b != nil {
+		for i := range b.slots {
+			if b.slots[i].Models != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// dropAll gives back the models of every snapshot b holds, and drops the
+// pool's spares.
+func (p *modelPool) dropAll(b *Buffer) {
+	if b != nil {
+		for i := range b.slots {
+			dropModels(&b.slots[i], p)
+		}
+	}
+	clear(p.spare)
+	p.spare = p.spare[:0]
 }
 
 // snapshotModels implements modelSource for the receiver.
@@ -529,6 +627,7 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 		r.stats.rejected++
 		return errFrameOutOfRange
 	}
+	r.delayNow = max(r.delayNow, now-f)
 	r.decoding = f
 	p := &r.packet
 	p.Cubes, p.Sent, p.Sequence = r.scratch, r.sent, seq
@@ -545,7 +644,12 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 	e.Level = p.Level
 	e.Cubes, r.scratch = r.scratch, e.Cubes
 	e.Sent, r.sent = r.sent, e.Sent
-	keepModels(e, p)
+	e.Base = -1
+	if p.Level.IsDelta() && !p.Initial {
+		e.Base = f + wire.SequenceDiff(p.Baseline, uint16(f))
+	}
+	keepModels(e, p, &r.models)
+	r.dropOldModels(now)
 	e.DecodePoses()
 	r.setClock(cfg) // the first packet snaps the clock to the current delay
 	r.clock.OnPacket(f, now)
@@ -562,7 +666,43 @@ func (r *snapshotReceiver) setClock(cfg *Config) {
 	r.clock.SetInterval(float64(cfg.Rate.Interval()))
 }
 
+// dropOldModels lets go of the models of the snapshots no packet that can
+// still arrive will name as its baseline. The sender's baseline is its
+// newest acked snapshot, which only moves forward: a packet sent after
+// another names the same baseline or a newer one. A packet that can still
+// arrive was sent at most the largest delay measured (plus a quarter and
+// delayMargin ticks) ago; the snapshots sent before that each name a
+// baseline (Base) no later packet goes below. A packet later than that
+// finds no models and is refused, as a lost packet.
+func (r *snapshotReceiver) dropOldModels(now int) {
+	d := max(r.delayNow, r.delayPrev)
+	if d < 0 || r.keepAll {
+		return
+	}
+	sentBy := now - (d + d/4 + delayMargin)
+	floor := -1
+	for k := 0; k < r.buffer.Len(); k++ {
+		if e := r.buffer.At(k); e.Frame <= sentBy {
+			floor = max(floor, e.Base)
+		}
+	}
+	for k := 0; k < r.buffer.Len(); k++ {
+		e := r.buffer.At(k)
+		if e.Frame >= floor {
+			return
+		}
+		dropModels(e, &r.models)
+	}
+}
+
+// delayMargin is the ticks added to the largest delay measured for the
+// packets still to come (dropOldModels): the jitter to come.
+const delayMargin = 4
+
 func (r *snapshotReceiver) update(now int, cfg *Config) {
+	if now%wire.TicksPerSecond == 0 {
+		r.delayPrev, r.delayNow = r.delayNow, -1
+	}
 	r.setClock(cfg)
 	r.clock.Advance()
 	r.showing = false
