@@ -298,6 +298,9 @@ func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
+	if r, ok := s.strategies[s.active].(strategy.Releaser); ok && i != s.active {
+		r.Release() // nothing large kept for a strategy that is not running
+	}
 	s.active = i
 	s.applyChosenLink()
 	s.resetNetwork()

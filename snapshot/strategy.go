@@ -239,6 +239,17 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.recv.reset(initial, ctx.Frame())
 }
 
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: both sides' snapshot buffers and
+// carried models go; Reset builds them again.
+func (st *Strategy) Release() {
+	st.built = false
+	st.halves = nil
+	st.send = snapshotSender{}
+	st.recv = snapshotReceiver{}
+}
+
 // Send implements strategy.Strategy.
 func (st *Strategy) Send(ctx strategy.Context) { st.send.send(ctx, &st.cfg) }
 

@@ -521,6 +521,17 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.prioMax = 0
 }
 
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: the right's world, both sides'
+// histories, quantizers and per-cube state go; Reset builds them again.
+func (st *Strategy) Release() {
+	rec := st.rcv.recordInputs
+	st.snd = stateSyncSender{}
+	st.rcv = stateSyncReceiver{recordInputs: rec}
+	st.rcv.smooth.cfg = st.cfg.Smoothing
+}
+
 // Send implements strategy.Strategy (statesync_send.go).
 func (st *Strategy) Send(ctx strategy.Context) { st.snd.send(st, ctx) }
 
