@@ -70,7 +70,7 @@ type Entry struct {
 	Level Level // the level it was sent at
 	Cubes []Cube
 	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
-	Poses []CubePose // decoded Cubes (receiver buffers only)
+	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
@@ -99,22 +99,69 @@ func (e *Entry) DecodePoses() {
 type Buffer struct {
 	slots []Entry
 	order []int // slot numbers of the held entries, oldest frame first
+	// With poses, an entry holds decoded poses from Insert on, until
+	// ReleasePoses takes them back (into spare) once the playout time
+	// has passed it: only the snapshots around the playout time are
+	// interpolated, and the older ones are kept as baselines, for which
+	// the quantized Cubes are enough. Decoded poses for all 128 snapshots
+	// of a receiver were 10 MB.
+	poses    bool
+	numCubes int
+	spare    [][]CubePose
 }
 
+// spareMax is how many released pose arrays a buffer keeps for the next
+// snapshots: about one enters and one is released per packet.
+const spareMax = 4
+
 // NewBuffer returns a buffer of capacity snapshots of numCubes cubes;
-// with poses it also stores decoded poses. All storage is allocated here.
+// with poses its entries also hold decoded poses (see Buffer).
 func NewBuffer(capacity, numCubes int, poses bool) *Buffer {
 	capacity = max(capacity, 2)
-	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity)}
+	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity), poses: poses, numCubes: numCubes}
 	for i := range b.slots {
 		e := &b.slots[i]
 		e.Cubes = make([]Cube, numCubes)
 		e.Sent = make([]bool, numCubes)
-		if poses {
-			e.Poses = make([]CubePose, numCubes)
-		}
 	}
 	return b
+}
+
+// takePoses returns a pose array: a spare one, or a new one.
+func (b *Buffer) takePoses() []CubePose {
+	if n := len(b.spare); n > 0 {
+		p := b.spare[n-1]
+		b.spare[n-1] = nil
+		b.spare = b.spare[:n-1]
+		return p
+	}
+	return make([]CubePose, b.numCubes)
+}
+
+// ReleasePoses takes back the decoded poses of the snapshots older than
+// frame f (the oldest one an interpolation still reads).
+func (b *Buffer) ReleasePoses(f int) {
+	for _, k := range b.order {
+		e := &b.slots[k]
+		if e.Frame >= f {
+			return
+		}
+		if e.Poses != nil {
+			if len(b.spare) < spareMax {
+				b.spare = append(b.spare, e.Poses)
+			}
+			e.Poses = nil
+		}
+	}
+}
+
+// EnsurePoses gives e decoded poses again if ReleasePoses took them (the
+// playout time went back).
+func (b *Buffer) EnsurePoses(e *Entry) {
+	if e != nil && b.poses && e.Poses == nil {
+		e.Poses = b.takePoses()
+		e.DecodePoses()
+	}
 }
 
 // Reset empties the buffer (storage is kept).
@@ -178,6 +225,9 @@ func (b *Buffer) Insert(f int) *Entry {
 	b.order[pos] = slot
 	e := &b.slots[slot]
 	e.Frame = f
+	if b.poses && e.Poses == nil {
+		e.Poses = b.takePoses()
+	}
 	return e
 }
 

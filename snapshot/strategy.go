@@ -734,6 +734,20 @@ func (r *snapshotReceiver) update(now int, cfg *Config) {
 	}
 	ip, ok := r.buffer.Interpolate(cfg.Render, t, limit)
 	r.ip, r.showing = ip, ok
+	if ok {
+		// The snapshots read: decoded (again, if the playout time went
+		// back); the older ones let their poses go.
+		b := r.buffer
+		b.EnsurePoses(ip.prev)
+		b.EnsurePoses(ip.A)
+		b.EnsurePoses(ip.B)
+		b.EnsurePoses(ip.next)
+		oldest := ip.A
+		if ip.prev != nil {
+			oldest = ip.prev
+		}
+		b.ReleasePoses(oldest.Frame)
+	}
 	st.playout = t
 	st.depth = r.buffer.CountAfter(t)
 	if !ok {
