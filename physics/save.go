@@ -304,14 +304,15 @@ func (w *World) restoreContacts(s *Saved) {
 
 // fit returns s with length n, reusing its storage when it is large enough
 // (the contents are then stale and must be overwritten). Unlike resize,
-// which doubles for the step's scratch, it leaves a quarter of room: a
-// ring of saves holds many of these, and while a katamari ball forms the
-// contacts grow, so that each save of the ring outgrows its arrays in
-// turn. A sixteenth held 6 % less but reallocated four times as often
-// (1.3 allocations per tick in the 2004 client's ring, mid-gather).
+// which doubles for the step's scratch, it leaves a quarter of room, and
+// 32 more for the short lists (the free and active contacts come and go
+// by ones): a ring of saves holds many of these, and while a katamari ball
+// forms the contacts grow, so that each save of the ring outgrows its
+// arrays in turn. A sixteenth held 6 % less but reallocated four times as
+// often (1.3 allocations per tick in the 2004 client's ring, mid-gather).
 func fit[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n, n+n/4)
+		return make([]T, n, n+n/4+32)
 	}
 	return s[:n]
 }
