@@ -173,10 +173,11 @@ type client struct {
 	acked  int     // newest input frame the server holds (−1)
 
 	// The lag of the server's states as they arrive (the client's frame
-	// minus the state's): the largest of this period of lagPeriod ticks
-	// and of the last, −1 before the first. keepSaves sizes the rings'
-	// saves from it.
-	lagNow, lagPrev int
+	// minus the state's): the largest of each of the last lagPeriods
+	// periods of lagPeriod ticks, lags[lagAt] the current one (−1: none).
+	// keepSaves sizes the rings' saves from them.
+	lags  [lagPeriods]int
+	lagAt int
 
 	lastServer int // newest server frame received (−1)
 	// adopted is the frame of the newest server state the predicting world
@@ -226,7 +227,9 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.ct = ctx.Frame()
 	c.tick, c.cumAdj, c.est, c.hasEst = 0, 0, 0, false
 	c.acked = -1
-	c.lagNow, c.lagPrev = -1, -1
+	for k := range c.lags {
+		c.lags[k] = -1
+	}
 	c.lastServer, c.hasServer, c.adopted = -1, false, -1
 	c.shared = ctx.Frame() == 0
 	c.serverIn = cubes.Input{}
@@ -366,25 +369,35 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	}
 }
 
-// lagPeriod is the period of the lag's window, in ticks: the saves follow
-// a lag that grows at once, and one that shrinks after one to two seconds.
-const lagPeriod = wire.TicksPerSecond
+// lagPeriod and lagPeriods make the lag's window: the saves follow a lag
+// that grows at once, and one that shrinks after three to four seconds.
+// On the terrible preset the lag's largest swings from second to second:
+// with a window of one to two seconds the ring dropped saves and built new
+// ones (whole worlds' arrays, allocated) 19 times in 10 s.
+const (
+	lagPeriod  = wire.TicksPerSecond
+	lagPeriods = 4
+)
 
 // keepSaves sets how many of the newest frames keep a saved world in the
 // predicting ring: the frames a correction can still rewind to. A server
 // state for frame f that arrives when the client stamps frame ct rewinds
 // to the world saved at f, ct − f frames back: the round trip as the
 // client lives it (its lead over the server, plus the state's way back).
-// The ring keeps the largest such lag of the last one to two seconds, a
-// quarter more and SaveMargin frames for the jitter to come, at least
-// MinSaves and at most the move ring; with no state received for two
-// periods it keeps the depth it had. 128 saves at any round trip held
-// 215 MB of whole-world saves; this is what a correction needs.
+// The ring keeps the largest such lag of the window, a quarter more and
+// SaveMargin frames for the jitter to come, at least MinSaves and at most
+// the move ring; with no state received in the whole window it keeps the
+// depth it had. 128 saves at any round trip held 215 MB of whole-world
+// saves; this is what a correction needs.
 func (c *client) keepSaves(cfg *Config, r *ring) {
 	if c.tick%lagPeriod == 0 {
-		c.lagPrev, c.lagNow = c.lagNow, -1
+		c.lagAt = (c.lagAt + 1) % len(c.lags)
+		c.lags[c.lagAt] = -1
 	}
-	lag := max(c.lagNow, c.lagPrev)
+	lag := -1
+	for _, l := range c.lags {
+		lag = max(lag, l)
+	}
 	if lag < 0 {
 		return
 	}
@@ -453,7 +466,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	c.lastServer = f
-	c.lagNow = max(c.lagNow, c.ct-f)
+	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-f)
 	if p.HasAck && int(p.AckedInput) < c.ct {
 		c.acked = max(c.acked, int(p.AckedInput))
 	}

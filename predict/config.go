@@ -23,7 +23,7 @@ type Config struct {
 	// whole-world save is about 0.3-0.7 MB for 901 cubes): the frames a
 	// correction can rewind to, measured as the largest lag of the
 	// server's states as they arrive (the client's frame minus the
-	// state's) over the last one to two seconds, plus a quarter, plus
+	// state's) over the last three to four seconds, plus a quarter, plus
 	// SaveMargin ticks for the jitter to come; at least MinSaves, at most
 	// MoveRing. 4 ticks and 8 saves keep every correction of the presets
 	// replayable (TestSavesFollowTheRoundTrip); less margin risks
