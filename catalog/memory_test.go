@@ -8,6 +8,7 @@ import (
 	"netcubes/game"
 	"netcubes/internal/testutil"
 	"netcubes/link"
+	"netcubes/snapshot"
 )
 
 // reachable is the memory reachable from v, in bytes: every distinct
@@ -145,20 +146,42 @@ func TestSwitchReleases(t *testing.T) {
 
 // TestSteadyStateAllocations: once the world has reached its largest
 // number of contacts (the katamari script played to after the blow), a
-// tick of the session allocates nothing, in any strategy, on a lossy link
-// (mobile: burst loss, jitter and reordering, so the 2004 client rewinds
-// and replays). Before that, each array grows as the ball and then the
-// blow reach sizes the world never had (0.02-0.5 allocations per tick,
-// amortized: the solver's arrays double, saved worlds keep a quarter of
-// room); past the peak that stops.
+// tick of the session allocates nothing, in any strategy, on a lossy
+// link (mobile: burst loss, jitter and reordering, so the 2004 client
+// rewinds and replays; and snapshot compression at its range-coded level
+// 13 on the intercontinental link). Before that, each array grows as the
+// ball and then the blow reach sizes the world never had (0.02-0.5
+// allocations per tick, amortized: the solver's arrays double, saved
+// worlds keep a quarter of room); past the peak that stops.
 func TestSteadyStateAllocations(t *testing.T) {
 	sc := testutil.Katamari(t)
 	const warm, ticks = 1560, 240
+	type run struct {
+		name  string
+		start int
+		level snapshot.Level // for snapshot compression (0: its default)
+		link  link.Preset
+	}
+	var runs []run
 	for i, st := range All() {
+		runs = append(runs, run{st.ID(), i, 0, link.PresetMobile})
+		if st.ID() == "compression" {
+			// The range-coded level, whose models each side keeps for
+			// the snapshots that can still become a baseline, on the
+			// link of the README's compression figures (on mobile's
+			// bursts of loss, a burst longer than any of the last 8 s
+			// takes one more 316 kB model: see snapshot/pool.go).
+			runs = append(runs, run{"compression 13", i, snapshot.MaxLevel, link.PresetIntercontinental})
+		}
+	}
+	for _, r := range runs {
 		cfg := game.DefaultConfig()
 		cfg.Strategies = All()
-		cfg.Start = i
-		cfg.Link = link.PresetMobile.Config()
+		cfg.Start = r.start
+		cfg.Link = r.link.Config()
+		if r.level != 0 {
+			cfg.Strategies[r.start].(*snapshot.Strategy).SetLevel(r.level)
+		}
 		s, err := game.New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -173,14 +196,17 @@ func TestSteadyStateAllocations(t *testing.T) {
 		per := testing.AllocsPerRun(ticks, step)
 		runtime.ReadMemStats(&m1)
 		total := m1.Mallocs - m0.Mallocs
-		t.Logf("%-13s %d allocations in %d ticks", st.ID(), total, ticks+1)
+		t.Logf("%-14s %d allocations in %d ticks", r.name, total, ticks+1)
 		// AllocsPerRun rounds down: under one per tick it says 0. The
-		// count itself must be 0 too, give or take a lone allocation of
-		// the runtime or the test harness (seen once in three runs, in
-		// another strategy each time, never with the allocation profiler
-		// on): the session's own, 241 ticks of them, would be hundreds.
-		if per != 0 || total > 1 {
-			t.Errorf("%s: %d allocations in %d ticks (AllocsPerRun %v), want 0", st.ID(), total, ticks+1, per)
+		// count itself must be 0 too, but for the runtime's: Go fills
+		// the cache of a type assertion at random, on one miss in 1,024
+		// (runtime.typeAssert), and the first fill at a site allocates
+		// it (80 bytes, seen at game/session.go:410, st.(RightDriven),
+		// in a window of state sync). One or two of those, in some runs
+		// and some strategies; the session's own, 241 ticks of them,
+		// would be hundreds.
+		if per != 0 || total > 2 {
+			t.Errorf("%s: %d allocations in %d ticks (AllocsPerRun %v), want 0", r.name, total, ticks+1, per)
 		}
 	}
 }

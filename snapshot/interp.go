@@ -105,20 +105,16 @@ type Buffer struct {
 	// interpolated, and the older ones are kept as baselines, for which
 	// the quantized Cubes are enough. Decoded poses for all 128 snapshots
 	// of a receiver were 10 MB.
-	poses    bool
-	numCubes int
-	spare    [][]CubePose
+	poses bool
+	spare pool[[]CubePose]
 }
-
-// spareMax is how many released pose arrays a buffer keeps for the next
-// snapshots: about one enters and one is released per packet.
-const spareMax = 4
 
 // NewBuffer returns a buffer of capacity snapshots of numCubes cubes;
 // with poses its entries also hold decoded poses (see Buffer).
 func NewBuffer(capacity, numCubes int, poses bool) *Buffer {
 	capacity = max(capacity, 2)
-	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity), poses: poses, numCubes: numCubes}
+	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity), poses: poses}
+	b.spare.fresh = func() []CubePose { return make([]CubePose, numCubes) }
 	for i := range b.slots {
 		e := &b.slots[i]
 		e.Cubes = make([]Cube, numCubes)
@@ -127,29 +123,17 @@ func NewBuffer(capacity, numCubes int, poses bool) *Buffer {
 	return b
 }
 
-// takePoses returns a pose array: a spare one, or a new one.
-func (b *Buffer) takePoses() []CubePose {
-	if n := len(b.spare); n > 0 {
-		p := b.spare[n-1]
-		b.spare[n-1] = nil
-		b.spare = b.spare[:n-1]
-		return p
-	}
-	return make([]CubePose, b.numCubes)
-}
-
 // ReleasePoses takes back the decoded poses of the snapshots older than
 // frame f (the oldest one an interpolation still reads).
 func (b *Buffer) ReleasePoses(f int) {
+	b.spare.roll(f)
 	for _, k := range b.order {
 		e := &b.slots[k]
 		if e.Frame >= f {
 			return
 		}
 		if e.Poses != nil {
-			if len(b.spare) < spareMax {
-				b.spare = append(b.spare, e.Poses)
-			}
+			b.spare.put(e.Poses)
 			e.Poses = nil
 		}
 	}
@@ -159,7 +143,7 @@ func (b *Buffer) ReleasePoses(f int) {
 // playout time went back).
 func (b *Buffer) EnsurePoses(e *Entry) {
 	if e != nil && b.poses && e.Poses == nil {
-		e.Poses = b.takePoses()
+		e.Poses = b.spare.get()
 		e.DecodePoses()
 	}
 }
@@ -226,7 +210,7 @@ func (b *Buffer) Insert(f int) *Entry {
 	e := &b.slots[slot]
 	e.Frame = f
 	if b.poses && e.Poses == nil {
-		e.Poses = b.takePoses()
+		e.Poses = b.spare.get()
 	}
 	return e
 }

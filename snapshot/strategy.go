@@ -290,10 +290,11 @@ func (s *snapshotSender) build(cfg Config, n int) {
 	s.current = make([]Cube, n)
 	s.measure = wire.NewMeasureStream()
 	s.packet.Baselines = s
+	s.models.fresh = newModels
 }
 
 func (s *snapshotSender) reset(initial []cubes.CubeState) {
-	s.models.dropAll(s.history)
+	dropAllModels(s.history, &s.models)
 	s.history.Reset()
 	quantizeInitial(s.initial, initial)
 	s.newestAcked = -1
@@ -339,6 +340,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		return
 	}
 	s.frame = f
+	s.models.roll(f)
 	s.dropOldModels()
 	w := ctx.Left()
 	level := cfg.Level
@@ -476,10 +478,11 @@ func (r *snapshotReceiver) build(cfg Config, n int) {
 	r.sent = make([]bool, n)
 	r.clock = NewClock(cfg.Clock)
 	r.packet.Baselines = r
+	r.models.fresh = newModels
 }
 
 func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
-	r.models.dropAll(r.buffer)
+	dropAllModels(r.buffer, &r.models)
 	r.buffer.Reset()
 	r.delayNow, r.delayPrev = -1, -1
 	quantizeInitial(r.initial, initial)
@@ -544,35 +547,16 @@ func dropModels(e *Entry, pool *modelPool) {
 }
 
 // modelPool recycles the storage of the carried models (316 kB each) on
-// one side. Each side keeps models only for the snapshots that can still
-// become a baseline: the sender for its newest acked snapshot and those
-// in flight (a baseline is always the newest acked, and that only moves
-// forward), the receiver for those at or after the newest baseline a
-// packet that can still arrive may name (dropOldModels). What they let go
-// comes here: spareModels wait for the next snapshot, the rest go to the
-// collector. Before, every one of the 64 + 128 slots kept its own: 61 MB.
-type modelPool struct {
-	spare []*entropyModels
-}
+// one side (see pool). Each side keeps models only for the snapshots that
+// can still become a baseline: the sender for its newest acked snapshot
+// and those in flight (a baseline is always the newest acked, and that
+// only moves forward), the receiver for those at or after the newest
+// baseline a packet that can still arrive may name (dropOldModels).
+// Before, every one of the 64 + 128 slots kept its own: 61 MB.
+type modelPool = pool[*entropyModels]
 
-// spareModels is how many released models a pool keeps for reuse: one
-// snapshot enters and about one leaves per packet.
-const spareModels = 2
-
-func (p *modelPool) get() *entropyModels {
-	if n := len(p.spare); n > 0 {
-		m := p.spare[n-1]
-		p.spare = p.spare[:n-1]
-		return m
-	}
-	return new(entropyModels)
-}
-
-func (p *modelPool) put(m *entropyModels) {
-	if len(p.spare) < spareModels {
-		p.spare = append(p.spare, m)
-	}
-}
+// newModels is a modelPool's fresh.
+func newModels() *entropyModels { return new(entropyModels) }
 
 // held counts the snapshots of b that hold models.
 func heldModels(b *Buffer) int {
@@ -587,16 +571,15 @@ func heldModels(b *Buffer) int {
 	return n
 }
 
-// dropAll gives back the models of every snapshot b holds, and drops the
-// pool's spares.
-func (p *modelPool) dropAll(b *Buffer) {
+// dropAllModels gives back the models of every snapshot b holds, and
+// empties the pool.
+func dropAllModels(b *Buffer, p *modelPool) {
 	if b != nil {
 		for i := range b.slots {
 			dropModels(&b.slots[i], p)
 		}
 	}
-	clear(p.spare)
-	p.spare = p.spare[:0]
+	p.empty()
 }
 
 // snapshotModels implements modelSource for the receiver.
@@ -714,6 +697,7 @@ func (r *snapshotReceiver) update(now int, cfg *Config) {
 	if now%wire.TicksPerSecond == 0 {
 		r.delayPrev, r.delayNow = r.delayNow, -1
 	}
+	r.models.roll(now)
 	r.setClock(cfg)
 	r.clock.Advance()
 	r.showing = false
