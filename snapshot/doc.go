@@ -24,6 +24,8 @@
 //     9-13, beyond the article).
 //   - interp.go: Buffer, the snapshots held by both sides (baselines, and
 //     on the right the interpolation buffer), and the render modes.
+//   - pool.go: the recycling of the large arrays a side keeps only while
+//     they can be used (carried models, decoded poses).
 //   - clock.go: Clock, the receiver's playout clock, a phase-locked loop
 //     that follows the sender without jumping.
 //   - config.go: Config, the live settings (rate, render mode, level,
