@@ -8,7 +8,8 @@
 # (VmRSS in /proc/PID/status) every second, and reads the live heap from the
 # Go runtime's own trace (GODEBUG=gctrace=1: the heap left after each
 # collection). It prints one line per strategy: the resident set at the
-# first sample after ten seconds and at the peak, and the live heap's range;
+# first sample after ten seconds and at the peak, the live heap's range and
+# the number of collections;
 # then where the peak's resident set lies (from /proc/PID/smaps): the Go
 # heap's arenas (the anonymous mappings below 0x700000000000, where the Go
 # runtime reserves them; the C libraries map theirs near 0x7f...), the shared
@@ -52,7 +53,7 @@ smapsSplit() {
 	' "/proc/$1/smaps" 2>/dev/null || echo "- - - -"
 }
 
-printf '%-14s %8s %10s %10s %14s   %s\n' strategy seconds 'RSS@10s MB' 'RSS max MB' 'live heap MB' 'at the peak: Go arenas / libraries / C heap / other anon MB'
+printf '%-14s %8s %10s %10s %14s %5s   %s\n' strategy seconds 'RSS@10s MB' 'RSS max MB' 'live heap MB' GCs 'at the peak: Go arenas / libraries / C heap / other anon MB'
 for s in "${strategies[@]}"; do
 	trace=$(mktemp)
 	GODEBUG=gctrace=1 xvfb-run -a -s "-screen 0 1920x1080x24" \
@@ -79,6 +80,7 @@ for s in "${strategies[@]}"; do
 	# gctrace lines: "gc N @T s P%: ... A->B->C MB, ..."; C is the live heap.
 	live=$(grep -o '[0-9]*->[0-9]*->[0-9]* MB' "$trace" | awk -F'->' '{sub(/ MB/, "", $3); print $3}' |
 		sort -n | awk 'NR==1 {min=$1} {max=$1} END {if (NR) printf "%d - %d", min, max; else print "-"}' || true)
-	printf '%-14s %8d %10d %10d %14s   %s\n' "$s" $((SECONDS - start)) "$((first / 1024))" "$((peak / 1024))" "$live" "$split"
+	gcs=$(grep -c '^gc [0-9]' "$trace" || true)
+	printf '%-14s %8d %10d %10d %14s %5d   %s\n' "$s" $((SECONDS - start)) "$((first / 1024))" "$((peak / 1024))" "$live" "${gcs:-0}" "$split"
 	rm -f "$trace"
 done
