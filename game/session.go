@@ -410,7 +410,11 @@ func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
-	_, chose := s.strategies[s.active].(strategy.LinkChooser)
+	prev := s.strategies[s.active]
+	_, chose := prev.(strategy.LinkChooser)
+	if r, ok := prev.(strategy.Releaser); ok && i != s.active {
+		r.Release() // nothing large kept for a strategy that is not running
+	}
 	s.activate(i)
 	s.restored = false
 	if _, chooses := s.strategies[i].(strategy.LinkChooser); chose && !chooses {

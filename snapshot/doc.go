@@ -23,7 +23,10 @@
 // interpolation buffer), and a packet names its baseline; a receiver that
 // no longer holds it refuses the packet rather than guess. One Serialize
 // writes, reads and measures every level; a map at the top of packet.go
-// says which function writes which part of the packet.
+// says which function writes which part of the packet. Large arrays (the
+// carried models of levels 12-13, decoded poses) are kept only for the
+// snapshots that can still become a baseline or be drawn, and recycled
+// (pool.go), so the memory stays flat whatever the level.
 //
 // # Prediction and range coding (beyond the article)
 //

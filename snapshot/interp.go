@@ -70,19 +70,22 @@ type Entry struct {
 	Level Level // the level it was sent at
 	Cubes []Cube
 	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
-	Poses []CubePose // decoded Cubes (receiver buffers only)
+	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
 	// Models (levels 12-13): the coder's models at the end of this
 	// snapshot's packet, when HasModels; a later packet against this
-	// baseline may start from them (Packet.Carried). Allocated the first
-	// time the slot keeps a level 12-13 packet's models and reused after,
-	// so that a buffer at the other levels costs nothing for them (they
-	// are 316 kB a snapshot: held inline, a 64 + 128 snapshot session
-	// took 61 MB at every level).
+	// baseline may start from them (Packet.Carried). Held by pointer, and
+	// only while the snapshot can still become a baseline (see
+	// modelPool): they are 316 kB a snapshot, and kept for every slot
+	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// Base (receiver buffers only) is the frame of the baseline this
+	// snapshot's packet was coded against (−1: none, or the initial
+	// state): the receiver's lower bound for the baselines to come.
+	Base int
 }
 
 // DecodePoses fills Poses from Cubes at the entry's level.
@@ -96,22 +99,53 @@ func (e *Entry) DecodePoses() {
 type Buffer struct {
 	slots []Entry
 	order []int // slot numbers of the held entries, oldest frame first
+	// With poses, an entry holds decoded poses from Insert on, until
+	// ReleasePoses takes them back (into spare) once the playout time
+	// has passed it: only the snapshots around the playout time are
+	// interpolated, and the older ones are kept as baselines, for which
+	// the quantized Cubes are enough. Decoded poses for all 128 snapshots
+	// of a receiver were 10 MB.
+	poses bool
+	spare pool[[]CubePose]
 }
 
 // NewBuffer returns a buffer of capacity snapshots of numCubes cubes;
-// with poses it also stores decoded poses. All storage is allocated here.
+// with poses its entries also hold decoded poses (see Buffer).
 func NewBuffer(capacity, numCubes int, poses bool) *Buffer {
 	capacity = max(capacity, 2)
-	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity)}
+	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity), poses: poses}
+	b.spare.fresh = func() []CubePose { return make([]CubePose, numCubes) }
 	for i := range b.slots {
 		e := &b.slots[i]
 		e.Cubes = make([]Cube, numCubes)
 		e.Sent = make([]bool, numCubes)
-		if poses {
-			e.Poses = make([]CubePose, numCubes)
-		}
 	}
 	return b
+}
+
+// ReleasePoses takes back the decoded poses of the snapshots older than
+// frame f (the oldest one an interpolation still reads).
+func (b *Buffer) ReleasePoses(f int) {
+	b.spare.roll(f)
+	for _, k := range b.order {
+		e := &b.slots[k]
+		if e.Frame >= f {
+			return
+		}
+		if e.Poses != nil {
+			b.spare.put(e.Poses)
+			e.Poses = nil
+		}
+	}
+}
+
+// EnsurePoses gives e decoded poses again if ReleasePoses took them (the
+// playout time went back).
+func (b *Buffer) EnsurePoses(e *Entry) {
+	if e != nil && b.poses && e.Poses == nil {
+		e.Poses = b.spare.get()
+		e.DecodePoses()
+	}
 }
 
 // Reset empties the buffer (storage is kept).
@@ -175,6 +209,9 @@ func (b *Buffer) Insert(f int) *Entry {
 	b.order[pos] = slot
 	e := &b.slots[slot]
 	e.Frame = f
+	if b.poses && e.Poses == nil {
+		e.Poses = b.spare.get()
+	}
 	return e
 }
 

@@ -570,6 +570,21 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.prioMax = 0
 }
 
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: the right's world, both sides'
+// histories and per-cube state go; Reset builds them again. The
+// server's quantizer is shared with the clients' instances (Clone), which
+// the switch drops: it is emptied in place, for the next clones.
+func (st *Strategy) Release() {
+	rec := st.rcv.recordInputs
+	q := st.snd.quant
+	*q = quantizer{}
+	st.snd = stateSyncSender{quant: q}
+	st.rcv = stateSyncReceiver{recordInputs: rec}
+	st.rcv.smooth.cfg = st.cfg.Smoothing
+}
+
 // Send implements strategy.Strategy (the left: send.go; adapt.go measures
 // the path around it).
 func (st *Strategy) Send(ctx strategy.Context) { st.adapt.send(st, ctx) }

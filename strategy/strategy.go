@@ -154,6 +154,18 @@ type Preparer interface {
 	PrepareSend(ctx Context)
 }
 
+// Releaser is implemented by a strategy that holds large buffers while it
+// runs (worlds of its own, saved worlds, snapshot buffers, carried
+// models). The session calls Release when it switches away from the
+// strategy: the strategy lets go of them, so that a strategy that is not
+// running keeps nothing large, and the next Reset (the switch back)
+// builds them again. Its settings and controls stay. Between Release and
+// Reset the session calls none of its per-tick methods (Send, Acked,
+// Receive, Update, View and the optional ones).
+type Releaser interface {
+	Release()
+}
+
 // Facts is implemented by a strategy that has a line of its own figures
 // for the HUD (bits per changed cube, updates per packet, stall time).
 type Facts interface {
