@@ -265,7 +265,7 @@ func othersTable() *strategy.Table {
 		File: "other-players", Title: "How a client draws the other player: error and jitter by drawing mode and network (how far back: see the table)",
 		X: []string{"preset"}, Series: "other player drawn", Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "err RMS cm", Label: "error vs the server at the frame shown, RMS", Log: true},
+			{Y: "err RMS cm", Label: "error at the frame shown, RMS", Log: true},
 			{Y: "jitter cm/tick", Label: "drawn jitter per tick", Log: true},
 		},
 	}}
