@@ -8,7 +8,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/internal/fuzzutil"
+	"netcubes/strategy/strategytest"
 	"netcubes/internal/testutil"
 	"netcubes/link"
 	"netcubes/strategy"
@@ -726,7 +726,7 @@ func TestStateSyncStepAllocs(t *testing.T) {
 // of state sync, at any frame of the session (across the 16-bit wrap),
 // after 0-3 ticks of real packets, at any build-up step (the mode byte; its
 // top bit turns sync off): decoding may fail, but nothing panics and the
-// right's world stays finite (internal/fuzzutil runs it: each input costs a
+// right's world stays finite (strategy/strategytest runs it: each input costs a
 // Warp and a few ticks of a small world, not a new session). The sequence
 // once was pinned to the current frame, which hid a panic for any sequence
 // ahead of it.
@@ -737,7 +737,7 @@ func FuzzStateSyncReceive(f *testing.F) {
 		s.(*Strategy).SetSettings(set)
 	}
 	st := New(DefaultConfig())
-	h := fuzzutil.New(f, fuzzutil.Config{Strategies: []strategy.Strategy{st}, Setup: setup, Direction: fuzzutil.ToRightOnly})
+	h := strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{st}, Setup: setup, Direction: strategytest.ToRightOnly})
 	h.Fuzz(f)
 }
 

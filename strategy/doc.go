@@ -19,7 +19,8 @@
 //     with their figures), printed by one Write, and the charts the bench
 //     draws from it (Chart, Tradeoff).
 //
-// A new strategy's receive fuzzer is three lines with internal/fuzzutil.
+// A strategy author checks a new strategy with package strategy/strategytest:
+// its conformance test and its receive fuzzer are a few lines each.
 //
 // It depends only on the layers below (cubes, wire, link, viewmodel) and
 // internal/cliutil (the one-line flag messages).
