@@ -5,8 +5,8 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
-	"netcubes/strategy/strategytest"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )

@@ -5,9 +5,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"netcubes/strategy/strategytest"
 	"netcubes/statesync"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/wire"
 )
 

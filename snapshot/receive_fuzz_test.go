@@ -3,8 +3,8 @@ package snapshot
 import (
 	"testing"
 
-	"netcubes/strategy/strategytest"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 )
 
 // FuzzSnapshotReceive hands packets of any sequence and bytes to the right

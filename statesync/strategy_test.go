@@ -8,10 +8,10 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/strategy/strategytest"
 	"netcubes/internal/testutil"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
