@@ -132,6 +132,7 @@ type Session struct {
 	// strategy chose). restored says the last SetStrategy did.
 	before   []link.Pair
 	restored bool
+	chosen   string // the name of the link a sub-mode chose last ("": none)
 	// serverNs is the server's share of the last tick (Config.Timing): on
 	// the critical path (the serial part and the slowest of the parallel
 	// sends, workerNs) and in all (serverCPU).
@@ -222,7 +223,7 @@ func New(cfg Config) (*Session, error) {
 		s.addClient(k)
 	}
 	if cfg.ChosenLink {
-		s.applyChosenLink()
+		s.followChosenLink(true)
 	}
 	s.resetNetwork()
 	s.hist.record(0, s.left)
@@ -401,24 +402,52 @@ func (s *Session) StrategyIndex() int { return s.active }
 func (s *Session) Strategies() []strategy.Strategy { return s.strategies }
 
 // SetStrategy switches to strategy i of the list. The right side and the
-// links start over; the left world carries on. Leaving a strategy that
-// chose the link (strategy.LinkChooser) brings back the links the
-// presenter had before it, on every client still on the chosen link
-// (LinksRestored says so): the lockstep mode's TCP-like 125 ms / 5 % must
-// not become the next strategy's conditions unasked.
+// links start over; the left world carries on. Leaving a strategy whose
+// sub-mode chose the link (strategy.LinkChooser) for one that chooses none
+// brings back the links the presenter had before it, on every client still
+// on the chosen link (LinksRestored says so): the lockstep mode's TCP-like
+// 125 ms / 5 % must not become the next strategy's conditions unasked.
 func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
-	_, chose := s.strategies[s.active].(strategy.LinkChooser)
 	s.activate(i)
 	s.restored = false
-	if _, chooses := s.strategies[i].(strategy.LinkChooser); chose && !chooses {
-		s.restoreLinks()
-	}
-	s.applyChosenLink()
+	s.followChosenLink(true)
 	s.resetNetwork()
 	return nil
+}
+
+// SettingsChanged tells the session that a key changed the active
+// strategy's settings (ui: a strategy control): when that changes the
+// link its sub-mode chooses (a switch to or from the original demo's mode
+// list), the session applies the new choice, or brings back the
+// presenter's links. A key that leaves the choice as it was leaves the
+// links alone, so the link keys' changes since stay.
+func (s *Session) SettingsChanged() {
+	restored := s.restored
+	s.followChosenLink(false)
+	s.restored = restored
+}
+
+// followChosenLink applies the link the active strategy's sub-mode
+// chooses (strategy.LinkChooser), or brings back the presenter's links
+// when it chooses none. again applies a choice even when it is the one
+// applied last (a switch to the strategy, a sub-mode step); otherwise only
+// a new choice is applied.
+func (s *Session) followChosenLink(again bool) {
+	c, name, chooses := link.Config{}, "", false
+	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
+		c, name, chooses = lc.ChosenLink()
+	}
+	if !chooses {
+		s.restoreLinks()
+		s.chosen = ""
+		return
+	}
+	if again || name != s.chosen {
+		s.applyChosenLink(c, name)
+	}
 }
 
 // restoreLinks puts back the links saved when a strategy chose its own,
@@ -474,7 +503,8 @@ func (s *Session) activate(i int) {
 
 // SubMode steps the active strategy's sub-mode (the `[` and `]` keys) and
 // returns what it says; a strategy whose sub-modes are network conditions
-// (strategy.LinkChooser) sets the link too.
+// (strategy.LinkChooser) sets the link too, or gives the presenter's back
+// when the new sub-mode chooses none.
 //
 // A strategy whose sub-modes must not carry the right's state over
 // (strategy.Restarter: lockstep's modes, state sync stepping down) starts
@@ -484,31 +514,30 @@ func (s *Session) activate(i int) {
 func (s *Session) SubMode(dir int) string {
 	st := s.strategies[s.active]
 	msg := st.SubMode(dir)
-	s.applyChosenLink()
+	restored := s.restored
+	s.followChosenLink(true)
+	s.restored = restored
 	if r, ok := st.(strategy.Restarter); ok && r.RestartsAfter(dir) {
 		s.startOver(true)
 	}
 	return msg
 }
 
-// applyChosenLink sets the link the active strategy's mode asks for, on
-// every client, keeping the links the presenter had before the first
-// time (restoreLinks).
-func (s *Session) applyChosenLink() {
-	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
-		if s.before == nil {
-			s.before = append(s.before, s.defaultLinks())
-			for _, cl := range s.clients {
-				s.before = append(s.before, cl.link)
-			}
-		}
-		c, name := lc.ChosenLink()
+// applyChosenLink sets conditions c, chosen by a strategy's sub-mode
+// (name), on every client, keeping the links the presenter had before the
+// first time (restoreLinks).
+func (s *Session) applyChosenLink(c link.Config, name string) {
+	if s.before == nil {
+		s.before = append(s.before, s.defaultLinks())
 		for _, cl := range s.clients {
-			cl.setLinks(link.Symmetric(c))
-			cl.linkBy = name
+			s.before = append(s.before, cl.link)
 		}
-		s.cfg.Link, s.cfg.Up, s.linkBy = c, nil, name
 	}
+	for _, cl := range s.clients {
+		cl.setLinks(link.Symmetric(c))
+		cl.linkBy = name
+	}
+	s.cfg.Link, s.cfg.Up, s.linkBy, s.chosen = c, nil, name, name
 }
 
 // LinkSource names what set the shown client's link conditions when a
