@@ -336,7 +336,7 @@ func benchInterpolation(b strategy.Bench) error {
 }
 
 // benchOriginal runs the original snapshot demo's six modes, each on its
-// own link (not the bench's preset), as M and [ ] show them.
+// own link (not the bench's preset), as F2 and [ ] show them.
 func benchOriginal(b strategy.Bench) error {
 	t := strategy.NewTable(
 		strategy.Column{Head: "mode"},
@@ -360,7 +360,7 @@ func benchOriginal(b strategy.Bench) error {
 			strategy.Num(r.sum.AvgWireKbps(), "%.1f"), strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.steadyRMS(), "%.3f"),
 			strategy.Num(r.posMax, "%.1f"), strategy.Num(r.popMx, "%.1f"), strategy.Int(r.stats.StarvedTicks))
 	}
-	t.Note("The original demo's modes (interpolation entry: M, then [ ]), each on its own link, not the bench's preset: uncompressed snapshots")
+	t.Note("The original demo's modes (interpolation entry: F2, then [ ]), each on its own link, not the bench's preset: uncompressed snapshots")
 	t.Note("(level 1, with velocity); mode 6 is the original's hermite extrapolation (both endpoints 0.2 s ahead), ahead of what it plays back,")
 	t.Note("so its error against the left at the shown frame counts the lead's overshoot.")
 	return b.Print(t)

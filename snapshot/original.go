@@ -19,7 +19,7 @@ import (
 
 // OriginalKey switches the interpolation entry's `[`/`]` between the render
 // modes and the original demo's six modes.
-const OriginalKey = "M"
+const OriginalKey = "F2"
 
 // OriginalMode is one of the original snapshot demo's modes: a send rate, a
 // render mode and the link conditions.

@@ -49,9 +49,9 @@ func TestHermiteAhead(t *testing.T) {
 	}
 }
 
-// The original demo's six modes: M switches the interpolation entry's
+// The original demo's six modes: F2 switches the interpolation entry's
 // [ ] to them, each sets its rate, render mode and level and chooses its
-// link; M again gives back the settings from before; the compression
+// link; F2 again gives back the settings from before; the compression
 // entry has no such list.
 func TestOriginalModes(t *testing.T) {
 	st := NewInterpolation()
@@ -63,7 +63,7 @@ func TestOriginalModes(t *testing.T) {
 	m := control(t, st, OriginalKey)
 	m.Press(+1)
 	if st.Original() != 1 || st.cfg.Rate != Rate60 || st.cfg.Render != RenderLatest || st.cfg.Level != Uncompressed {
-		t.Fatalf("after M: original %d, %s", st.Original(), st.Mode())
+		t.Fatalf("after F2: original %d, %s", st.Original(), st.Mode())
 	}
 	for n := 2; n <= len(OriginalModes); n++ {
 		st.SubMode(+1)
@@ -89,7 +89,7 @@ func TestOriginalModes(t *testing.T) {
 	}
 	m.Press(+1)
 	if st.Original() != 0 || st.cfg != before {
-		t.Errorf("after M again: original %d, %s (want the settings from before)", st.Original(), st.Mode())
+		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.Original(), st.Mode())
 	}
 	if _, _, ok := st.ChosenLink(); ok {
 		t.Error("back on the render modes, a link is chosen")
@@ -119,7 +119,7 @@ func control(t *testing.T, st strategy.Strategy, key string) *strategy.Control {
 }
 
 // In a session, the original modes' links come and go with the list: the
-// presenter's Wi-Fi link is replaced by each mode's and comes back when M
+// presenter's Wi-Fi link is replaced by each mode's and comes back when F2
 // switches to the render modes again; a key that leaves the choice as it
 // was leaves a link changed by hand alone.
 func TestOriginalModesLinkInSession(t *testing.T) {
@@ -136,7 +136,7 @@ func TestOriginalModesLinkInSession(t *testing.T) {
 	m.Press(+1)
 	s.SettingsChanged()
 	if s.Link() != OriginalModes[0].Link || s.LinkSource() != "snapshot demo mode 1" {
-		t.Fatalf("after M: link %+v from %q", s.Link(), s.LinkSource())
+		t.Fatalf("after F2: link %+v from %q", s.Link(), s.LinkSource())
 	}
 	for range 3 {
 		s.SubMode(+1)
@@ -153,7 +153,7 @@ func TestOriginalModesLinkInSession(t *testing.T) {
 	m.Press(+1)
 	s.SettingsChanged()
 	if s.Link() != wifi || s.LinkSource() != "" {
-		t.Errorf("after M again: link %+v from %q, want the presenter's Wi-Fi %+v", s.Link(), s.LinkSource(), wifi)
+		t.Errorf("after F2 again: link %+v from %q, want the presenter's Wi-Fi %+v", s.Link(), s.LinkSource(), wifi)
 	}
 	// A link changed by hand stays when another key leaves the choice.
 	m.Press(+1)
