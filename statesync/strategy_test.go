@@ -760,7 +760,14 @@ func findControl(t *testing.T, st *Strategy, key string) *strategy.Control {
 // back where it was. (Pressing Q, C, V, A, W or O to turn a setting off
 // once showed "on".)
 func TestStateSyncControlsShowRealValues(t *testing.T) {
+	st := New(DefaultConfig())
 	truth := map[string]func(s Settings) string{
+		OriginalKey: func(Settings) string {
+			if st.Original() > 0 {
+				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.Original(), len(OriginalModes))
+			}
+			return "the build-up"
+		},
 		"B": func(s Settings) string { return s.BandwidthString() },
 		"J": func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
 		"Q": func(s Settings) string { return strategy.OnOff(s.Quantize) },
@@ -778,7 +785,6 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
 		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
-	st := New(DefaultConfig())
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
 	}
