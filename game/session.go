@@ -149,22 +149,10 @@ type Session struct {
 	errs     errorState
 	pairs    []physics.ContactPair // scratch for HardestImpact
 
-	// The two-process mode (twoproc.go).
-	tp                twoProc // the two-process mode's connection and guards
-	ctlW, keyW, diagW *wire.WriteStream
-	ctlBuf, keyBuf    []byte
-	diagBuf           []byte
-	ctlSeq            uint32
-	events            []string // the session's own notes for Events
-	lastKey           []byte
-	joined            bool // the right process follows a left
-	remote            remoteState
-	leftFrame         int // the newest left frame a control datagram gave
-	lastDiag          int
-	remoteHash        uint64
-	remoteHashFrame   int
-	diagPos           []mgl64.Vec3
-	diagRot           []mgl64.Quat
+	// The two-process mode (twoproc.go): its connection, formats' buffers
+	// and what a right knows of the left; nil in one process.
+	tp     *twoProc
+	events []string // the session's own notes for Events
 
 	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
 }
@@ -199,11 +187,7 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Clients < 0 || cfg.Clients > MaxClients {
 		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
 	}
-	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg), lastDiag: -1}
-	if cfg.Role != RoleBoth {
-		s.ctlBuf, s.keyBuf, s.diagBuf = make([]byte, 4096), make([]byte, 4096), make([]byte, maxPacketBytes)
-		s.ctlW, s.keyW, s.diagW = wire.NewWriteStream(s.ctlBuf), wire.NewWriteStream(s.keyBuf), wire.NewWriteStream(s.diagBuf)
-	}
+	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg)}
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
 	if err != nil {
 		return nil, err
@@ -230,7 +214,7 @@ func New(cfg Config) (*Session, error) {
 	s.fillLeftView()
 	if cfg.Role == RoleLeft {
 		// A right may connect before the first tick: it starts from here.
-		if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(0, 0)); body != nil {
+		if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(0, 0)); body != nil {
 			s.tp.server.SetAccept(body)
 		}
 	}

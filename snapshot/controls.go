@@ -62,7 +62,7 @@ func (st *Strategy) SubMode(dir int) string {
 		}
 		return st.LevelExplain()
 	}
-	if st.original > 0 {
+	if st.orig.Shown > 0 {
 		return st.stepOriginal(dir)
 	}
 	st.SetRender(st.cfg.Render.Step(dir))

@@ -53,7 +53,7 @@ func (m OriginalMode) config(c Config) Config {
 
 // Original is the original demo's mode the strategy is in (1-6), or 0 on
 // today's render modes.
-func (st *Strategy) Original() int { return st.original }
+func (st *Strategy) Original() int { return st.orig.Shown }
 
 // SetOriginal puts the strategy in the original demo's mode n (1-6) with
 // its settings, or back on the render modes (0) with the settings it had
@@ -64,12 +64,12 @@ func (st *Strategy) SetOriginal(n int) {
 		return
 	}
 	switch {
-	case n == 0 && st.original > 0:
+	case n == 0 && st.orig.Shown > 0:
 		st.cfg = st.beforeOriginal
-	case n > 0 && st.original == 0:
+	case n > 0 && st.orig.Shown == 0:
 		st.beforeOriginal = st.cfg
 	}
-	st.original = n
+	st.orig.Shown = n
 	if n > 0 {
 		st.cfg = OriginalModes[n-1].config(st.cfg)
 	}
@@ -77,32 +77,15 @@ func (st *Strategy) SetOriginal(n int) {
 
 // originalControl is the key that switches between the two lists.
 func (st *Strategy) originalControl() strategy.Control {
-	return strategy.Control{Key: OriginalKey, Label: "mode list",
-		Help:   "[ ] step the original snapshot demo's six modes (with their links) / the render modes (interpolation)",
-		Action: strategy.Toggle,
-		Value: func() string {
-			if st.original > 0 {
-				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.original, len(OriginalModes))
-			}
-			return "render modes"
-		},
-		Do: func(int) {
-			if st.original > 0 {
-				st.SetOriginal(0)
-			} else {
-				st.SetOriginal(max(st.lastOriginal, 1))
-			}
-		}}
+	return st.orig.Control(OriginalKey, "[ ] step the original snapshot demo's six modes (with their links) / the render modes (interpolation)", "render modes", st.SetOriginal)
 }
 
 // stepOriginal steps the original mode by dir, wrapping, and says what it
 // is now.
 func (st *Strategy) stepOriginal(dir int) string {
-	n := len(OriginalModes)
-	st.SetOriginal((st.original-1+dir+n)%n + 1)
-	st.lastOriginal = st.original
-	m := OriginalModes[st.original-1]
-	return fmt.Sprintf("original mode %d: %s · %s", st.original, m.Name, linkWords(m.Link))
+	st.SetOriginal(st.orig.Step(dir))
+	m := OriginalModes[st.orig.Shown-1]
+	return fmt.Sprintf("original mode %d: %s · %s", st.orig.Shown, m.Name, linkWords(m.Link))
 }
 
 // linkWords describes an original mode's link for the note.
@@ -119,17 +102,17 @@ func linkWords(c link.Config) string {
 // ChosenLink implements strategy.LinkChooser: the original mode's link,
 // while the strategy is in one.
 func (st *Strategy) ChosenLink() (link.Config, string, bool) {
-	if st.original == 0 {
+	if st.orig.Shown == 0 {
 		return link.Config{}, "", false
 	}
-	return OriginalModes[st.original-1].Link, fmt.Sprintf("snapshot demo mode %d", st.original), true
+	return OriginalModes[st.orig.Shown-1].Link, fmt.Sprintf("snapshot demo mode %d", st.orig.Shown), true
 }
 
 // originalMode is the Mode line's head in an original mode: its number and
 // name, and whether a key has since changed what the mode set.
 func (st *Strategy) originalMode() string {
-	m := OriginalModes[st.original-1]
-	out := fmt.Sprintf("original mode %d: %s", st.original, m.Name)
+	m := OriginalModes[st.orig.Shown-1]
+	out := fmt.Sprintf("original mode %d: %s", st.orig.Shown, m.Name)
 	if m.config(st.cfg) != st.cfg {
 		out += " (changed by hand)"
 	}

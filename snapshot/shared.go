@@ -41,7 +41,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &c.AdaptiveDelay); err != nil {
 		return err
 	}
-	original := int32(st.original)
+	original := int32(st.orig.Shown)
 	if err := wire.SerializeInt(s, &original, 0, int32(len(OriginalModes))); err != nil {
 		return err
 	}
@@ -57,10 +57,10 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 		}
 		// The left's settings already are the mode's (or changed by hand
 		// since): only the list the keys step is taken.
-		if original > 0 && st.original == 0 {
+		if original > 0 && st.orig.Shown == 0 {
 			st.beforeOriginal = prev
 		}
-		st.original = int(original)
+		st.orig.Shown = int(original)
 	}
 	return nil
 }

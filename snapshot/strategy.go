@@ -76,8 +76,8 @@ type Strategy struct {
 	// The original demo's modes (original.go): the mode shown (1-6, 0:
 	// today's render modes), the last one shown, and the settings to go
 	// back to.
-	original, lastOriginal int
-	beforeOriginal         Config
+	orig           strategy.ModeList
+	beforeOriginal Config
 }
 
 // subMode is what the sub-mode keys of an instance step.
@@ -98,7 +98,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
+	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg, orig: strategy.ModeList{N: len(OriginalModes)}}
 	st.send.shared = &quantized{frame: -1}
 	st.controls = st.buildControls()
 	return st
@@ -233,7 +233,7 @@ func (st *Strategy) Family() string { return "Snapshots" }
 // Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms"
 // (with the rate and delay in force when they adapt).
 func (st *Strategy) Mode() string {
-	if st.original > 0 {
+	if st.orig.Shown > 0 {
 		return st.originalMode() + " · " + st.adapt.mode(st)
 	}
 	return st.adapt.mode(st)
@@ -718,7 +718,7 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.id, c.name = st.id, st.name
 	c.setSub(st.sub)
-	c.original, c.lastOriginal, c.beforeOriginal = st.original, st.lastOriginal, st.beforeOriginal
+	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
 	c.send.shared = st.send.shared
 	st.send.shared.clones++
 	return c

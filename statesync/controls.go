@@ -92,7 +92,7 @@ func (st *Strategy) Controls() []strategy.Control { return st.controls }
 // SubMode implements strategy.Strategy: the steps of the article's
 // build-up.
 func (st *Strategy) SubMode(dir int) string {
-	if st.original > 0 {
+	if st.orig.Shown > 0 {
 		return st.stepOriginal(dir)
 	}
 	if dir < 0 {

@@ -62,7 +62,7 @@ const basicWhy = "Basic smoothing fades each correction by 0.9 a tick, the artic
 
 // Original is the original demo's mode the strategy is in (1-6), or 0 on
 // the build-up.
-func (st *Strategy) Original() int { return st.original }
+func (st *Strategy) Original() int { return st.orig.Shown }
 
 // SetOriginal puts the strategy in the original demo's mode n (1-6) with
 // its settings, or back on the build-up (0) with the settings it had
@@ -72,14 +72,14 @@ func (st *Strategy) SetOriginal(n int) {
 		return
 	}
 	switch {
-	case n == 0 && st.original > 0:
-		st.original = 0
+	case n == 0 && st.orig.Shown > 0:
+		st.orig.Shown = 0
 		st.SetSettings(st.beforeOriginal)
 		return
-	case n > 0 && st.original == 0:
+	case n > 0 && st.orig.Shown == 0:
 		st.beforeOriginal = st.set
 	}
-	st.original = n
+	st.orig.Shown = n
 	if n > 0 {
 		st.SetSettings(OriginalModes[n-1].Settings)
 	}
@@ -87,52 +87,35 @@ func (st *Strategy) SetOriginal(n int) {
 
 // originalControl is the key that switches between the two lists.
 func (st *Strategy) originalControl() strategy.Control {
-	return strategy.Control{Key: OriginalKey, Label: "mode list",
-		Help:   "[ ] step the original state sync demo's six modes (with their links) / the build-up",
-		Action: strategy.Toggle,
-		Value: func() string {
-			if st.original > 0 {
-				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.original, len(OriginalModes))
-			}
-			return "the build-up"
-		},
-		Do: func(int) {
-			if st.original > 0 {
-				st.SetOriginal(0)
-			} else {
-				st.SetOriginal(max(st.lastOriginal, 1))
-			}
-		}}
+	return st.orig.Control(OriginalKey, "[ ] step the original state sync demo's six modes (with their links) / the build-up", "the build-up", st.SetOriginal)
 }
 
 // stepOriginal steps the original mode by dir, wrapping, and says what it
 // is now.
 func (st *Strategy) stepOriginal(dir int) string {
-	n := len(OriginalModes)
-	st.SetOriginal((st.original-1+dir+n)%n + 1)
-	st.lastOriginal = st.original
-	m := OriginalModes[st.original-1]
+	st.SetOriginal(st.orig.Step(dir))
+	m := OriginalModes[st.orig.Shown-1]
 	l := "perfect link"
 	if m.Link.LossPercent > 0 {
 		l = fmt.Sprintf("%.0f %% loss", m.Link.LossPercent)
 	}
-	return fmt.Sprintf("original mode %d: %s · %s · the right restarts from the left's state", st.original, m.Name, l)
+	return fmt.Sprintf("original mode %d: %s · %s · the right restarts from the left's state", st.orig.Shown, m.Name, l)
 }
 
 // ChosenLink implements strategy.LinkChooser: the original mode's link,
 // while the strategy is in one.
 func (st *Strategy) ChosenLink() (link.Config, string, bool) {
-	if st.original == 0 {
+	if st.orig.Shown == 0 {
 		return link.Config{}, "", false
 	}
-	return OriginalModes[st.original-1].Link, fmt.Sprintf("state sync demo mode %d", st.original), true
+	return OriginalModes[st.orig.Shown-1].Link, fmt.Sprintf("state sync demo mode %d", st.orig.Shown), true
 }
 
 // originalMode is the Mode line's head in an original mode: its number and
 // name, and whether a key has since changed what the mode set.
 func (st *Strategy) originalMode() string {
-	m := OriginalModes[st.original-1]
-	out := fmt.Sprintf("original mode %d: %s", st.original, m.Name)
+	m := OriginalModes[st.orig.Shown-1]
+	out := fmt.Sprintf("original mode %d: %s", st.orig.Shown, m.Name)
 	if st.set != m.Settings {
 		out += " (changed by hand)"
 	}

@@ -398,8 +398,8 @@ type Strategy struct {
 
 	// The original demo's modes (original.go): the mode shown (1-6, 0:
 	// the build-up), the last one shown, and the settings to go back to.
-	original, lastOriginal int
-	beforeOriginal         Settings
+	orig           strategy.ModeList
+	beforeOriginal Settings
 }
 
 // New returns the strategy with cfg (the session calls Reset before
@@ -412,6 +412,7 @@ func New(cfg Config) *Strategy {
 	st.snd.quant = &quantizer{}
 	st.rcv.smooth.cfg = cfg.Smoothing
 	st.SetSettings(cfg.Initial)
+	st.orig.N = len(OriginalModes)
 	st.controls = append(st.buildControls(), st.originalControl())
 	return st
 }
@@ -428,7 +429,7 @@ func (st *Strategy) Family() string { return "State sync" }
 // Mode implements strategy.Strategy: the settings in one line (with the
 // budget and jitter buffer in use when they adapt).
 func (st *Strategy) Mode() string {
-	if st.original > 0 {
+	if st.orig.Shown > 0 {
 		return st.originalMode() + " · " + st.adapt.mode(st)
 	}
 	return st.adapt.mode(st)
@@ -442,7 +443,7 @@ func (st *Strategy) Explain() string {
 	if e := st.adapt.explain(st); e != "" {
 		return e
 	}
-	if st.original == 5 && st.set == OriginalModes[4].Settings {
+	if st.orig.Shown == 5 && st.set == OriginalModes[4].Settings {
 		return basicWhy
 	}
 	return stateSyncExplains[st.set.Step()]
@@ -747,7 +748,7 @@ func (z *quantizer) run(w *cubes.World, apply bool) {
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
-	c.original, c.lastOriginal, c.beforeOriginal = st.original, st.lastOriginal, st.beforeOriginal
+	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
 	c.snd.quant = st.snd.quant
 	return c
 }
