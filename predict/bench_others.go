@@ -21,7 +21,6 @@ package predict
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -61,7 +60,7 @@ func benchOthers(b strategy.Bench) error {
 		fmt.Fprintln(b.Out(), "(this bench runs one player only)")
 		return nil
 	}
-	var rows [][]string
+	var rows [][]strategy.Cell
 	for _, pr := range othersPresets {
 		for m := OthersArrived; int(m) <= NumOthersModes; m++ {
 			r, err := othersRun(pb, pr, m)
@@ -92,8 +91,12 @@ const (
 var passModes = []OthersMode{OthersArrived, OthersInterpolate, OthersExtrapolate, OthersPredict}
 
 func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "\npreset\tother player drawn\ttags\tseen as hits\tgranted comp\tgranted no comp\tagree comp\tagree no comp\tview ms back\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "preset"}, strategy.Column{Head: "other player drawn"}, strategy.Column{Head: "tags"},
+		strategy.Column{Head: "seen as hits"}, strategy.Column{Head: "granted comp"}, strategy.Column{Head: "granted no comp"},
+		strategy.Column{Head: "agree comp", Unit: "%"}, strategy.Column{Head: "agree no comp", Unit: "%"},
+		strategy.Column{Head: "view ms back", Unit: "ms"},
+	)
 	for _, pr := range othersPresets {
 		for _, m := range passModes {
 			c := DefaultConfig()
@@ -113,26 +116,24 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 				ins[1] = p.Input(f, left.Cube(left.PlayerCube(1)).Position, left.Cube(left.PlayerCube(0)).Position)
 				return 3
 			}, nil)
-			t := st.Stats().Tags
-			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f\t\n", pr, m, t.Verdicts, t.SeenHitsJudged, t.GrantedOn, t.GrantedOff,
-				pctCell(t.AgreementOn()), pctCell(t.AgreementOff()), t.LastViewBackMs)
+			tg := st.Stats().Tags
+			t.Add(strategy.Textf("%s", pr), strategy.Textf("%s", m), strategy.Int(tg.Verdicts), strategy.Int(tg.SeenHitsJudged),
+				strategy.Int(tg.GrantedOn), strategy.Int(tg.GrantedOff), pctCell(tg.AgreementOn()), pctCell(tg.AgreementOff()),
+				strategy.Num(tg.LastViewBackMs, "%.0f"))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
-	fmt.Fprintln(b.Out(), "with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
-	fmt.Fprintln(b.Out(), "view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
-	return nil
+	t.Note("Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
+	t.Note("with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
+	t.Note("view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
+	return b.Print(t)
 }
 
 // pctCell writes a percentage, or "–" when there is none.
-func pctCell(v float64) string {
+func pctCell(v float64) strategy.Cell {
 	if v < 0 {
-		return "–"
+		return strategy.Text("–")
 	}
-	return fmt.Sprintf("%.0f %%", v)
+	return strategy.Num(v, "%.0f %%")
 }
 
 // othersRun plays the scenario on preset pr with the other player drawn
@@ -214,45 +215,45 @@ func (e *pushEpisode) end(row *othersRow) {
 }
 
 // othersCells formats one row.
-func othersCells(pr link.Preset, m OthersMode, r *othersRow) []string {
-	return []string{
-		pr.String(), m.String(),
-		fmt.Sprintf("%.2f", r.o.ErrRMSCm), fmt.Sprintf("%.1f", r.o.ErrMaxCm),
-		pastCell(r.o.PastMs), fmt.Sprintf("%.2f", r.o.JitterCm),
-		fmt.Sprintf("%.1f", r.o.ContactSec), fmt.Sprintf("%.1f", r.o.ContactCorrPerSec),
-		fmt.Sprintf("%.2f / %.2f", r.pushServer, r.pushSeen),
-		fmt.Sprintf("%d (%d hits)", r.tags.Verdicts, r.tags.SeenHitsJudged),
+func othersCells(pr link.Preset, m OthersMode, r *othersRow) []strategy.Cell {
+	return []strategy.Cell{
+		strategy.Text(pr.String()), strategy.Text(m.String()),
+		strategy.Num(r.o.ErrRMSCm, "%.2f"), strategy.Num(r.o.ErrMaxCm, "%.1f"),
+		pastCell(r.o.PastMs), strategy.Num(r.o.JitterCm, "%.2f"),
+		strategy.Num(r.o.ContactSec, "%.1f"), strategy.Num(r.o.ContactCorrPerSec, "%.1f"),
+		strategy.Num(r.pushServer, "%.2f"), strategy.Num(r.pushSeen, " / %.2f"),
+		strategy.Int(r.tags.Verdicts), strategy.Cell{Value: float64(r.tags.SeenHitsJudged), Text: fmt.Sprintf(" (%d hits)", r.tags.SeenHitsJudged)},
 		pctCell(r.tags.AgreementOn()), pctCell(r.tags.AgreementOff()),
 	}
 }
 
 // pastCell writes a delay: positive in the past, "ahead" for negative.
-func pastCell(ms float64) string {
+func pastCell(ms float64) strategy.Cell {
 	if ms < -0.5 {
-		return fmt.Sprintf("%.0f ahead", -ms)
+		return strategy.Cell{Value: ms, Text: fmt.Sprintf("%.0f ahead", -ms)}
 	}
-	return fmt.Sprintf("%.0f", ms)
+	return strategy.Num(ms, "%.0f")
 }
 
 // writeOthersTable prints the table and what its columns mean.
-func writeOthersTable(b strategy.Bench, rows [][]string) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tother player drawn\terr RMS cm\terr max cm\tdrawn ms ago\tjitter cm/tick\tcontact s\tcorr/s in contact\tpushed m server / screen\ttags (seen hits)\tagree comp\tagree no comp\t")
+func writeOthersTable(b strategy.Bench, rows [][]strategy.Cell) error {
+	t := strategy.NewTable(
+		strategy.Column{Head: "preset"}, strategy.Column{Head: "other player drawn"},
+		strategy.Column{Head: "err RMS cm", Unit: "cm"}, strategy.Column{Head: "err max cm", Unit: "cm"},
+		strategy.Column{Head: "drawn ms ago", Unit: "ms"}, strategy.Column{Head: "jitter cm/tick", Unit: "cm"},
+		strategy.Column{Head: "contact s", Unit: "s"}, strategy.Column{Head: "corr/s in contact", Unit: "1/s"},
+		strategy.Column{Head: "pushed m server / screen", Unit: "m"}, strategy.Column{Head: "pushed on screen m", Unit: "m", Join: true},
+		strategy.Column{Head: "tags (seen hits)"}, strategy.Column{Head: "seen hits", Join: true},
+		strategy.Column{Head: "agree comp", Unit: "%"}, strategy.Column{Head: "agree no comp", Unit: "%"},
+	)
 	for _, r := range rows {
-		for _, c := range r {
-			fmt.Fprint(w, c, "\t")
-		}
-		fmt.Fprintln(w)
+		t.Add(r...)
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	out := b.Out()
-	fmt.Fprintln(out, "2 players: you shove player 2 for 10 s (steering from your client's screen), then the push bot shoves you for 10 s; client 1 (yours) measured,")
-	fmt.Fprintln(out, "client 2 thin. err: player 2 as drawn against the server's exact state at the frame")
-	fmt.Fprintln(out, "it represents; drawn ms ago: the server's present minus that frame (ahead: predicted past it); jitter: RMS change of the drawn per-tick motion.")
-	fmt.Fprintln(out, "contact: seconds the players touch on the server (both phases); corr/s: client 1's corrections per second of contact. pushed: during the first")
-	fmt.Fprintln(out, "phase's contacts, how far player 2 moved on the server and on client 1's screen. tags: client 1 tags player 2 whenever it is drawn within 4.5 m")
-	fmt.Fprintln(out, "(reach 3 m); agree: verdicts equal to what the client saw, the server judging with lag compensation (rewound to the view) and without (its present).")
-	return nil
+	t.Note("2 players: you shove player 2 for 10 s (steering from your client's screen), then the push bot shoves you for 10 s; client 1 (yours) measured,")
+	t.Note("client 2 thin. err: player 2 as drawn against the server's exact state at the frame")
+	t.Note("it represents; drawn ms ago: the server's present minus that frame (ahead: predicted past it); jitter: RMS change of the drawn per-tick motion.")
+	t.Note("contact: seconds the players touch on the server (both phases); corr/s: client 1's corrections per second of contact. pushed: during the first")
+	t.Note("phase's contacts, how far player 2 moved on the server and on client 1's screen. tags: client 1 tags player 2 whenever it is drawn within 4.5 m")
+	t.Note("(reach 3 m); agree: verdicts equal to what the client saw, the server judging with lag compensation (rewound to the view) and without (its present).")
+	return b.Print(t)
 }

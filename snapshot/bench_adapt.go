@@ -20,7 +20,6 @@ package snapshot
 import (
 	"fmt"
 	"math"
-	"text/tabwriter"
 
 	"netcubes/adapt"
 	"netcubes/link"
@@ -137,9 +136,15 @@ func secs(at, from int) string {
 }
 
 func benchCapStep(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "setup\trate\tphase\trate Hz\tsent kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tback at the chosen rate after s\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "setup"}, strategy.Column{Head: "rate"}, strategy.Column{Head: "phase"},
+		strategy.Column{Head: "rate Hz", Unit: "Hz"}, strategy.Column{Head: "sent kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "queue median ms", Unit: "ms"}, strategy.Column{Head: "queue p95 ms", Unit: "ms"},
+		strategy.Column{Head: "whole phase p95", Unit: "ms"}, strategy.Column{Head: "s over 100 ms", Unit: "s"},
+		strategy.Column{Head: "goodput kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "of the cap", Unit: "%"},
+		strategy.Column{Head: "RMS err cm", Unit: "cm"}, strategy.Column{Head: "queue < 100 ms after s", Unit: "s"},
+		strategy.Column{Head: "back at the chosen rate after s", Unit: "s"},
+	)
 	var notes []string
 	for _, setup := range benchSetups() {
 		for _, adaptive := range []bool{false, true} {
@@ -161,9 +166,11 @@ func benchCapStep(b strategy.Bench) error {
 				good := r.tr.GoodputKbps(tail, ph.to)
 				settled := r.tr.QueueSettled(ph.from, ph.to, base, 100, 2*wire.TicksPerSecond)
 				back := r.tr.ValueReached(ph.from, ph.to, chosen)
-				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", setup.name, name, ph.name,
-					r.tr.MeanValue(ph.from, ph.to), r.demand[i], adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/ph.cap,
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.from), secs(back, ph.from))
+				t.Add(strategy.Text(setup.name), strategy.Text(name), strategy.Text(ph.name),
+					strategy.Num(r.tr.MeanValue(ph.from, ph.to), "%.0f"), strategy.Num(r.demand[i], "%.0f"),
+					strategy.Num(adapt.Quantile(q, 0.5), "%.0f"), strategy.Num(adapt.Quantile(q, 0.95), "%.0f"), strategy.Num(whole, "%.0f"),
+					strategy.Num(over, "%.1f"), strategy.Num(good, "%.0f"), strategy.Num(100*good/ph.cap, "%.0f %%"),
+					strategy.Num(math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), "%.2f"), secsCell(settled, ph.from), secsCell(back, ph.from))
 			}
 			if adaptive {
 				drop := r.tr.QueueSettled(capDropTick, capRiseTick, base, 100, 2*wire.TicksPerSecond)
@@ -173,26 +180,35 @@ func benchCapStep(b strategy.Bench) error {
 			}
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "The \"bottleneck\" preset: 20 ms each way, a 250 ms queue; the cap steps at 10 s and 30 s. Rate Hz: the mean send rate in force. Sent,")
-	fmt.Fprintln(out, "queue and goodput over the last 5 s of the phase, and the queue's p95 and the time it spent over 100 ms over the whole phase (the queue: each tick's round trip less")
-	fmt.Fprintln(out, "the run's lowest; goodput: bytes acked, with headers). Recovery from the phase's start: until the queue stays under 100 ms for 2 s,")
-	fmt.Fprintln(out, "and until the rate is the chosen one. A snapshot sender's demand follows the world: the compression setup needs more than 256 kbit/s")
-	fmt.Fprintln(out, "only while the ball rolls (about 12-21 s into the script), and 16 once everything rests (the last 5 s of the low phase). The")
-	fmt.Fprintln(out, "interpolation setup sends 2.9 Mbit/s at 10 Hz, its lowest rate: above both caps, nothing a rate can fix (its level is the")
-	fmt.Fprintln(out, "article's lesson and stays the presenter's); its round trips all include clocking a 36 kB snapshot out, so its queue reads low.")
+	t.Note("The \"bottleneck\" preset: 20 ms each way, a 250 ms queue; the cap steps at 10 s and 30 s. Rate Hz: the mean send rate in force. Sent,")
+	t.Note("queue and goodput over the last 5 s of the phase, and the queue's p95 and the time it spent over 100 ms over the whole phase (the queue: each tick's round trip less")
+	t.Note("the run's lowest; goodput: bytes acked, with headers). Recovery from the phase's start: until the queue stays under 100 ms for 2 s,")
+	t.Note("and until the rate is the chosen one. A snapshot sender's demand follows the world: the compression setup needs more than 256 kbit/s")
+	t.Note("only while the ball rolls (about 12-21 s into the script), and 16 once everything rests (the last 5 s of the low phase). The")
+	t.Note("interpolation setup sends 2.9 Mbit/s at 10 Hz, its lowest rate: above both caps, nothing a rate can fix (its level is the")
+	t.Note("article's lesson and stays the presenter's); its round trips all include clocking a 36 kB snapshot out, so its queue reads low.")
 	for _, n := range notes {
-		fmt.Fprintln(out, n)
+		t.Note(n)
 	}
-	return nil
+	return b.Print(t)
+}
+
+// secsCell is secs as a cell: the seconds, or "never" with no figure.
+func secsCell(at, from int) strategy.Cell {
+	if at < 0 {
+		return strategy.Text("never")
+	}
+	return strategy.Num(float64(at-from)/wire.TicksPerSecond, "%.1f")
 }
 
 func benchAdaptiveDelay(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "setup\tpreset\tfixed: latency ms\tstarved\tadaptive: latency ms\tstarved\tdelay at the end ms\tjitter σ ms\tadaptive is\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "setup"}, strategy.Column{Head: "preset"},
+		strategy.Column{Head: "fixed: latency ms", Unit: "ms"}, strategy.Column{Head: "starved", Unit: "%"},
+		strategy.Column{Head: "adaptive: latency ms", Unit: "ms"}, strategy.Column{Head: "starved", Unit: "%"},
+		strategy.Column{Head: "delay at the end ms", Unit: "ms"}, strategy.Column{Head: "jitter σ ms", Unit: "ms"},
+		strategy.Column{Head: "adaptive is"},
+	)
 	better, total := 0, 0
 	for _, setup := range benchSetups() {
 		for p := link.Preset(0); p < link.NumPresets; p++ {
@@ -240,15 +256,14 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 			default:
 				verdict = "worse"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%.0f\t%.2f %%\t%.0f\t%.2f %%\t%.0f\t%.1f\t%s\t\n", setup.name, p, lat[0], 100*starved[0], lat[1], 100*starved[1], endDelay, sigma, verdict)
+			t.Add(strategy.Text(setup.name), strategy.Textf("%s", p), strategy.Num(lat[0], "%.0f"), strategy.Num(100*starved[0], "%.2f %%"),
+				strategy.Num(lat[1], "%.0f"), strategy.Num(100*starved[1], "%.2f %%"), strategy.Num(endDelay, "%.0f"), strategy.Num(sigma, "%.1f"),
+				strategy.Text(verdict))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "The script once per run. Latency: how far behind the left the right shows (network and interpolation delay), mean from 2 s on.")
-	fmt.Fprintln(out, "Starved: share of the ticks shown with nothing to interpolate toward. Fixed: 3 send intervals + a margin (83 ms at 60 Hz, 350 ms")
-	fmt.Fprintln(out, "at 10 Hz); adaptive: (1 + n) × interval + 2σ + 1 tick, n the lost snapshots in a row ridden out at the loss measured.")
-	fmt.Fprintf(out, "Adaptive is at least as good on both figures in %d of %d runs.\n", better, total)
-	return nil
+	t.Note("The script once per run. Latency: how far behind the left the right shows (network and interpolation delay), mean from 2 s on.")
+	t.Note("Starved: share of the ticks shown with nothing to interpolate toward. Fixed: 3 send intervals + a margin (83 ms at 60 Hz, 350 ms")
+	t.Note("at 10 Hz); adaptive: (1 + n) × interval + 2σ + 1 tick, n the lost snapshots in a row ridden out at the loss measured.")
+	t.Notef("Adaptive is at least as good on both figures in %d of %d runs.", better, total)
+	return b.Print(t)
 }

@@ -24,7 +24,6 @@ package statesync
 import (
 	"fmt"
 	"math"
-	"text/tabwriter"
 
 	"netcubes/adapt"
 	"netcubes/link"
@@ -129,9 +128,14 @@ func secs(at, from int) string {
 }
 
 func benchCapStep(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tbudget ≥ 410 after s\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "step"}, strategy.Column{Head: "budget"}, strategy.Column{Head: "phase"},
+		strategy.Column{Head: "budget kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "queue median ms", Unit: "ms"},
+		strategy.Column{Head: "queue p95 ms", Unit: "ms"}, strategy.Column{Head: "whole phase p95", Unit: "ms"},
+		strategy.Column{Head: "s over 100 ms", Unit: "s"}, strategy.Column{Head: "goodput kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "of the cap", Unit: "%"}, strategy.Column{Head: "RMS err cm", Unit: "cm"},
+		strategy.Column{Head: "queue < 100 ms after s", Unit: "s"}, strategy.Column{Head: "budget ≥ 410 after s", Unit: "s"},
+	)
 	type key struct {
 		step     int
 		adaptive bool
@@ -157,20 +161,19 @@ func benchCapStep(b strategy.Bench) error {
 				if adaptive {
 					name = "adaptive"
 				}
-				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.name,
-					r.tr.MeanValue(ph.from, ph.to), adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/min(ph.cap, capBudget),
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.from), secs(reached, ph.from))
+				t.Add(strategy.Int(step), strategy.Text(name), strategy.Text(ph.name),
+					strategy.Num(r.tr.MeanValue(ph.from, ph.to), "%.0f"), strategy.Num(adapt.Quantile(q, 0.5), "%.0f"),
+					strategy.Num(adapt.Quantile(q, 0.95), "%.0f"), strategy.Num(whole, "%.0f"), strategy.Num(over, "%.1f"),
+					strategy.Num(good, "%.0f"), strategy.Num(100*good/min(ph.cap, capBudget), "%.0f %%"),
+					strategy.Num(math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), "%.2f"), secsCell(settled, ph.from), secsCell(reached, ph.from))
 			}
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "The \"bottleneck\" preset: 20 ms each way, a 250 ms queue; the cap steps at 10 s and 30 s. Budget 512 kbit/s. Queue: each tick's round")
-	fmt.Fprintln(out, "trip less the run's lowest, over the last 5 s of the phase (and its p95 and time over 100 ms over the whole phase); goodput: bytes acked, with headers, over the last 5 s, against")
-	fmt.Fprintln(out, "the cap (or the budget, when lower). Recovery: from the phase's start, until the queue stays under 100 ms for 2 s, and until the")
-	fmt.Fprintln(out, "budget in force is back at 80 % of 512. Step 7 fills its budget whatever the world does; step 8 (delta encoding) needs about")
-	fmt.Fprintln(out, "110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s).")
+	t.Note("The \"bottleneck\" preset: 20 ms each way, a 250 ms queue; the cap steps at 10 s and 30 s. Budget 512 kbit/s. Queue: each tick's round")
+	t.Note("trip less the run's lowest, over the last 5 s of the phase (and its p95 and time over 100 ms over the whole phase); goodput: bytes acked, with headers, over the last 5 s, against")
+	t.Note("the cap (or the budget, when lower). Recovery: from the phase's start, until the queue stays under 100 ms for 2 s, and until the")
+	t.Note("budget in force is back at 80 % of 512. Step 7 fills its budget whatever the world does; step 8 (delta encoding) needs about")
+	t.Note("110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s).")
 	verdict := func(ok bool) string {
 		if ok {
 			return "met"
@@ -188,19 +191,30 @@ func benchCapStep(b strategy.Bench) error {
 		if fixedTail < 0.8*256 {
 			good += fmt.Sprintf(", but the sender needs only %.0f kbit/s there (fixed: %.0f %%)", fixedTail, 100*fixedTail/256)
 		}
-		fmt.Fprintf(out, "Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the\n",
+		t.Notef("Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the",
 			step, verdict(drop >= 0 && drop-capDropTick <= 2*wire.TicksPerSecond), secs(drop, capDropTick))
-		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in 45 s; packets applied late: %d (fixed: %d).\n",
+		t.Notef("  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in 45 s; packets applied late: %d (fixed: %d).",
 			good, 100*lowTail/256, verdict(rise >= 0 && rise-capRiseTick <= 5*wire.TicksPerSecond), secs(rise, capRiseTick),
 			a.backOffs, a.late, f.late)
 	}
-	return nil
+	return b.Print(t)
+}
+
+// secsCell is secs as a cell: the seconds, or "never" with no figure.
+func secsCell(at, from int) strategy.Cell {
+	if at < 0 {
+		return strategy.Text("never")
+	}
+	return strategy.Num(float64(at-from)/wire.TicksPerSecond, "%.1f")
 }
 
 func benchJitterBuffer(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tfixed: latency ms\tlate packets\tadaptive: latency ms\tlate packets\tframes at the end\tjitter σ ms\tadaptive is\t")
+	t := strategy.NewTable(
+		strategy.Column{Head: "preset"}, strategy.Column{Head: "fixed: latency ms", Unit: "ms"},
+		strategy.Column{Head: "late packets", Unit: "%"}, strategy.Column{Head: "adaptive: latency ms", Unit: "ms"},
+		strategy.Column{Head: "late packets", Unit: "%"}, strategy.Column{Head: "frames at the end", Unit: "frames"},
+		strategy.Column{Head: "jitter σ ms", Unit: "ms"}, strategy.Column{Head: "adaptive is"},
+	)
 	better := 0
 	for p := link.Preset(0); p < link.NumPresets; p++ {
 		var lat, late [2]float64
@@ -244,14 +258,12 @@ func benchJitterBuffer(b strategy.Bench) error {
 		default:
 			verdict = "worse"
 		}
-		fmt.Fprintf(w, "%s\t%.0f\t%.2f %%\t%.0f\t%.2f %%\t%d\t%.1f\t%s\t\n", p, lat[0], 100*late[0], lat[1], 100*late[1], frames, sigma, verdict)
+		t.Add(strategy.Textf("%s", p), strategy.Num(lat[0], "%.0f"), strategy.Num(100*late[0], "%.2f %%"), strategy.Num(lat[1], "%.0f"),
+			strategy.Num(100*late[1], "%.2f %%"), strategy.Int(frames), strategy.Num(sigma, "%.1f"), strategy.Text(verdict))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
-	fmt.Fprintln(out, "from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
-	fmt.Fprintln(out, "article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
-	fmt.Fprintf(out, "Adaptive is at least as good on both figures on %d of %d presets.\n", better, link.NumPresets)
-	return nil
+	t.Note("Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
+	t.Note("from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
+	t.Note("article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
+	t.Notef("Adaptive is at least as good on both figures on %d of %d presets.", better, link.NumPresets)
+	return b.Print(t)
 }
