@@ -125,6 +125,7 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 	t.Note("Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
 	t.Note("with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
 	t.Note("view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
+	fmt.Fprintln(b.Out()) // a blank line after the first table, as before
 	return b.Print(t)
 }
 
