@@ -17,7 +17,10 @@
 //     see it.
 //   - table.go: Table, a bench table as data (columns with units, cells
 //     with their figures), printed by one Write, and the charts the bench
-//     draws from it (Chart, Tradeoff).
+//     draws from it (Chart, Tradeoff). Every bench table goes through it.
+//   - modelist.go: ModeList, a second list of sub-modes beside a
+//     strategy's own (the original demos' modes) and its switch key; a
+//     list whose modes carry link conditions implements LinkChooser.
 //
 // A strategy author checks a new strategy with package strategy/strategytest:
 // its conformance test and its receive fuzzer are a few lines each.
