@@ -24,7 +24,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 					st.SetRate(st.cfg.Rate.Next())
 				}
 			}},
-		{Key: "I", Label: "render mode", Help: "render mode: latest / linear / hermite / extrapolate / hermite 0.2 s ahead (the original's)", Action: strategy.Cycle,
+		{Key: "I", Label: "render mode", Help: "render mode: latest / linear / hermite / extrapolate / hermite +0.2 s", Action: strategy.Cycle,
 			Value: func() string { return st.cfg.Render.String() },
 			Do:    func(dir int) { st.SetRender(st.cfg.Render.Step(dir)) }},
 		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,

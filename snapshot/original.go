@@ -77,7 +77,7 @@ func (st *Strategy) SetOriginal(n int) {
 
 // originalControl is the key that switches between the two lists.
 func (st *Strategy) originalControl() strategy.Control {
-	return st.orig.Control(OriginalKey, "[ ] step the original snapshot demo's six modes (with their links) / the render modes (interpolation)", "render modes", st.SetOriginal)
+	return st.orig.Control(OriginalKey, "[ ] walk the original demo's modes / the render modes", "render modes", st.SetOriginal)
 }
 
 // stepOriginal steps the original mode by dir, wrapping, and says what it

@@ -87,7 +87,7 @@ func (st *Strategy) SetOriginal(n int) {
 
 // originalControl is the key that switches between the two lists.
 func (st *Strategy) originalControl() strategy.Control {
-	return st.orig.Control(OriginalKey, "[ ] step the original state sync demo's six modes (with their links) / the build-up", "the build-up", st.SetOriginal)
+	return st.orig.Control(OriginalKey, "[ ] walk the original demo's modes / the build-up", "the build-up", st.SetOriginal)
 }
 
 // stepOriginal steps the original mode by dir, wrapping, and says what it
