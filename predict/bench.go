@@ -22,6 +22,27 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers}}
 }
 
+// stepsTable is the prediction table's columns.
+func stepsTable() *strategy.Table {
+	return strategy.NewTable(
+		strategy.Column{Head: "step"},
+		strategy.Column{Head: "replay"},
+		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "back kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "corrections"},
+		strategy.Column{Head: "corrections/s", Unit: "1/s", Join: true},
+		strategy.Column{Head: "frames/correction", Unit: "frames"},
+		strategy.Column{Head: "replay µs/tick p95", Unit: "µs"},
+		strategy.Column{Head: "replay µs/tick max", Unit: "µs"},
+		strategy.Column{Head: "player err RMS cm", Unit: "cm"},
+		strategy.Column{Head: "player err max cm", Unit: "cm"},
+		strategy.Column{Head: "late inputs"},
+		strategy.Column{Head: "frames twice"},
+		strategy.Column{Head: "input→motion ms", Unit: "ms"},
+		strategy.Column{Head: "at RTT 17 ms", Unit: "ms"},
+	)
+}
+
 // pressOnPerfectLink measures one key press's input-to-motion delay under
 // set on a perfect link (a round trip of 17 ms: a tick each way and the
 // ack's tick); NaN if the press never showed.
@@ -58,23 +79,7 @@ func msCell(ms float64, measured bool) strategy.Cell {
 }
 
 func benchSteps(b strategy.Bench) error {
-	t := strategy.NewTable(
-		strategy.Column{Head: "step"},
-		strategy.Column{Head: "replay"},
-		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "back kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "corrections"},
-		strategy.Column{Head: "corrections/s", Unit: "1/s", Join: true},
-		strategy.Column{Head: "frames/correction", Unit: "frames"},
-		strategy.Column{Head: "replay µs/tick p95", Unit: "µs"},
-		strategy.Column{Head: "replay µs/tick max", Unit: "µs"},
-		strategy.Column{Head: "player err RMS cm", Unit: "cm"},
-		strategy.Column{Head: "player err max cm", Unit: "cm"},
-		strategy.Column{Head: "late inputs"},
-		strategy.Column{Head: "frames twice"},
-		strategy.Column{Head: "input→motion ms", Unit: "ms"},
-		strategy.Column{Head: "at RTT 17 ms", Unit: "ms"},
-	)
+	t := stepsTable()
 	type row struct {
 		mode  Mode
 		scope Scope
