@@ -92,7 +92,7 @@ cross: $(TESTRUN)
 # `go test` already replays), FUZZJOBS targets at a time with one worker
 # each (testrun fuzz). Targets are listed as package:Target; every reader of
 # bytes from outside has one: the bit streams and packets, the strategies'
-# receive paths and the session's two read paths (through internal/fuzzutil),
+# receive paths and the session's two read paths (through strategy/strategytest),
 # the UDP datagram header and handler, the two-process right's state
 # messages, the script parser and the recording, the app's flags and the web
 # page's address. FUZZMINIMIZE bounds the shrinking of each new interesting

@@ -185,8 +185,8 @@ func (st *Strategy) modeName() string {
 func (st *Strategy) seeLink(ctx strategy.Context) { st.link, st.hasLink = ctx.Link(), true }
 
 // ChosenLink implements strategy.LinkChooser: the mode's link conditions.
-func (st *Strategy) ChosenLink() (link.Config, string) {
-	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1)
+func (st *Strategy) ChosenLink() (link.Config, string, bool) {
+	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1), true
 }
 
 // SubMode implements strategy.Strategy: the seven modes. Each is a new

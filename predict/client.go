@@ -393,6 +393,8 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if c.pressFrame >= 0 && c.shownFrame() > c.pressFrame {
 		ss.InputDelayMs = float64(c.tick-c.pressTick) * 1000 / wire.TicksPerSecond
 		ss.HasInputDelay = true
+		ss.InputPresses++
+		ss.InputDelaySumMs += ss.InputDelayMs
 		c.pressFrame = -1
 	}
 	ss.Lead = c.ct - ctx.Frame()

@@ -88,6 +88,8 @@ type Stats struct {
 	InputsPerPacket int
 	InputDelayMs    float64 // the last key press's input-to-motion delay
 	HasInputDelay   bool
+	InputPresses    uint64  // key presses whose motion has shown since the start
+	InputDelaySumMs float64 // their input-to-motion delays, summed (ms)
 
 	// Over the last second.
 	CorrectionsPerSec     float64

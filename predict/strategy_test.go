@@ -339,3 +339,22 @@ func TestSavesFollowTheRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestPressDelayOnPerfectLink pins the bench's "at RTT 17 ms" column: one
+// key press on a perfect link shows 50 ms late without prediction (the
+// input crosses to the server, the server steps with it, its state crosses
+// back: three ticks) and at once with it.
+func TestPressDelayOnPerfectLink(t *testing.T) {
+	for _, c := range []struct {
+		m    Mode
+		want float64
+	}{{NoPrediction, 50}, {PredictOnly, 0}, {Replay, 0}} {
+		s, st := newSession(t, link.Config{}, c.m)
+		got := pressDelay(s, st)
+		if math.Abs(got-c.want) > 0.5 {
+			t.Errorf("step %d: input→motion %.1f ms on a perfect link, want %.0f", int(c.m), got, c.want)
+		}
+		rtt, _ := s.Context().RTT()
+		t.Logf("step %d: input→motion %.1f ms, RTT %.1f ms", int(c.m), got, rtt)
+	}
+}

@@ -4,7 +4,11 @@
 // snapshot compression (the eleven stages of "Snapshot Compression", from
 // 17.37 Mbit/s to under 256 kbit/s, and two stages beyond the article).
 // The catalog offers two instances, the starting points of the two
-// articles (NewInterpolation, NewCompression).
+// articles (NewInterpolation, NewCompression). The interpolation entry
+// also has the original demo's six modes (OriginalModes) on `[`/`]` once
+// F2 switches to them, each with its send rate, render mode and link
+// conditions (strategy.LinkChooser), among them the original's hermite
+// extrapolation (RenderHermiteAhead).
 //
 // # Quantize first
 //

@@ -39,22 +39,33 @@ import (
 //     snapshot before it). It fails in the ways the article describes:
 //     cubes sink into the floor (a falling cube keeps falling), katamari
 //     cubes fly off on tangents (circular motion continues straight).
+//   - Hermite ahead: the original demo's "hermite extrapolation": hermite
+//     between A and B as above, both endpoints first pushed AheadSeconds
+//     along their velocity (the tangents unchanged). The view leads the
+//     playback by that much, so it is 0.2 s fresher than plain hermite at
+//     the same delay, and overshoots wherever a cube's velocity changes
+//     within those 0.2 s (a bounce, a katamari turn).
 
 // RenderMode selects how the receiver turns snapshots into a view.
 type RenderMode uint8
 
 // The render modes.
 const (
-	RenderLatest      RenderMode = iota // newest snapshot as it is: hitches
-	RenderLinear                        // lerp position, slerp orientation
-	RenderHermite                       // hermite position, slerp orientation
-	RenderExtrapolate                   // from the newest snapshot, at its velocity, no delay: fails
+	RenderLatest       RenderMode = iota // newest snapshot as it is: hitches
+	RenderLinear                         // lerp position, slerp orientation
+	RenderHermite                        // hermite position, slerp orientation
+	RenderExtrapolate                    // from the newest snapshot, at its velocity, no delay: fails
+	RenderHermiteAhead                   // the original's: hermite between endpoints pushed 0.2 s ahead
 
 	// NumRenderModes counts the modes.
 	NumRenderModes = iota
 )
 
-var renderModeNames = [NumRenderModes]string{"latest only", "linear+slerp", "hermite+slerp", "extrapolate"}
+var renderModeNames = [NumRenderModes]string{"latest only", "linear+slerp", "hermite+slerp", "extrapolate", "hermite+0.2 s"}
+
+// AheadSeconds is how far RenderHermiteAhead pushes both endpoints along
+// their velocity: the original demo's 0.2 s.
+const AheadSeconds = 0.2
 
 // String names the mode for the HUD: "linear+slerp".
 func (m RenderMode) String() string {
@@ -321,6 +332,12 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 			p.Position = a.Position.Add(v.Mul(dt))
 			p.Orientation = geom.RotateBy(a.Orientation, w, dt)
 		}
+		if ip.Mode == RenderHermiteAhead && !p.AtRest {
+			// Holding or starved: the lead stays, so the view does not
+			// jump back 0.2 s when the next snapshot is late.
+			v, _ := ip.extrapolationVelocity(i)
+			p.Position = p.Position.Add(v.Mul(AheadSeconds))
+		}
 		return p, sent
 	}
 	b := &ip.B.Poses[i]
@@ -339,7 +356,7 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 	}
 	u := ip.Alpha
 	p.Orientation = geom.Slerp(a.Orientation, b.Orientation, u)
-	if ip.Mode != RenderHermite {
+	if ip.Mode != RenderHermite && ip.Mode != RenderHermiteAhead {
 		p.Position = a.Position.Add(b.Position.Sub(a.Position).Mul(u))
 		return p, sent
 	}
@@ -351,7 +368,11 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 		ma = snapTangent(ip.prev, ip.B, i, ip.A, ip.B)
 		mb = snapTangent(ip.A, ip.next, i, ip.A, ip.B)
 	}
-	p.Position = geom.Hermite(a.Position, ma, b.Position, mb, dt, u)
+	pa, pb := a.Position, b.Position
+	if ip.Mode == RenderHermiteAhead {
+		pa, pb = pa.Add(ma.Mul(AheadSeconds)), pb.Add(mb.Mul(AheadSeconds))
+	}
+	p.Position = geom.Hermite(pa, ma, pb, mb, dt, u)
 	return p, sent
 }
 

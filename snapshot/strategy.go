@@ -72,6 +72,12 @@ type Strategy struct {
 	send  snapshotSender
 	recv  snapshotReceiver
 	adapt snapshotAdapt
+
+	// The original demo's modes (original.go): the mode shown (1-6, 0:
+	// today's render modes), the last one shown, and the settings to go
+	// back to.
+	orig           strategy.ModeList
+	beforeOriginal Config
 }
 
 // subMode is what the sub-mode keys of an instance step.
@@ -92,7 +98,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
+	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg, orig: strategy.ModeList{N: len(OriginalModes)}}
 	st.send.shared = &quantized{frame: -1}
 	st.controls = st.buildControls()
 	return st
@@ -105,7 +111,8 @@ func NewInterpolation() *Strategy {
 	c := DefaultConfig()
 	c.UseInterpolationDemo()
 	st := New(c)
-	st.id, st.name, st.sub = "interpolation", "Snapshot interpolation", subRender
+	st.id, st.name = "interpolation", "Snapshot interpolation"
+	st.setSub(subRender)
 	return st
 }
 
@@ -115,8 +122,19 @@ func NewCompression() *Strategy {
 	c := DefaultConfig()
 	c.UseCompressionDemo()
 	st := New(c)
-	st.id, st.name, st.sub = "compression", "Snapshot compression", subLevel
+	st.id, st.name = "compression", "Snapshot compression"
+	st.setSub(subLevel)
 	return st
+}
+
+// setSub sets what the sub-mode keys step; the interpolation entry has
+// the key to the original demo's modes too.
+func (st *Strategy) setSub(sub subMode) {
+	st.sub = sub
+	st.controls = st.buildControls()
+	if sub == subRender {
+		st.controls = append(st.controls, st.originalControl())
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -214,7 +232,12 @@ func (st *Strategy) Family() string { return "Snapshots" }
 
 // Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms"
 // (with the rate and delay in force when they adapt).
-func (st *Strategy) Mode() string { return st.adapt.mode(st) }
+func (st *Strategy) Mode() string {
+	if st.orig.Shown > 0 {
+		return st.originalMode() + " · " + st.adapt.mode(st)
+	}
+	return st.adapt.mode(st)
+}
 
 // Explain implements strategy.Strategy: the level's line once compression is on
 // (level 2 and up), else the render mode's.
@@ -844,7 +867,9 @@ func (r *snapshotReceiver) view(v *viewmodel.View, halves []float64) (float64, b
 // with the same settings, sharing the server's quantized world.
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
-	c.id, c.name, c.sub = st.id, st.name, st.sub
+	c.id, c.name = st.id, st.name
+	c.setSub(st.sub)
+	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
 	c.send.shared = st.send.shared
 	st.send.shared.clones++
 	return c

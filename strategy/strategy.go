@@ -218,12 +218,17 @@ type TwoWay interface {
 }
 
 // LinkChooser is implemented by a strategy whose sub-modes are network
-// conditions (deterministic lockstep's seven modes, as in the original
-// demo). The session applies ChosenLink when the strategy is selected and
-// after each sub-mode step; the link keys change the conditions afterwards
-// as usual. name says on the HUD where the conditions came from.
+// conditions (deterministic lockstep's seven modes, the original demos'
+// mode lists of the other strategies). The session applies ChosenLink when
+// the strategy is selected, after each sub-mode step, and after a key
+// changed the strategy's settings so that it chooses another link (or
+// none); the link keys change the conditions afterwards as usual. name
+// says on the HUD where the conditions came from. ok is false while the
+// current sub-mode chooses no link (a strategy that offers the original's
+// mode list beside its own build-up): the session then brings back the
+// links the presenter had before a sub-mode chose one.
 type LinkChooser interface {
-	ChosenLink() (c link.Config, name string)
+	ChosenLink() (c link.Config, name string, ok bool)
 }
 
 // RightDriven is implemented by a strategy whose clients own their

@@ -126,6 +126,9 @@ func (a *App) controlKey(key string) {
 	for i := range cs {
 		if cs[i].Key == key {
 			a.say("%s", cs[i].Press(dir))
+			// A key may switch the strategy to a mode list that chooses
+			// the link (the original demos' modes), or back.
+			a.sess.SettingsChanged()
 			return
 		}
 	}
