@@ -139,11 +139,12 @@ func benchSteps(b strategy.Bench) error {
 	t.Note("input→motion: from a key press on the client to the first drawn frame that moves with it, mean over the script's presses; at RTT 17 ms:")
 	t.Note("one press on a perfect link (one tick each way), the figure step 1 exists to show: without prediction the player answers a round trip late.")
 	t.Charts = []strategy.Chart{{
-		File: "prediction", Title: "Networked Physics (2004): corrections and the predicted player's error, by step",
+		File: "prediction", Title: "Networked Physics (2004): input → motion, corrections and the predicted player's error, by step",
 		X: []string{"step", "replay"}, Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "corrections/s", Label: "corrections (rewind and replay)"},
-			{Y: "player err RMS cm", Label: "player error, RMS"},
+			{Y: "input→motion ms", Label: "input → motion"},
+			{Y: "corrections/s", Label: "corrections"},
+			{Y: "player err RMS cm", Label: "player error, RMS", Log: true},
 		},
 	}}
 	t.Tradeoff = &strategy.Tradeoff{Name: "2004 prediction, by step (error: the player only)", Kbps: "kbit/s", ErrCm: "player err RMS cm",
