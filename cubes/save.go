@@ -9,6 +9,7 @@ package cubes
 
 import (
 	"errors"
+	"unsafe"
 
 	"netcubes/physics"
 )
@@ -23,6 +24,11 @@ type Saved struct {
 
 // Valid reports whether s holds a saved world.
 func (s *Saved) Valid() bool { return s.phys.Valid() }
+
+// Bytes is the memory s holds, in bytes (see physics.Saved.Bytes).
+func (s *Saved) Bytes() int {
+	return s.phys.Bytes() + cap(s.meta)*int(unsafe.Sizeof(meta{})) + int(unsafe.Sizeof(s.frame))
+}
 
 // Frame is the frame number of the saved world.
 func (s *Saved) Frame() int { return s.frame }

@@ -102,3 +102,31 @@ func BenchmarkSaveRestore(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSaveRestoreRing is the client's pattern: a ring of 32 saves of
+// the gather, each save into the next slot and a restore from the slot
+// saved 16 frames earlier, so that every copy reads and writes memory
+// that is not in the cache, as a replay does. bytes/save is the size of a
+// warm save.
+func BenchmarkSaveRestoreRing(b *testing.B) {
+	script, err := LoadScript("katamari")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := newTestWorld(b)
+	ring := make([]Saved, 32)
+	for f := 0; f < 450; f++ {
+		w.Save(&ring[f%len(ring)])
+		w.Step(script.InputAt(f))
+	}
+	k := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Save(&ring[k%len(ring)])
+		if err := w.Restore(&ring[(k+16)%len(ring)]); err != nil {
+			b.Fatal(err)
+		}
+		k++
+	}
+	b.ReportMetric(float64(ring[0].Bytes()), "bytes/save")
+}

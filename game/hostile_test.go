@@ -5,8 +5,8 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
-	"netcubes/internal/fuzzutil"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -109,11 +109,11 @@ func (m *mirror) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error {
 // ahead once panicked with "index out of range [-26]".)
 func TestHostileSequenceNumbers(t *testing.T) {
 	list := catalog.All()
-	h := fuzzutil.New(t, fuzzutil.Config{Strategies: list})
+	h := strategytest.New(t, strategytest.Config{Strategies: list})
 	for i, st := range list {
 		// The strategy's first packet: it needs no baseline, so it decodes
 		// whenever it is accepted.
-		var seed fuzzutil.Input
+		var seed strategytest.Input
 		for _, in := range h.Seeds() {
 			if int(in.Strategy) == i && !in.ToLeft && seed.Body == nil {
 				seed = in
@@ -166,8 +166,8 @@ func TestHostileSequenceNumbers(t *testing.T) {
 // and goes on.
 func TestHostileAcks(t *testing.T) {
 	m := &mirror{}
-	h := fuzzutil.New(t, fuzzutil.Config{Strategies: []strategy.Strategy{m}})
-	for _, in := range []fuzzutil.Input{
+	h := strategytest.New(t, strategytest.Config{Strategies: []strategy.Strategy{m}})
+	for _, in := range []strategytest.Input{
 		{ToLeft: true, Frame: 100, Seq: 40000, HasAck: true, Ack: 65535, AckBits: 0xffffffff, Body: []byte{1, 2}},
 		{ToLeft: true, Frame: 100, Seq: 3, HasAck: true, Ack: 100, Body: []byte{0xff, 0xff, 0xff, 0xff, 0xff}},
 		{ToLeft: true, Frame: 70000, Seq: 1, Body: []byte{0x00, 0x00, 0x02, 0x00, 0x3f}}, // an input from frame 131,072
@@ -182,7 +182,7 @@ func TestHostileAcks(t *testing.T) {
 // FuzzSessionReceive sends data packets of any sequence and bytes to the
 // right of every catalog strategy at any frame.
 func FuzzSessionReceive(f *testing.F) {
-	h := fuzzutil.New(f, fuzzutil.Config{Strategies: catalog.All(), Direction: fuzzutil.ToRightOnly})
+	h := strategytest.New(f, strategytest.Config{Strategies: catalog.All(), Direction: strategytest.ToRightOnly})
 	h.Fuzz(f)
 }
 
@@ -191,7 +191,7 @@ func FuzzSessionReceive(f *testing.F) {
 // payload handed to a two-way strategy, or refused for one that is not).
 func FuzzSessionReceiveBack(f *testing.F) {
 	list := append(catalog.All(), &mirror{})
-	h := fuzzutil.New(f, fuzzutil.Config{Strategies: list, Direction: fuzzutil.ToLeftOnly})
+	h := strategytest.New(f, strategytest.Config{Strategies: list, Direction: strategytest.ToLeftOnly})
 	h.Fuzz(f)
 }
 
@@ -201,6 +201,6 @@ func FuzzSessionReceiveBack(f *testing.F) {
 // sync's and the 2004 server's inputs of all players, lockstep's relayed
 // inputs and its clients' own inputs going up).
 func FuzzSessionPlayers(f *testing.F) {
-	h := fuzzutil.New(f, fuzzutil.Config{Strategies: catalog.All(), Players: 3})
+	h := strategytest.New(f, strategytest.Config{Strategies: catalog.All(), Players: 3})
 	h.Fuzz(f)
 }

@@ -69,7 +69,7 @@ func (m *manyRights) join(keys cubes.Input) *Session {
 	m.keys = append(m.keys, keys)
 	m.hsGot, m.counted = append(m.hsGot, 0), append(m.counted, false)
 	deadline := time.Now().Add(5 * time.Second)
-	for !r.joined {
+	for !r.tp.joined {
 		if time.Now().After(deadline) {
 			m.t.Fatal("a right did not join within 5 s")
 		}

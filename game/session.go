@@ -132,6 +132,7 @@ type Session struct {
 	// strategy chose). restored says the last SetStrategy did.
 	before   []link.Pair
 	restored bool
+	chosen   string // the name of the link a sub-mode chose last ("": none)
 	// serverNs is the server's share of the last tick (Config.Timing): on
 	// the critical path (the serial part and the slowest of the parallel
 	// sends, workerNs) and in all (serverCPU).
@@ -148,22 +149,10 @@ type Session struct {
 	errs     errorState
 	pairs    []physics.ContactPair // scratch for HardestImpact
 
-	// The two-process mode (twoproc.go).
-	tp                twoProc // the two-process mode's connection and guards
-	ctlW, keyW, diagW *wire.WriteStream
-	ctlBuf, keyBuf    []byte
-	diagBuf           []byte
-	ctlSeq            uint32
-	events            []string // the session's own notes for Events
-	lastKey           []byte
-	joined            bool // the right process follows a left
-	remote            remoteState
-	leftFrame         int // the newest left frame a control datagram gave
-	lastDiag          int
-	remoteHash        uint64
-	remoteHashFrame   int
-	diagPos           []mgl64.Vec3
-	diagRot           []mgl64.Quat
+	// The two-process mode (twoproc.go): its connection, formats' buffers
+	// and what a right knows of the left; nil in one process.
+	tp     *twoProc
+	events []string // the session's own notes for Events
 
 	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
 }
@@ -198,11 +187,7 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Clients < 0 || cfg.Clients > MaxClients {
 		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
 	}
-	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg), lastDiag: -1}
-	if cfg.Role != RoleBoth {
-		s.ctlBuf, s.keyBuf, s.diagBuf = make([]byte, 4096), make([]byte, 4096), make([]byte, maxPacketBytes)
-		s.ctlW, s.keyW, s.diagW = wire.NewWriteStream(s.ctlBuf), wire.NewWriteStream(s.keyBuf), wire.NewWriteStream(s.diagBuf)
-	}
+	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg)}
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
 	if err != nil {
 		return nil, err
@@ -222,14 +207,14 @@ func New(cfg Config) (*Session, error) {
 		s.addClient(k)
 	}
 	if cfg.ChosenLink {
-		s.applyChosenLink()
+		s.followChosenLink(true)
 	}
 	s.resetNetwork()
 	s.hist.record(0, s.left)
 	s.fillLeftView()
 	if cfg.Role == RoleLeft {
 		// A right may connect before the first tick: it starts from here.
-		if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(0, 0)); body != nil {
+		if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(0, 0)); body != nil {
 			s.tp.server.SetAccept(body)
 		}
 	}
@@ -401,24 +386,55 @@ func (s *Session) StrategyIndex() int { return s.active }
 func (s *Session) Strategies() []strategy.Strategy { return s.strategies }
 
 // SetStrategy switches to strategy i of the list. The right side and the
-// links start over; the left world carries on. Leaving a strategy that
-// chose the link (strategy.LinkChooser) brings back the links the
-// presenter had before it, on every client still on the chosen link
-// (LinksRestored says so): the lockstep mode's TCP-like 125 ms / 5 % must
-// not become the next strategy's conditions unasked.
+// links start over; the left world carries on. Leaving a strategy whose
+// sub-mode chose the link (strategy.LinkChooser) for one that chooses none
+// brings back the links the presenter had before it, on every client still
+// on the chosen link (LinksRestored says so): the lockstep mode's TCP-like
+// 125 ms / 5 % must not become the next strategy's conditions unasked.
 func (s *Session) SetStrategy(i int) error {
 	if i < 0 || i >= len(s.strategies) {
 		return fmt.Errorf("game: no strategy %d", i)
 	}
-	_, chose := s.strategies[s.active].(strategy.LinkChooser)
+	if r, ok := s.strategies[s.active].(strategy.Releaser); ok && i != s.active {
+		r.Release() // nothing large kept for a strategy that is not running
+	}
 	s.activate(i)
 	s.restored = false
-	if _, chooses := s.strategies[i].(strategy.LinkChooser); chose && !chooses {
-		s.restoreLinks()
-	}
-	s.applyChosenLink()
+	s.followChosenLink(true)
 	s.resetNetwork()
 	return nil
+}
+
+// SettingsChanged tells the session that a key changed the active
+// strategy's settings (ui: a strategy control): when that changes the
+// link its sub-mode chooses (a switch to or from the original demo's mode
+// list), the session applies the new choice, or brings back the
+// presenter's links. A key that leaves the choice as it was leaves the
+// links alone, so the link keys' changes since stay.
+func (s *Session) SettingsChanged() {
+	restored := s.restored
+	s.followChosenLink(false)
+	s.restored = restored
+}
+
+// followChosenLink applies the link the active strategy's sub-mode
+// chooses (strategy.LinkChooser), or brings back the presenter's links
+// when it chooses none. again applies a choice even when it is the one
+// applied last (a switch to the strategy, a sub-mode step); otherwise only
+// a new choice is applied.
+func (s *Session) followChosenLink(again bool) {
+	c, name, chooses := link.Config{}, "", false
+	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
+		c, name, chooses = lc.ChosenLink()
+	}
+	if !chooses {
+		s.restoreLinks()
+		s.chosen = ""
+		return
+	}
+	if again || name != s.chosen {
+		s.applyChosenLink(c, name)
+	}
 }
 
 // restoreLinks puts back the links saved when a strategy chose its own,
@@ -474,7 +490,8 @@ func (s *Session) activate(i int) {
 
 // SubMode steps the active strategy's sub-mode (the `[` and `]` keys) and
 // returns what it says; a strategy whose sub-modes are network conditions
-// (strategy.LinkChooser) sets the link too.
+// (strategy.LinkChooser) sets the link too, or gives the presenter's back
+// when the new sub-mode chooses none.
 //
 // A strategy whose sub-modes must not carry the right's state over
 // (strategy.Restarter: lockstep's modes, state sync stepping down) starts
@@ -484,31 +501,30 @@ func (s *Session) activate(i int) {
 func (s *Session) SubMode(dir int) string {
 	st := s.strategies[s.active]
 	msg := st.SubMode(dir)
-	s.applyChosenLink()
+	restored := s.restored
+	s.followChosenLink(true)
+	s.restored = restored
 	if r, ok := st.(strategy.Restarter); ok && r.RestartsAfter(dir) {
 		s.startOver(true)
 	}
 	return msg
 }
 
-// applyChosenLink sets the link the active strategy's mode asks for, on
-// every client, keeping the links the presenter had before the first
-// time (restoreLinks).
-func (s *Session) applyChosenLink() {
-	if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
-		if s.before == nil {
-			s.before = append(s.before, s.defaultLinks())
-			for _, cl := range s.clients {
-				s.before = append(s.before, cl.link)
-			}
-		}
-		c, name := lc.ChosenLink()
+// applyChosenLink sets conditions c, chosen by a strategy's sub-mode
+// (name), on every client, keeping the links the presenter had before the
+// first time (restoreLinks).
+func (s *Session) applyChosenLink(c link.Config, name string) {
+	if s.before == nil {
+		s.before = append(s.before, s.defaultLinks())
 		for _, cl := range s.clients {
-			cl.setLinks(link.Symmetric(c))
-			cl.linkBy = name
+			s.before = append(s.before, cl.link)
 		}
-		s.cfg.Link, s.cfg.Up, s.linkBy = c, nil, name
 	}
+	for _, cl := range s.clients {
+		cl.setLinks(link.Symmetric(c))
+		cl.linkBy = name
+	}
+	s.cfg.Link, s.cfg.Up, s.linkBy, s.chosen = c, nil, name, name
 }
 
 // LinkSource names what set the shown client's link conditions when a

@@ -3,12 +3,9 @@ package game
 import (
 	"errors"
 	"fmt"
-	"math"
-	"unicode/utf8"
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/udp"
@@ -71,124 +68,11 @@ func (r Role) String() string {
 // by up to a few centimetres for a cube bouncing in between.
 const DefaultDiagEvery = 1
 
-// diagResolution and diagOrientationBits are the precision of the truth
-// the right's error is measured against (snapshot level 5's).
-const (
-	diagResolution      = wire.SnapshotPositionResolution
-	diagOrientationBits = wire.SnapshotOrientationBits
-)
-
-// remoteState is the left's state as a right follows it.
-type remoteState struct {
-	seq      uint32 // control sequence: older ones are ignored
-	epoch    uint32 // the left's session; a new one restarts the right
-	frame    uint32 // the left's frame when it was sent
-	active   uint8
-	players  uint8     // the world's players (the right builds its world with as many)
-	links    link.Pair // the simulated conditions, each direction
-	checksum bool      // packets carry a CRC (checksum.go)
-	rtt      float32   // ms, from the left's acks; negative before the first ack
-	loss     float32   // 0..1
-	sentKbps float32   // left → right, IP/UDP headers included, as the left counts it
-	// facts is the strategy's line of figures as the left has it (bits per
-	// cube, updates per packet: the sender's numbers), refreshed with each
-	// control datagram, at least once a second.
-	facts string
-}
-
-// maxFactsBytes bounds the facts line in a control datagram.
-const maxFactsBytes = 240
-
-// serializeState writes or reads the left's state and then every strategy's
-// settings, in list order (both processes run the same catalog).
-func (s *Session) serializeState(st wire.Stream, rs *remoteState) error {
-	st.SetCategory(wire.CategoryHeader)
-	for _, v := range []*uint32{&rs.seq, &rs.epoch, &rs.frame} {
-		if err := wire.SerializeUint32(st, v); err != nil {
-			return err
-		}
-	}
-	if err := wire.SerializeInt(st, &rs.active, 0, uint8(len(s.strategies)-1)); err != nil {
-		return err
-	}
-	if err := wire.SerializeInt(st, &rs.players, 1, cubes.MaxPlayers); err != nil {
-		return err
-	}
-	if err := rs.links.Down.Serialize(st); err != nil {
-		return err
-	}
-	if err := rs.links.Up.Serialize(st); err != nil {
-		return err
-	}
-	if err := wire.SerializeBool(st, &rs.checksum); err != nil {
-		return err
-	}
-	for _, f := range []*float32{&rs.rtt, &rs.loss, &rs.sentKbps} {
-		if err := serializeFinite32(st, f); err != nil {
-			return err
-		}
-	}
-	if err := serializeText(st, &rs.facts, maxFactsBytes); err != nil {
-		return err
-	}
-	for _, x := range s.strategies {
-		if sh, ok := x.(strategy.Shared); ok {
-			if err := sh.SerializeSettings(st); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// serializeText serializes a string of at most max bytes: a length, then
-// the bytes. On read, a longer length or bytes that are not UTF-8 fail.
-func serializeText(s wire.Stream, t *string, max int) error {
-	n := int32(len(*t))
-	if s.IsWriting() && n > int32(max) {
-		n = int32(max)
-	}
-	if err := wire.SerializeInt(s, &n, 0, int32(max)); err != nil {
-		return err
-	}
-	var buf [maxFactsBytes]byte
-	b := buf[:n]
-	if s.IsWriting() {
-		copy(b, *t)
-	}
-	for i := range b {
-		v := uint32(b[i])
-		if err := wire.SerializeBits(s, &v, 8); err != nil {
-			return err
-		}
-		b[i] = byte(v)
-	}
-	if s.IsReading() {
-		if !utf8.Valid(b) {
-			return s.Fail(wire.ErrValueOutOfRange)
-		}
-		*t = string(b)
-	}
-	return nil
-}
-
-// serializeFinite32 serializes a float32, rejecting NaN and infinities on
-// read.
-func serializeFinite32(s wire.Stream, f *float32) error {
-	if err := wire.SerializeFloat32(s, f); err != nil {
-		return err
-	}
-	if v := float64(*f); math.IsNaN(v) || math.IsInf(v, 0) {
-		return s.Fail(wire.ErrValueOutOfRange)
-	}
-	return nil
-}
-
 // leftState is the state the left publishes now to client k: the
 // session's, and the figures only the left can measure of that client.
 func (s *Session) leftState(now wire.Tick, k int) remoteState {
 	c := s.clients[k]
-	rs := remoteState{seq: s.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active),
+	rs := remoteState{seq: s.tp.ctlSeq, epoch: s.cfg.Epoch, frame: uint32(s.frame), active: uint8(s.active),
 		players: uint8(s.left.NumPlayers()), links: c.link, checksum: s.cfg.Checksum, rtt: -1}
 	if rtt, ok := c.leftEP.RTT(); ok {
 		rs.rtt = float32(rtt)
@@ -221,30 +105,30 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	// session, the strategy, the settings, the players or a link; not the
 	// figures, which change every tick) or once a second, since a control
 	// datagram can be lost. Each right gets its own link and figures.
-	key := s.writeState(s.keyW, s.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active),
+	key := s.writeState(s.tp.keyW, s.tp.keyBuf, remoteState{epoch: s.cfg.Epoch, active: uint8(s.active),
 		players: uint8(s.left.NumPlayers()), links: s.defaultLinks(), checksum: s.cfg.Checksum})
 	for _, c := range s.clients {
-		s.keyW.Reset(s.keyBuf[len(key):])
-		if c.link.Down.Serialize(s.keyW) == nil && c.link.Up.Serialize(s.keyW) == nil {
-			key = s.keyBuf[:len(key)+len(s.keyW.Bytes())]
+		s.tp.keyW.Reset(s.tp.keyBuf[len(key):])
+		if c.link.Down.Serialize(s.tp.keyW) == nil && c.link.Up.Serialize(s.tp.keyW) == nil {
+			key = s.tp.keyBuf[:len(key)+len(s.tp.keyW.Bytes())]
 		}
 	}
-	changed := string(key) != string(s.lastKey)
+	changed := string(key) != string(s.tp.lastKey)
 	if changed {
-		s.lastKey = append(s.lastKey[:0], key...)
+		s.tp.lastKey = append(s.tp.lastKey[:0], key...)
 	}
 	if changed || int(now)%wire.TicksPerSecond == 0 {
-		s.ctlSeq++
+		s.tp.ctlSeq++
 		for k := range s.clients {
 			if !srv.Slot(k).Connected {
 				continue
 			}
-			if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now, k)); body != nil {
+			if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(now, k)); body != nil {
 				srv.Send(k, udp.KindControl, body)
 			}
 		}
 	}
-	if body := s.writeState(s.ctlW, s.ctlBuf, s.leftState(now, 0)); body != nil {
+	if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(now, 0)); body != nil {
 		srv.SetAccept(body)
 	}
 	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 && srv.Clients() > 0 {
@@ -303,16 +187,6 @@ func (s *Session) followSlots() {
 	}
 }
 
-// writeState serializes rs and every strategy's settings into buf, or
-// returns nil.
-func (s *Session) writeState(w *wire.WriteStream, buf []byte, rs remoteState) []byte {
-	w.Reset(buf)
-	if s.serializeState(w, &rs) != nil || w.SerializeAlign() != nil {
-		return nil
-	}
-	return w.Bytes()
-}
-
 // flush moves the packets that came out of a simulated link this tick onto
 // the socket: the left's to the right in slot k, the right's to its left.
 func (s *Session) flush(k int, l *link.Link, now wire.Tick) {
@@ -323,43 +197,6 @@ func (s *Session) flush(k int, l *link.Link, now wire.Tick) {
 			s.tp.client.Send(udp.KindData, d.Data)
 		}
 	}
-}
-
-// diagBody writes the left's truth: frame, state hash and every cube.
-func (s *Session) diagBody() ([]byte, bool) {
-	w := s.diagW
-	w.Reset(s.diagBuf)
-	f := uint32(s.frame)
-	h := s.left.StateHash()
-	n := int32(s.left.NumCubes())
-	w.SetCategory(wire.CategoryHeader)
-	if wire.SerializeUint32(w, &f) != nil || wire.SerializeUint64(w, &h) != nil || wire.SerializeInt(w, &n, 1, maxDiagCubes) != nil {
-		return nil, false
-	}
-	for i := 0; i < int(n); i++ {
-		c := s.left.Cube(i)
-		d := diagCube{pos: wire.QuantizePosition(c.Position, diagResolution), rot: wire.QuantizeQuat(c.Orientation, diagOrientationBits)}
-		if d.serialize(w) != nil {
-			return nil, false
-		}
-	}
-	return w.Bytes(), w.Err() == nil
-}
-
-// maxDiagCubes bounds the cubes a diagnostics datagram may claim.
-const maxDiagCubes = 4096
-
-// diagCube is one cube of the diagnostics: 79 bits.
-type diagCube struct {
-	pos wire.QuantizedVec3
-	rot wire.QuantizedQuat
-}
-
-func (d *diagCube) serialize(s wire.Stream) error {
-	if err := wire.SerializeQuantizedPosition(s, &d.pos, diagResolution); err != nil {
-		return err
-	}
-	return wire.SerializeQuantizedQuat(s, &d.rot, diagOrientationBits)
 }
 
 // stepRightProcess is a tick of the right process: the left's state and
@@ -379,7 +216,7 @@ func (s *Session) stepRightProcess(wire.Tick) {
 	for _, body := range c.Received(udp.KindControl) {
 		s.applyState(body, false)
 	}
-	if !s.joined {
+	if !s.tp.joined {
 		s.fillLeftView()
 		s.right.Cubes = s.right.Cubes[:0]
 		s.updateMetrics(0, false)
@@ -390,7 +227,7 @@ func (s *Session) stepRightProcess(wire.Tick) {
 	}
 	st := s.strategies[s.active]
 	s.frame++
-	s.followLeft(s.leftFrame)
+	s.followLeft(s.tp.leftFrame)
 	data := c.Received(udp.KindData)
 	for _, d := range data {
 		s.followData(d)
@@ -438,7 +275,7 @@ func (s *Session) applyState(body []byte, accept bool) {
 		}
 		accept = true // a world of another shape: start over
 	}
-	restart := accept || !s.joined
+	restart := accept || !s.tp.joined
 	if !restart && int(rs.frame) > s.frame+resyncTicks {
 		// This process fell behind the left (it could not keep up with
 		// real time, or it was suspended), as two controls a second or
@@ -449,13 +286,13 @@ func (s *Session) applyState(body []byte, accept bool) {
 	}
 	s.tp.ctlAt, s.tp.behind = s.tp.tick, behindClaim{}
 	switchTo := int(rs.active) != s.active
-	s.remote, s.joined = rs, true
+	s.tp.remote, s.tp.joined = rs, true
 	if rs.links != s.clients[0].link {
 		s.SetLinks(rs.links)
 	}
 	s.cfg.Checksum = rs.checksum
-	if !restart && int(rs.frame) > s.leftFrame {
-		s.leftFrame = int(rs.frame) // followed at the tick (stepRightProcess)
+	if !restart && int(rs.frame) > s.tp.leftFrame {
+		s.tp.leftFrame = int(rs.frame) // followed at the tick (stepRightProcess)
 	}
 	switch {
 	case restart:
@@ -464,20 +301,6 @@ func (s *Session) applyState(body []byte, accept bool) {
 		s.activate(int(rs.active))
 		s.resetNetwork()
 	}
-}
-
-// readStateHeader reads the state without the settings, to judge a body
-// before anything is applied.
-func (s *Session) readStateHeader(rs *remoteState) error {
-	for _, v := range []*uint32{&rs.seq, &rs.epoch, &rs.frame} {
-		if err := wire.SerializeUint32(s.r, v); err != nil {
-			return err
-		}
-	}
-	if rs.frame > wire.MaxFrame {
-		return errFrameTooLarge
-	}
-	return wire.SerializeInt(s.r, &rs.active, 0, uint8(len(s.strategies)-1))
 }
 
 // errFrameTooLarge refuses a left's frame past wire.MaxFrame: the
@@ -532,13 +355,13 @@ func (s *Session) Events() []string {
 // (for the strategies' shapes), an empty history, the links and the active
 // strategy reset.
 func (s *Session) restartAt(f int) {
-	s.activate(int(s.remote.active))
+	s.activate(int(s.tp.remote.active))
 	if err := s.left.SetStates(s.initial); err == nil {
 		s.left.SetFrame(0)
 	}
-	s.frame, s.leftFrame = f, f
+	s.frame, s.tp.leftFrame = f, f
 	s.hist.clear()
-	s.lastDiag = -1
+	s.tp.lastDiag = -1
 	s.resetNetwork()
 }
 
@@ -556,14 +379,14 @@ func (s *Session) recordDiag(body []byte) {
 		return
 	}
 	frame := int(f)
-	if frame <= s.lastDiag || frame > s.frame+10*wire.TicksPerSecond || frame < s.frame-10*wire.TicksPerSecond {
+	if frame <= s.tp.lastDiag || frame > s.frame+10*wire.TicksPerSecond || frame < s.frame-10*wire.TicksPerSecond {
 		return // old, reordered, or absurd: the history keeps what it has
 	}
-	if cap(s.diagPos) < int(n) {
-		s.diagPos = make([]mgl64.Vec3, n)
-		s.diagRot = make([]mgl64.Quat, n)
+	if cap(s.tp.diagPos) < int(n) {
+		s.tp.diagPos = make([]mgl64.Vec3, n)
+		s.tp.diagRot = make([]mgl64.Quat, n)
 	}
-	pos, rot := s.diagPos[:n], s.diagRot[:n]
+	pos, rot := s.tp.diagPos[:n], s.tp.diagRot[:n]
 	for i := range pos {
 		var d diagCube
 		if d.serialize(s.r) != nil {
@@ -573,9 +396,9 @@ func (s *Session) recordDiag(body []byte) {
 		pos[i] = wire.DequantizePosition(d.pos, diagResolution)
 		rot[i] = wire.DequantizeQuat(d.rot, diagOrientationBits)
 	}
-	s.hist.recordPoses(frame, s.lastDiag, pos, rot)
-	s.lastDiag = frame
-	s.remoteHash, s.remoteHashFrame = h, frame
+	s.hist.recordPoses(frame, s.tp.lastDiag, pos, rot)
+	s.tp.lastDiag = frame
+	s.tp.remoteHash, s.tp.remoteHashFrame = h, frame
 }
 
 // RemoteState is what the right process knows of the left: whether it has
@@ -609,10 +432,13 @@ type RemoteState struct {
 // Remote returns what the right process knows of the left (on the left:
 // only Connected).
 func (s *Session) Remote() RemoteState {
-	r := RemoteState{Joined: s.joined, Loss: float64(s.remote.loss), SentKbps: float64(s.remote.sentKbps),
-		DiagFrame: s.remoteHashFrame, DiagHash: s.remoteHash, Facts: s.remote.facts}
-	if s.remote.rtt >= 0 {
-		r.RTTms, r.HasRTT = float64(s.remote.rtt), true
+	if s.tp == nil {
+		return RemoteState{}
+	}
+	r := RemoteState{Joined: s.tp.joined, Loss: float64(s.tp.remote.loss), SentKbps: float64(s.tp.remote.sentKbps),
+		DiagFrame: s.tp.remoteHashFrame, DiagHash: s.tp.remoteHash, Facts: s.tp.remote.facts}
+	if s.tp.remote.rtt >= 0 {
+		r.RTTms, r.HasRTT = float64(s.tp.remote.rtt), true
 	}
 	switch {
 	case s.tp.server != nil:
@@ -633,10 +459,20 @@ func (s *Session) Remote() RemoteState {
 func (s *Session) Role() Role { return s.cfg.Role }
 
 // Server is the left process's connection (nil otherwise).
-func (s *Session) Server() *udp.Server { return s.tp.server }
+func (s *Session) Server() *udp.Server {
+	if s.tp == nil {
+		return nil
+	}
+	return s.tp.server
+}
 
 // Client is the right process's connection (nil otherwise).
-func (s *Session) Client() *udp.Client { return s.tp.client }
+func (s *Session) Client() *udp.Client {
+	if s.tp == nil {
+		return nil
+	}
+	return s.tp.client
+}
 
 // twoProc is the two-process mode's own state: the connection, its tick,
 // the events for Events, and the guards on the left's control datagrams.
@@ -649,6 +485,22 @@ type twoProc struct {
 
 	ctlAt  wire.Tick   // the right: tick of the last control taken
 	behind behindClaim // the right: a control that says it fell far behind
+
+	// The formats' buffers: control, key (accept) and diagnostics.
+	ctlW, keyW, diagW       *wire.WriteStream
+	ctlBuf, keyBuf, diagBuf []byte
+	ctlSeq                  uint32 // the left: the last control's sequence
+	lastKey                 []byte
+
+	// What a right knows of the left.
+	joined          bool // the right process follows a left
+	remote          remoteState
+	leftFrame       int // the newest left frame a control datagram gave
+	lastDiag        int
+	remoteHash      uint64
+	remoteHashFrame int
+	diagPos         []mgl64.Vec3
+	diagRot         []mgl64.Quat
 }
 
 // slotState is what the left last saw of a slot: the right's generation,
@@ -666,15 +518,21 @@ func (t *twoProc) slot(k int) *slotState {
 	return &t.slots[k]
 }
 
-// newTwoProc takes the connection of cfg's role (and only that one).
-func newTwoProc(cfg Config) twoProc {
-	switch cfg.Role {
-	case RoleLeft:
-		return twoProc{server: cfg.Server}
-	case RoleRight:
-		return twoProc{client: cfg.Client}
+// newTwoProc takes the connection of cfg's role (and only that one), with
+// the formats' buffers; nil in one process.
+func newTwoProc(cfg Config) *twoProc {
+	if cfg.Role == RoleBoth {
+		return nil
 	}
-	return twoProc{}
+	t := &twoProc{lastDiag: -1}
+	if cfg.Role == RoleLeft {
+		t.server = cfg.Server
+	} else {
+		t.client = cfg.Client
+	}
+	t.ctlBuf, t.keyBuf, t.diagBuf = make([]byte, 4096), make([]byte, 4096), make([]byte, maxPacketBytes)
+	t.ctlW, t.keyW, t.diagW = wire.NewWriteStream(t.ctlBuf), wire.NewWriteStream(t.keyBuf), wire.NewWriteStream(t.diagBuf)
+	return t
 }
 
 // behindClaim is a control datagram whose frame is far ahead of the
@@ -715,11 +573,11 @@ const (
 
 // takeControl judges a control's header (before anything is applied).
 func (s *Session) takeControl(rs *remoteState) bool {
-	if !s.joined || rs.epoch != s.remote.epoch {
+	if !s.tp.joined || rs.epoch != s.tp.remote.epoch {
 		s.clients[0].metrics.RejectedBack++ // only an accept starts a session
 		return false
 	}
-	ahead := rs.seq - s.remote.seq // serial arithmetic: wraps like the counter
+	ahead := rs.seq - s.tp.remote.seq // serial arithmetic: wraps like the counter
 	reach := uint64(ctlReach) + uint64(ctlReachPerTick)*uint64(max(s.tp.tick-s.tp.ctlAt, 0))
 	if ahead == 0 || ahead >= 1<<31 {
 		return false // a repeat, or an older control that arrived late

@@ -74,7 +74,7 @@ func newProcPair(t *testing.T, start int) *procPair {
 		lc.Poll(0)
 		return !right.joinedAfterPoll()
 	})
-	if !right.joined {
+	if !right.tp.joined {
 		t.Fatal("the right did not join")
 	}
 	return p
@@ -86,7 +86,7 @@ func (s *Session) joinedAfterPoll() bool {
 	if body, _, ok := s.tp.client.Accepted(); ok {
 		s.applyState(body, true)
 	}
-	return s.joined
+	return s.tp.joined
 }
 
 // pollRight polls a right's connection outside Step, on its own tick.
@@ -421,7 +421,7 @@ func FuzzRightReadsState(f *testing.F) {
 		f.Fatal(err)
 	}
 	left.Step(cubes.Input{Up: true})
-	state := append([]byte(nil), left.writeState(left.ctlW, left.ctlBuf, left.leftState(1, 0))...)
+	state := append([]byte(nil), left.writeState(left.tp.ctlW, left.tp.ctlBuf, left.leftState(1, 0))...)
 	diag, _ := left.diagBody()
 	f.Add(uint8(0), state)
 	f.Add(uint8(1), state)
@@ -441,7 +441,7 @@ func FuzzRightReadsState(f *testing.F) {
 		default:
 			right.recordDiag(body)
 		}
-		if right.joined && kind >= 3 {
+		if right.tp.joined && kind >= 3 {
 			stepRightAlone(right)
 		}
 	})
@@ -470,7 +470,7 @@ func TestRightRefusesFramesPastMaxFrame(t *testing.T) {
 			}
 			rs := right.leftState(1, 0)
 			rs.frame, rs.active = tc.frame, uint8(active)
-			body := append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
+			body := append([]byte(nil), right.writeState(right.tp.ctlW, right.tp.ctlBuf, rs)...)
 			before := right.clients[0].metrics.RejectedBack
 			right.applyState(body, true)
 			if got := right.clients[0].metrics.RejectedBack > before; got == tc.taken {
@@ -540,12 +540,12 @@ func TestControlCannotWedgeTheRight(t *testing.T) {
 			for range wire.TicksPerSecond {
 				p.step(cubes.Input{})
 			}
-			rs := p.right.remote
+			rs := p.right.tp.remote
 			tc.edit(&rs, p.right)
-			body := append([]byte(nil), p.right.writeState(p.right.ctlW, p.right.ctlBuf, rs)...)
+			body := append([]byte(nil), p.right.writeState(p.right.tp.ctlW, p.right.tp.ctlBuf, rs)...)
 			frame, link := p.right.frame, p.right.Link()
 			p.right.applyState(body, false)
-			if p.right.frame != frame || p.right.Link() != link || p.right.remote.seq == rs.seq {
+			if p.right.frame != frame || p.right.Link() != link || p.right.tp.remote.seq == rs.seq {
 				t.Fatalf("the forged control was taken: frame %d → %d, link %+v", frame, p.right.frame, p.right.Link())
 			}
 			// The left changes its link: the right still follows.
@@ -576,10 +576,10 @@ func TestRightFarBehindStartsOver(t *testing.T) {
 	}
 	right := p.right
 	control := func(ahead int) []byte {
-		rs := right.remote
+		rs := right.tp.remote
 		rs.seq++
 		rs.frame = uint32(right.frame + ahead)
-		return append([]byte(nil), right.writeState(right.ctlW, right.ctlBuf, rs)...)
+		return append([]byte(nil), right.writeState(right.tp.ctlW, right.tp.ctlBuf, rs)...)
 	}
 	start := right.frame
 	right.applyState(control(600), false)
@@ -668,7 +668,7 @@ func TestRightStartedBeforeTheLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for !right.Remote().Connected || !right.joined {
+	for !right.Remote().Connected || !right.tp.joined {
 		if time.Now().After(deadline) {
 			t.Fatalf("the right never joined the late left: %+v", rc.Status())
 		}

@@ -43,15 +43,16 @@ type Mode struct {
 // jitterTick is ±1 tick of jitter, in ms.
 const jitterTick = 1000.0 / wire.TicksPerSecond
 
-// Modes are the seven modes, in `]` order. TCP-like links deliver every
+// Modes are the seven modes, in `]` order, with the original's ±1/60 s of
+// jitter on every lossy link (modes 3-7). TCP-like links deliver every
 // packet in order, late (a loss holds back everything behind it until the
 // retransmission); UDP links lose packets, and the inputs every packet
 // repeats keep the right going.
 var Modes = []Mode{
 	{Name: "deterministic", Link: link.Config{TCPLike: true}, DelayMs: 100},
 	{Name: "non-deterministic", Link: link.Config{TCPLike: true}, DelayMs: 100, NonDeterministic: true},
-	{Name: "TCP-like 50 ms, 1 % loss", Link: link.Config{LatencyMs: 50, LossPercent: 1, TCPLike: true}, DelayMs: 100},
-	{Name: "TCP-like 100 ms, 2 % loss", Link: link.Config{LatencyMs: 100, LossPercent: 2, TCPLike: true}, DelayMs: 100},
+	{Name: "TCP-like 50 ms, 1 % loss", Link: link.Config{LatencyMs: 50, LossPercent: 1, JitterMs: jitterTick, TCPLike: true}, DelayMs: 100},
+	{Name: "TCP-like 100 ms, 2 % loss", Link: link.Config{LatencyMs: 100, LossPercent: 2, JitterMs: jitterTick, TCPLike: true}, DelayMs: 100},
 	{Name: "TCP-like 125 ms, 5 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 5, JitterMs: jitterTick, TCPLike: true}, DelayMs: 100},
 	{Name: "UDP 125 ms, 25 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 25, JitterMs: jitterTick}, DelayMs: 100},
 	{Name: "UDP 125 ms, 50 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 50, JitterMs: jitterTick}, DelayMs: 250},

@@ -185,8 +185,8 @@ func (st *Strategy) modeName() string {
 func (st *Strategy) seeLink(ctx strategy.Context) { st.link, st.hasLink = ctx.Link(), true }
 
 // ChosenLink implements strategy.LinkChooser: the mode's link conditions.
-func (st *Strategy) ChosenLink() (link.Config, string) {
-	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1)
+func (st *Strategy) ChosenLink() (link.Config, string, bool) {
+	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1), true
 }
 
 // SubMode implements strategy.Strategy: the seven modes. Each is a new
@@ -225,6 +225,15 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.acked = start
 	st.lastCount = 0
 	st.restartRight(start)
+}
+
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: the right's world and the fresh
+// world's save go; Reset builds them again.
+func (st *Strategy) Release() {
+	st.world = nil
+	st.fresh = cubes.Saved{}
 }
 
 // restartRight puts the right's world at the fresh state at frame start and
@@ -528,8 +537,12 @@ type Stats struct {
 
 // Stats returns the right's figures.
 func (st *Strategy) Stats() Stats {
-	return Stats{Checked: st.checked, Desync: st.desync, StallTicks: st.stallTicks, LongestStall: st.longest,
-		Waiting: st.waiting, Frame: st.world.Frame(), InputsInFlight: st.lastCount}
+	s := Stats{Checked: st.checked, Desync: st.desync, StallTicks: st.stallTicks, LongestStall: st.longest,
+		Waiting: st.waiting, InputsInFlight: st.lastCount}
+	if st.world != nil {
+		s.Frame = st.world.Frame()
+	}
+	return s
 }
 
 // World is the right's world (tests).

@@ -99,13 +99,16 @@
 // every step ("quantize both sides") keeps a resting world asleep and
 // still; a real correction wakes it and its island. See SetState.
 //
-// Save and Restore copy the complete world, contacts, warm-start impulses,
-// sleep state and scratch included, into a reusable Saved value and back:
-// stepping a restored world reproduces the original run bit for bit, which
-// is what rewind and replay (client-side prediction) needs. Both are plain
-// copies into storage the Saved value keeps, with no allocation once it is
-// warm: cheap enough for every tick (BenchmarkSaveRestore in package cubes
-// measures them).
+// Save and Restore (save.go) copy what a later step reads (the bodies'
+// state, pending forces, each live contact with its manifold's points and
+// warm-start impulses, the sleep state) into a reusable Saved value and
+// back, and rebuild the rest (rotation matrices, a sleeping body's bounds,
+// the broadphase's grids) or leave it to the next step (the solver's
+// scratch): stepping a restored world reproduces the original run bit for
+// bit, which is what rewind and replay (client-side prediction) needs. A
+// save of 901 cubes mid-gather holds about 0.7 MB (1.9 MB when it copied
+// the whole World), with no allocation once the Saved value is warm
+// (BenchmarkSaveRestore and BenchmarkSaveRestoreRing in package cubes).
 //
 // # Units
 //

@@ -29,9 +29,6 @@ type manifoldPoint struct {
 	// normalImpulse is the impulse (N·s) the last substep of the last step
 	// applied along the normal; the warm start for the next step.
 	normalImpulse float64
-	// totalNormalImpulse is the normal impulse (N·s) applied at this point
-	// over the whole last step: what the game hears as an impact.
-	totalNormalImpulse float64
 	// id names the features that produced the point.
 	id uint32
 }

@@ -882,7 +882,6 @@ func (w *World) storeImpulses() {
 			cp := &cps[j]
 			mp := &ct.m.points[j]
 			mp.normalImpulse = cp.normalImpulse
-			mp.totalNormalImpulse = cp.totalNormalImpulse
 			total += cp.totalNormalImpulse
 			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
 			if s <= slop || cp.totalNormalImpulse > 0 {

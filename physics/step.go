@@ -104,9 +104,6 @@ func (w *World) clearEvents() {
 		if c.m.count == 0 {
 			c.flags &^= flagTouching
 		}
-		for j := int32(0); j < c.m.count; j++ {
-			c.m.points[j].totalNormalImpulse = 0
-		}
 	}
 }
 

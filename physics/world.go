@@ -167,6 +167,11 @@ type World struct {
 
 	// SetState's angle tolerance as a gap: 1 - cos(θ/2) ≈ θ²/8.
 	angleTolGap float64
+
+	// shapes fingerprints the bodies' shapes for Save and Restore
+	// (shapeHash), valid until the next AddBox.
+	shapes      uint64
+	shapesValid bool
 }
 
 // NewWorld returns an empty world, or an error wrapping ErrInvalidConfig.
@@ -258,6 +263,7 @@ func (w *World) AddBox(def BoxDef) (BodyID, error) {
 	b.w = clampLength(b.w, b.maxAng)
 	b.rot = rotationMatrix(b.q)
 	w.bodies = append(w.bodies, b)
+	w.shapesValid = false
 	w.bp.fat = append(w.bp.fat, aabb{})
 	w.bp.balls = append(w.bp.balls, ball{})
 	w.awakeDirty = true

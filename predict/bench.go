@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 
+	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -21,8 +22,9 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers}}
 }
 
-func benchSteps(b strategy.Bench) error {
-	t := strategy.NewTable(
+// stepsTable is the prediction table's columns.
+func stepsTable() *strategy.Table {
+	return strategy.NewTable(
 		strategy.Column{Head: "step"},
 		strategy.Column{Head: "replay"},
 		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
@@ -36,7 +38,48 @@ func benchSteps(b strategy.Bench) error {
 		strategy.Column{Head: "player err max cm", Unit: "cm"},
 		strategy.Column{Head: "late inputs"},
 		strategy.Column{Head: "frames twice"},
+		strategy.Column{Head: "input→motion ms", Unit: "ms"},
+		strategy.Column{Head: "at RTT 17 ms", Unit: "ms"},
 	)
+}
+
+// pressOnPerfectLink measures one key press's input-to-motion delay under
+// set on a perfect link (a round trip of 17 ms: a tick each way and the
+// ack's tick); NaN if the press never showed.
+func pressOnPerfectLink(b strategy.Bench, set Settings) (float64, error) {
+	st := New(DefaultConfig())
+	r, err := b.NewRun(link.Config{}, st)
+	if err != nil {
+		return 0, err
+	}
+	st.SetSettings(set)
+	return pressDelay(r, st), nil
+}
+
+// pressDelay idles the player of r (whose strategy is st) for a second,
+// then holds Up until the drawn player moves with it, and returns the
+// delay st measured (ms), or NaN after 3 s without.
+func pressDelay(r interface{ Step(cubes.Input) }, st *Strategy) float64 {
+	const press, most = wire.TicksPerSecond, 3 * wire.TicksPerSecond
+	for f := 0; f < most; f++ {
+		r.Step(cubes.Input{Up: f >= press})
+		if ss := st.Stats(); ss.HasInputDelay {
+			return ss.InputDelayMs
+		}
+	}
+	return math.NaN()
+}
+
+// msCell is a delay in ms, or "none" when nothing was measured.
+func msCell(ms float64, measured bool) strategy.Cell {
+	if !measured || math.IsNaN(ms) {
+		return strategy.Text("none")
+	}
+	return strategy.Num(ms, "%.0f")
+}
+
+func benchSteps(b strategy.Bench) error {
+	t := stepsTable()
 	type row struct {
 		mode  Mode
 		scope Scope
@@ -79,21 +122,29 @@ func benchSteps(b strategy.Bench) error {
 			perCorr = float64(ss.ReplayedFrames) / float64(ss.Corrections)
 		}
 		sec := float64(ticks) / wire.TicksPerSecond
+		perfect, err := pressOnPerfectLink(b, set)
+		if err != nil {
+			return err
+		}
 		t.Add(strategy.Textf("%d %s", int(r.mode), r.mode), strategy.Textf("%s", r.scope),
 			strategy.Num(s.Metrics().SentKbps, "%.1f"), strategy.Num(back/float64(max(ticks, 1)), "%.1f"),
 			strategy.Uint(ss.Corrections), strategy.Num(float64(ss.Corrections)/math.Max(sec, 1e-9), " (%.1f/s)"), strategy.Num(perCorr, "%.1f"),
 			strategy.Num(p95, "%.0f"), strategy.Num(worst, "%.0f"), strategy.Num(math.Sqrt(errSq/math.Max(float64(errN), 1)), "%.2f"), strategy.Num(errMax, "%.1f"),
-			strategy.Uint(ss.LateInputs), strategy.Uint(ss.SimulatedTwice))
+			strategy.Uint(ss.LateInputs), strategy.Uint(ss.SimulatedTwice),
+			msCell(ss.InputDelaySumMs/math.Max(float64(ss.InputPresses), 1), ss.InputPresses > 0), msCell(perfect, true))
 	}
 	t.Note("Intercontinental link; the script's inputs go to the client (the right owns the player). kbit/s: the last second, server → client, headers included;")
 	t.Note("back: client → server (its inputs and the acks). player err: the client's predicted player against the server's at the same frame, per second")
 	t.Note("(steps 2+; step 1 draws the server's state). replay µs/tick: wall-clock time spent rewinding and replaying in one tick.")
+	t.Note("input→motion: from a key press on the client to the first drawn frame that moves with it, mean over the script's presses; at RTT 17 ms:")
+	t.Note("one press on a perfect link (one tick each way), the figure step 1 exists to show: without prediction the player answers a round trip late.")
 	t.Charts = []strategy.Chart{{
-		File: "prediction", Title: "Networked Physics (2004): corrections and the predicted player's error, by step",
+		File: "prediction", Title: "Networked Physics (2004): input → motion, corrections and the predicted player's error, by step",
 		X: []string{"step", "replay"}, Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "corrections/s", Label: "corrections (rewind and replay)"},
-			{Y: "player err RMS cm", Label: "player error, RMS"},
+			{Y: "input→motion ms", Label: "input → motion"},
+			{Y: "corrections/s", Label: "corrections"},
+			{Y: "player err RMS cm", Label: "player error, RMS", Log: true},
 		},
 	}}
 	t.Tradeoff = &strategy.Tradeoff{Name: "2004 prediction, by step (error: the player only)", Kbps: "kbit/s", ErrCm: "player err RMS cm",

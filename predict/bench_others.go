@@ -16,12 +16,12 @@ package predict
 // whenever player 2 is drawn within 1.5 × the reach, so the tags fall
 // around the reach's edge, where the verdicts can disagree.
 //
-// The table is written with plain fmt here, in its own function, so the
-// bench's shared table type can take it over.
+// Both tables are the bench's shared table type: printed, and drawn with
+// -plots (the error and jitter of the other player by drawing mode; the
+// tags' agreement with and without lag compensation).
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -61,17 +61,17 @@ func benchOthers(b strategy.Bench) error {
 		fmt.Fprintln(b.Out(), "(this bench runs one player only)")
 		return nil
 	}
-	var rows [][]string
+	t := othersTable()
 	for _, pr := range othersPresets {
 		for m := OthersArrived; int(m) <= NumOthersModes; m++ {
 			r, err := othersRun(pb, pr, m)
 			if err != nil {
 				return err
 			}
-			rows = append(rows, othersCells(pr, m, &r))
+			t.Add(othersCells(pr, m, &r)...)
 		}
 	}
-	if err := writeOthersTable(b, rows); err != nil {
+	if err := b.Print(t); err != nil {
 		return err
 	}
 	return benchPassing(b, pb)
@@ -92,8 +92,11 @@ const (
 var passModes = []OthersMode{OthersArrived, OthersInterpolate, OthersExtrapolate, OthersPredict}
 
 func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "\npreset\tother player drawn\ttags\tseen as hits\tgranted comp\tgranted no comp\tagree comp\tagree no comp\tview ms back\t")
+	tab := strategy.NewTable(strategy.Column{Head: "preset"}, strategy.Column{Head: "other player drawn"},
+		strategy.Column{Head: "tags"}, strategy.Column{Head: "seen as hits"},
+		strategy.Column{Head: "granted comp"}, strategy.Column{Head: "granted no comp"},
+		strategy.Column{Head: "agree comp", Unit: "%"}, strategy.Column{Head: "agree no comp", Unit: "%"},
+		strategy.Column{Head: "view ms back", Unit: "ms"})
 	for _, pr := range othersPresets {
 		for _, m := range passModes {
 			c := DefaultConfig()
@@ -114,25 +117,24 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 				return 3
 			}, nil)
 			t := st.Stats().Tags
-			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%.0f\t\n", pr, m, t.Verdicts, t.SeenHitsJudged, t.GrantedOn, t.GrantedOff,
-				pctCell(t.AgreementOn()), pctCell(t.AgreementOff()), t.LastViewBackMs)
+			tab.Add(strategy.Text(pr.String()), strategy.Text(m.String()), strategy.Int(t.Verdicts), strategy.Int(t.SeenHitsJudged),
+				strategy.Int(t.GrantedOn), strategy.Int(t.GrantedOff), pctCell(t.AgreementOn()), pctCell(t.AgreementOff()),
+				strategy.Num(t.LastViewBackMs, "%.0f"))
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(b.Out(), "Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
-	fmt.Fprintln(b.Out(), "with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
-	fmt.Fprintln(b.Out(), "view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
-	return nil
-}
-
-// pctCell writes a percentage, or "–" when there is none.
-func pctCell(v float64) string {
-	if v < 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f %%", v)
+	tab.Note("Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
+	tab.Note("with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
+	tab.Note("view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
+	tab.Charts = []strategy.Chart{{
+		File: "other-players-tags", Title: "Tags judged by the server: agreement with what the client saw, with and without lag compensation",
+		X: []string{"preset"}, Series: "other player drawn", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "agree comp", Label: "agreement, lag compensation on"},
+			{Y: "agree no comp", Label: "agreement, lag compensation off"},
+		},
+	}}
+	fmt.Fprintln(b.Out())
+	return b.Print(tab)
 }
 
 // othersRun plays the scenario on preset pr with the other player drawn
@@ -213,17 +215,25 @@ func (e *pushEpisode) end(row *othersRow) {
 	row.pushSeen += flat(e.lastSee.Sub(e.seen))
 }
 
-// othersCells formats one row.
-func othersCells(pr link.Preset, m OthersMode, r *othersRow) []string {
-	return []string{
-		pr.String(), m.String(),
-		fmt.Sprintf("%.2f", r.o.ErrRMSCm), fmt.Sprintf("%.1f", r.o.ErrMaxCm),
-		pastCell(r.o.PastMs), fmt.Sprintf("%.2f", r.o.JitterCm),
-		fmt.Sprintf("%.1f", r.o.ContactSec), fmt.Sprintf("%.1f", r.o.ContactCorrPerSec),
-		fmt.Sprintf("%.2f / %.2f", r.pushServer, r.pushSeen),
-		fmt.Sprintf("%d (%d hits)", r.tags.Verdicts, r.tags.SeenHitsJudged),
+// othersCells are one row's cells.
+func othersCells(pr link.Preset, m OthersMode, r *othersRow) []strategy.Cell {
+	return []strategy.Cell{
+		strategy.Text(pr.String()), strategy.Text(m.String()),
+		strategy.Num(r.o.ErrRMSCm, "%.2f"), strategy.Num(r.o.ErrMaxCm, "%.1f"),
+		{Value: r.o.PastMs, Text: pastCell(r.o.PastMs)}, strategy.Num(r.o.JitterCm, "%.2f"),
+		strategy.Num(r.o.ContactSec, "%.1f"), strategy.Num(r.o.ContactCorrPerSec, "%.1f"),
+		strategy.Num(r.pushServer, "%.2f"), strategy.Num(r.pushSeen, " / %.2f"),
+		strategy.Int(r.tags.Verdicts), strategy.Textf(" (%d hits)", r.tags.SeenHitsJudged),
 		pctCell(r.tags.AgreementOn()), pctCell(r.tags.AgreementOff()),
 	}
+}
+
+// pctCell is a percentage, or "–" when there is none.
+func pctCell(v float64) strategy.Cell {
+	if v < 0 {
+		return strategy.Text("–")
+	}
+	return strategy.Num(v, "%.0f %%")
 }
 
 // pastCell writes a delay: positive in the past, "ahead" for negative.
@@ -234,25 +244,30 @@ func pastCell(ms float64) string {
 	return fmt.Sprintf("%.0f", ms)
 }
 
-// writeOthersTable prints the table and what its columns mean.
-func writeOthersTable(b strategy.Bench, rows [][]string) error {
-	w := tabwriter.NewWriter(b.Out(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tother player drawn\terr RMS cm\terr max cm\tdrawn ms ago\tjitter cm/tick\tcontact s\tcorr/s in contact\tpushed m server / screen\ttags (seen hits)\tagree comp\tagree no comp\t")
-	for _, r := range rows {
-		for _, c := range r {
-			fmt.Fprint(w, c, "\t")
-		}
-		fmt.Fprintln(w)
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	out := b.Out()
-	fmt.Fprintln(out, "2 players: you shove player 2 for 10 s (steering from your client's screen), then the push bot shoves you for 10 s; client 1 (yours) measured,")
-	fmt.Fprintln(out, "client 2 thin. err: player 2 as drawn against the server's exact state at the frame")
-	fmt.Fprintln(out, "it represents; drawn ms ago: the server's present minus that frame (ahead: predicted past it); jitter: RMS change of the drawn per-tick motion.")
-	fmt.Fprintln(out, "contact: seconds the players touch on the server (both phases); corr/s: client 1's corrections per second of contact. pushed: during the first")
-	fmt.Fprintln(out, "phase's contacts, how far player 2 moved on the server and on client 1's screen. tags: client 1 tags player 2 whenever it is drawn within 4.5 m")
-	fmt.Fprintln(out, "(reach 3 m); agree: verdicts equal to what the client saw, the server judging with lag compensation (rewound to the view) and without (its present).")
-	return nil
+// othersTable is the table's columns, what they mean, and its chart: the
+// error of the other player as drawn and its jitter, by drawing mode, on
+// each preset (LAN: nearly no lag; terrible: the most).
+func othersTable() *strategy.Table {
+	t := strategy.NewTable(strategy.Column{Head: "preset"}, strategy.Column{Head: "other player drawn"},
+		strategy.Column{Head: "err RMS cm", Unit: "cm"}, strategy.Column{Head: "err max cm", Unit: "cm"},
+		strategy.Column{Head: "drawn ms ago", Unit: "ms"}, strategy.Column{Head: "jitter cm/tick", Unit: "cm"},
+		strategy.Column{Head: "contact s", Unit: "s"}, strategy.Column{Head: "corr/s in contact", Unit: "/s"},
+		strategy.Column{Head: "pushed m server / screen", Unit: "m"}, strategy.Column{Head: "pushed m screen", Unit: "m", Join: true},
+		strategy.Column{Head: "tags (seen hits)"}, strategy.Column{Head: "seen hits", Join: true},
+		strategy.Column{Head: "agree comp", Unit: "%"}, strategy.Column{Head: "agree no comp", Unit: "%"})
+	t.Note("2 players: you shove player 2 for 10 s (steering from your client's screen), then the push bot shoves you for 10 s; client 1 (yours) measured,")
+	t.Note("client 2 thin. err: player 2 as drawn against the server's exact state at the frame")
+	t.Note("it represents; drawn ms ago: the server's present minus that frame (ahead: predicted past it); jitter: RMS change of the drawn per-tick motion.")
+	t.Note("contact: seconds the players touch on the server (both phases); corr/s: client 1's corrections per second of contact. pushed: during the first")
+	t.Note("phase's contacts, how far player 2 moved on the server and on client 1's screen. tags: client 1 tags player 2 whenever it is drawn within 4.5 m")
+	t.Note("(reach 3 m); agree: verdicts equal to what the client saw, the server judging with lag compensation (rewound to the view) and without (its present).")
+	t.Charts = []strategy.Chart{{
+		File: "other-players", Title: "How a client draws the other player: error and jitter by drawing mode and network (how far back: see the table)",
+		X: []string{"preset"}, Series: "other player drawn", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "err RMS cm", Label: "error at the frame shown, RMS", Log: true},
+			{Y: "jitter cm/tick", Label: "drawn jitter per tick", Log: true},
+		},
+	}}
+	return t
 }

@@ -26,7 +26,8 @@ import (
 // keep correcting for a lead it has already fixed, and overshoot.
 //
 // Its world. In the prediction modes the local world is at frame ct: each
-// tick the client saves it (cubes.World.Save, the whole world, bit exact),
+// tick the client saves it (cubes.World.Save, the whole world, bit exact;
+// only the last round trip's saves are kept, see keepSaves),
 // steps it with the presenter's input at once (no lag), and records the
 // move {frame, input, player state after}. When the server's state for
 // frame f arrives, the client compares the server's player with the move's
@@ -66,25 +67,34 @@ type move struct {
 	after cubes.CubeState // the player after stepping frame → frame+1
 }
 
-// ring is the client's history of one predicting world.
+// ring is the client's history of one predicting world: the moves of the
+// last MoveRing frames, and a saved world for the newest depth of them
+// only, the frames a correction can still rewind to (see keepSaves).
 type ring struct {
-	saves []cubes.Saved // saves[f % n]: the world at frame f, before step f
-	moves []move        // moves[f % n]
+	moves []move         // moves[f % n]
+	saves []*cubes.Saved // saves[f % n]: the world at frame savedAt[f % n], before its step; nil: none
+	// savedAt[k] is the frame saves[k] holds (−1: none).
+	savedAt []int
+	// depth is how many of the newest frames keep a save.
+	depth int
 }
 
 func (r *ring) reset(n int) {
 	if len(r.moves) != n {
-		r.saves = make([]cubes.Saved, n)
 		r.moves = make([]move, n)
+		r.saves = make([]*cubes.Saved, n)
+		r.savedAt = make([]int, n)
 	}
 	for k := range r.moves {
 		r.moves[k].frame = -1
+		r.saves[k], r.savedAt[k] = nil, -1 // a ring starting over holds no save
 	}
+	r.depth = n
 }
 
 // at returns the move of frame f, or nil.
 func (r *ring) at(f int) *move {
-	if f < 0 {
+	if f < 0 || len(r.moves) == 0 {
 		return nil
 	}
 	m := &r.moves[f%len(r.moves)]
@@ -92,6 +102,52 @@ func (r *ring) at(f int) *move {
 		return nil
 	}
 	return m
+}
+
+// saved returns the world saved at frame f, or nil.
+func (r *ring) saved(f int) *cubes.Saved {
+	if f < 0 || len(r.saves) == 0 {
+		return nil
+	}
+	k := f % len(r.saves)
+	if r.savedAt[k] != f {
+		return nil
+	}
+	return r.saves[k]
+}
+
+// save saves w as the world at frame f. The saves of the frames that left
+// the window of the newest depth frames go: one is reused for f (in the
+// steady state exactly one leaves as f enters, so nothing is allocated),
+// the others are dropped for the collector (when the depth shrinks).
+func (r *ring) save(w *cubes.World, f int) {
+	k := f % len(r.saves)
+	s := r.saves[k]
+	r.saves[k], r.savedAt[k] = nil, -1
+	for j, t := range r.saves {
+		if t != nil && r.savedAt[j] <= f-r.depth {
+			if s == nil {
+				s = t
+			}
+			r.saves[j], r.savedAt[j] = nil, -1
+		}
+	}
+	if s == nil {
+		s = new(cubes.Saved)
+	}
+	w.Save(s)
+	r.saves[k], r.savedAt[k] = s, f
+}
+
+// held counts the saved worlds the ring holds and their bytes.
+func (r *ring) held() (n, bytes int) {
+	for _, s := range r.saves {
+		if s != nil {
+			n++
+			bytes += s.Bytes()
+		}
+	}
+	return n, bytes
 }
 
 type client struct {
@@ -115,6 +171,13 @@ type client struct {
 
 	inBits []uint8 // inputs by frame, [f % ring]
 	acked  int     // newest input frame the server holds (−1)
+
+	// The lag of the server's states as they arrive (the client's frame
+	// minus the state's): the largest of each of the last lagPeriods
+	// periods of lagPeriod ticks, lags[lagAt] the current one (−1: none).
+	// keepSaves sizes the rings' saves from them.
+	lags  [lagPeriods]int
+	lagAt int
 
 	lastServer int // newest server frame received (−1)
 	// adopted is the frame of the newest server state the predicting world
@@ -144,7 +207,8 @@ type client struct {
 	pressFrame, pressTick int // a key press waiting to show (−1: none)
 	prevBits              uint8
 
-	pkt ServerPacket
+	pkt  ServerPacket
+	back InputPacket
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
@@ -168,6 +232,9 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.ct = ctx.Frame()
 	c.tick, c.cumAdj, c.est, c.hasEst = 0, 0, 0, false
 	c.acked = -1
+	for k := range c.lags {
+		c.lags[k] = -1
+	}
 	c.lastServer, c.hasServer, c.adopted = -1, false, -1
 	c.shared = ctx.Frame() == 0
 	c.serverIns = cubes.Inputs{}
@@ -298,7 +365,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		if c.pred {
 			ins := c.stepInputs(in)
 			st.oth.beforeStep(c, pw, f, &ins)
-			pw.Save(&r.saves[k])
+			r.save(pw, f)
 			pw.StepAll(&ins)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
@@ -312,6 +379,10 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
 
+	c.keepSaves(cfg, r)
+	ss.SaveDepth = r.depth
+	ss.Saves, ss.SaveBytes = r.held()
+
 	c.smooth.Decay(c.set.smoothMode())
 	if c.markTicks > 0 {
 		c.markTicks--
@@ -322,6 +393,8 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	if c.pressFrame >= 0 && c.shownFrame() > c.pressFrame {
 		ss.InputDelayMs = float64(c.tick-c.pressTick) * 1000 / wire.TicksPerSecond
 		ss.HasInputDelay = true
+		ss.InputPresses++
+		ss.InputDelaySumMs += ss.InputDelayMs
 		c.pressFrame = -1
 	}
 	ss.Lead = c.ct - ctx.Frame()
@@ -332,6 +405,41 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	}
 	st.oth.end(st, c, ctx)
 	st.tagTick(c, ctx)
+}
+
+// lagPeriod and lagPeriods make the lag's window: the saves follow a lag
+// that grows at once, and one that shrinks after three to four seconds.
+// On the terrible preset the lag's largest swings from second to second:
+// with a window of one to two seconds the ring dropped saves and built new
+// ones (whole worlds' arrays, allocated) 19 times in 10 s.
+const (
+	lagPeriod  = wire.TicksPerSecond
+	lagPeriods = 4
+)
+
+// keepSaves sets how many of the newest frames keep a saved world in the
+// predicting ring: the frames a correction can still rewind to. A server
+// state for frame f that arrives when the client stamps frame ct rewinds
+// to the world saved at f, ct − f frames back: the round trip as the
+// client lives it (its lead over the server, plus the state's way back).
+// The ring keeps the largest such lag of the window, a quarter more and
+// SaveMargin frames for the jitter to come, at least MinSaves and at most
+// the move ring; with no state received in the whole window it keeps the
+// depth it had. 128 saves at any round trip held 215 MB of whole-world
+// saves; this is what a correction needs.
+func (c *client) keepSaves(cfg *Config, r *ring) {
+	if c.tick%lagPeriod == 0 {
+		c.lagAt = (c.lagAt + 1) % len(c.lags)
+		c.lags[c.lagAt] = -1
+	}
+	lag := -1
+	for _, l := range c.lags {
+		lag = max(lag, l)
+	}
+	if lag < 0 {
+		return
+	}
+	r.depth = min(max(lag+lag/4+cfg.SaveMargin, cfg.MinSaves), len(r.moves))
 }
 
 // shownFrame is the frame the drawn player is at: the client's clock when
@@ -364,16 +472,16 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	if oldest > newest {
 		oldest = newest // always say something: the clock needs reports
 	}
-	var p InputPacket
+	p := &c.back // a field, not a local: handed to an interface, a local escaped (an allocation per tick)
 	p.Newest, p.Count = int32(newest), int32(newest-oldest+1)
 	for k := int32(0); k < p.Count; k++ {
 		p.Inputs[k] = c.inBits[int(p.Frame(k))%len(c.inBits)]
 	}
 	p.Players = int32(ctx.Players())
 	if p.Players > 1 {
-		st.fillTags(&p)
+		st.fillTags(p)
 	}
-	if _, err := ctx.SendBack(&p); err == nil {
+	if _, err := ctx.SendBack(p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
 }
@@ -406,6 +514,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	c.lastServer = f
+	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-f)
 	if p.HasAck && int(p.AckedInput) < c.ct {
 		c.acked = max(c.acked, int(p.AckedInput))
 	}
@@ -525,7 +634,7 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 		in := ins[c.player]
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
-		c.w.Save(&rg.saves[k])
+		rg.save(c.w, g)
 		c.w.StepAll(&ins)
 		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(c.me)}
 	}
@@ -558,8 +667,8 @@ func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *ServerPacket) {
 	ss := &st.stats
 	start := time.Now()
-	k := f % len(rg.saves)
-	if f < c.ct && (!rg.saves[k].Valid() || rg.saves[k].Frame() != f) {
+	saved := rg.saved(f)
+	if f < c.ct && saved == nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
 		return
@@ -572,7 +681,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			c.oldPos[i], c.oldRot[i] = s.Position, s.Orientation
 		}
 	}
-	if f < c.ct && pw.Restore(&rg.saves[k]) != nil {
+	if f < c.ct && pw.Restore(saved) != nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
 		return
@@ -588,10 +697,9 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		if m == nil {
 			break
 		}
-		j := g % len(rg.saves)
 		ins := c.stepInputs(m.in)
 		st.oth.replayStep(c, pw, g, &ins)
-		pw.Save(&rg.saves[j])
+		rg.save(pw, g)
 		pw.StepAll(&ins)
 		m.after = pw.Cube(c.in(pw))
 		frames++

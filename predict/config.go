@@ -13,14 +13,23 @@ import (
 // Config holds the tunables of the 2004 strategy.
 type Config struct {
 	// MoveRing is how many frames of moves {frame, input, player state}
-	// and saved worlds the client keeps, in ticks. A correction older than
-	// the ring cannot be replayed (it is applied at the present instead and
-	// counted). It must exceed the round trip plus the client's lead: 128
-	// ticks (2.1 s) covers the terrible preset's 500 ms round trip with
-	// 100 ms of jitter twice over. Each slot holds a saved world
-	// (cubes.Saved, about 0.4 MB for 901 cubes), so this is the memory
-	// price of rewinding the whole world.
+	// the client keeps, in ticks, and the most frames of saved worlds. A
+	// correction older than the saves cannot be replayed (it is applied
+	// at the present instead and counted). 128 ticks (2.1 s) covers the
+	// terrible preset's 500 ms round trip with 100 ms of jitter twice
+	// over. A move is 120 bytes; the saves are what cost (see MinSaves).
 	MoveRing int
+	// MinSaves and SaveMargin size the saved worlds the client keeps (a
+	// whole-world save is about 0.3-0.7 MB for 901 cubes): the frames a
+	// correction can rewind to, measured as the largest lag of the
+	// server's states as they arrive (the client's frame minus the
+	// state's) over the last three to four seconds, plus a quarter, plus
+	// SaveMargin ticks for the jitter to come; at least MinSaves, at most
+	// MoveRing. 4 ticks and 8 saves keep every correction of the presets
+	// replayable (TestSavesFollowTheRoundTrip); less margin risks
+	// corrections snapped at the present when the lag jumps, more holds
+	// memory nobody rewinds to.
+	MinSaves, SaveMargin int
 	// MaxInputs is the most inputs one client packet repeats: every input
 	// the server has not acknowledged, up to one second (60). More costs
 	// 6 bits each; fewer means a loss burst longer than that loses input.
@@ -87,6 +96,8 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		MoveRing:            128,
+		MinSaves:            8,
+		SaveMargin:          4,
 		MaxInputs:           60,
 		CorrectPosition:     0.02,
 		CorrectAngle:        3 * math.Pi / 180,
@@ -112,6 +123,8 @@ func (c *Config) validate() error {
 	switch {
 	case c.MoveRing < 8 || c.MoveRing > 1024:
 		return fmt.Errorf("predict: MoveRing %d not in 8..1024", c.MoveRing)
+	case c.MinSaves < 1 || c.MinSaves > c.MoveRing || c.SaveMargin < 0 || c.SaveMargin > c.MoveRing:
+		return fmt.Errorf("predict: MinSaves %d not in 1..MoveRing or SaveMargin %d not in 0..MoveRing", c.MinSaves, c.SaveMargin)
 	case c.MaxInputs < 1 || c.MaxInputs > MaxInputs:
 		return fmt.Errorf("predict: MaxInputs %d not in 1..%d", c.MaxInputs, MaxInputs)
 	case c.AdjustEvery < 1 || c.EarlyWindow < 1 || c.MarkTicks < 0:

@@ -5,9 +5,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"netcubes/internal/fuzzutil"
 	"netcubes/statesync"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/wire"
 )
 
@@ -81,7 +81,7 @@ func FuzzPredictServerPacket(f *testing.F) {
 // server packets to the client, input packets to the server.
 func FuzzPredictReceive(f *testing.F) {
 	st := New(DefaultConfig())
-	fuzzutil.New(f, fuzzutil.Config{Strategies: []strategy.Strategy{st},
+	strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{st},
 		Setup: func(s strategy.Strategy, mode uint8) {
 			s.(*Strategy).SetSettings(Settings{Mode: Mode(mode%uint8(NumModes) + 1), Smoothing: Smoothing(mode / 8 % 3), Scope: Scope(mode / 32 % 2)})
 		}}).Fuzz(f)
@@ -223,7 +223,7 @@ func FuzzPredictServerPacketPlayers(f *testing.F) {
 // under every way of drawing other players.
 func FuzzPredictReceivePlayers(f *testing.F) {
 	st := New(DefaultConfig())
-	fuzzutil.New(f, fuzzutil.Config{Strategies: []strategy.Strategy{st}, Players: 3,
+	strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{st}, Players: 3,
 		Setup: func(s strategy.Strategy, mode uint8) {
 			set := ModeSettings(Mode(mode%uint8(NumModes) + 1))
 			set.Others = OthersMode(mode/8%uint8(NumOthersModes) + 1)

@@ -40,6 +40,7 @@ var (
 	_ strategy.Facts       = (*Strategy)(nil)
 	_ strategy.Shared      = (*Strategy)(nil)
 	_ strategy.Flagged     = (*Strategy)(nil)
+	_ strategy.Releaser    = (*Strategy)(nil)
 )
 
 // New returns the strategy at sub-mode 4 (rewind and replay with the 2004
@@ -81,9 +82,14 @@ type Stats struct {
 	HasEarly        bool
 	Reported        int // the server's last report, ticks
 	MoveDepth       int // moves not yet confirmed by the server
+	SaveDepth       int // frames that keep a saved world (keepSaves)
+	Saves           int // saved worlds held
+	SaveBytes       int // their memory
 	InputsPerPacket int
 	InputDelayMs    float64 // the last key press's input-to-motion delay
 	HasInputDelay   bool
+	InputPresses    uint64  // key presses whose motion has shown since the start
+	InputDelaySumMs float64 // their input-to-motion delays, summed (ms)
 
 	// Over the last second.
 	CorrectionsPerSec     float64
@@ -276,6 +282,19 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 		st.truth.record(ctx.Frame(), ctx.Left())
 	}
 	st.cli.reset(st, ctx)
+}
+
+// Release implements strategy.Releaser: the client's worlds and saved
+// worlds, its smoothing, the other players' records and the server's
+// accumulator go; Reset builds them again.
+func (st *Strategy) Release() {
+	st.cli = client{}
+	// The quantized world is shared with the clients' instances (Clone),
+	// which the switch drops: empty it in place, for the next clones.
+	q := st.srv.quant
+	*q = quantCache{}
+	st.srv = server{quant: q}
+	st.oth = others{} // its reset builds the clock and the rings again
 }
 
 // ReceiveBack implements strategy.TwoWay: the client's inputs reach the

@@ -185,7 +185,7 @@ func TestReplayDeterminism(t *testing.T) {
 	want := c.w.StateHash()
 	from := c.ct - 12
 	rg := &c.wr
-	if err := c.w.Restore(&rg.saves[from%len(rg.saves)]); err != nil {
+	if err := c.w.Restore(rg.saved(from)); err != nil {
 		t.Fatal(err)
 	}
 	for g := from; g < c.ct; g++ {
@@ -278,5 +278,83 @@ func TestHUDErrorInEveryMode(t *testing.T) {
 				ss.PredictionErrorRMSCm, ss.PredictionErrorMaxCm, ss.PredictionErrorMaxDeg)
 		}
 		t.Logf("mode %v: %.2f cm RMS, %.2f cm max, %.2f° (%d comparisons in the last second)", m, mt.PosRMSCm, mt.PosMaxCm, mt.OrientMaxDeg, ss.PredictionErrors)
+	}
+}
+
+// The saved worlds the client keeps follow the round trip: on each
+// preset, after the clock settled, never more than a correction on that
+// link can rewind to (the worst round trip the link's latency, jitter and
+// reordering allow, plus the client's lead margin, with keepSaves' quarter
+// and SaveMargin on top), and every correction still finds its save (none
+// snapped at the present for being too old). Then the link turns perfect
+// and the ring shrinks to what that needs within eight seconds (the clock
+// takes about three to give up its lead, at the ±25 % rule, and the lag's
+// window is four), the saves it drops released. The replays run in the player-only world (cheap);
+// the ring is the same for the whole world.
+func TestSavesFollowTheRoundTrip(t *testing.T) {
+	sc := katamari(t)
+	cfg := DefaultConfig()
+	tick := 1000.0 / 60
+	need := func(lc link.Config) int {
+		reorder := 0.0
+		if lc.ReorderPercent > 0 {
+			reorder = lc.ReorderExtraMs
+		}
+		rtt := 2 * (lc.LatencyMs + lc.JitterMs + reorder)
+		lag := int(math.Ceil(rtt/tick)) + 2 + cfg.TargetEarly + cfg.EarlyBand
+		return max(lag+lag/4+cfg.SaveMargin, cfg.MinSaves)
+	}
+	for _, p := range []link.Preset{link.PresetPerfect, link.PresetIntercontinental, link.PresetTerrible} {
+		t.Run(p.String(), func(t *testing.T) {
+			s, st := newSession(t, p.Config(), Replay)
+			st.SetSettings(Settings{Mode: Replay, Scope: ScopePlayer})
+			most := 0
+			for f := range 600 {
+				s.Step(sc.InputAt(f))
+				if f >= 240 {
+					most = max(most, st.Stats().Saves)
+				}
+			}
+			ss := st.Stats()
+			t.Logf("%s: at most %d saves (depth now %d, bound %d), %d corrections, %d too old", p, most, ss.SaveDepth, need(p.Config()), ss.Corrections, ss.TooOld)
+			if most > need(p.Config()) || most >= cfg.MoveRing {
+				t.Errorf("%d saves held, the round trip needs at most %d", most, need(p.Config()))
+			}
+			if ss.TooOld != 0 {
+				t.Errorf("%d corrections found no save", ss.TooOld)
+			}
+			if p != link.PresetTerrible {
+				return
+			}
+			s.SetLink(link.PresetPerfect.Config())
+			for f := 600; f < 1080; f++ {
+				s.Step(sc.InputAt(f))
+			}
+			if n := st.Stats().Saves; n > need(link.Config{}) {
+				t.Errorf("8 s after the link turned perfect: %d saves held, want ≤ %d", n, need(link.Config{}))
+			}
+			if n := len(st.cli.pr.saves); n != cfg.MoveRing {
+				t.Fatalf("ring of %d slots", n)
+			}
+		})
+	}
+}
+
+// TestPressDelayOnPerfectLink pins the bench's "at RTT 17 ms" column: one
+// key press on a perfect link shows 50 ms late without prediction (the
+// input crosses to the server, the server steps with it, its state crosses
+// back: three ticks) and at once with it.
+func TestPressDelayOnPerfectLink(t *testing.T) {
+	for _, c := range []struct {
+		m    Mode
+		want float64
+	}{{NoPrediction, 50}, {PredictOnly, 0}, {Replay, 0}} {
+		s, st := newSession(t, link.Config{}, c.m)
+		got := pressDelay(s, st)
+		if math.Abs(got-c.want) > 0.5 {
+			t.Errorf("step %d: input→motion %.1f ms on a perfect link, want %.0f", int(c.m), got, c.want)
+		}
+		rtt, _ := s.Context().RTT()
+		t.Logf("step %d: input→motion %.1f ms, RTT %.1f ms", int(c.m), got, rtt)
 	}
 }

@@ -80,6 +80,30 @@ type View struct {
 	shadow               *ebiten.Image
 	verts                []ebiten.Vertex
 	sky                  [4]ebiten.Vertex
+	// The sub-images drawn into, kept from frame to frame (see sub).
+	target, layer subImage
+	meshOpts      ebiten.DrawTrianglesOptions
+	layerOpts     ebiten.DrawImageOptions
+}
+
+// subImage is a sub-image of a parent image kept between frames. Each
+// SubImage call makes a new *ebiten.Image, and each new image grows its
+// own vertex and index buffers on its first DrawTriangles: for the two
+// views, their shadow layers and the katamari's triangles, about a
+// quarter of a megabyte of garbage a frame.
+type subImage struct {
+	parent *ebiten.Image
+	rect   image.Rectangle
+	img    *ebiten.Image
+}
+
+// of returns parent's sub-image for r, the kept one when neither changed.
+func (s *subImage) of(parent *ebiten.Image, r image.Rectangle) *ebiten.Image {
+	if s.img == nil || s.parent != parent || s.rect != r {
+		s.parent, s.rect = parent, r
+		s.img = parent.SubImage(r).(*ebiten.Image)
+	}
+	return s.img
 }
 
 // NewView returns a renderer with the default camera, palette and style.
@@ -135,7 +159,7 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if rect.Empty() {
 		return
 	}
-	target := dst.SubImage(rect).(*ebiten.Image)
+	target := v.target.of(dst, rect)
 	v.drawSky(target, rect)
 	if len(m.Cubes) == 0 {
 		return
@@ -192,7 +216,8 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 		v.drawMarks(b, m.Marks)
 	}
 
-	opts := &ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
+	opts := &v.meshOpts
+	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
 	v.drawMesh(target, &b.Ground, opts)
 	v.drawShadows(target, rect, &b.Shadows)
 	v.drawMesh(target, &b.Cubes, opts)
@@ -238,8 +263,12 @@ func (v *View) drawSky(dst *ebiten.Image, r image.Rectangle) {
 	set(1, x1, y0, top)
 	set(2, x1, y1, bottom)
 	set(3, x0, y1, bottom)
-	dst.DrawTriangles(v.sky[:], []uint16{0, 1, 2, 0, 2, 3}, white(), nil)
+	dst.DrawTriangles(v.sky[:], skyIndices, white(), nil)
 }
+
+// skyIndices are the sky quad's two triangles (a variable: a literal
+// handed to DrawTriangles is allocated each call).
+var skyIndices = []uint16{0, 1, 2, 0, 2, 3}
 
 // drawShadows draws the shadow mesh at full strength into an offscreen
 // layer and then blends the layer at the shadow alpha: where the shadows of
@@ -254,10 +283,11 @@ func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) 
 		}
 		v.shadow = ebiten.NewImage(r.Max.X, r.Max.Y)
 	}
-	layer := v.shadow.SubImage(r).(*ebiten.Image)
+	layer := v.layer.of(v.shadow, r)
 	layer.Clear()
-	v.drawMesh(layer, m, &ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias})
-	op := &ebiten.DrawImageOptions{}
+	v.drawMesh(layer, m, &v.meshOpts)
+	op := &v.layerOpts
+	*op = ebiten.DrawImageOptions{}
 	op.GeoM.Translate(float64(r.Min.X), float64(r.Min.Y))
 	op.ColorScale.ScaleAlpha(v.builder.Style.ShadowAlpha)
 	dst.DrawImage(layer, op)

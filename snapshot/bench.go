@@ -18,6 +18,7 @@ import (
 	"math"
 
 	"netcubes/cubes"
+	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -30,6 +31,7 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 		{Name: "snapshot interpolation", Run: benchInterpolation},
 		{Name: "snapshot: the article's figures", Run: benchArticle},
 		{Name: "snapshot: the 2015 challenge layout", Run: benchChallenge},
+		{Name: "snapshot: the original demo's modes", Run: benchOriginal},
 	}, adaptBenchSections()...)
 }
 
@@ -111,8 +113,13 @@ func (r *snapshotRun) steadyRMS() float64 { return math.Sqrt(r.steadySq / math.M
 // runSnapshot plays the script on the bench's preset with a snapshot
 // strategy set up by set.
 func runSnapshot(b strategy.Bench, section, name string, set func(st *Strategy)) (snapshotRun, error) {
+	return runSnapshotOn(b, b.Preset().Config(), section, name, set)
+}
+
+// runSnapshotOn is runSnapshot on link conditions c instead of the bench's.
+func runSnapshotOn(b strategy.Bench, c link.Config, section, name string, set func(st *Strategy)) (snapshotRun, error) {
 	st := New(DefaultConfig())
-	s, err := b.NewRun(b.Preset().Config(), st)
+	s, err := b.NewRun(c, st)
 	if err != nil {
 		return snapshotRun{}, err
 	}
@@ -325,6 +332,37 @@ func benchInterpolation(b strategy.Bench) error {
 	}}
 	t.Tradeoff = &strategy.Tradeoff{Name: "snapshot interpolation, by rate and render mode (level 1; error against a steady playback)", Kbps: "avg kbit/s", ErrCm: "steady err cm",
 		Label: []string{"rate", "mode"}, Preset: b.Preset().String()}
+	return b.Print(t)
+}
+
+// benchOriginal runs the original snapshot demo's six modes, each on its
+// own link (not the bench's preset), as F2 and [ ] show them.
+func benchOriginal(b strategy.Bench) error {
+	t := strategy.NewTable(
+		strategy.Column{Head: "mode"},
+		strategy.Column{Head: "link"},
+		strategy.Column{Head: "delay ms", Unit: "ms"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "err cm", Unit: "cm"},
+		strategy.Column{Head: "steady err cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "max pop cm", Unit: "cm"},
+		strategy.Column{Head: "starved", Unit: "ticks"},
+	)
+	for n, om := range OriginalModes {
+		r, err := runSnapshotOn(b, om.Link, "snapshot original", fmt.Sprintf("mode %d", n+1), func(st *Strategy) {
+			st.SetOriginal(n + 1)
+		})
+		if err != nil {
+			return err
+		}
+		t.Add(strategy.Textf("%d %s", n+1, om.Name), strategy.Text(linkWords(om.Link)), strategy.Num(r.stats.PlayoutDelayMs, "%.0f"),
+			strategy.Num(r.sum.AvgWireKbps(), "%.1f"), strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.steadyRMS(), "%.3f"),
+			strategy.Num(r.posMax, "%.1f"), strategy.Num(r.popMx, "%.1f"), strategy.Int(r.stats.StarvedTicks))
+	}
+	t.Note("The original demo's modes (interpolation entry: F2, then [ ]), each on its own link, not the bench's preset: uncompressed snapshots")
+	t.Note("(level 1, with velocity); mode 6 is the original's hermite extrapolation (both endpoints 0.2 s ahead), ahead of what it plays back,")
+	t.Note("so its error against the left at the shown frame counts the lead's overshoot.")
 	return b.Print(t)
 }
 

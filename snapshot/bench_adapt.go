@@ -141,11 +141,15 @@ func benchCapStep(b strategy.Bench) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "setup\trate\tphase\trate Hz\tsent kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tback at the chosen rate after s\t")
 	var notes []string
-	for _, setup := range benchSetups() {
-		for _, adaptive := range []bool{false, true} {
+	var compression [2]*capStepRun // the compression setup's runs, fixed and adaptive
+	for si, setup := range benchSetups() {
+		for k, adaptive := range []bool{false, true} {
 			r, err := runCapStep(b, setup, adaptive)
 			if err != nil {
 				return err
+			}
+			if si == 1 {
+				compression[k] = r
 			}
 			base := r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
 			chosen := r.tr.MeanValue(0, 1) // the rate of the first tick: the presenter's
@@ -186,15 +190,70 @@ func benchCapStep(b strategy.Bench) error {
 	for _, n := range notes {
 		fmt.Fprintln(out, n)
 	}
-	return nil
+	return b.Print(capStepSeconds(compression[0], compression[1]))
+}
+
+// capStepSeconds is the compression setup's cap step second by second,
+// fixed against adaptive: what the phases' figures summarise, and the
+// chart of the queueing delay over time. (The interpolation setup sends
+// more than either cap at its lowest rate: nothing a rate can fix.)
+func capStepSeconds(fixed, adaptive *capStepRun) *strategy.Table {
+	t := strategy.NewTable(strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "cap kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "fixed queue ms", Unit: "ms"}, strategy.Column{Head: "adaptive queue ms", Unit: "ms"},
+		strategy.Column{Head: "fixed goodput kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive goodput kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "fixed rate Hz", Unit: "Hz"}, strategy.Column{Head: "adaptive rate Hz", Unit: "Hz"})
+	runs := []*capStepRun{fixed, adaptive}
+	var bases [2]float64
+	for i, r := range runs {
+		bases[i] = r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
+	}
+	phases := capPhases()
+	for from := 0; from < capEndTick; from += wire.TicksPerSecond {
+		to := from + wire.TicksPerSecond
+		ph := phases[0]
+		for _, p := range phases {
+			if from >= p.from {
+				ph = p
+			}
+		}
+		var queue, good, rate [2]strategy.Cell
+		for i, r := range runs {
+			queue[i] = strategy.Text("-")
+			if q := r.tr.QueueMs(from, to, bases[i]); len(q) > 0 {
+				queue[i] = strategy.Num(adapt.Quantile(q, 0.5), "%.0f")
+			}
+			good[i] = strategy.Num(r.tr.GoodputKbps(from, to), "%.0f")
+			rate[i] = strategy.Num(r.tr.MeanValue(from, to), "%.0f")
+		}
+		t.Add(strategy.Int(from/wire.TicksPerSecond), strategy.Num(ph.cap, "%.0f"), queue[0], queue[1], good[0], good[1], rate[0], rate[1])
+	}
+	t.Note("The compression setup's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks),")
+	t.Note("what got through (bytes acked, with headers) and the send rate in force, with the rate fixed and with congestion avoidance.")
+	var caps []strategy.Line
+	for _, p := range phases {
+		caps = append(caps, strategy.Line{Value: p.cap, Label: fmt.Sprintf("cap %.0f kbit/s", p.cap),
+			From: float64(p.from) / wire.TicksPerSecond, To: float64(p.to) / wire.TicksPerSecond})
+	}
+	t.Charts = []strategy.Chart{{
+		File: "adaptation-snapshot-cap", Title: "Snapshots at 60 Hz under a cap step (1000 → 256 → 1000 kbit/s): fixed rate against congestion avoidance",
+		X: []string{"t s"}, XFigures: true, XLabel: "time", Names: []string{"rate fixed at 60 Hz", "congestion avoidance"},
+		Panels: []strategy.Panel{
+			{Ys: []string{"fixed queue ms", "adaptive queue ms"}, Label: "queueing delay", Lines: []strategy.Line{{Value: 100, Label: "under 100 ms"}}},
+			{Ys: []string{"fixed goodput kbit/s", "adaptive goodput kbit/s"}, Label: "goodput", Lines: caps},
+			{Ys: []string{"fixed rate Hz", "adaptive rate Hz"}, Label: "send rate in force"},
+		},
+	}}
+	return t
 }
 
 func benchAdaptiveDelay(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "setup\tpreset\tfixed: latency ms\tstarved\tadaptive: latency ms\tstarved\tdelay at the end ms\tjitter σ ms\tadaptive is\t")
 	better, total := 0, 0
-	for _, setup := range benchSetups() {
+	files := []string{"adaptation-snapshot-delay-interpolation", "adaptation-snapshot-delay-compression"}
+	for si, setup := range benchSetups() {
+		t := strategy.NewTable(strategy.Column{Head: "preset"},
+			strategy.Column{Head: "fixed: latency ms", Unit: "ms"}, strategy.Column{Head: "fixed: starved", Unit: "%"},
+			strategy.Column{Head: "adaptive: latency ms", Unit: "ms"}, strategy.Column{Head: "adaptive: starved", Unit: "%"},
+			strategy.Column{Head: "delay at the end ms", Unit: "ms"}, strategy.Column{Head: "jitter σ ms", Unit: "ms"}, strategy.Column{Head: "adaptive is"})
 		for p := link.Preset(0); p < link.NumPresets; p++ {
 			var lat, starved [2]float64
 			var endDelay, sigma float64
@@ -240,15 +299,27 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 			default:
 				verdict = "worse"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%.0f\t%.2f %%\t%.0f\t%.2f %%\t%.0f\t%.1f\t%s\t\n", setup.name, p, lat[0], 100*starved[0], lat[1], 100*starved[1], endDelay, sigma, verdict)
+			t.Add(strategy.Text(p.String()), strategy.Num(lat[0], "%.0f"), strategy.Num(100*starved[0], "%.2f %%"),
+				strategy.Num(lat[1], "%.0f"), strategy.Num(100*starved[1], "%.2f %%"), strategy.Num(endDelay, "%.0f"), strategy.Num(sigma, "%.1f"), strategy.Text(verdict))
+		}
+		t.Notef("Setup: %s.", setup.name)
+		if si == len(benchSetups())-1 {
+			t.Note("The script once per run. Latency: how far behind the left the right shows (network and interpolation delay), mean from 2 s on.")
+			t.Note("Starved: share of the ticks shown with nothing to interpolate toward. Fixed: 3 send intervals + a margin (83 ms at 60 Hz, 350 ms")
+			t.Note("at 10 Hz); adaptive: (1 + n) × interval + 2σ + 1 tick, n the lost snapshots in a row ridden out at the loss measured.")
+			t.Notef("Adaptive is at least as good on both figures in %d of %d runs.", better, total)
+		}
+		t.Charts = []strategy.Chart{{
+			File: files[si], Title: "Snapshots' playout delay on every preset, " + setup.name + ": fixed against adaptive",
+			X: []string{"preset"}, Bars: true, Names: []string{"fixed delay", "adaptive delay"},
+			Panels: []strategy.Panel{
+				{Ys: []string{"fixed: latency ms", "adaptive: latency ms"}, Label: "latency the right shows"},
+				{Ys: []string{"fixed: starved", "adaptive: starved"}, Label: "ticks starved"},
+			},
+		}}
+		if err := b.Print(t); err != nil {
+			return err
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "The script once per run. Latency: how far behind the left the right shows (network and interpolation delay), mean from 2 s on.")
-	fmt.Fprintln(out, "Starved: share of the ticks shown with nothing to interpolate toward. Fixed: 3 send intervals + a margin (83 ms at 60 Hz, 350 ms")
-	fmt.Fprintln(out, "at 10 Hz); adaptive: (1 + n) × interval + 2σ + 1 tick, n the lost snapshots in a row ridden out at the loss measured.")
-	fmt.Fprintf(out, "Adaptive is at least as good on both figures in %d of %d runs.\n", better, total)
 	return nil
 }

@@ -95,13 +95,16 @@ func (m RenderMode) Step(dir int) RenderMode {
 
 // interpolates reports whether the mode plays the buffer back with a
 // delay (linear and hermite).
-func (m RenderMode) interpolates() bool { return m == RenderLinear || m == RenderHermite }
+func (m RenderMode) interpolates() bool {
+	return m == RenderLinear || m == RenderHermite || m == RenderHermiteAhead
+}
 
 var renderExplains = [NumRenderModes]string{
-	RenderLatest:      "The right shows the newest snapshot as it arrives: no added delay, but motion hitches with every late or lost packet.",
-	RenderLinear:      "The right runs no physics: it plays snapshots back about three send intervals late and blends between them, so two lost packets in a row still leave one to move toward.",
-	RenderHermite:     "The right plays snapshots back late and curves between them with each cube's velocity (hermite), following arcs that straight lines cut.",
-	RenderExtrapolate: "The right guesses ahead from the newest snapshot at constant velocity: no delay, but falling cubes sink into the floor and katamari cubes fly off on tangents.",
+	RenderLatest:       "The right shows the newest snapshot as it arrives: no added delay, but motion hitches with every late or lost packet.",
+	RenderLinear:       "The right runs no physics: it plays snapshots back about three send intervals late and blends between them, so two lost packets in a row still leave one to move toward.",
+	RenderHermite:      "The right plays snapshots back late and curves between them with each cube's velocity (hermite), following arcs that straight lines cut.",
+	RenderExtrapolate:  "The right guesses ahead from the newest snapshot at constant velocity: no delay, but falling cubes sink into the floor and katamari cubes fly off on tangents.",
+	RenderHermiteAhead: "The original demo's hermite extrapolation: both snapshots pushed 0.2 s ahead along their velocity, then curved between: fresher, but cubes overshoot every bounce and turn.",
 }
 
 // Explain is one line for the HUD about the mode.
@@ -287,6 +290,9 @@ func ticksToMs(t float64) float64 { return t * 1000 / wire.TicksPerSecond }
 func (c *Config) RenderString() string {
 	if c.Render == RenderHermite && !c.Level.HasVelocity() {
 		return "hermite (derived tangents)+slerp"
+	}
+	if c.Render == RenderHermiteAhead && !c.Level.HasVelocity() {
+		return "hermite+0.2 s (derived velocity)"
 	}
 	return c.Render.String()
 }

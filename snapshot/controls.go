@@ -24,7 +24,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 					st.SetRate(st.cfg.Rate.Next())
 				}
 			}},
-		{Key: "I", Label: "render mode", Help: "render mode: latest / linear / hermite / extrapolate", Action: strategy.Cycle,
+		{Key: "I", Label: "render mode", Help: "render mode: latest / linear / hermite / extrapolate / hermite +0.2 s", Action: strategy.Cycle,
 			Value: func() string { return st.cfg.Render.String() },
 			Do:    func(dir int) { st.SetRender(st.cfg.Render.Step(dir)) }},
 		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,
@@ -62,12 +62,15 @@ func (st *Strategy) SubMode(dir int) string {
 		}
 		return st.LevelExplain()
 	}
+	if st.orig.Shown > 0 {
+		return st.stepOriginal(dir)
+	}
 	st.SetRender(st.cfg.Render.Step(dir))
 	return "render: " + st.cfg.Render.String()
 }
 
 // renderFlagNames are the -render values, in RenderMode order.
-var renderFlagNames = []string{"latest", "linear", "hermite", "extrapolate"}
+var renderFlagNames = []string{"latest", "linear", "hermite", "extrapolate", "hermite-ahead"}
 
 // rateFlagNames are the -rate values, in Rates order.
 var rateFlagNames = []string{"60", "30", "20", "10"}
@@ -79,7 +82,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			int(MinLevel), int(MaxLevel), func(n int) { st.SetLevel(Level(n)) }),
 		strategy.ChoiceFlag("rate", "snapshots per second: 60, 30, 20 or 10", rateFlagNames,
 			func(i int) { st.SetRate(Rates[i]) }),
-		strategy.ChoiceFlag("render", "snapshot render mode: latest, linear, hermite or extrapolate", renderFlagNames,
+		strategy.ChoiceFlag("render", "snapshot render mode: latest, linear, hermite, extrapolate or hermite-ahead (the original's 0.2 s)", renderFlagNames,
 			func(i int) { st.SetRender(RenderMode(i)) }),
 		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-13): on or off", []string{"on", "off"},
 			func(i int) { st.SetPlayerPrediction(i == 0) }),

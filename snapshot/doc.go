@@ -4,7 +4,11 @@
 // snapshot compression (the eleven stages of "Snapshot Compression", from
 // 17.37 Mbit/s to under 256 kbit/s, and two stages beyond the article).
 // The catalog offers two instances, the starting points of the two
-// articles (NewInterpolation, NewCompression).
+// articles (NewInterpolation, NewCompression). The interpolation entry
+// also has the original demo's six modes (OriginalModes) on `[`/`]` once
+// F2 switches to them, each with its send rate, render mode and link
+// conditions (strategy.LinkChooser), among them the original's hermite
+// extrapolation (RenderHermiteAhead).
 //
 // # Quantize first
 //
@@ -23,7 +27,10 @@
 // interpolation buffer), and a packet names its baseline; a receiver that
 // no longer holds it refuses the packet rather than guess. One Serialize
 // writes, reads and measures every level; a map at the top of packet.go
-// says which function writes which part of the packet.
+// says which function writes which part of the packet. Large arrays (the
+// carried models of levels 12-13, decoded poses) are kept only for the
+// snapshots that can still become a baseline or be drawn, and recycled
+// (pool.go), so the memory stays flat whatever the level.
 //
 // # Prediction and range coding (beyond the article)
 //

@@ -4,13 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/game"
 	"netcubes/geom"
+	"netcubes/internal/testutil"
 	"netcubes/link"
+	"netcubes/strategy"
 	"netcubes/wire"
 )
 
@@ -425,7 +429,7 @@ func TestModelsSize(t *testing.T) {
 	}
 	b := NewBuffer(4, 8, false)
 	e := b.Insert(1)
-	keepModels(e, &Packet{Level: ChangedFields})
+	keepModels(e, &Packet{Level: ChangedFields}, &modelPool{})
 	if e.HasModels || e.Models != nil {
 		t.Errorf("a level 11 snapshot kept models")
 	}
@@ -472,5 +476,55 @@ func TestMotionPredictionOrientation(t *testing.T) {
 	mr.predictMotion(&b1, &b2, &out)
 	if out.Position != (wire.QuantizedVec3{400, 0, zGround}) {
 		t.Errorf("a falling cube predicted at %v, want (400, 0, %d)", out.Position, zGround)
+	}
+}
+
+// TestModelsOnlyForPossibleBaselines: at levels 12 and 13, on a lossy and
+// reordering link, each side keeps models only for the snapshots that can
+// still become a baseline, about one round trip of packets (the sender:
+// its newest acked snapshot and those in flight; the receiver: one
+// delay's worth more, for packets still on their way), not one per slot
+// (64 + 128); and the packets are byte for byte those of a session that
+// keeps every slot's models: no packet found its models gone.
+func TestModelsOnlyForPossibleBaselines(t *testing.T) {
+	sc := testutil.Katamari(t)
+	for _, c := range []struct {
+		lvl Level
+		p   link.Preset
+	}{{RangeCoded, link.PresetIntercontinental}, {MotionPredicted, link.PresetTerrible}} {
+		run := func(keepAll bool) (bytes []int, st *Strategy) {
+			st = NewCompression()
+			st.SetLevel(c.lvl)
+			cfg := game.DefaultConfig()
+			cfg.Strategies = []strategy.Strategy{st}
+			cfg.Link = c.p.Config()
+			cfg.Tap = func(toRight bool, data []byte) {
+				if toRight {
+					bytes = append(bytes, len(data))
+				}
+			}
+			s, err := game.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.send.keepAll, st.recv.keepAll = keepAll, keepAll
+			for f := 0; f < 450; f++ {
+				s.Step(sc.InputAt(f))
+			}
+			return bytes, st
+		}
+		got, st := run(false)
+		want, _ := run(true)
+		lc := c.p.Config()
+		oneWay := int(math.Ceil((lc.LatencyMs + lc.JitterMs + lc.ReorderExtraMs) * wire.TicksPerSecond / 1000))
+		rtt := 2*oneWay + 2
+		sent, recv := heldModels(st.send.history), heldModels(st.recv.buffer)
+		t.Logf("level %d, %s: models held by the sender %d, the receiver %d (a round trip ≤ %d ticks)", c.lvl, c.p, sent, recv, rtt)
+		if len(got) < 400 || !slices.Equal(got, want) {
+			t.Errorf("level %d, %s: the %d packets differ from the %d of a session keeping every slot's models", c.lvl, c.p, len(got), len(want))
+		}
+		if sent > rtt+2 || recv > 2*rtt+8 {
+			t.Errorf("level %d, %s: %d and %d snapshots hold models, a round trip is %d ticks", c.lvl, c.p, sent, recv, rtt)
+		}
 	}
 }

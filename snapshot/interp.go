@@ -39,22 +39,33 @@ import (
 //     snapshot before it). It fails in the ways the article describes:
 //     cubes sink into the floor (a falling cube keeps falling), katamari
 //     cubes fly off on tangents (circular motion continues straight).
+//   - Hermite ahead: the original demo's "hermite extrapolation": hermite
+//     between A and B as above, both endpoints first pushed AheadSeconds
+//     along their velocity (the tangents unchanged). The view leads the
+//     playback by that much, so it is 0.2 s fresher than plain hermite at
+//     the same delay, and overshoots wherever a cube's velocity changes
+//     within those 0.2 s (a bounce, a katamari turn).
 
 // RenderMode selects how the receiver turns snapshots into a view.
 type RenderMode uint8
 
 // The render modes.
 const (
-	RenderLatest      RenderMode = iota // newest snapshot as it is: hitches
-	RenderLinear                        // lerp position, slerp orientation
-	RenderHermite                       // hermite position, slerp orientation
-	RenderExtrapolate                   // from the newest snapshot, at its velocity, no delay: fails
+	RenderLatest       RenderMode = iota // newest snapshot as it is: hitches
+	RenderLinear                         // lerp position, slerp orientation
+	RenderHermite                        // hermite position, slerp orientation
+	RenderExtrapolate                    // from the newest snapshot, at its velocity, no delay: fails
+	RenderHermiteAhead                   // the original's: hermite between endpoints pushed 0.2 s ahead
 
 	// NumRenderModes counts the modes.
 	NumRenderModes = iota
 )
 
-var renderModeNames = [NumRenderModes]string{"latest only", "linear+slerp", "hermite+slerp", "extrapolate"}
+var renderModeNames = [NumRenderModes]string{"latest only", "linear+slerp", "hermite+slerp", "extrapolate", "hermite+0.2 s"}
+
+// AheadSeconds is how far RenderHermiteAhead pushes both endpoints along
+// their velocity: the original demo's 0.2 s.
+const AheadSeconds = 0.2
 
 // String names the mode for the HUD: "linear+slerp".
 func (m RenderMode) String() string {
@@ -70,19 +81,22 @@ type Entry struct {
 	Level Level // the level it was sent at
 	Cubes []Cube
 	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
-	Poses []CubePose // decoded Cubes (receiver buffers only)
+	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
 	// Models (levels 12-13): the coder's models at the end of this
 	// snapshot's packet, when HasModels; a later packet against this
-	// baseline may start from them (Packet.Carried). Allocated the first
-	// time the slot keeps a level 12-13 packet's models and reused after,
-	// so that a buffer at the other levels costs nothing for them (they
-	// are 316 kB a snapshot: held inline, a 64 + 128 snapshot session
-	// took 61 MB at every level).
+	// baseline may start from them (Packet.Carried). Held by pointer, and
+	// only while the snapshot can still become a baseline (see
+	// modelPool): they are 316 kB a snapshot, and kept for every slot
+	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// Base (receiver buffers only) is the frame of the baseline this
+	// snapshot's packet was coded against (−1: none, or the initial
+	// state): the receiver's lower bound for the baselines to come.
+	Base int
 }
 
 // DecodePoses fills Poses from Cubes at the entry's level.
@@ -96,22 +110,53 @@ func (e *Entry) DecodePoses() {
 type Buffer struct {
 	slots []Entry
 	order []int // slot numbers of the held entries, oldest frame first
+	// With poses, an entry holds decoded poses from Insert on, until
+	// ReleasePoses takes them back (into spare) once the playout time
+	// has passed it: only the snapshots around the playout time are
+	// interpolated, and the older ones are kept as baselines, for which
+	// the quantized Cubes are enough. Decoded poses for all 128 snapshots
+	// of a receiver were 10 MB.
+	poses bool
+	spare pool[[]CubePose]
 }
 
 // NewBuffer returns a buffer of capacity snapshots of numCubes cubes;
-// with poses it also stores decoded poses. All storage is allocated here.
+// with poses its entries also hold decoded poses (see Buffer).
 func NewBuffer(capacity, numCubes int, poses bool) *Buffer {
 	capacity = max(capacity, 2)
-	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity)}
+	b := &Buffer{slots: make([]Entry, capacity), order: make([]int, 0, capacity), poses: poses}
+	b.spare.fresh = func() []CubePose { return make([]CubePose, numCubes) }
 	for i := range b.slots {
 		e := &b.slots[i]
 		e.Cubes = make([]Cube, numCubes)
 		e.Sent = make([]bool, numCubes)
-		if poses {
-			e.Poses = make([]CubePose, numCubes)
-		}
 	}
 	return b
+}
+
+// ReleasePoses takes back the decoded poses of the snapshots older than
+// frame f (the oldest one an interpolation still reads).
+func (b *Buffer) ReleasePoses(f int) {
+	b.spare.roll(f)
+	for _, k := range b.order {
+		e := &b.slots[k]
+		if e.Frame >= f {
+			return
+		}
+		if e.Poses != nil {
+			b.spare.put(e.Poses)
+			e.Poses = nil
+		}
+	}
+}
+
+// EnsurePoses gives e decoded poses again if ReleasePoses took them (the
+// playout time went back).
+func (b *Buffer) EnsurePoses(e *Entry) {
+	if e != nil && b.poses && e.Poses == nil {
+		e.Poses = b.spare.get()
+		e.DecodePoses()
+	}
 }
 
 // Reset empties the buffer (storage is kept).
@@ -175,6 +220,9 @@ func (b *Buffer) Insert(f int) *Entry {
 	b.order[pos] = slot
 	e := &b.slots[slot]
 	e.Frame = f
+	if b.poses && e.Poses == nil {
+		e.Poses = b.spare.get()
+	}
 	return e
 }
 
@@ -284,6 +332,12 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 			p.Position = a.Position.Add(v.Mul(dt))
 			p.Orientation = geom.RotateBy(a.Orientation, w, dt)
 		}
+		if ip.Mode == RenderHermiteAhead && !p.AtRest {
+			// Holding or starved: the lead stays, so the view does not
+			// jump back 0.2 s when the next snapshot is late.
+			v, _ := ip.extrapolationVelocity(i)
+			p.Position = p.Position.Add(v.Mul(AheadSeconds))
+		}
 		return p, sent
 	}
 	b := &ip.B.Poses[i]
@@ -302,7 +356,7 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 	}
 	u := ip.Alpha
 	p.Orientation = geom.Slerp(a.Orientation, b.Orientation, u)
-	if ip.Mode != RenderHermite {
+	if ip.Mode != RenderHermite && ip.Mode != RenderHermiteAhead {
 		p.Position = a.Position.Add(b.Position.Sub(a.Position).Mul(u))
 		return p, sent
 	}
@@ -314,7 +368,11 @@ func (ip *Interpolation) Cube(i int) (p CubePose, sent bool) {
 		ma = snapTangent(ip.prev, ip.B, i, ip.A, ip.B)
 		mb = snapTangent(ip.A, ip.next, i, ip.A, ip.B)
 	}
-	p.Position = geom.Hermite(a.Position, ma, b.Position, mb, dt, u)
+	pa, pb := a.Position, b.Position
+	if ip.Mode == RenderHermiteAhead {
+		pa, pb = pa.Add(ma.Mul(AheadSeconds)), pb.Add(mb.Mul(AheadSeconds))
+	}
+	p.Position = geom.Hermite(pa, ma, pb, mb, dt, u)
 	return p, sent
 }
 

@@ -3,8 +3,8 @@ package snapshot
 import (
 	"testing"
 
-	"netcubes/internal/fuzzutil"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 )
 
 // FuzzSnapshotReceive hands packets of any sequence and bytes to the right
@@ -12,7 +12,7 @@ import (
 // wrap), after 0-3 ticks of real packets, and under any level, render mode,
 // send rate and prediction (the mode byte): the right must reject them or
 // take them, never panic, and keep showing the world at finite poses
-// (internal/fuzzutil runs it; each input costs a Warp and a few ticks, not a
+// (strategy/strategytest runs it; each input costs a Warp and a few ticks, not a
 // new world).
 func FuzzSnapshotReceive(f *testing.F) {
 	setup := func(s strategy.Strategy, mode uint8) {
@@ -22,10 +22,10 @@ func FuzzSnapshotReceive(f *testing.F) {
 		st.SetRate(Rates[mode/(uint8(MaxLevel)*NumRenderModes)%uint8(len(Rates))])
 		st.SetPlayerPrediction(mode&0x80 != 0)
 	}
-	h := fuzzutil.New(f, fuzzutil.Config{
+	h := strategytest.New(f, strategytest.Config{
 		Strategies: []strategy.Strategy{NewInterpolation(), NewCompression()},
 		Setup:      setup,
-		Direction:  fuzzutil.ToRightOnly,
+		Direction:  strategytest.ToRightOnly,
 	})
 	h.Fuzz(f)
 }

@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"errors"
+
 	"netcubes/wire"
 )
 
@@ -39,10 +41,26 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &c.AdaptiveDelay); err != nil {
 		return err
 	}
+	original := int32(st.orig.Shown)
+	if err := wire.SerializeInt(s, &original, 0, int32(len(OriginalModes))); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		c.Rate = Rates[rate]
 		c.DelayNudgeTicks = int(nudge)
-		return st.SetConfig(c)
+		if original > 0 && st.sub != subRender {
+			return errors.New("snapshot: the original demo's modes are the interpolation entry's")
+		}
+		prev := st.cfg
+		if err := st.SetConfig(c); err != nil {
+			return err
+		}
+		// The left's settings already are the mode's (or changed by hand
+		// since): only the list the keys step is taken.
+		if original > 0 && st.orig.Shown == 0 {
+			st.beforeOriginal = prev
+		}
+		st.orig.Shown = int(original)
 	}
 	return nil
 }

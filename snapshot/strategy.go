@@ -72,6 +72,12 @@ type Strategy struct {
 	send  snapshotSender
 	recv  snapshotReceiver
 	adapt snapshotAdapt
+
+	// The original demo's modes (original.go): the mode shown (1-6, 0:
+	// today's render modes), the last one shown, and the settings to go
+	// back to.
+	orig           strategy.ModeList
+	beforeOriginal Config
 }
 
 // subMode is what the sub-mode keys of an instance step.
@@ -92,7 +98,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg}
+	st := &Strategy{id: "snapshot", name: "Snapshot interpolation", cfg: cfg, orig: strategy.ModeList{N: len(OriginalModes)}}
 	st.send.shared = &quantized{frame: -1}
 	st.controls = st.buildControls()
 	return st
@@ -105,7 +111,8 @@ func NewInterpolation() *Strategy {
 	c := DefaultConfig()
 	c.UseInterpolationDemo()
 	st := New(c)
-	st.id, st.name, st.sub = "interpolation", "Snapshot interpolation", subRender
+	st.id, st.name = "interpolation", "Snapshot interpolation"
+	st.setSub(subRender)
 	return st
 }
 
@@ -115,8 +122,19 @@ func NewCompression() *Strategy {
 	c := DefaultConfig()
 	c.UseCompressionDemo()
 	st := New(c)
-	st.id, st.name, st.sub = "compression", "Snapshot compression", subLevel
+	st.id, st.name = "compression", "Snapshot compression"
+	st.setSub(subLevel)
 	return st
+}
+
+// setSub sets what the sub-mode keys step; the interpolation entry has
+// the key to the original demo's modes too.
+func (st *Strategy) setSub(sub subMode) {
+	st.sub = sub
+	st.controls = st.buildControls()
+	if sub == subRender {
+		st.controls = append(st.controls, st.originalControl())
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -214,7 +232,12 @@ func (st *Strategy) Family() string { return "Snapshots" }
 
 // Mode implements strategy.Strategy: "level 9 · 60 Hz · linear+slerp · delay 83 ms"
 // (with the rate and delay in force when they adapt).
-func (st *Strategy) Mode() string { return st.adapt.mode(st) }
+func (st *Strategy) Mode() string {
+	if st.orig.Shown > 0 {
+		return st.originalMode() + " · " + st.adapt.mode(st)
+	}
+	return st.adapt.mode(st)
+}
 
 // Explain implements strategy.Strategy: the level's line once compression is on
 // (level 2 and up), else the render mode's.
@@ -249,6 +272,19 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.send.reset(initial)
 	st.recv.reset(initial, ctx.Frame())
 	st.adapt.reset(st)
+}
+
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: both sides' snapshot buffers and
+// carried models go; Reset builds them again. The clients' instances that
+// shared the quantized world are dropped with the switch, so the next
+// ones share a new one.
+func (st *Strategy) Release() {
+	st.built = false
+	st.halves = nil
+	st.send = snapshotSender{shared: &quantized{frame: -1}}
+	st.recv = snapshotReceiver{}
 }
 
 // Send implements strategy.Strategy (adapt.go measures the path around
@@ -296,6 +332,8 @@ type snapshotSender struct {
 
 	frame       int // the left's frame while sending (to unwrap baselines)
 	newestAcked int // newest snapshot frame the right acked, -1 = none
+	models      modelPool
+	keepAll     bool // tests: keep every snapshot's models, as before modelPool
 	stats       senderStats
 	shared      *quantized // the world quantized this tick, shared with the clones
 }
@@ -350,9 +388,11 @@ func (s *snapshotSender) build(cfg Config, n int) {
 	s.current = make([]Cube, n)
 	s.measure = wire.NewMeasureStream()
 	s.packet.Baselines = s
+	s.models.fresh = newModels
 }
 
 func (s *snapshotSender) reset(initial []cubes.CubeState) {
+	dropAllModels(s.history, &s.models)
 	s.history.Reset()
 	quantizeInitial(s.initial, initial)
 	s.newestAcked = -1
@@ -398,6 +438,8 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		return
 	}
 	s.frame = f
+	s.models.roll(f)
+	s.dropOldModels()
 	level := cfg.Level
 	s.shared.fill(s.current, ctx.Left(), f, level)
 	p := &s.packet
@@ -433,7 +475,23 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Level = level
 		e.Acked = false
 		e.Cubes, s.current = s.current, e.Cubes
-		keepModels(e, p)
+		keepModels(e, p, &s.models)
+	}
+}
+
+// dropOldModels lets go of the models of the snapshots older than the
+// newest acked one: a baseline is always the newest acked snapshot, and
+// that only moves forward, so they will never be one again.
+func (s *snapshotSender) dropOldModels() {
+	if s.keepAll {
+		return
+	}
+	for k := 0; k < s.history.Len(); k++ {
+		e := s.history.At(k)
+		if e.Frame >= s.newestAcked {
+			return
+		}
+		dropModels(e, &s.models)
 	}
 }
 
@@ -491,6 +549,12 @@ type snapshotReceiver struct {
 	newest    int // newest frame received
 	hasNewest bool
 	decoding  int // frame of the packet being decoded (to unwrap its baseline)
+	models    modelPool
+	keepAll   bool // tests: keep every snapshot's models, as before modelPool
+	// The delay of the packets that reached the right (its frame minus
+	// the packet's), the largest of this second and of the last (−1:
+	// none): how late a packet can still arrive (dropOldModels).
+	delayNow, delayPrev int
 
 	ip      Interpolation
 	showing bool // ip is valid this tick
@@ -506,10 +570,13 @@ func (r *snapshotReceiver) build(cfg Config, n int) {
 	r.sent = make([]bool, n)
 	r.clock = NewClock(cfg.Clock)
 	r.packet.Baselines = r
+	r.models.fresh = newModels
 }
 
 func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
+	dropAllModels(r.buffer, &r.models)
 	r.buffer.Reset()
+	r.delayNow, r.delayPrev = -1, -1
 	quantizeInitial(r.initial, initial)
 	for i := range r.poses {
 		r.poses[i] = r.initial[i].Pose(BoundedPosition)
@@ -517,7 +584,8 @@ func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
 	if frame == 0 {
 		// The initial state is frame 0 itself: interpolate out of it.
 		e := r.buffer.Insert(0)
-		e.Level, e.HasModels = BoundedPosition, false
+		e.Level, e.Base = BoundedPosition, -1
+		dropModels(e, &r.models)
 		copy(e.Cubes, r.initial)
 		for i := range e.Sent {
 			e.Sent[i] = false
@@ -546,16 +614,65 @@ func (r *snapshotReceiver) unwrap(now int, seq uint16) int {
 }
 
 // keepModels stores in e the models packet p's coding ended with, at
-// levels 12-13, for packets that will name e as their baseline.
-func keepModels(e *Entry, p *Packet) {
+// levels 12-13, for packets that will name e as their baseline; at the
+// other levels it gives e's back to the pool.
+func keepModels(e *Entry, p *Packet, pool *modelPool) {
 	m := p.models()
-	e.HasModels = p.Level.IsCoded() && m != nil
-	if e.HasModels {
-		if e.Models == nil {
-			e.Models = new(entropyModels)
-		}
-		*e.Models = *m
+	if !p.Level.IsCoded() || m == nil {
+		dropModels(e, pool)
+		return
 	}
+	if e.Models == nil {
+		e.Models = pool.get()
+	}
+	*e.Models = *m
+	e.HasModels = true
+}
+
+// dropModels gives e's models back to the pool: e can no longer become a
+// baseline.
+func dropModels(e *Entry, pool *modelPool) {
+	if e.Models != nil {
+		pool.put(e.Models)
+		e.Models = nil
+	}
+	e.HasModels = false
+}
+
+// modelPool recycles the storage of the carried models (316 kB each) on
+// one side (see pool). Each side keeps models only for the snapshots that
+// can still become a baseline: the sender for its newest acked snapshot
+// and those in flight (a baseline is always the newest acked, and that
+// only moves forward), the receiver for those at or after the newest
+// baseline a packet that can still arrive may name (dropOldModels).
+// Before, every one of the 64 + 128 slots kept its own: 61 MB.
+type modelPool = pool[*entropyModels]
+
+// newModels is a modelPool's fresh.
+func newModels() *entropyModels { return new(entropyModels) }
+
+// held counts the snapshots of b that hold models.
+func heldModels(b *Buffer) int {
+	n := 0
+	if b != nil {
+		for i := range b.slots {
+			if b.slots[i].Models != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// dropAllModels gives back the models of every snapshot b holds, and
+// empties the pool.
+func dropAllModels(b *Buffer, p *modelPool) {
+	if b != nil {
+		for i := range b.slots {
+			dropModels(&b.slots[i], p)
+		}
+	}
+	p.empty()
 }
 
 // snapshotModels implements modelSource for the receiver.
@@ -597,6 +714,7 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 		r.stats.rejected++
 		return errFrameOutOfRange
 	}
+	r.delayNow = max(r.delayNow, now-f)
 	r.decoding = f
 	p := &r.packet
 	p.Cubes, p.Sent, p.Sequence = r.scratch, r.sent, seq
@@ -613,7 +731,12 @@ func (r *snapshotReceiver) receive(now int, seq uint16, s *wire.ReadStream, cfg 
 	e.Level = p.Level
 	e.Cubes, r.scratch = r.scratch, e.Cubes
 	e.Sent, r.sent = r.sent, e.Sent
-	keepModels(e, p)
+	e.Base = -1
+	if p.Level.IsDelta() && !p.Initial {
+		e.Base = f + wire.SequenceDiff(p.Baseline, uint16(f))
+	}
+	keepModels(e, p, &r.models)
+	r.dropOldModels(now)
 	e.DecodePoses()
 	r.setClock(cfg) // the first packet snaps the clock to the current delay
 	r.clock.OnPacket(f, now)
@@ -630,7 +753,44 @@ func (r *snapshotReceiver) setClock(cfg *Config) {
 	r.clock.SetInterval(float64(cfg.Rate.Interval()))
 }
 
+// dropOldModels lets go of the models of the snapshots no packet that can
+// still arrive will name as its baseline. The sender's baseline is its
+// newest acked snapshot, which only moves forward: a packet sent after
+// another names the same baseline or a newer one. A packet that can still
+// arrive was sent at most the largest delay measured (plus a quarter and
+// delayMargin ticks) ago; the snapshots sent before that each name a
+// baseline (Base) no later packet goes below. A packet later than that
+// finds no models and is refused, as a lost packet.
+func (r *snapshotReceiver) dropOldModels(now int) {
+	d := max(r.delayNow, r.delayPrev)
+	if d < 0 || r.keepAll {
+		return
+	}
+	sentBy := now - (d + d/4 + delayMargin)
+	floor := -1
+	for k := 0; k < r.buffer.Len(); k++ {
+		if e := r.buffer.At(k); e.Frame <= sentBy {
+			floor = max(floor, e.Base)
+		}
+	}
+	for k := 0; k < r.buffer.Len(); k++ {
+		e := r.buffer.At(k)
+		if e.Frame >= floor {
+			return
+		}
+		dropModels(e, &r.models)
+	}
+}
+
+// delayMargin is the ticks added to the largest delay measured for the
+// packets still to come (dropOldModels): the jitter to come.
+const delayMargin = 4
+
 func (r *snapshotReceiver) update(now int, cfg *Config) {
+	if now%wire.TicksPerSecond == 0 {
+		r.delayPrev, r.delayNow = r.delayNow, -1
+	}
+	r.models.roll(now)
 	r.setClock(cfg)
 	r.clock.Advance()
 	r.showing = false
@@ -651,6 +811,20 @@ func (r *snapshotReceiver) update(now int, cfg *Config) {
 	}
 	ip, ok := r.buffer.Interpolate(cfg.Render, t, limit)
 	r.ip, r.showing = ip, ok
+	if ok {
+		// The snapshots read: decoded (again, if the playout time went
+		// back); the older ones let their poses go.
+		b := r.buffer
+		b.EnsurePoses(ip.prev)
+		b.EnsurePoses(ip.A)
+		b.EnsurePoses(ip.B)
+		b.EnsurePoses(ip.next)
+		oldest := ip.A
+		if ip.prev != nil {
+			oldest = ip.prev
+		}
+		b.ReleasePoses(oldest.Frame)
+	}
 	st.playout = t
 	st.depth = r.buffer.CountAfter(t)
 	if !ok {
@@ -693,7 +867,9 @@ func (r *snapshotReceiver) view(v *viewmodel.View, halves []float64) (float64, b
 // with the same settings, sharing the server's quantized world.
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
-	c.id, c.name, c.sub = st.id, st.name, st.sub
+	c.id, c.name = st.id, st.name
+	c.setSub(st.sub)
+	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
 	c.send.shared = st.send.shared
 	st.send.shared.clones++
 	return c

@@ -849,7 +849,7 @@ func TestSnapshotConfigStrings(t *testing.T) {
 		t.Errorf("nudge %d after -1000 and a step down from the end", st.delayNudge())
 	}
 	// Cycling.
-	if Rate10.Next() != Rate60 || RenderExtrapolate.next() != RenderLatest ||
+	if Rate10.Next() != Rate60 || RenderExtrapolate.next() != RenderHermiteAhead || RenderHermiteAhead.next() != RenderLatest ||
 		MaxLevel.Next() != MinLevel || MinLevel.Prev() != MaxLevel {
 		t.Error("cycling")
 	}

@@ -194,13 +194,66 @@ func benchCapStep(b strategy.Bench) error {
 			good, 100*lowTail/256, verdict(rise >= 0 && rise-capRiseTick <= 5*wire.TicksPerSecond), secs(rise, capRiseTick),
 			a.backOffs, a.late, f.late)
 	}
-	return nil
+	return b.Print(capStepSeconds(runs[key{7, false}], runs[key{7, true}]))
+}
+
+// capStepSeconds is step 7's cap step second by second, fixed against
+// adaptive: what the phases' figures summarise, and the chart of the
+// queueing delay over time.
+func capStepSeconds(fixed, adaptive *capStepRun) *strategy.Table {
+	t := strategy.NewTable(strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "cap kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "fixed queue ms", Unit: "ms"}, strategy.Column{Head: "adaptive queue ms", Unit: "ms"},
+		strategy.Column{Head: "fixed goodput kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive goodput kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "fixed budget kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive budget kbit/s", Unit: "kbit/s"})
+	runs := []*capStepRun{fixed, adaptive}
+	var bases [2]float64
+	for i, r := range runs {
+		bases[i] = r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
+	}
+	phases := capPhases()
+	for from := 0; from < capEndTick; from += wire.TicksPerSecond {
+		to := from + wire.TicksPerSecond
+		ph := phases[0]
+		for _, p := range phases {
+			if from >= p.from {
+				ph = p
+			}
+		}
+		var queue, good, budget [2]strategy.Cell
+		for i, r := range runs {
+			queue[i] = strategy.Text("-")
+			if q := r.tr.QueueMs(from, to, bases[i]); len(q) > 0 {
+				queue[i] = strategy.Num(adapt.Quantile(q, 0.5), "%.0f")
+			}
+			good[i] = strategy.Num(r.tr.GoodputKbps(from, to), "%.0f")
+			budget[i] = strategy.Num(r.tr.MeanValue(from, to), "%.0f")
+		}
+		t.Add(strategy.Int(from/wire.TicksPerSecond), strategy.Num(ph.cap, "%.0f"), queue[0], queue[1], good[0], good[1], budget[0], budget[1])
+	}
+	t.Note("Step 7's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks), what got")
+	t.Note("through (bytes acked, with headers) and the budget in force, with the budget fixed at 512 kbit/s and with congestion avoidance.")
+	var caps []strategy.Line
+	for _, p := range phases {
+		caps = append(caps, strategy.Line{Value: p.cap, Label: fmt.Sprintf("cap %.0f kbit/s", p.cap),
+			From: float64(p.from) / wire.TicksPerSecond, To: float64(p.to) / wire.TicksPerSecond})
+	}
+	t.Charts = []strategy.Chart{{
+		File: "adaptation-statesync-cap", Title: "State sync under a cap step (1000 → 256 → 1000 kbit/s): budget fixed at 512 against congestion avoidance",
+		X: []string{"t s"}, XFigures: true, XLabel: "time", Names: []string{"budget fixed at 512 kbit/s", "congestion avoidance"},
+		Panels: []strategy.Panel{
+			{Ys: []string{"fixed queue ms", "adaptive queue ms"}, Label: "queueing delay", Lines: []strategy.Line{{Value: 100, Label: "goal: under 100 ms"}}},
+			{Ys: []string{"fixed goodput kbit/s", "adaptive goodput kbit/s"}, Label: "goodput", Lines: caps},
+			{Ys: []string{"fixed budget kbit/s", "adaptive budget kbit/s"}, Label: "budget in force", Lines: caps},
+		},
+	}}
+	return t
 }
 
 func benchJitterBuffer(b strategy.Bench) error {
-	out := b.Out()
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "preset\tfixed: latency ms\tlate packets\tadaptive: latency ms\tlate packets\tframes at the end\tjitter σ ms\tadaptive is\t")
+	t := strategy.NewTable(strategy.Column{Head: "preset"},
+		strategy.Column{Head: "fixed: latency ms", Unit: "ms"}, strategy.Column{Head: "fixed: late packets", Unit: "%"},
+		strategy.Column{Head: "adaptive: latency ms", Unit: "ms"}, strategy.Column{Head: "adaptive: late packets", Unit: "%"},
+		strategy.Column{Head: "frames at the end"}, strategy.Column{Head: "jitter σ ms", Unit: "ms"}, strategy.Column{Head: "adaptive is"})
 	better := 0
 	for p := link.Preset(0); p < link.NumPresets; p++ {
 		var lat, late [2]float64
@@ -244,14 +297,20 @@ func benchJitterBuffer(b strategy.Bench) error {
 		default:
 			verdict = "worse"
 		}
-		fmt.Fprintf(w, "%s\t%.0f\t%.2f %%\t%.0f\t%.2f %%\t%d\t%.1f\t%s\t\n", p, lat[0], 100*late[0], lat[1], 100*late[1], frames, sigma, verdict)
+		t.Add(strategy.Text(p.String()), strategy.Num(lat[0], "%.0f"), strategy.Num(100*late[0], "%.2f %%"),
+			strategy.Num(lat[1], "%.0f"), strategy.Num(100*late[1], "%.2f %%"), strategy.Int(frames), strategy.Num(sigma, "%.1f"), strategy.Text(verdict))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
-	fmt.Fprintln(out, "from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
-	fmt.Fprintln(out, "article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
-	fmt.Fprintf(out, "Adaptive is at least as good on both figures on %d of %d presets.\n", better, link.NumPresets)
-	return nil
+	t.Note("Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
+	t.Note("from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
+	t.Note("article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
+	t.Notef("Adaptive is at least as good on both figures on %d of %d presets.", better, link.NumPresets)
+	t.Charts = []strategy.Chart{{
+		File: "adaptation-statesync-jitter", Title: "State sync's jitter buffer on every preset: the article's fixed 5 frames against the adaptive buffer",
+		X: []string{"preset"}, Bars: true, Names: []string{"fixed 5 frames", "adaptive"},
+		Panels: []strategy.Panel{
+			{Ys: []string{"fixed: latency ms", "adaptive: latency ms"}, Label: "latency the right shows"},
+			{Ys: []string{"fixed: late packets", "adaptive: late packets"}, Label: "packets applied late"},
+		},
+	}}
+	return b.Print(t)
 }

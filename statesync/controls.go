@@ -92,6 +92,9 @@ func (st *Strategy) Controls() []strategy.Control { return st.controls }
 // SubMode implements strategy.Strategy: the steps of the article's
 // build-up.
 func (st *Strategy) SubMode(dir int) string {
+	if st.orig.Shown > 0 {
+		return st.stepOriginal(dir)
+	}
 	if dir < 0 {
 		st.PrevStep()
 	} else {

@@ -5,7 +5,9 @@
 // hears about to the state it was sent. Between updates its own simulation
 // fills in, which is why a few dozen updates per packet are enough for 901
 // cubes. The presenter walks the article's build-up in eight cumulative
-// steps (StepSettings), each also a setting of its own (Settings).
+// steps (StepSettings), each also a setting of its own (Settings); F2
+// switches `[`/`]` to the original demo's six modes instead (OriginalModes),
+// each with its link conditions (strategy.LinkChooser).
 //
 // # Choosing what to send
 //

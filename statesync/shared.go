@@ -28,8 +28,16 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &x.Smoothing, 0, NumSmoothingModes-1); err != nil {
 		return err
 	}
+	original := int32(st.orig.Shown)
+	if err := wire.SerializeInt(s, &original, 0, int32(len(OriginalModes))); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		x.BandwidthKbps, x.JitterFrames = int(kbps), int(jitter)
+		if original > 0 && st.orig.Shown == 0 {
+			st.beforeOriginal = st.set
+		}
+		st.orig.Shown = int(original)
 		if x != st.set {
 			st.SetSettings(x)
 		}

@@ -12,7 +12,7 @@ import "netcubes/strategy"
 // as a client joining a game would.)
 
 // RestartsAfter implements strategy.Restarter: a step down restarts.
-func (st *Strategy) RestartsAfter(dir int) bool { return dir < 0 }
+func (st *Strategy) RestartsAfter(dir int) bool { return dir < 0 || st.orig.Shown > 0 }
 
 // Restart implements strategy.Restarter: everything starts over as after a
 // switch (Reset), except that the right's world is the left's as it is now,

@@ -395,6 +395,11 @@ type Strategy struct {
 	prioMax float64 // accumulator maximum after the last send, for the view
 
 	controls []strategy.Control
+
+	// The original demo's modes (original.go): the mode shown (1-6, 0:
+	// the build-up), the last one shown, and the settings to go back to.
+	orig           strategy.ModeList
+	beforeOriginal Settings
 }
 
 // New returns the strategy with cfg (the session calls Reset before
@@ -407,7 +412,8 @@ func New(cfg Config) *Strategy {
 	st.snd.quant = &quantizer{}
 	st.rcv.smooth.cfg = cfg.Smoothing
 	st.SetSettings(cfg.Initial)
-	st.controls = st.buildControls()
+	st.orig.N = len(OriginalModes)
+	st.controls = append(st.buildControls(), st.originalControl())
 	return st
 }
 
@@ -422,7 +428,12 @@ func (st *Strategy) Family() string { return "State sync" }
 
 // Mode implements strategy.Strategy: the settings in one line (with the
 // budget and jitter buffer in use when they adapt).
-func (st *Strategy) Mode() string { return st.adapt.mode(st) }
+func (st *Strategy) Mode() string {
+	if st.orig.Shown > 0 {
+		return st.originalMode() + " · " + st.adapt.mode(st)
+	}
+	return st.adapt.mode(st)
+}
 
 // Explain implements strategy.Strategy: what the current step shows.
 func (st *Strategy) Explain() string {
@@ -431,6 +442,9 @@ func (st *Strategy) Explain() string {
 	}
 	if e := st.adapt.explain(st); e != "" {
 		return e
+	}
+	if st.orig.Shown == 5 && st.set == OriginalModes[4].Settings {
+		return basicWhy
 	}
 	return stateSyncExplains[st.set.Step()]
 }
@@ -568,6 +582,21 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.adapt.reset(st)
 	st.stats = Stats{}
 	st.prioMax = 0
+}
+
+var _ strategy.Releaser = (*Strategy)(nil)
+
+// Release implements strategy.Releaser: the right's world, both sides'
+// histories and per-cube state go; Reset builds them again. The
+// server's quantizer is shared with the clients' instances (Clone), which
+// the switch drops: it is emptied in place, for the next clones.
+func (st *Strategy) Release() {
+	rec := st.rcv.recordInputs
+	q := st.snd.quant
+	*q = quantizer{}
+	st.snd = stateSyncSender{quant: q}
+	st.rcv = stateSyncReceiver{recordInputs: rec}
+	st.rcv.smooth.cfg = st.cfg.Smoothing
 }
 
 // Send implements strategy.Strategy (the left: send.go; adapt.go measures
@@ -734,6 +763,7 @@ func (z *quantizer) run(w *cubes.World, apply bool) {
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
+	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
 	c.snd.quant = st.snd.quant
 	return c
 }

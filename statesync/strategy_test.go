@@ -8,10 +8,10 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/internal/fuzzutil"
 	"netcubes/internal/testutil"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -726,7 +726,7 @@ func TestStateSyncStepAllocs(t *testing.T) {
 // of state sync, at any frame of the session (across the 16-bit wrap),
 // after 0-3 ticks of real packets, at any build-up step (the mode byte; its
 // top bit turns sync off): decoding may fail, but nothing panics and the
-// right's world stays finite (internal/fuzzutil runs it: each input costs a
+// right's world stays finite (strategy/strategytest runs it: each input costs a
 // Warp and a few ticks of a small world, not a new session). The sequence
 // once was pinned to the current frame, which hid a panic for any sequence
 // ahead of it.
@@ -737,7 +737,7 @@ func FuzzStateSyncReceive(f *testing.F) {
 		s.(*Strategy).SetSettings(set)
 	}
 	st := New(DefaultConfig())
-	h := fuzzutil.New(f, fuzzutil.Config{Strategies: []strategy.Strategy{st}, Setup: setup, Direction: fuzzutil.ToRightOnly})
+	h := strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{st}, Setup: setup, Direction: strategytest.ToRightOnly})
 	h.Fuzz(f)
 }
 
@@ -760,7 +760,14 @@ func findControl(t *testing.T, st *Strategy, key string) *strategy.Control {
 // back where it was. (Pressing Q, C, V, A, W or O to turn a setting off
 // once showed "on".)
 func TestStateSyncControlsShowRealValues(t *testing.T) {
+	st := New(DefaultConfig())
 	truth := map[string]func(s Settings) string{
+		OriginalKey: func(Settings) string {
+			if st.Original() > 0 {
+				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.Original(), len(OriginalModes))
+			}
+			return "the build-up"
+		},
 		"B": func(s Settings) string { return s.BandwidthString() },
 		"J": func(s Settings) string { return fmt.Sprintf("%d frames", s.JitterFrames) },
 		"Q": func(s Settings) string { return strategy.OnOff(s.Quantize) },
@@ -778,7 +785,6 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
 		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
-	st := New(DefaultConfig())
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
 	}

@@ -17,9 +17,13 @@
 //     see it.
 //   - table.go: Table, a bench table as data (columns with units, cells
 //     with their figures), printed by one Write, and the charts the bench
-//     draws from it (Chart, Tradeoff).
+//     draws from it (Chart, Tradeoff). Every bench table goes through it.
+//   - modelist.go: ModeList, a second list of sub-modes beside a
+//     strategy's own (the original demos' modes) and its switch key; a
+//     list whose modes carry link conditions implements LinkChooser.
 //
-// A new strategy's receive fuzzer is three lines with internal/fuzzutil.
+// A strategy author checks a new strategy with package strategy/strategytest:
+// its conformance test and its receive fuzzer are a few lines each.
 //
 // It depends only on the layers below (cubes, wire, link, viewmodel) and
 // internal/cliutil (the one-line flag messages).

@@ -154,6 +154,18 @@ type Preparer interface {
 	PrepareSend(ctx Context)
 }
 
+// Releaser is implemented by a strategy that holds large buffers while it
+// runs (worlds of its own, saved worlds, snapshot buffers, carried
+// models). The session calls Release when it switches away from the
+// strategy: the strategy lets go of them, so that a strategy that is not
+// running keeps nothing large, and the next Reset (the switch back)
+// builds them again. Its settings and controls stay. Between Release and
+// Reset the session calls none of its per-tick methods (Send, Acked,
+// Receive, Update, View and the optional ones).
+type Releaser interface {
+	Release()
+}
+
 // Facts is implemented by a strategy that has a line of its own figures
 // for the HUD (bits per changed cube, updates per packet, stall time).
 type Facts interface {
@@ -206,12 +218,17 @@ type TwoWay interface {
 }
 
 // LinkChooser is implemented by a strategy whose sub-modes are network
-// conditions (deterministic lockstep's seven modes, as in the original
-// demo). The session applies ChosenLink when the strategy is selected and
-// after each sub-mode step; the link keys change the conditions afterwards
-// as usual. name says on the HUD where the conditions came from.
+// conditions (deterministic lockstep's seven modes, the original demos'
+// mode lists of the other strategies). The session applies ChosenLink when
+// the strategy is selected, after each sub-mode step, and after a key
+// changed the strategy's settings so that it chooses another link (or
+// none); the link keys change the conditions afterwards as usual. name
+// says on the HUD where the conditions came from. ok is false while the
+// current sub-mode chooses no link (a strategy that offers the original's
+// mode list beside its own build-up): the session then brings back the
+// links the presenter had before a sub-mode chose one.
 type LinkChooser interface {
-	ChosenLink() (c link.Config, name string)
+	ChosenLink() (c link.Config, name string, ok bool)
 }
 
 // RightDriven is implemented by a strategy whose clients own their

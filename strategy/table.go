@@ -155,11 +155,19 @@ type Chart struct {
 	// Bars draws bars (grouped by series); otherwise lines with points.
 	Bars   bool
 	Panels []Panel
+	// Names, for a chart whose panels draw several columns each (Ys), are
+	// the series' names, one per column in order ("fixed", "adaptive"):
+	// a table with one row per second and a column per run reads better
+	// as text than one row per run and second.
+	Names []string
 }
 
 // Panel is one plot of a chart: one column's figures.
 type Panel struct {
 	Y string // the column drawn
+	// Ys, instead of Y, are columns drawn as series on this panel, named
+	// by the chart's Names (and then the chart has no Series column).
+	Ys []string
 	// Label is the axis' name ("bits per changed cube"); the column's
 	// unit follows it in brackets.
 	Label string
@@ -171,6 +179,10 @@ type Panel struct {
 type Line struct {
 	Value float64
 	Label string
+	// From and To, on a chart along a column's figures (XFigures), draw
+	// the line over that span of x only (a link's cap that steps); both 0:
+	// across the whole chart.
+	From, To float64
 }
 
 // Tradeoff places a table's rows on the bench's chart of bandwidth

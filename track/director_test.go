@@ -162,6 +162,11 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		115: func(d *Director) { d.Do(Command{Op: OpCaption, N: 120, Lines: []string{"paused", "and stepped"}}) },
 		130: func(d *Director) { d.TogglePause() },
 		140: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "statesync"}) },
+		// The original demo's mode list (F2), whose modes choose the
+		// link, a step in it, and back to the build-up.
+		144: func(d *Director) { d.ControlKey("F2", 1) },
+		146: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: 1}) },
+		148: func(d *Director) { d.ControlKey("F2", 1) },
 		150: func(d *Director) { d.ControlKey("B", -1) },
 		155: func(d *Director) { d.ControlKey("S", 1) },
 		160: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldCap, Kind: EditNext}) },
@@ -223,7 +228,7 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 	ticksA, framesA := playRun(d, ticks, p, keys)
 	text, ticksB, framesB := replay(t, d, ticks)
 	for _, want := range []string{"seed 1", "strategy compression", "set level 11", "pause 20", "slow on", "outage start",
-		"outage 55", "reset", "scene", "players 2", "show client 2", "preset Wi-Fi client 2", "caption 2s \"paused\" \"and stepped\"", "set adaptive-delay on", "key I", "key Slash", "set predict-delay 8"} {
+		"outage 55", "reset", "scene", "players 2", "show client 2", "preset Wi-Fi client 2", "caption 2s \"paused\" \"and stepped\"", "set adaptive-delay on", "key I", "key Slash", "set predict-delay 8", "key F2"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the recording has no %q:\n%s", want, text)
 		}

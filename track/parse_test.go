@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"netcubes/assets"
+	"netcubes/catalog"
 	"netcubes/cubes"
 )
 
@@ -186,9 +187,10 @@ func TestParseErrors(t *testing.T) {
 		{"10 preset terrble", `t.txt:1: unknown preset "terrble" (presets: perfect, LAN, Wi-Fi, intercontinental, mobile, terrible, DSL, congested, asymmetric, bottleneck)`},
 		{"10 strategy teleport", `t.txt:1: unknown strategy "teleport" (strategies: interpolation, compression, statesync, lockstep, predict, or 1 to 5)`},
 		{"10 set level 14", `t.txt:1: set level: level must be 1..13, got "14"`},
-		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings: budget jitter-buffer level lockstep-delay lockstep-mode predict predict-autotag predict-compensation predict-delay predict-others predict-scope predict-smoothing predict-step rate render smoothing step adaptive-delay adaptive-jitter-buffer at-rest-commit bandwidth-budget compressed-updates congestion-avoidance delta-encoding interpolation-delay other-players player-prediction playout-delay positions-relative-to-the-player quantize-both-sides render-mode replay-scope send-rate sync tag)`},
+		// The lists are the catalog's: every setting and key a strategy has.
+		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings: ` + strings.Join(settingNames(catalog.All()), " ") + `)`},
 		{"10 set congestion-avoidance maybe", `t.txt:1: set congestion-avoidance "maybe": no press of F8 gives it (now "off")`},
-		{"10 key Z", `t.txt:1: "Z" is no strategy's setting key (keys: A B C D F F6 F8 I J O Q R S Slash V W)`},
+		{"10 key Z", `t.txt:1: "Z" is no strategy's setting key (keys: ` + strings.Join(controlKeys(catalog.All()), " ") + `)`},
 		{"10 link latency 9000", `t.txt:1: link latency "9000": want 0..5000 ms, or +N / -N`},
 		{"10 link warp 5", `t.txt:1: unknown link figure "warp" (figures: latency jitter loss dup reorder reorder-extra burst-in burst-out burst-loss cap queue-ms queue-bytes mtu corrupt tcp; or down, up, both)`},
 		{"10 link latency", `t.txt:1: link latency needs a value`},

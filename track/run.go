@@ -137,9 +137,15 @@ func (r *run) apply(c *Command, m mode) string {
 		if !ok {
 			return r.notMine(c.Name)
 		}
-		return st.Controls()[k].Press(c.Dir)
+		note := st.Controls()[k].Press(c.Dir)
+		// A key may switch the strategy to a mode list that chooses the
+		// link (the original demos' modes), or back.
+		s.SettingsChanged()
+		return note
 	case OpSet:
-		return r.set(c)
+		note := r.set(c)
+		s.SettingsChanged()
+		return note
 	case OpPreset:
 		return r.preset(c)
 	case OpLink:

@@ -153,35 +153,75 @@ func chartFigure(tb tabled, c strategy.Chart) (figure, error) {
 	if series < 0 {
 		seriesNames = []string{""}
 	}
+	if len(c.Names) > 0 && series >= 0 {
+		return f, fmt.Errorf("%s: a chart names its series by a column or by Names, not both", where)
+	}
 	for _, p := range c.Panels {
-		ys, err := columns(t, where, p.Y)
+		pd, err := panelFigure(t, where, c, p, f.categories, cat, ser, seriesNames)
 		if err != nil {
 			return f, err
-		}
-		pd := panelData{yLabel: axisLabel(p.Label, t.Columns[ys[0]].Unit), log: p.Log, lines: p.Lines}
-		for _, n := range seriesNames {
-			pd.series = append(pd.series, seriesData{name: n})
-		}
-		seen := map[[2]int]bool{}
-		for r, row := range t.Rows {
-			v := row[ys[0]].Value
-			if math.IsNaN(v) {
-				continue // no figure ("-"): nothing to draw
-			}
-			pt := point{X: float64(cat[r]), Y: v, Text: strings.Trim(row[ys[0]].Text, " ()"), Row: r}
-			if c.XFigures {
-				if pt.X = row[xs[0]].Value; math.IsNaN(pt.X) {
-					continue
-				}
-			} else if seen[[2]int{ser[r], cat[r]}] {
-				return f, fmt.Errorf("%s: two rows named %q in one series", where, f.categories[cat[r]])
-			}
-			seen[[2]int{ser[r], cat[r]}] = true
-			pd.series[ser[r]].points = append(pd.series[ser[r]].points, pt)
 		}
 		f.panels = append(f.panels, pd)
 	}
 	return f, nil
+}
+
+// panelFigure builds panel p of chart c of table t: each row's figure in
+// the panel's column, in its series (ser: the Series column's) at its
+// category (cat), or at its x figure on a chart along a column; with Ys,
+// each column's figures are a series of their own, named by c.Names.
+func panelFigure(t *strategy.Table, where string, c strategy.Chart, p strategy.Panel, categories []string, cat, ser []int, seriesNames []string) (panelData, error) {
+	heads := []string{p.Y}
+	if len(c.Names) > 0 {
+		if p.Y != "" || len(p.Ys) != len(c.Names) {
+			return panelData{}, fmt.Errorf("%s: a panel of a chart with Names draws one column (Ys) per name", where)
+		}
+		heads, seriesNames = p.Ys, c.Names
+	} else if len(p.Ys) > 0 {
+		return panelData{}, fmt.Errorf("%s: a panel draws columns as series (Ys) only on a chart naming them (Names)", where)
+	}
+	ys, err := columns(t, where, heads...)
+	if err != nil {
+		return panelData{}, err
+	}
+	unit := t.Columns[ys[0]].Unit
+	for _, y := range ys[1:] {
+		if t.Columns[y].Unit != unit {
+			return panelData{}, fmt.Errorf("%s: columns %q and %q on one axis are in %q and %q", where, heads[0], t.Columns[y].Head, unit, t.Columns[y].Unit)
+		}
+	}
+	xcol := -1
+	if c.XFigures {
+		xcol = t.Col(c.X[0])
+	}
+	pd := panelData{yLabel: axisLabel(p.Label, unit), log: p.Log, lines: p.Lines}
+	for _, n := range seriesNames {
+		pd.series = append(pd.series, seriesData{name: n})
+	}
+	for j, y := range ys {
+		seen := map[[2]int]bool{}
+		for r, row := range t.Rows {
+			v := row[y].Value
+			if math.IsNaN(v) {
+				continue // no figure ("-"): nothing to draw
+			}
+			s := ser[r]
+			if len(c.Names) > 0 {
+				s = j
+			}
+			pt := point{X: float64(cat[r]), Y: v, Text: strings.Trim(row[y].Text, " ()"), Row: r}
+			if xcol >= 0 {
+				if pt.X = row[xcol].Value; math.IsNaN(pt.X) {
+					continue
+				}
+			} else if seen[[2]int{s, cat[r]}] {
+				return pd, fmt.Errorf("%s: two rows named %q in one series", where, categories[cat[r]])
+			}
+			seen[[2]int{s, cat[r]}] = true
+			pd.series[s].points = append(pd.series[s].points, pt)
+		}
+	}
+	return pd, nil
 }
 
 // tradeoffFigures builds the bandwidth against error charts: one per

@@ -473,9 +473,13 @@ func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
 		if l.at < c.Min.Y || l.at > c.Max.Y {
 			continue
 		}
-		c.StrokeLine2(ls, c.Min.X, l.at, c.Max.X, l.at)
+		x0, x1 := c.Min.X, c.Max.X
+		if l.spanned {
+			x0, x1 = max(l.x0, c.Min.X), min(l.x1, c.Max.X)
+		}
+		c.StrokeLine2(ls, x0, l.at, x1, l.at)
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
-		backedText(c, sty, vg.Point{X: c.Max.X - 4, Y: l.at + 3}, l.label)
+		backedText(c, sty, vg.Point{X: x1 - 4, Y: l.at + 3}, l.label)
 	}
 }
 
@@ -503,6 +507,9 @@ func backedText(c draw.Canvas, sty text.Style, pt vg.Point, s string) {
 type lineAt struct {
 	at    vg.Length
 	label string
+	// spanned: a horizontal line drawn from x0 to x1 only (Line.From, To).
+	spanned bool
+	x0, x1  vg.Length
 }
 
 // barMarks draws a category chart's bars, the series side by side in each
@@ -538,12 +545,15 @@ func (b *barMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 	var ls []lineAt
 	for _, l := range b.pd.lines {
-		ls = append(ls, lineAt{trY(b.sy.at(l.Value)), l.Label})
+		ls = append(ls, lineAt{at: trY(b.sy.at(l.Value)), label: l.Label})
 	}
 	refLines(c, ls, false)
 }
 
-// lineMarks draws a category chart's series as lines through points.
+// denseSeries is the most points a series has with a marker on each.
+const denseSeries = 30
+
+// lineMarks draws a chart's series as lines through points.
 type lineMarks struct {
 	pd panelData
 	sy scale
@@ -553,7 +563,11 @@ func (l *lineMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	var ls []lineAt
 	for _, r := range l.pd.lines {
-		ls = append(ls, lineAt{trY(l.sy.at(r.Value)), r.Label})
+		la := lineAt{at: trY(l.sy.at(r.Value)), label: r.Label}
+		if r.From != 0 || r.To != 0 {
+			la.spanned, la.x0, la.x1 = true, trX(r.From), trX(r.To)
+		}
+		ls = append(ls, la)
 	}
 	refLines(c, ls, false)
 	for s, se := range l.pd.series {
@@ -563,6 +577,11 @@ func (l *lineMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 			pts = append(pts, vg.Point{X: trX(p.X), Y: trY(l.sy.at(p.Y))})
 		}
 		c.StrokeLines(draw.LineStyle{Color: col, Width: 2.5}, pts)
+		// A series over time has a point a second: the line is the figure,
+		// markers would only blot it.
+		if len(pts) > denseSeries {
+			continue
+		}
 		for _, pt := range pts {
 			c.DrawGlyph(draw.GlyphStyle{Color: col, Radius: markerRadius, Shape: draw.CircleGlyph{}}, pt)
 		}
@@ -580,7 +599,7 @@ func (t *tradeoffMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	var ls []lineAt
 	for _, l := range t.pd.lines {
-		ls = append(ls, lineAt{trX(t.sx.at(l.Value)), formatFigure(l.Value) + " kbit/s: " + l.Label})
+		ls = append(ls, lineAt{at: trX(t.sx.at(l.Value)), label: formatFigure(l.Value) + " kbit/s: " + l.Label})
 	}
 	refLines(c, ls, true)
 	sty := style(pointSize, false, colInk)

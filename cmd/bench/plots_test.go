@@ -53,7 +53,10 @@ func TestPlots(t *testing.T) {
 		checkFiles(t, dir, f.file)
 	}
 	for _, want := range []string{"compression", "interpolation", "statesync-buildup", "statesync-switched", "lockstep", "prediction", "challenge",
-		"tradeoff-intercontinental", "tradeoff-perfect", "tradeoff-terrible"} {
+		"tradeoff-intercontinental", "tradeoff-perfect", "tradeoff-terrible",
+		"adaptation-statesync-cap", "adaptation-statesync-jitter", "adaptation-snapshot-cap",
+		"adaptation-snapshot-delay-interpolation", "adaptation-snapshot-delay-compression",
+		"other-players", "other-players-tags"} {
 		if _, ok := byFile[want]; !ok {
 			t.Errorf("no chart %q", want)
 		}
@@ -143,8 +146,9 @@ func figureOf(t *testing.T, where string, v float64, c strategy.Cell) {
 	}
 }
 
-// checkChart: every row with a figure in each panel's column is one point
-// of its series, at its category, at the figure.
+// checkChart: every row with a figure in each panel's column (or
+// columns, Ys) is one point of its series, at its category or, on a chart
+// along a column, at that column's figure, at the figure.
 func checkChart(t *testing.T, tb tabled, c strategy.Chart, f figure) {
 	t.Helper()
 	tab := tb.t
@@ -152,33 +156,51 @@ func checkChart(t *testing.T, tb tabled, c strategy.Chart, f figure) {
 		t.Fatalf("%s: %d panels, want %d", c.File, len(f.panels), len(c.Panels))
 	}
 	for i, p := range c.Panels {
-		y := tab.Col(p.Y)
-		want := 0
-		for _, row := range tab.Rows {
-			if !math.IsNaN(row[y].Value) {
-				want++
+		heads := p.Ys
+		if len(heads) == 0 {
+			heads = []string{p.Y}
+		}
+		want, got := map[string]int{}, map[string]int{}
+		for _, h := range heads {
+			for _, row := range tab.Rows {
+				if !math.IsNaN(row[tab.Col(h)].Value) && (!c.XFigures || !math.IsNaN(row[tab.Col(c.X[0])].Value)) {
+					want[h]++
+				}
 			}
 		}
-		got := 0
-		for _, s := range f.panels[i].series {
-			for _, pt := range s.points {
-				got++
-				row := tab.Rows[pt.Row]
-				var names []string
-				for _, x := range c.X {
-					names = append(names, row[tab.Col(x)].Text)
+		for k, s := range f.panels[i].series {
+			h := heads[0]
+			if len(c.Names) > 0 {
+				h = heads[k]
+				if s.name != c.Names[k] {
+					t.Errorf("%s: series %d named %q, want %q", c.File, k, s.name, c.Names[k])
 				}
-				if f.categories[int(pt.X)] != strings.Join(names, " ") {
-					t.Errorf("%s: row %d at category %q", c.File, pt.Row, f.categories[int(pt.X)])
+			}
+			y := tab.Col(h)
+			for _, pt := range s.points {
+				got[h]++
+				row := tab.Rows[pt.Row]
+				if c.XFigures {
+					figureOf(t, c.File+" "+c.X[0], pt.X, row[tab.Col(c.X[0])])
+				} else {
+					var names []string
+					for _, x := range c.X {
+						names = append(names, row[tab.Col(x)].Text)
+					}
+					if f.categories[int(pt.X)] != strings.Join(names, " ") {
+						t.Errorf("%s: row %d at category %q", c.File, pt.Row, f.categories[int(pt.X)])
+					}
 				}
 				if c.Series != "" && s.name != row[tab.Col(c.Series)].Text {
 					t.Errorf("%s: row %d in series %q", c.File, pt.Row, s.name)
 				}
-				figureOf(t, c.File+" "+p.Y, pt.Y, row[y])
+				figureOf(t, c.File+" "+h, pt.Y, row[y])
 			}
 		}
-		if got != want {
-			t.Errorf("%s %s: %d points for %d figures", c.File, p.Y, got, want)
+		for _, h := range heads {
+			if got[h] != want[h] || want[h] == 0 {
+				t.Errorf("%s %s: %d points for %d figures", c.File, h, got[h], want[h])
+			}
 		}
 	}
 }
@@ -239,11 +261,23 @@ func TestFigureErrors(t *testing.T) {
 	badUnit.Tradeoff = &strategy.Tradeoff{Name: "n", Kbps: "avg kbit/s", ErrCm: "err mm", Label: []string{"level"}, Preset: "perfect"}
 	twice := tab()
 	twice.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Y: "avg kbit/s"}}}, {File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Y: "avg kbit/s"}}}}
+	ysNoNames := tab()
+	ysNoNames.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Panels: []strategy.Panel{{Ys: []string{"avg kbit/s"}}}}}
+	namesAndSeries := tab()
+	namesAndSeries.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Series: "level", Names: []string{"a"}, Panels: []strategy.Panel{{Ys: []string{"avg kbit/s"}}}}}
+	units := tab()
+	units.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Names: []string{"a", "b"}, Panels: []strategy.Panel{{Ys: []string{"avg kbit/s", "err mm"}}}}}
+	names := tab()
+	names.Charts = []strategy.Chart{{File: "x", X: []string{"level"}, Names: []string{"a", "b"}, Panels: []strategy.Panel{{Ys: []string{"avg kbit/s"}}}}}
 	for _, c := range []struct {
 		tb   *strategy.Table
 		want string
 	}{
 		{noCol, `s: chart x: no column "bits"`},
+		{ysNoNames, `s: chart x: a panel draws columns as series (Ys) only on a chart naming them (Names)`},
+		{namesAndSeries, `s: chart x: a chart names its series by a column or by Names, not both`},
+		{units, `s: chart x: columns "avg kbit/s" and "err mm" on one axis are in "kbit/s" and "mm"`},
+		{names, `s: chart x: a panel of a chart with Names draws one column (Ys) per name`},
 		{badUnit, `s: tradeoff: error column "err mm" is in "mm", not cm`},
 		{twice, `s: a second chart named "x"`},
 	} {
@@ -255,8 +289,8 @@ func TestFigureErrors(t *testing.T) {
 }
 
 // TestSeriesOverTime: a chart along a column's figures (a series over
-// time, as the adaptation section's queueing delay will be) puts each row
-// at its time and draws, without any section of today's bench.
+// time), its series split by a column's texts, puts each row at its time
+// and draws.
 func TestSeriesOverTime(t *testing.T) {
 	tb := strategy.NewTable(strategy.Column{Head: "cap"}, strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "queue ms", Unit: "ms"})
 	for i := range 20 {
@@ -286,4 +320,48 @@ func TestSeriesOverTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir, "queue")
+}
+
+// TestColumnsAsSeries: a table with one row per second and a column per
+// run (Names, Ys) gives one series per column, each row at its time, a
+// cell with no figure left out; a cap that steps (Line.From, To) is kept
+// with its span; and the chart draws.
+func TestColumnsAsSeries(t *testing.T) {
+	tb := strategy.NewTable(strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "fixed ms", Unit: "ms"}, strategy.Column{Head: "adaptive ms", Unit: "ms"})
+	for i := range 45 {
+		fixed := strategy.Num(float64(i*7%250), "%.0f")
+		if i == 3 {
+			fixed = strategy.Text("-")
+		}
+		tb.Add(strategy.Int(i), fixed, strategy.Num(float64(i%20)+0.25, "%.2f"))
+	}
+	caps := []strategy.Line{{Value: 1000, Label: "cap 1000", From: 0, To: 10}, {Value: 256, Label: "cap 256", From: 10, To: 30}}
+	tb.Charts = []strategy.Chart{{File: "cap", Title: "Queue", X: []string{"t s"}, XFigures: true, XLabel: "time",
+		Names: []string{"fixed", "adaptive"}, Panels: []strategy.Panel{{Ys: []string{"fixed ms", "adaptive ms"}, Label: "queueing delay", Lines: caps}}}}
+	b := &bench{tables: []tabled{{section: "adaptation", t: tb}}}
+	figs, err := buildFigures(b.tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := figs[0].panels[0]
+	if len(pd.series) != 2 || pd.series[0].name != "fixed" || pd.series[1].name != "adaptive" ||
+		len(pd.series[0].points) != 44 || len(pd.series[1].points) != 45 {
+		t.Fatalf("series %+v", pd.series)
+	}
+	if len(pd.lines) != 2 || pd.lines[1].From != 10 || pd.lines[1].To != 30 {
+		t.Errorf("lines %+v", pd.lines)
+	}
+	checkChart(t, b.tables[0], tb.Charts[0], figs[0])
+	for k, s := range pd.series {
+		for _, p := range s.points {
+			if p.Row == 3 && k == 0 {
+				t.Errorf("the row with no figure is a point")
+			}
+		}
+	}
+	dir := t.TempDir()
+	if err := writePlots(b, dir, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, dir, "cap")
 }

@@ -18,6 +18,14 @@
 // resident set. It exits 1 if any NaN was seen, and a panic ends it with
 // the tick and the last action.
 //
+// With -mem each report first forces a garbage collection, so that its
+// heap figure is the live heap (what the session really holds, not what
+// waits for the collector), and names the strategy active at that moment;
+// at the end a table gives, per strategy, the live heap and the resident
+// set at the reports it was active in, and the whole run's resident set
+// from the first report on, which must stay flat. -memprofile writes a
+// heap profile at the end (after a collection): `go tool pprof -top` it.
+//
 // With -torture it plays the script once per strategy under each of a few
 // hostile networks (terrible, the DSL and congested bottlenecks, TCP-like
 // over a 256 kbit/s cap, a 5 s outage) and prints one line per run
@@ -38,6 +46,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -79,10 +88,13 @@ type options struct {
 	duration, every time.Duration
 	ticks           int // stop after this many ticks instead (0: duration)
 	torture         bool
-	rotate          int
-	seed            uint64
-	script          *cubes.Script
-	track           *track.Track // -track: play it to its end instead
+	mem             bool   // collect before each report, and a table per strategy at the end
+	memProfile      string // a heap profile at the end
+
+	rotate int
+	seed   uint64
+	script *cubes.Script
+	track  *track.Track // -track: play it to its end instead
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -95,6 +107,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rotate, "rotate", 300, "ticks between two presenter actions (key presses, presets, ...)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the links and of the choice of actions")
 	fs.BoolVar(&o.torture, "torture", false, "instead: play the script once per strategy under each hostile network and print a table")
+	fs.BoolVar(&o.mem, "mem", false, "collect garbage before each report (the heap is then the live heap) and print the memory per strategy at the end")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile to this file at the end (after a collection)")
 	trackName := fs.String("track", "", "instead: play a talk track to its end, headless (a built-in name such as tour, or a file) and print a line per caption")
 	name := fs.String("script", "katamari", "input played in a loop: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
 	if err := fs.Parse(args); err != nil {
@@ -160,6 +174,16 @@ type soak struct {
 	peakRSS   float64
 	lastHeap  float64
 	startWall time.Time
+	// With -mem: the figures of the reports, per strategy active at each.
+	mem map[string]*memFigures
+}
+
+// memFigures are one strategy's memory figures over the reports it was
+// active in (-mem).
+type memFigures struct {
+	reports          int
+	heapMin, heapMax float64 // live heap, MB
+	rssMin, rssMax   float64 // resident set, MB
 }
 
 func run(args []string, stdout, stderr io.Writer, now func() time.Time) (err error) {
@@ -183,7 +207,7 @@ func run(args []string, stdout, stderr io.Writer, now func() time.Time) (err err
 	if err != nil {
 		return err
 	}
-	k := &soak{o: o, s: s, rng: wire.NewRNG(o.seed ^ 0x50a6), startWall: now(), last: "start"}
+	k := &soak{o: o, s: s, rng: wire.NewRNG(o.seed ^ 0x50a6), startWall: now(), last: "start", mem: map[string]*memFigures{}}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic at tick %d after %q: %v", k.tick, k.last, r)
@@ -211,6 +235,14 @@ func run(args []string, stdout, stderr io.Writer, now func() time.Time) (err err
 	}
 	fmt.Fprintf(stdout, "soak: %d ticks, %d actions, %d restarts, %d NaN, largest error %.1f cm (%s), RSS %.0f MB at the first report, %.0f MB at the peak\n",
 		k.tick, k.actions, k.restarts, k.nan, k.maxErr, k.maxErrAt, k.firstRSS, k.peakRSS)
+	if o.mem {
+		k.memTable(stdout)
+	}
+	if o.memProfile != "" {
+		if err := writeHeapProfile(o.memProfile); err != nil {
+			return err
+		}
+	}
 	if k.nan > 0 {
 		return fmt.Errorf("%d ticks held a NaN or an infinity", k.nan)
 	}
@@ -355,9 +387,15 @@ func rssMB() float64 {
 }
 
 func (k *soak) report(w io.Writer, t time.Time) {
+	if k.o.mem {
+		runtime.GC()
+	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	rss := rssMB()
+	if k.o.mem {
+		k.recordMem(float64(ms.HeapAlloc)/(1<<20), rss)
+	}
 	if k.firstRSS == 0 {
 		k.firstRSS = rss
 	}
@@ -368,4 +406,48 @@ func (k *soak) report(w io.Writer, t time.Time) {
 		elapsed.Seconds(), k.tick, float64(k.tick)/math.Max(elapsed.Seconds(), 1e-3), k.nan,
 		k.intErr, k.maxErr, k.lastHeap, rss, ms.NumGC, k.s.Strategy().ID(), k.linkName())
 	k.intErr = 0
+}
+
+// recordMem adds a report's live heap and resident set (MB) to the active
+// strategy's figures.
+func (k *soak) recordMem(heap, rss float64) {
+	id := k.s.Strategy().ID()
+	f := k.mem[id]
+	if f == nil {
+		f = &memFigures{heapMin: heap, heapMax: heap, rssMin: rss, rssMax: rss}
+		k.mem[id] = f
+	}
+	f.reports++
+	f.heapMin, f.heapMax = math.Min(f.heapMin, heap), math.Max(f.heapMax, heap)
+	f.rssMin, f.rssMax = math.Min(f.rssMin, rss), math.Max(f.rssMax, rss)
+}
+
+// memTable prints the -mem table: per strategy of the catalog, in menu
+// order, the live heap and the resident set over the reports it was
+// active in.
+func (k *soak) memTable(w io.Writer) {
+	fmt.Fprintln(w, "memory per strategy active at a report (after a forced collection):")
+	fmt.Fprintln(w, "  strategy       reports  live heap MB  resident MB")
+	for _, st := range k.s.Strategies() {
+		f := k.mem[st.ID()]
+		if f == nil {
+			fmt.Fprintf(w, "  %-13s  %7d  %12s  %11s\n", st.ID(), 0, "-", "-")
+			continue
+		}
+		fmt.Fprintf(w, "  %-13s  %7d  %5.0f - %-4.0f  %4.0f - %-4.0f\n", st.ID(), f.reports, f.heapMin, f.heapMax, f.rssMin, f.rssMax)
+	}
+}
+
+// writeHeapProfile writes a heap profile of the live objects to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

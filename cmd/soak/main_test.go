@@ -26,6 +26,28 @@ func TestSoakShort(t *testing.T) {
 	}
 }
 
+// TestSoakMem: with -mem every report collects first and the end prints
+// the memory table, a line per strategy; -memprofile writes a profile.
+func TestSoakMem(t *testing.T) {
+	var out, errOut bytes.Buffer
+	prof := t.TempDir() + "/heap.pprof"
+	if err := run([]string{"-ticks", "600", "-rotate", "10", "-every", "1h", "-mem", "-memprofile", prof}, &out, &errOut, time.Now); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	text := out.String()
+	if !strings.Contains(text, "memory per strategy active at a report") {
+		t.Fatalf("no memory table:\n%s", text)
+	}
+	for _, st := range catalog.All() {
+		if !strings.Contains(text, "\n  "+st.ID()+" ") {
+			t.Errorf("the table has no line for %s:\n%s", st.ID(), text)
+		}
+	}
+	if fi, err := os.Stat(prof); err != nil || fi.Size() == 0 {
+		t.Errorf("heap profile: %v", err)
+	}
+}
+
 func TestSoakBadFlags(t *testing.T) {
 	tests := []struct {
 		args []string

@@ -1,44 +1,4 @@
-// Package fuzzutil is the harness the receive fuzzers of every strategy
-// share: hostile bytes, under a sequence number the fuzzer chooses, reach a
-// live session at a frame the fuzzer chooses, in either direction, and the
-// session must reject them or take them, never panic, and keep showing a
-// finite world. It is imported only by tests.
-//
-// Design note: why a harness, and why it is fast. A fuzz target that builds
-// a world per input spends its time building worlds (901 cubes, about
-// 0.6 ms) and stepping them, not in the decoder; one that keeps a single
-// session and never resets it is fast but lets each input inherit what the
-// previous ones left, so a crash it finds may not reproduce from its input
-// alone. The harness builds one session per fuzz worker (the body of a
-// FuzzXxx function runs once per worker process) and, per input, puts it
-// back at a frame with game.Session.Warp, which resets only the links and
-// the strategy — no new left world, and no simulated frames in between.
-// The left world was first left to settle with no input until every cube
-// sleeps and none is red, and every tick the harness runs is idle, so the left stays
-// exactly as it is (a sleeping world does not move): each input runs from
-// a state decided by the input alone. A few real ticks (chosen by the
-// input too, 0-3) give the right real packets, baselines and a running
-// clock before the hostile packet arrives, and a few more afterwards let it
-// flow through jitter buffers and playout. The seeds are real packets of a
-// livelier run (Config.Script), captured before the settling.
-//
-// The world is small by default (Config.GridSide, 37 cubes instead of 901):
-// every decoder sizes its indices and per-cube bits by the world's cube
-// count, so a small world runs the same code paths (with narrower
-// indices), and a tick costs a twentieth. A target may ask for the full
-// world.
-//
-// A strategy added later gets its fuzzer in three lines:
-//
-//	func FuzzMyStrategyReceive(f *testing.F) {
-//		st := mystrategy.New()
-//		fuzzutil.New(f, fuzzutil.Config{Strategies: []strategy.Strategy{st}}).Fuzz(f)
-//	}
-//
-// It then fuzzes both directions: data packets left → right (Receive), and
-// the ack packets right → left with the strategy's own payload (ReceiveBack
-// of a strategy.TwoWay), the ack header's fields chosen by the fuzzer too.
-package fuzzutil
+package strategytest
 
 import (
 	"math"
@@ -155,7 +115,7 @@ func defaultScript() *cubes.Script {
 func New(tb testing.TB, cfg Config) *Harness {
 	tb.Helper()
 	if len(cfg.Strategies) == 0 {
-		tb.Fatal("fuzzutil: no strategies")
+		tb.Fatal("strategytest: no strategies")
 	}
 	if cfg.GridSide <= 0 {
 		cfg.GridSide = DefaultGridSide
@@ -194,7 +154,7 @@ func New(tb testing.TB, cfg Config) *Harness {
 			break
 		}
 		if f == maxSettleTicks {
-			tb.Fatalf("fuzzutil: the left world is still awake after %d idle ticks", f)
+			tb.Fatalf("strategytest: the left world is still awake after %d idle ticks", f)
 		}
 	}
 	h.s.Left().Save(&h.settled)

@@ -1,4 +1,4 @@
-package fuzzutil_test
+package strategytest_test
 
 import (
 	"hash/fnv"
@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"netcubes/catalog"
-	"netcubes/internal/fuzzutil"
+	"netcubes/strategy/strategytest"
 )
 
 // rightHash hashes what the harness's session shows on the right and its
 // figures, bit for bit.
-func rightHash(h *fuzzutil.Harness) uint64 {
+func rightHash(h *strategytest.Harness) uint64 {
 	d := fnv.New64a()
 	var b [8]byte
 	put := func(x float64) {
@@ -39,7 +39,7 @@ func rightHash(h *fuzzutil.Harness) uint64 {
 // TestRunIsDeterministic: an input gives the same result whatever ran
 // before it, so a crasher the fuzzer saves reproduces from its input alone.
 func TestRunIsDeterministic(t *testing.T) {
-	h := fuzzutil.New(t, fuzzutil.Config{Strategies: catalog.All()})
+	h := strategytest.New(t, strategytest.Config{Strategies: catalog.All()})
 	seeds := h.Seeds()
 	if len(seeds) < 6 {
 		t.Fatalf("%d seeds", len(seeds))
@@ -67,10 +67,10 @@ func TestRunIsDeterministic(t *testing.T) {
 // BenchmarkRun measures one fuzz input per strategy (Warp, warm ticks,
 // the packet, ticks after): the cost that bounds executions per second.
 func BenchmarkRun(b *testing.B) {
-	h := fuzzutil.New(b, fuzzutil.Config{Strategies: catalog.All()})
+	h := strategytest.New(b, strategytest.Config{Strategies: catalog.All()})
 	for i, id := range catalog.IDs() {
 		b.Run(id, func(b *testing.B) {
-			var in fuzzutil.Input
+			var in strategytest.Input
 			for _, s := range h.Seeds() {
 				if int(s.Strategy) == i && !s.ToLeft {
 					in = s

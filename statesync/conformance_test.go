@@ -1,0 +1,14 @@
+package statesync
+
+import (
+	"testing"
+
+	"netcubes/strategy"
+	"netcubes/strategy/strategytest"
+)
+
+// TestConformance: state sync passes the checks every strategy must
+// (package strategytest).
+func TestConformance(t *testing.T) {
+	strategytest.Conformance(t, func() strategy.Strategy { return New(DefaultConfig()) })
+}
