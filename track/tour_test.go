@@ -13,8 +13,9 @@ import (
 // minutes, visits the five strategies in the menu's order, each with
 // captions, and walks every build-up: the render modes, compression levels
 // from 1 to 13, the eight state sync steps, the seven lockstep modes and
-// the five prediction steps. (The whole tour is the soak's to play: make
-// soak plays it; here a prefix runs, below.)
+// the five prediction steps; and it starts the world over at least once a
+// minute, so going back never re-simulates more. (The whole tour is the
+// soak's to play, make tour; here a prefix runs, below.)
 func TestTourWalksThroughEverything(t *testing.T) {
 	tr, err := Load("tour")
 	if err != nil {
@@ -22,6 +23,20 @@ func TestTourWalksThroughEverything(t *testing.T) {
 	}
 	if minutes := float64(tr.Length) / (60 * wire.TicksPerSecond); minutes < 10 || minutes > 15 {
 		t.Errorf("the tour lasts %.1f minutes, want 10 to 15", minutes)
+	}
+	// Going back re-simulates from the last restart point: the tour starts
+	// the world over at least once a minute.
+	last := 0
+	for _, e := range tr.Events {
+		if isRestart(e.Cmd.Op) {
+			if e.At-last > 60*wire.TicksPerSecond {
+				t.Errorf("no reset between %s and %s: going back there re-simulates more than a minute", Clock(last), Clock(e.At))
+			}
+			last = e.At
+		}
+	}
+	if tr.Length-last > 60*wire.TicksPerSecond {
+		t.Errorf("no reset after %s", Clock(last))
 	}
 	var order []string
 	captions := map[string]int{}
