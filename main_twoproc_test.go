@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -86,10 +85,11 @@ func TestTwoProcessesOverUDP(t *testing.T) {
 		fields[5] != "-connect" || !strings.HasPrefix(fields[6], "127.0.0.1:") || fields[7] != "-token" || len(fields[8]) != 32 {
 		t.Fatalf("the right command is not pasteable: %q", cmdLine)
 	}
-	// Start the right with exactly the printed flags.
-	shot := filepath.Join(t.TempDir(), "right.png")
+	// Start the right with exactly the printed flags, for 120 ticks in
+	// real time (2 s: a -screenshot run would race through its ticks
+	// faster than the handshake's round trips and end before it joined).
 	var rightOut lockedBuffer
-	right := exec.Command(os.Args[0], append(fields[3:], "-frames", "120", "-screenshot", shot)...)
+	right := exec.Command(os.Args[0], append(fields[3:], "-frames", "120", "-mute", "-width", "480", "-height", "270")...)
 	right.Env = append(os.Environ(), runAsMainEnv+"=1")
 	right.Stdout, right.Stderr = &rightOut, &rightOut
 	if err := right.Run(); err != nil {
@@ -99,7 +99,13 @@ func TestTwoProcessesOverUDP(t *testing.T) {
 		t.Errorf("the right said:\n%s", rightOut.String())
 	}
 	joined, gone := false, false
+	// The left prints a status line every 5 s, so next alone never times
+	// out: the whole wait has its own deadline.
+	deadline := time.Now().Add(60 * time.Second)
 	for !joined || !gone {
+		if time.Now().After(deadline) {
+			t.Fatalf("in 60 s the left did not say that the right joined (%v) and left (%v); the right said:\n%s", joined, gone, rightOut.String())
+		}
 		l := next("join and leave")
 		joined = joined || strings.Contains(l, "a right joined from 127.0.0.1:")
 		gone = gone || strings.Contains(l, "disconnected (slot 0 is free)")
