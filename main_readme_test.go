@@ -14,6 +14,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"netcubes/track"
 )
 
 // readmeSection is the README's text between the heading and the next
@@ -130,4 +132,30 @@ func cellText(n ast.Node, src []byte) string {
 		b.WriteString(cellText(c, src))
 	}
 	return b.String()
+}
+
+// TestReadmeTrackExampleParses: the talk example the README shows is a
+// track the app plays (each code block that sets a session up and has a
+// timeline).
+func TestReadmeTrackExampleParses(t *testing.T) {
+	src, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(src), "```")
+	found := 0
+	for k := 1; k < len(blocks); k += 2 {
+		b := blocks[k]
+		if !strings.Contains(b, "# the timeline") {
+			continue
+		}
+		found++
+		body := b[strings.Index(b, "\n")+1:]
+		if _, err := track.Parse("README.md", strings.NewReader(body)); err != nil {
+			t.Errorf("the README's talk example does not parse: %v", err)
+		}
+	}
+	if found == 0 {
+		t.Error("the README shows no talk example")
+	}
 }
