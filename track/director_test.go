@@ -394,10 +394,10 @@ func TestSettingsByName(t *testing.T) {
 	}
 }
 
-// TestBuiltinTracksParse: every built-in track reads, and the track the
-// README's clip is made from.
+// TestBuiltinTracksParse: every built-in track reads, and the tracks the
+// README's clip and comparison chart are made from.
 func TestBuiltinTracksParse(t *testing.T) {
-	for _, n := range append(Names(), "../docs/clip.txt") {
+	for _, n := range append(Names(), "../docs/clip.txt", "../docs/compare.txt") {
 		if _, err := Load(n); err != nil {
 			t.Errorf("%s: %v", n, err)
 		}

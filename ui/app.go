@@ -472,10 +472,11 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if !rr.Empty() {
 		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 	}
-	a.drawHUD(screen, l, lr, rr)
+	avoid := a.drawHUD(screen, l, lr, rr)
 	if a.chart {
 		a.drawChart(screen, l, chartRect(l, lr, rr))
 	}
+	a.drawNote(screen, l, avoid)
 	if a.help {
 		a.drawHelp(screen, l)
 	}

@@ -173,7 +173,7 @@ func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 	return l
 }
 
-func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
+func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (legend image.Rectangle) {
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	pad, bold, big, small, smallBold := l.pad, l.bold, l.big, l.small, l.smallBold
 	st := a.shownStrategy()
@@ -269,7 +269,6 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
 	}
-	var legend image.Rectangle
 	if !rr.Empty() {
 		viewLabel(rr, rightTitle, rightSub, colText)
 		legend = a.drawOverlayLegend(dst, rr, l)
@@ -304,20 +303,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) {
 		legend = capRect.Union(legend)
 	}
 
-	// A transient note above the bottom panel, wrapped between words.
-	if a.noteTicks > 0 && len(l.noteLines) > 0 {
-		tw := 0.0
-		for _, ln := range l.noteLines {
-			tw = math.Max(tw, measure(ln, bold))
-		}
-		th := lineHeight(bold)*float64(len(l.noteLines)-1) + bold.Size
-		x := float64(w)/2 - tw/2
-		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
-		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
-		for i, ln := range l.noteLines {
-			label(dst, ln, bold, float64(w)/2-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
-		}
-	}
+	return legend
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
@@ -1090,4 +1076,27 @@ func corruptColour(m *viewmodel.Metrics) color.Color {
 		return colBad
 	}
 	return colDim
+}
+
+// drawNote draws the transient note above the bottom panel, wrapped
+// between words, clear of the legend and the track's caption (avoid). It
+// is drawn last, over the chart and the views, so a note is never hidden.
+func (a *App) drawNote(dst *ebiten.Image, l hudLayout, avoid image.Rectangle) {
+	w := dst.Bounds().Dx()
+	top := dst.Bounds().Dy() - l.botH
+	bold, pad := l.bold, l.pad
+	legend := avoid
+	if a.noteTicks > 0 && len(l.noteLines) > 0 {
+		tw := 0.0
+		for _, ln := range l.noteLines {
+			tw = math.Max(tw, measure(ln, bold))
+		}
+		th := lineHeight(bold)*float64(len(l.noteLines)-1) + bold.Size
+		x := float64(w)/2 - tw/2
+		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
+		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
+		for i, ln := range l.noteLines {
+			label(dst, ln, bold, float64(w)/2-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
+		}
+	}
 }
