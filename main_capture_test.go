@@ -112,6 +112,33 @@ func TestVideoWithoutFFmpeg(t *testing.T) {
 	}
 }
 
+// TestVideoThroughFFmpeg: where ffmpeg is installed, -video FILE.mp4
+// pipes every tick of the run to it: the file holds exactly the run's
+// frames, at the window's size, 60 a second (counted by ffprobe).
+func TestVideoThroughFFmpeg(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg here: TestVideoWithoutFFmpeg checks the message instead")
+	}
+	probe, err := exec.LookPath("ffprobe")
+	if err != nil {
+		t.Skip("ffmpeg without ffprobe: nothing to count the frames with")
+	}
+	t.Parallel()
+	mp4 := filepath.Join(t.TempDir(), "talk.mp4")
+	out, err := runApp(t, nil, append(smallWindow, "-script", "katamari", "-frames", "90", "-video", mp4)...)
+	if err != nil {
+		t.Fatalf("the video failed: %v\n%s", err, out)
+	}
+	got, err := exec.Command(probe, "-v", "error", "-select_streams", "v:0", "-count_frames",
+		"-show_entries", "stream=codec_name,width,height,r_frame_rate,nb_read_frames", "-of", "csv=p=0", mp4).Output()
+	if err != nil {
+		t.Fatalf("ffprobe: %v", err)
+	}
+	if want := "h264,480,270,60/1,90"; strings.TrimSpace(string(got)) != want {
+		t.Errorf("ffprobe says %q, want %q", strings.TrimSpace(string(got)), want)
+	}
+}
+
 // pixelsDiffer describes the first pixel where a and b differ ("" when
 // they are the same picture).
 func pixelsDiffer(a, b image.Image) string {
