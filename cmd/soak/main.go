@@ -336,6 +336,9 @@ func (k *soak) act() {
 			dir = -1
 		}
 		k.last = st.ID() + " " + c.Key + ": " + c.Press(dir)
+		// As the app does after a strategy key: a key that switches the
+		// original demo's modes on or off changes the link they choose.
+		k.s.SettingsChanged()
 	case 3:
 		dir := 1
 		if k.rng.Uint64n(3) == 0 {
