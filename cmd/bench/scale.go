@@ -10,6 +10,7 @@ import (
 	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
+	"netcubes/snapshot"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -50,19 +51,42 @@ type scaleRow struct {
 	perClientKB float64 // heap above the one-client run, per extra client
 }
 
+// scaleEntry is a strategy of the catalog as the scale bench runs it: at
+// its default settings, or (level > 0) snapshot compression at a range-coded
+// level, whose per-client cost is the coder's and its carried models'.
+type scaleEntry struct {
+	index int // in catalog.All()
+	name  string
+	level snapshot.Level // 0: the strategy's default
+}
+
+// scaleEntries is every strategy of the catalog, then compression at
+// levels 12 and 13.
+func scaleEntries() []scaleEntry {
+	var out []scaleEntry
+	for i, st := range catalog.All() {
+		out = append(out, scaleEntry{index: i, name: st.ID()})
+		if st.ID() == "compression" {
+			out = append(out, scaleEntry{index: i, name: "compression 12", level: snapshot.RangeCoded},
+				scaleEntry{index: i, name: "compression 13", level: snapshot.MotionPredicted})
+		}
+	}
+	return out
+}
+
 // runScale measures every strategy at every number of clients.
 func runScale(b *bench, counts []int, progress *progress) error {
 	fmt.Fprintf(b.out, "netcubes bench: scale, script %s, preset %s, seed %d, %d ticks measured after %d of warm-up\n",
 		b.script.Name, b.preset, b.seed, b.frames, scaleWarmup)
 	var rows []scaleRow
-	for i, st := range catalog.All() {
+	for _, e := range scaleEntries() {
 		base := 0.0
 		for _, n := range counts {
-			r, err := scaleRun(b, i, n, progress)
+			r, err := scaleRun(b, e, n, progress)
 			if err != nil {
-				return fmt.Errorf("%s, %d clients: %w", st.ID(), n, err)
+				return fmt.Errorf("%s, %d clients: %w", e.name, n, err)
 			}
-			r.strategy = st.ID()
+			r.strategy = e.name
 			if n == 1 {
 				base = r.heapKB
 			} else if base > 0 {
@@ -80,12 +104,16 @@ func runScale(b *bench, counts []int, progress *progress) error {
 // strategies' buffers fill, the katamari forms.
 const scaleWarmup = 120
 
-// scaleRun is one session of n clients on strategy i.
-func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
+// scaleRun is one session of n clients on entry e.
+func scaleRun(b *bench, e scaleEntry, n int, progress *progress) (scaleRow, error) {
+	i := e.index
 	cfg := game.DefaultConfig()
 	cfg.Seed = b.seed
 	cfg.Link = b.preset.Config()
 	cfg.Strategies = catalog.All()
+	if sn, ok := cfg.Strategies[i].(*snapshot.Strategy); ok && e.level > 0 {
+		sn.SetLevel(e.level) // before the session clones it for the clients
+	}
 	cfg.Start = i
 	cfg.Clients = n
 	cfg.World.Players = min(n, cubes.MaxPlayers)
@@ -98,7 +126,7 @@ func scaleRun(b *bench, i, n int, progress *progress) (scaleRow, error) {
 	// The server's time is this thread's CPU time (game.Config.Timing).
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	name := fmt.Sprintf("scale: %s, %d clients", cfg.Strategies[i].ID(), n)
+	name := fmt.Sprintf("scale: %s, %d clients", e.name, n)
 	progress.start(name, scaleWarmup+b.frames)
 	ns := make([]float64, 0, b.frames)
 	cpu := make([]float64, 0, b.frames)
