@@ -15,6 +15,9 @@
 //   - trace.go: a run recorded tick by tick, and the figures the bench's
 //     adaptation tables print from it (queueing delay against the path's
 //     lowest round trip, goodput, time to recover).
+//   - capstep.go: the cap step those tables measure congestion avoidance
+//     on (the bottleneck preset's phases, in ticks); strategy.CapStepSeconds
+//     draws a run of it second by second.
 //
 // Used by the snapshot strategies (send rate, interpolation delay) and
 // state synchronization (bandwidth budget, jitter buffer). It imports only

@@ -39,28 +39,6 @@ func adaptBenchSections() []strategy.BenchSection {
 	}
 }
 
-// The cap step's phases, in ticks from the first.
-const (
-	capDropTick  = 10 * wire.TicksPerSecond
-	capRiseTick  = 30 * wire.TicksPerSecond
-	capEndTick   = 45 * wire.TicksPerSecond
-	capPhaseTail = 5 * wire.TicksPerSecond
-)
-
-type capPhase struct {
-	name     string
-	from, to int
-	cap      float64
-}
-
-func capPhases() []capPhase {
-	return []capPhase{
-		{"1000 kbit/s", 0, capDropTick, 1000},
-		{"256 kbit/s", capDropTick, capRiseTick, 256},
-		{"1000 again", capRiseTick, capEndTick, 1000},
-	}
-}
-
 // benchSetup is one of the articles' setups.
 type benchSetup struct {
 	name string
@@ -94,28 +72,28 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 	}
 	r := &capStepRun{}
 	st.adapt.observe = func(smp adapt.Sample) {
-		if r.tr.Len() < capEndTick {
+		if r.tr.Len() < adapt.CapEndTick {
 			r.tr.Add(smp)
 			k := r.tr.Len() - 1
-			for i, ph := range capPhases() {
-				if k >= max(ph.from, ph.to-capPhaseTail) && k < ph.to {
+			for i, ph := range adapt.CapPhases() {
+				if k >= max(ph.From, ph.To-adapt.CapPhaseTail) && k < ph.To {
 					r.sentBits[i] += float64(8 * smp.SentBytes)
 				}
 			}
 		}
 	}
-	for pass := 0; r.tr.Len() < capEndTick; pass++ {
+	for pass := 0; r.tr.Len() < adapt.CapEndTick; pass++ {
 		b.Play("adaptation: snapshots cap step", fmt.Sprintf("%s, adaptive %v, pass %d", setup.name, adaptive, pass+1), s, func() {
 			k := r.tr.Len() - 1
-			if k < 0 || k >= capEndTick || s.Frame() > capEndTick {
+			if k < 0 || k >= adapt.CapEndTick || s.Frame() > adapt.CapEndTick {
 				return
 			}
 			r.tr.SetValue(float64(st.rate()))
 			if m := s.Metrics(); m.Valid {
 				ph := 0
-				if k >= capRiseTick {
+				if k >= adapt.CapRiseTick {
 					ph = 2
-				} else if k >= capDropTick {
+				} else if k >= adapt.CapDropTick {
 					ph = 1
 				}
 				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
@@ -124,7 +102,7 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 		})
 	}
 	for i := range r.demand {
-		r.demand[i] = r.sentBits[i] / (capPhaseTail / wire.TicksPerSecond) / 1000
+		r.demand[i] = r.sentBits[i] / (adapt.CapPhaseTail / wire.TicksPerSecond) / 1000
 	}
 	return r, nil
 }
@@ -151,29 +129,29 @@ func benchCapStep(b strategy.Bench) error {
 			if si == 1 {
 				compression[k] = r
 			}
-			base := r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
+			base := r.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
 			chosen := r.tr.MeanValue(0, 1) // the rate of the first tick: the presenter's
 			name := "fixed"
 			if adaptive {
 				name = "adaptive"
 			}
-			for i, ph := range capPhases() {
-				tail := max(ph.from, ph.to-capPhaseTail)
-				q := r.tr.QueueMs(tail, ph.to, base)
-				whole := adapt.Quantile(r.tr.QueueMs(ph.from, ph.to, base), 0.95)
-				over := float64(r.tr.TicksAbove(ph.from, ph.to, base, 100)) / wire.TicksPerSecond
-				good := r.tr.GoodputKbps(tail, ph.to)
-				settled := r.tr.QueueSettled(ph.from, ph.to, base, 100, 2*wire.TicksPerSecond)
-				back := r.tr.ValueReached(ph.from, ph.to, chosen)
-				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", setup.name, name, ph.name,
-					r.tr.MeanValue(ph.from, ph.to), r.demand[i], adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/ph.cap,
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.from), secs(back, ph.from))
+			for i, ph := range adapt.CapPhases() {
+				tail := max(ph.From, ph.To-adapt.CapPhaseTail)
+				q := r.tr.QueueMs(tail, ph.To, base)
+				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
+				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
+				good := r.tr.GoodputKbps(tail, ph.To)
+				settled := r.tr.QueueSettled(ph.From, ph.To, base, 100, 2*wire.TicksPerSecond)
+				back := r.tr.ValueReached(ph.From, ph.To, chosen)
+				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", setup.name, name, ph.Name,
+					r.tr.MeanValue(ph.From, ph.To), r.demand[i], adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/ph.Cap,
+					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.From), secs(back, ph.From))
 			}
 			if adaptive {
-				drop := r.tr.QueueSettled(capDropTick, capRiseTick, base, 100, 2*wire.TicksPerSecond)
-				rise := r.tr.ValueReached(capRiseTick, capEndTick, chosen)
+				drop := r.tr.QueueSettled(adapt.CapDropTick, adapt.CapRiseTick, base, 100, 2*wire.TicksPerSecond)
+				rise := r.tr.ValueReached(adapt.CapRiseTick, adapt.CapEndTick, chosen)
 				notes = append(notes, fmt.Sprintf("%s with congestion avoidance: queue under 100 ms %s s after the drop; back at %.0f Hz %s s after the rise.",
-					setup.name, secs(drop, capDropTick), chosen, secs(rise, capRiseTick)))
+					setup.name, secs(drop, adapt.CapDropTick), chosen, secs(rise, adapt.CapRiseTick)))
 			}
 		}
 	}
@@ -190,60 +168,7 @@ func benchCapStep(b strategy.Bench) error {
 	for _, n := range notes {
 		fmt.Fprintln(out, n)
 	}
-	return b.Print(capStepSeconds(compression[0], compression[1]))
-}
-
-// capStepSeconds is the compression setup's cap step second by second,
-// fixed against adaptive: what the phases' figures summarise, and the
-// chart of the queueing delay over time. (The interpolation setup sends
-// more than either cap at its lowest rate: nothing a rate can fix.)
-func capStepSeconds(fixed, adaptive *capStepRun) *strategy.Table {
-	t := strategy.NewTable(strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "cap kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "fixed queue ms", Unit: "ms"}, strategy.Column{Head: "adaptive queue ms", Unit: "ms"},
-		strategy.Column{Head: "fixed goodput kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive goodput kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "fixed rate Hz", Unit: "Hz"}, strategy.Column{Head: "adaptive rate Hz", Unit: "Hz"})
-	runs := []*capStepRun{fixed, adaptive}
-	var bases [2]float64
-	for i, r := range runs {
-		bases[i] = r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
-	}
-	phases := capPhases()
-	for from := 0; from < capEndTick; from += wire.TicksPerSecond {
-		to := from + wire.TicksPerSecond
-		ph := phases[0]
-		for _, p := range phases {
-			if from >= p.from {
-				ph = p
-			}
-		}
-		var queue, good, rate [2]strategy.Cell
-		for i, r := range runs {
-			queue[i] = strategy.Text("-")
-			if q := r.tr.QueueMs(from, to, bases[i]); len(q) > 0 {
-				queue[i] = strategy.Num(adapt.Quantile(q, 0.5), "%.0f")
-			}
-			good[i] = strategy.Num(r.tr.GoodputKbps(from, to), "%.0f")
-			rate[i] = strategy.Num(r.tr.MeanValue(from, to), "%.0f")
-		}
-		t.Add(strategy.Int(from/wire.TicksPerSecond), strategy.Num(ph.cap, "%.0f"), queue[0], queue[1], good[0], good[1], rate[0], rate[1])
-	}
-	t.Note("The compression setup's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks),")
-	t.Note("what got through (bytes acked, with headers) and the send rate in force, with the rate fixed and with congestion avoidance.")
-	var caps []strategy.Line
-	for _, p := range phases {
-		caps = append(caps, strategy.Line{Value: p.cap, Label: fmt.Sprintf("cap %.0f kbit/s", p.cap),
-			From: float64(p.from) / wire.TicksPerSecond, To: float64(p.to) / wire.TicksPerSecond})
-	}
-	t.Charts = []strategy.Chart{{
-		File: "adaptation-snapshot-cap", Title: "Snapshots at 60 Hz under a cap step (1000 → 256 → 1000 kbit/s): fixed rate against congestion avoidance",
-		X: []string{"t s"}, XFigures: true, XLabel: "time", Names: []string{"rate fixed at 60 Hz", "congestion avoidance"},
-		Panels: []strategy.Panel{
-			{Ys: []string{"fixed queue ms", "adaptive queue ms"}, Label: "queueing delay", Lines: []strategy.Line{{Value: 100, Label: "under 100 ms"}}},
-			{Ys: []string{"fixed goodput kbit/s", "adaptive goodput kbit/s"}, Label: "goodput", Lines: caps},
-			{Ys: []string{"fixed rate Hz", "adaptive rate Hz"}, Label: "send rate in force"},
-		},
-	}}
-	return t
+	return b.Print(strategy.CapStepSeconds(capStepChart, &compression[0].tr, &compression[1].tr))
 }
 
 func benchAdaptiveDelay(b strategy.Bench) error {
@@ -322,4 +247,18 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 		}
 	}
 	return nil
+}
+
+// capStepChart is the compression setup's cap step second by second.
+// (The interpolation setup sends more than either cap at its lowest rate:
+// nothing a rate can fix.)
+var capStepChart = strategy.CapStep{
+	Value: "rate Hz", Unit: "Hz", ValueLabel: "send rate in force", QueueLine: "under 100 ms",
+	Notes: []string{
+		"The compression setup's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks),",
+		"what got through (bytes acked, with headers) and the send rate in force, with the rate fixed and with congestion avoidance.",
+	},
+	File:  "adaptation-snapshot-cap",
+	Title: "Snapshots at 60 Hz under a cap step (1000 → 256 → 1000 kbit/s): fixed rate against congestion avoidance",
+	Names: [2]string{"rate fixed at 60 Hz", "congestion avoidance"},
 }

@@ -43,29 +43,8 @@ func adaptBenchSections() []strategy.BenchSection {
 	}
 }
 
-// The cap step's phases, in ticks from the first.
-const (
-	capDropTick  = 10 * wire.TicksPerSecond
-	capRiseTick  = 30 * wire.TicksPerSecond
-	capEndTick   = 45 * wire.TicksPerSecond
-	capBudget    = 512
-	capPhaseTail = 5 * wire.TicksPerSecond // the span of the queue and goodput figures
-)
-
-// capPhase is one phase of the cap step.
-type capPhase struct {
-	name     string
-	from, to int // ticks
-	cap      float64
-}
-
-func capPhases() []capPhase {
-	return []capPhase{
-		{"1000 kbit/s", 0, capDropTick, 1000},
-		{"256 kbit/s", capDropTick, capRiseTick, 256},
-		{"1000 again", capRiseTick, capEndTick, 1000},
-	}
-}
+// The cap step's budget (the phases: adapt.CapPhases).
+const capBudget = 512
 
 // capStepRun is one run of the cap step: the trace (each tick's sample,
 // the budget in force as its value) and the right's error per phase.
@@ -88,15 +67,15 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 	st.SetSettings(set)
 	r := &capStepRun{}
 	st.adapt.observe = func(smp adapt.Sample) {
-		if r.tr.Len() < capEndTick {
+		if r.tr.Len() < adapt.CapEndTick {
 			r.tr.Add(smp)
 		}
 	}
 	name := map[bool]string{false: "fixed 512", true: "congestion avoidance"}[adaptive]
-	for pass := 0; r.tr.Len() < capEndTick; pass++ {
+	for pass := 0; r.tr.Len() < adapt.CapEndTick; pass++ {
 		b.Play("adaptation: state sync cap step", fmt.Sprintf("step %d, %s, pass %d", step, name, pass+1), s, func() {
 			k := r.tr.Len() - 1
-			if k < 0 || k >= capEndTick || s.Frame() > capEndTick {
+			if k < 0 || k >= adapt.CapEndTick || s.Frame() > adapt.CapEndTick {
 				return
 			}
 			kbps, _ := st.BudgetKbps()
@@ -106,9 +85,9 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 			}
 			if m := s.Metrics(); m.Valid {
 				ph := 0
-				if k >= capRiseTick {
+				if k >= adapt.CapRiseTick {
 					ph = 2
-				} else if k >= capDropTick {
+				} else if k >= adapt.CapDropTick {
 					ph = 1
 				}
 				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
@@ -144,22 +123,22 @@ func benchCapStep(b strategy.Bench) error {
 				return err
 			}
 			runs[key{step, adaptive}] = r
-			base := r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
-			for i, ph := range capPhases() {
-				tail := max(ph.from, ph.to-capPhaseTail)
-				q := r.tr.QueueMs(tail, ph.to, base)
-				whole := adapt.Quantile(r.tr.QueueMs(ph.from, ph.to, base), 0.95)
-				over := float64(r.tr.TicksAbove(ph.from, ph.to, base, 100)) / wire.TicksPerSecond
-				good := r.tr.GoodputKbps(tail, ph.to)
-				settled := r.tr.QueueSettled(ph.from, ph.to, base, 100, 2*wire.TicksPerSecond)
-				reached := r.tr.ValueReached(ph.from, ph.to, 0.8*capBudget)
+			base := r.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
+			for i, ph := range adapt.CapPhases() {
+				tail := max(ph.From, ph.To-adapt.CapPhaseTail)
+				q := r.tr.QueueMs(tail, ph.To, base)
+				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
+				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
+				good := r.tr.GoodputKbps(tail, ph.To)
+				settled := r.tr.QueueSettled(ph.From, ph.To, base, 100, 2*wire.TicksPerSecond)
+				reached := r.tr.ValueReached(ph.From, ph.To, 0.8*capBudget)
 				name := "fixed 512"
 				if adaptive {
 					name = "adaptive"
 				}
-				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.name,
-					r.tr.MeanValue(ph.from, ph.to), adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/min(ph.cap, capBudget),
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.from), secs(reached, ph.from))
+				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.Name,
+					r.tr.MeanValue(ph.From, ph.To), adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/min(ph.Cap, capBudget),
+					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.From), secs(reached, ph.From))
 			}
 		}
 	}
@@ -179,74 +158,22 @@ func benchCapStep(b strategy.Bench) error {
 	}
 	for _, step := range []int{7, 8} {
 		a, f := runs[key{step, true}], runs[key{step, false}]
-		base := a.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
-		drop := a.tr.QueueSettled(capDropTick, capRiseTick, base, 100, 2*wire.TicksPerSecond)
-		lowTail := a.tr.GoodputKbps(capRiseTick-capPhaseTail, capRiseTick)
-		fixedTail := f.tr.GoodputKbps(capRiseTick-capPhaseTail, capRiseTick)
-		rise := a.tr.ValueReached(capRiseTick, capEndTick, 0.8*capBudget)
+		base := a.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
+		drop := a.tr.QueueSettled(adapt.CapDropTick, adapt.CapRiseTick, base, 100, 2*wire.TicksPerSecond)
+		lowTail := a.tr.GoodputKbps(adapt.CapRiseTick-adapt.CapPhaseTail, adapt.CapRiseTick)
+		fixedTail := f.tr.GoodputKbps(adapt.CapRiseTick-adapt.CapPhaseTail, adapt.CapRiseTick)
+		rise := a.tr.ValueReached(adapt.CapRiseTick, adapt.CapEndTick, 0.8*capBudget)
 		good := verdict(lowTail >= 0.8*256)
 		if fixedTail < 0.8*256 {
 			good += fmt.Sprintf(", but the sender needs only %.0f kbit/s there (fixed: %.0f %%)", fixedTail, 100*fixedTail/256)
 		}
 		fmt.Fprintf(out, "Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the\n",
-			step, verdict(drop >= 0 && drop-capDropTick <= 2*wire.TicksPerSecond), secs(drop, capDropTick))
+			step, verdict(drop >= 0 && drop-adapt.CapDropTick <= 2*wire.TicksPerSecond), secs(drop, adapt.CapDropTick))
 		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in 45 s; packets applied late: %d (fixed: %d).\n",
-			good, 100*lowTail/256, verdict(rise >= 0 && rise-capRiseTick <= 5*wire.TicksPerSecond), secs(rise, capRiseTick),
+			good, 100*lowTail/256, verdict(rise >= 0 && rise-adapt.CapRiseTick <= 5*wire.TicksPerSecond), secs(rise, adapt.CapRiseTick),
 			a.backOffs, a.late, f.late)
 	}
-	return b.Print(capStepSeconds(runs[key{7, false}], runs[key{7, true}]))
-}
-
-// capStepSeconds is step 7's cap step second by second, fixed against
-// adaptive: what the phases' figures summarise, and the chart of the
-// queueing delay over time.
-func capStepSeconds(fixed, adaptive *capStepRun) *strategy.Table {
-	t := strategy.NewTable(strategy.Column{Head: "t s", Unit: "s"}, strategy.Column{Head: "cap kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "fixed queue ms", Unit: "ms"}, strategy.Column{Head: "adaptive queue ms", Unit: "ms"},
-		strategy.Column{Head: "fixed goodput kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive goodput kbit/s", Unit: "kbit/s"},
-		strategy.Column{Head: "fixed budget kbit/s", Unit: "kbit/s"}, strategy.Column{Head: "adaptive budget kbit/s", Unit: "kbit/s"})
-	runs := []*capStepRun{fixed, adaptive}
-	var bases [2]float64
-	for i, r := range runs {
-		bases[i] = r.tr.BaseRTT(wire.TicksPerSecond, capEndTick)
-	}
-	phases := capPhases()
-	for from := 0; from < capEndTick; from += wire.TicksPerSecond {
-		to := from + wire.TicksPerSecond
-		ph := phases[0]
-		for _, p := range phases {
-			if from >= p.from {
-				ph = p
-			}
-		}
-		var queue, good, budget [2]strategy.Cell
-		for i, r := range runs {
-			queue[i] = strategy.Text("-")
-			if q := r.tr.QueueMs(from, to, bases[i]); len(q) > 0 {
-				queue[i] = strategy.Num(adapt.Quantile(q, 0.5), "%.0f")
-			}
-			good[i] = strategy.Num(r.tr.GoodputKbps(from, to), "%.0f")
-			budget[i] = strategy.Num(r.tr.MeanValue(from, to), "%.0f")
-		}
-		t.Add(strategy.Int(from/wire.TicksPerSecond), strategy.Num(ph.cap, "%.0f"), queue[0], queue[1], good[0], good[1], budget[0], budget[1])
-	}
-	t.Note("Step 7's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks), what got")
-	t.Note("through (bytes acked, with headers) and the budget in force, with the budget fixed at 512 kbit/s and with congestion avoidance.")
-	var caps []strategy.Line
-	for _, p := range phases {
-		caps = append(caps, strategy.Line{Value: p.cap, Label: fmt.Sprintf("cap %.0f kbit/s", p.cap),
-			From: float64(p.from) / wire.TicksPerSecond, To: float64(p.to) / wire.TicksPerSecond})
-	}
-	t.Charts = []strategy.Chart{{
-		File: "adaptation-statesync-cap", Title: "State sync under a cap step (1000 → 256 → 1000 kbit/s): budget fixed at 512 against congestion avoidance",
-		X: []string{"t s"}, XFigures: true, XLabel: "time", Names: []string{"budget fixed at 512 kbit/s", "congestion avoidance"},
-		Panels: []strategy.Panel{
-			{Ys: []string{"fixed queue ms", "adaptive queue ms"}, Label: "queueing delay", Lines: []strategy.Line{{Value: 100, Label: "goal: under 100 ms"}}},
-			{Ys: []string{"fixed goodput kbit/s", "adaptive goodput kbit/s"}, Label: "goodput", Lines: caps},
-			{Ys: []string{"fixed budget kbit/s", "adaptive budget kbit/s"}, Label: "budget in force", Lines: caps},
-		},
-	}}
-	return t
+	return b.Print(strategy.CapStepSeconds(capStepChart, &runs[key{7, false}].tr, &runs[key{7, true}].tr))
 }
 
 func benchJitterBuffer(b strategy.Bench) error {
@@ -313,4 +240,16 @@ func benchJitterBuffer(b strategy.Bench) error {
 		},
 	}}
 	return b.Print(t)
+}
+
+// capStepChart is step 7's cap step second by second.
+var capStepChart = strategy.CapStep{
+	Value: "budget kbit/s", Unit: "kbit/s", ValueLabel: "budget in force", ValueCaps: true, QueueLine: "goal: under 100 ms",
+	Notes: []string{
+		"Step 7's cap step second by second (each row: the second from t): the queueing delay (median of the second's ticks), what got",
+		"through (bytes acked, with headers) and the budget in force, with the budget fixed at 512 kbit/s and with congestion avoidance.",
+	},
+	File:  "adaptation-statesync-cap",
+	Title: "State sync under a cap step (1000 → 256 → 1000 kbit/s): budget fixed at 512 against congestion avoidance",
+	Names: [2]string{"budget fixed at 512 kbit/s", "congestion avoidance"},
 }

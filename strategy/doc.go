@@ -18,6 +18,9 @@
 //   - table.go: Table, a bench table as data (columns with units, cells
 //     with their figures), printed by one Write, and the charts the bench
 //     draws from it (Chart, Tradeoff). Every bench table goes through it.
+//   - capstep.go: CapStepSeconds, the adaptation sections' cap step second
+//     by second (fixed against congestion avoidance) and its chart, one
+//     table for the snapshot strategies and state sync.
 //   - modelist.go: ModeList, a second list of sub-modes beside a
 //     strategy's own (the original demos' modes) and its switch key; a
 //     list whose modes carry link conditions implements LinkChooser.
