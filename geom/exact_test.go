@@ -4,13 +4,11 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/internal/fma"
 )
 
 // randomQuat is a unit quaternion from r (not uniform over rotations; any
@@ -120,39 +118,14 @@ func TestExactBits(t *testing.T) {
 // QuatMul, Rotate or cross contain a fused instruction (the other
 // functions may: they only draw).
 func TestExactNotFused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the package twice")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
-	fused := regexp.MustCompile(`\s(FN?M(ADD|SUB)D?|VFN?M(ADD|SUB)\d*SD)\s`)
-	fn := regexp.MustCompile(`^netcubes/geom\.(\w+) STEXT`)
-	exact := map[string]bool{"QuatMul": true, "Rotate": true, "cross": true}
-	for _, target := range []struct{ goarch, goamd64 string }{{"arm64", ""}, {"amd64", "v3"}} {
-		cmd := exec.Command(goBin, "build", "-o", os.DevNull, "-gcflags=-S", ".")
-		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+target.goarch, "CGO_ENABLED=0")
-		if target.goamd64 != "" {
-			cmd.Env = append(cmd.Env, "GOAMD64="+target.goamd64)
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s build failed: %v\n%s", target.goarch, err, out)
-		}
-		cur, seen := "", map[string]bool{}
-		for _, line := range strings.Split(string(out), "\n") {
-			if m := fn.FindStringSubmatch(line); m != nil {
-				cur = m[1]
-				seen[cur] = true
+	exact := []string{"QuatMul", "Rotate", "cross"}
+	for _, b := range fma.Compile(t) {
+		for _, name := range exact {
+			if !b.Funcs[name] {
+				t.Errorf("GOARCH=%s: no assembly for %s (inlined everywhere? the check saw nothing)", b.GOARCH, name)
 			}
-			if exact[cur] && fused.MatchString(line) {
-				t.Errorf("GOARCH=%s GOAMD64=%s: %s: %s", target.goarch, target.goamd64, cur, strings.TrimSpace(line))
-			}
-		}
-		for name := range exact {
-			if !seen[name] {
-				t.Errorf("GOARCH=%s: no assembly for %s (inlined everywhere? the check saw nothing)", target.goarch, name)
+			for _, line := range b.Fused[name] {
+				t.Errorf("GOARCH=%s GOAMD64=%s: %s: %s", b.GOARCH, b.GOAMD64, name, line)
 			}
 		}
 	}

@@ -1,0 +1,74 @@
+// Package fma finds fused multiply-add instructions in a package's
+// compiled code, for the tests that keep floating-point results the same
+// bits on every CPU (physics, geom). Fusion rounds x*y+z once instead of
+// twice, so a fused build computes other bits than an unfused one and
+// would break lockstep between, say, an x86 and an ARM machine. It is
+// imported only by tests, and imports nothing of netcubes (the physics
+// tests could not import a package that imports physics).
+package fma
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Target is a CPU on which Go fuses x*y+z into one instruction.
+type Target struct{ GOARCH, GOAMD64 string }
+
+// Targets are arm64, and amd64 at GOAMD64=v3.
+var Targets = []Target{{"arm64", ""}, {"amd64", "v3"}}
+
+// Build is the assembly of one target: every function's fused
+// instructions, and the functions it has code for.
+type Build struct {
+	Target
+	Funcs map[string]bool     // by name without the package path: "Rotate", "(*World).Step"
+	Fused map[string][]string // the fused instructions, by function
+}
+
+var (
+	fusedRE = regexp.MustCompile(`\s(FN?M(ADD|SUB)D?|VFN?M(ADD|SUB)\d*SD)\s`)
+	funcRE  = regexp.MustCompile(`^[\w./-]+?\.(\S+) STEXT`)
+)
+
+// Compile builds the package in the working directory for every target
+// and reads its assembly. It skips the test in -short mode (two compiles)
+// or without a go command.
+func Compile(t *testing.T) []Build {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("compiles the package twice")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	var out []Build
+	for _, target := range Targets {
+		cmd := exec.Command(goBin, "build", "-o", os.DevNull, "-gcflags=-S", ".")
+		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+target.GOARCH, "CGO_ENABLED=0")
+		if target.GOAMD64 != "" {
+			cmd.Env = append(cmd.Env, "GOAMD64="+target.GOAMD64)
+		}
+		asm, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s build failed: %v\n%s", target.GOARCH, err, asm)
+		}
+		b := Build{Target: target, Funcs: map[string]bool{}, Fused: map[string][]string{}}
+		cur := ""
+		for _, line := range strings.Split(string(asm), "\n") {
+			if m := funcRE.FindStringSubmatch(line); m != nil {
+				cur = m[1]
+				b.Funcs[cur] = true
+			}
+			if fusedRE.MatchString(line) {
+				b.Fused[cur] = append(b.Fused[cur], strings.TrimSpace(line))
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
