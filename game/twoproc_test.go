@@ -38,6 +38,24 @@ type procPair struct {
 	leftSentBefore, leftGotBefore uint64
 }
 
+// dialRight starts a right session connecting to the left at addr with
+// tok; its connection closes when the test ends.
+func dialRight(t *testing.T, addr string, tok udp.Token) (*Session, *udp.Client) {
+	t.Helper()
+	rc, err := udp.Dial(addr, tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rc.Close() })
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
+	right, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return right, rc
+}
+
 func newProcPair(t *testing.T, start int) *procPair {
 	t.Helper()
 	tok, err := udp.NewToken()
@@ -349,18 +367,7 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	}
 
 	// A new right with the token joins the running left.
-	tok := p.lc.Token()
-	rc, err := udp.Dial(p.lc.LocalAddr().String(), tok, udp.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	cfg := DefaultConfig()
-	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
-	right, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	right, rc := dialRight(t, p.lc.LocalAddr().String(), p.lc.Token())
 	p.right, p.rc = right, rc
 	p.leftSentBefore, p.leftGotBefore = p.lc.Counts().Sent, p.lc.Counts().Arrived
 	p.settle(func() bool {
@@ -639,17 +646,7 @@ func TestRightStartedBeforeTheLeft(t *testing.T) {
 	}
 	addr := probe.LocalAddr().String()
 	probe.Close()
-	rc, err := udp.Dial(addr, udp.Token{7}, udp.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	cfg := DefaultConfig()
-	cfg.Strategies, cfg.Role, cfg.Client = strategiesForTest(), RoleRight, rc
-	right, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	right, rc := dialRight(t, addr, udp.Token{7})
 	for range 2 * wire.TicksPerSecond {
 		right.Step(cubes.Input{})
 	}
@@ -661,7 +658,7 @@ func TestRightStartedBeforeTheLeft(t *testing.T) {
 		t.Skipf("the port was taken meanwhile: %v", err)
 	}
 	defer lc.Close()
-	cfg = DefaultConfig()
+	cfg := DefaultConfig()
 	cfg.Strategies, cfg.Role, cfg.Server = strategiesForTest(), RoleLeft, lc
 	left, err := New(cfg)
 	if err != nil {
