@@ -97,7 +97,7 @@ cross: $(TESTRUN)
 # messages, the script parser and the recording, the app's flags and the web
 # page's address. FUZZMINIMIZE bounds the shrinking of each new interesting
 # input, which otherwise stalls a short run for seconds at a time.
-FUZZTIME ?= 8s
+FUZZTIME ?= 4s
 FUZZMINIMIZE ?= 100x
 FUZZJOBS ?= 2
 FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHeader ./wire/arith:FuzzArith \

@@ -28,24 +28,41 @@ import (
 	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/wire"
 )
 
-// The scenario's phases, ticks.
-const (
-	landTicks  = 240 // both players drop, bounce and come to rest
-	shoveTicks = 600 // you shove player 2
-	botTicks   = 600 // the push bot shoves you
-)
+// othersTimeline is the scenarios' phases, in ticks: the shoving
+// scenario's (land, shove, bot) and the tags' (pass).
+type othersTimeline struct {
+	land  int // both players drop, bounce and come to rest
+	shove int // you shove player 2
+	bot   int // the push bot shoves you
+	pass  int // player 2 passes to the side of you
+}
+
+// othersTimelineIn is the timeline of a bench held to n ticks (-frames; 0:
+// not held): after the landing, the shove and bot phases share what is
+// left of n, and the passing has it. The landing always plays whole (a
+// shove in mid-air measures nothing) and what follows it has at least 3 s
+// (a pass past you and its tags).
+func othersTimelineIn(n int) (othersTimeline, bool) {
+	t := othersTimeline{land: 240, shove: 600, bot: 600, pass: 1200}
+	if n <= 0 || n >= t.land+t.shove+t.bot {
+		return t, false
+	}
+	rest := max(n-t.land, 3*wire.TicksPerSecond)
+	t.shove, t.bot, t.pass = rest/2, rest-rest/2, min(t.land+rest, t.pass)
+	return t, true
+}
+
+// squeezedOthersNote is the line under a table of a squeezed run.
+const squeezedOthersNote = "Squeezed into the run's ticks (-frames): after the 4 s landing the phases share the rest (at least 3 s); these figures are not the full scenario's."
 
 // shoveGoal is where you shove player 2 toward: east, off the grid.
 var shoveGoal = mgl64.Vec3{30, 0, 0}
 
 // othersPresets are the presets of the table.
 var othersPresets = []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetMobile, link.PresetTerrible}
-
-// pushFrames are the ticks where you shove player 2: the push distances
-// are measured there.
-var pushFrames = [2]int{landTicks, landTicks + shoveTicks}
 
 // othersRow is one run's figures.
 type othersRow struct {
@@ -61,20 +78,24 @@ func benchOthers(b strategy.Bench) error {
 		fmt.Fprintln(b.Out(), "(this bench runs one player only)")
 		return nil
 	}
+	tl, squeezed := othersTimelineIn(b.FrameLimit())
 	t := othersTable()
 	for _, pr := range othersPresets {
 		for m := OthersArrived; int(m) <= NumOthersModes; m++ {
-			r, err := othersRun(pb, pr, m)
+			r, err := othersRun(pb, tl, pr, m)
 			if err != nil {
 				return err
 			}
 			t.Add(othersCells(pr, m, &r)...)
 		}
 	}
+	if squeezed {
+		t.Note(squeezedOthersNote)
+	}
 	if err := b.Print(t); err != nil {
 		return err
 	}
-	return benchPassing(b, pb)
+	return benchPassing(b, pb, tl, squeezed)
 }
 
 // The tags' own table: player 2 passes back and forth 5 m to the side of
@@ -83,7 +104,6 @@ func benchOthers(b strategy.Bench) error {
 // middle is a hit. Without contact your own prediction is exact, so what
 // the verdicts disagree on is where player 2 was.
 const (
-	passTicks = 1200
 	passLine  = 5.0
 	passReach = 5.6
 )
@@ -91,7 +111,7 @@ const (
 // passModes are the drawing modes of the tags' table.
 var passModes = []OthersMode{OthersArrived, OthersInterpolate, OthersExtrapolate, OthersPredict}
 
-func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
+func benchPassing(b strategy.Bench, pb strategy.PlayersBench, tl othersTimeline, squeezed bool) error {
 	tab := strategy.NewTable(strategy.Column{Head: "preset"}, strategy.Column{Head: "other player drawn"},
 		strategy.Column{Head: "tags"}, strategy.Column{Head: "seen as hits"},
 		strategy.Column{Head: "granted comp"}, strategy.Column{Head: "granted no comp"},
@@ -112,7 +132,7 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 			p := cubes.NewPasser()
 			p.Offset = passLine
 			left := run.Left()
-			pb.PlayPlayers("other players", fmt.Sprintf("tags, %s, %s", pr, m), run, passTicks, func(f int, ins *cubes.Inputs) uint8 {
+			pb.PlayPlayers("other players", fmt.Sprintf("tags, %s, %s", pr, m), run, tl.pass, func(f int, ins *cubes.Inputs) uint8 {
 				ins[1] = p.Input(f, left.Cube(left.PlayerCube(1)).Position, left.Cube(left.PlayerCube(0)).Position)
 				return 3
 			}, nil)
@@ -125,6 +145,9 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 	tab.Note("Tags on player 2 passing 5 m to the side of you, standing, for 20 s (reach 5.6 m); tags: verdicts received; granted: by the server")
 	tab.Note("with lag compensation (rewound to the view the tag names) and without (its present); agree: verdicts equal to what your client saw;")
 	tab.Note("view ms back: how far before the tag's frame the client drew player 2 (its lead, the latency and the interpolation delay).")
+	if squeezed {
+		tab.Note(squeezedOthersNote)
+	}
 	tab.Charts = []strategy.Chart{{
 		File: "other-players-tags", Title: "Tags judged by the server: agreement with what the client saw, with and without lag compensation",
 		X: []string{"preset"}, Series: "other player drawn", Bars: true,
@@ -139,7 +162,7 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench) error {
 
 // othersRun plays the scenario on preset pr with the other player drawn
 // in mode m.
-func othersRun(pb strategy.PlayersBench, pr link.Preset, m OthersMode) (othersRow, error) {
+func othersRun(pb strategy.PlayersBench, tl othersTimeline, pr link.Preset, m OthersMode) (othersRow, error) {
 	st := New(DefaultConfig())
 	set := st.Settings()
 	set.Others, set.AutoTag = m, AutoTagAll
@@ -152,9 +175,9 @@ func othersRun(pb strategy.PlayersBench, pr link.Preset, m OthersMode) (othersRo
 	var row othersRow
 	var ep pushEpisode
 	ram := cubes.NewRammer(shoveGoal)
-	pb.PlayPlayers("other players", fmt.Sprintf("%s, %s", pr, m), run, landTicks+shoveTicks+botTicks,
-		func(f int, ins *cubes.Inputs) uint8 { return shove(st, &ram, f, ins) },
-		func() { ep.tick(st, run.Frame(), &row) })
+	pb.PlayPlayers("other players", fmt.Sprintf("%s, %s", pr, m), run, tl.land+tl.shove+tl.bot,
+		func(f int, ins *cubes.Inputs) uint8 { return shove(st, tl, &ram, f, ins) },
+		func() { ep.tick(st, tl, run.Frame(), &row) })
 	ep.end(&row)
 	row.o = st.OthersTotals()
 	row.tags = st.Stats().Tags
@@ -165,11 +188,11 @@ func othersRun(pb strategy.PlayersBench, pr link.Preset, m OthersMode) (othersRo
 // shove is the scenario's keys at tick f: nothing while the players land;
 // then yours, steering from what your client draws of both players; then
 // the push bot's (the bots drive the players not given).
-func shove(st *Strategy, ram *cubes.Rammer, f int, ins *cubes.Inputs) uint8 {
+func shove(st *Strategy, tl othersTimeline, ram *cubes.Rammer, f int, ins *cubes.Inputs) uint8 {
 	switch {
-	case f < landTicks:
+	case f < tl.land:
 		return 3
-	case f < landTicks+shoveTicks:
+	case f < tl.land+tl.shove:
 		c := &st.cli
 		if d := &st.oth.drawn[1]; d.has {
 			ins[0] = ram.Input(f, st.drawnMe(c), st.drawnPose(c, 1).Position)
@@ -187,11 +210,11 @@ type pushEpisode struct {
 	lastSrv, lastSee mgl64.Vec3
 }
 
-func (e *pushEpisode) tick(st *Strategy, f int, row *othersRow) {
+func (e *pushEpisode) tick(st *Strategy, tl othersTimeline, f int, row *othersRow) {
 	me, ok1 := st.truth.at(f, 0)
 	it, ok2 := st.truth.at(f, 1)
 	d := &st.oth.drawn[1]
-	touching := ok1 && ok2 && d.has && f >= pushFrames[0] && f < pushFrames[1] &&
+	touching := ok1 && ok2 && d.has && f >= tl.land && f < tl.land+tl.shove &&
 		me.Position.Sub(it.Position).Len() < contactDistance
 	if touching {
 		seen := st.drawnPose(&st.cli, 1).Position

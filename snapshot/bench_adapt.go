@@ -66,43 +66,39 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 	setup.set(&c)
 	c.CongestionAvoidance = adaptive
 	st := New(c)
-	s, err := b.NewRun(link.PresetBottleneck.Config(), st)
+	tl := adapt.CapTimelineIn(b.FrameLimit())
+	s, err := b.NewRun(tl.Link(), st)
 	if err != nil {
 		return nil, err
 	}
 	r := &capStepRun{}
 	st.adapt.observe = func(smp adapt.Sample) {
-		if r.tr.Len() < adapt.CapEndTick {
+		if r.tr.Len() < tl.End {
 			r.tr.Add(smp)
 			k := r.tr.Len() - 1
-			for i, ph := range adapt.CapPhases() {
-				if k >= max(ph.From, ph.To-adapt.CapPhaseTail) && k < ph.To {
+			for i, ph := range tl.Phases() {
+				if k >= max(ph.From, ph.To-tl.Tail) && k < ph.To {
 					r.sentBits[i] += float64(8 * smp.SentBytes)
 				}
 			}
 		}
 	}
-	for pass := 0; r.tr.Len() < adapt.CapEndTick; pass++ {
+	for pass := 0; r.tr.Len() < tl.End; pass++ {
 		b.Play("adaptation: snapshots cap step", fmt.Sprintf("%s, adaptive %v, pass %d", setup.name, adaptive, pass+1), s, func() {
 			k := r.tr.Len() - 1
-			if k < 0 || k >= adapt.CapEndTick || s.Frame() > adapt.CapEndTick {
+			if k < 0 || k >= tl.End || s.Frame() > tl.End {
 				return
 			}
 			r.tr.SetValue(float64(st.rate()))
 			if m := s.Metrics(); m.Valid {
-				ph := 0
-				if k >= adapt.CapRiseTick {
-					ph = 2
-				} else if k >= adapt.CapDropTick {
-					ph = 1
-				}
+				ph := tl.Phase(k)
 				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
 				r.errN[ph]++
 			}
 		})
 	}
 	for i := range r.demand {
-		r.demand[i] = r.sentBits[i] / (adapt.CapPhaseTail / wire.TicksPerSecond) / 1000
+		r.demand[i] = r.sentBits[i] / (float64(tl.Tail) / wire.TicksPerSecond) / 1000
 	}
 	return r, nil
 }
@@ -115,6 +111,7 @@ func secs(at, from int) string {
 }
 
 func benchCapStep(b strategy.Bench) error {
+	tl := adapt.CapTimelineIn(b.FrameLimit())
 	out := b.Out()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "setup\trate\tphase\trate Hz\tsent kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tback at the chosen rate after s\t")
@@ -129,14 +126,14 @@ func benchCapStep(b strategy.Bench) error {
 			if si == 1 {
 				compression[k] = r
 			}
-			base := r.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
+			base := r.tr.BaseRTT(wire.TicksPerSecond, tl.End)
 			chosen := r.tr.MeanValue(0, 1) // the rate of the first tick: the presenter's
 			name := "fixed"
 			if adaptive {
 				name = "adaptive"
 			}
-			for i, ph := range adapt.CapPhases() {
-				tail := max(ph.From, ph.To-adapt.CapPhaseTail)
+			for i, ph := range tl.Phases() {
+				tail := max(ph.From, ph.To-tl.Tail)
 				q := r.tr.QueueMs(tail, ph.To, base)
 				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
 				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
@@ -148,10 +145,10 @@ func benchCapStep(b strategy.Bench) error {
 					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.From), secs(back, ph.From))
 			}
 			if adaptive {
-				drop := r.tr.QueueSettled(adapt.CapDropTick, adapt.CapRiseTick, base, 100, 2*wire.TicksPerSecond)
-				rise := r.tr.ValueReached(adapt.CapRiseTick, adapt.CapEndTick, chosen)
+				drop := r.tr.QueueSettled(tl.Drop, tl.Rise, base, 100, 2*wire.TicksPerSecond)
+				rise := r.tr.ValueReached(tl.Rise, tl.End, chosen)
 				notes = append(notes, fmt.Sprintf("%s with congestion avoidance: queue under 100 ms %s s after the drop; back at %.0f Hz %s s after the rise.",
-					setup.name, secs(drop, adapt.CapDropTick), chosen, secs(rise, adapt.CapRiseTick)))
+					setup.name, secs(drop, tl.Drop), chosen, secs(rise, tl.Rise)))
 			}
 		}
 	}
@@ -168,7 +165,10 @@ func benchCapStep(b strategy.Bench) error {
 	for _, n := range notes {
 		fmt.Fprintln(out, n)
 	}
-	return b.Print(strategy.CapStepSeconds(capStepChart, &compression[0].tr, &compression[1].tr))
+	if tl.Squeezed() {
+		fmt.Fprintln(out, tl.SqueezedNote())
+	}
+	return b.Print(strategy.CapStepSeconds(capStepChart, tl, &compression[0].tr, &compression[1].tr))
 }
 
 func benchAdaptiveDelay(b strategy.Bench) error {

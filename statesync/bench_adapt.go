@@ -57,7 +57,8 @@ type capStepRun struct {
 
 func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) {
 	st := New(DefaultConfig())
-	s, err := b.NewRun(link.PresetBottleneck.Config(), st)
+	tl := adapt.CapTimelineIn(b.FrameLimit())
+	s, err := b.NewRun(tl.Link(), st)
 	if err != nil {
 		return nil, err
 	}
@@ -67,15 +68,15 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 	st.SetSettings(set)
 	r := &capStepRun{}
 	st.adapt.observe = func(smp adapt.Sample) {
-		if r.tr.Len() < adapt.CapEndTick {
+		if r.tr.Len() < tl.End {
 			r.tr.Add(smp)
 		}
 	}
 	name := map[bool]string{false: "fixed 512", true: "congestion avoidance"}[adaptive]
-	for pass := 0; r.tr.Len() < adapt.CapEndTick; pass++ {
+	for pass := 0; r.tr.Len() < tl.End; pass++ {
 		b.Play("adaptation: state sync cap step", fmt.Sprintf("step %d, %s, pass %d", step, name, pass+1), s, func() {
 			k := r.tr.Len() - 1
-			if k < 0 || k >= adapt.CapEndTick || s.Frame() > adapt.CapEndTick {
+			if k < 0 || k >= tl.End || s.Frame() > tl.End {
 				return
 			}
 			kbps, _ := st.BudgetKbps()
@@ -84,12 +85,7 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 				r.backOffs++
 			}
 			if m := s.Metrics(); m.Valid {
-				ph := 0
-				if k >= adapt.CapRiseTick {
-					ph = 2
-				} else if k >= adapt.CapDropTick {
-					ph = 1
-				}
+				ph := tl.Phase(k)
 				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
 				r.errN[ph]++
 			}
@@ -108,6 +104,7 @@ func secs(at, from int) string {
 }
 
 func benchCapStep(b strategy.Bench) error {
+	tl := adapt.CapTimelineIn(b.FrameLimit())
 	out := b.Out()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tbudget ≥ 410 after s\t")
@@ -123,9 +120,9 @@ func benchCapStep(b strategy.Bench) error {
 				return err
 			}
 			runs[key{step, adaptive}] = r
-			base := r.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
-			for i, ph := range adapt.CapPhases() {
-				tail := max(ph.From, ph.To-adapt.CapPhaseTail)
+			base := r.tr.BaseRTT(wire.TicksPerSecond, tl.End)
+			for i, ph := range tl.Phases() {
+				tail := max(ph.From, ph.To-tl.Tail)
 				q := r.tr.QueueMs(tail, ph.To, base)
 				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
 				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
@@ -150,6 +147,9 @@ func benchCapStep(b strategy.Bench) error {
 	fmt.Fprintln(out, "the cap (or the budget, when lower). Recovery: from the phase's start, until the queue stays under 100 ms for 2 s, and until the")
 	fmt.Fprintln(out, "budget in force is back at 80 % of 512. Step 7 fills its budget whatever the world does; step 8 (delta encoding) needs about")
 	fmt.Fprintln(out, "110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s).")
+	if tl.Squeezed() {
+		fmt.Fprintln(out, tl.SqueezedNote())
+	}
 	verdict := func(ok bool) string {
 		if ok {
 			return "met"
@@ -158,22 +158,22 @@ func benchCapStep(b strategy.Bench) error {
 	}
 	for _, step := range []int{7, 8} {
 		a, f := runs[key{step, true}], runs[key{step, false}]
-		base := a.tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
-		drop := a.tr.QueueSettled(adapt.CapDropTick, adapt.CapRiseTick, base, 100, 2*wire.TicksPerSecond)
-		lowTail := a.tr.GoodputKbps(adapt.CapRiseTick-adapt.CapPhaseTail, adapt.CapRiseTick)
-		fixedTail := f.tr.GoodputKbps(adapt.CapRiseTick-adapt.CapPhaseTail, adapt.CapRiseTick)
-		rise := a.tr.ValueReached(adapt.CapRiseTick, adapt.CapEndTick, 0.8*capBudget)
+		base := a.tr.BaseRTT(wire.TicksPerSecond, tl.End)
+		drop := a.tr.QueueSettled(tl.Drop, tl.Rise, base, 100, 2*wire.TicksPerSecond)
+		lowTail := a.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise)
+		fixedTail := f.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise)
+		rise := a.tr.ValueReached(tl.Rise, tl.End, 0.8*capBudget)
 		good := verdict(lowTail >= 0.8*256)
 		if fixedTail < 0.8*256 {
 			good += fmt.Sprintf(", but the sender needs only %.0f kbit/s there (fixed: %.0f %%)", fixedTail, 100*fixedTail/256)
 		}
 		fmt.Fprintf(out, "Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the\n",
-			step, verdict(drop >= 0 && drop-adapt.CapDropTick <= 2*wire.TicksPerSecond), secs(drop, adapt.CapDropTick))
-		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in 45 s; packets applied late: %d (fixed: %d).\n",
-			good, 100*lowTail/256, verdict(rise >= 0 && rise-adapt.CapRiseTick <= 5*wire.TicksPerSecond), secs(rise, adapt.CapRiseTick),
-			a.backOffs, a.late, f.late)
+			step, verdict(drop >= 0 && drop-tl.Drop <= 2*wire.TicksPerSecond), secs(drop, tl.Drop))
+		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in %.0f s; packets applied late: %d (fixed: %d).\n",
+			good, 100*lowTail/256, verdict(rise >= 0 && rise-tl.Rise <= 5*wire.TicksPerSecond), secs(rise, tl.Rise),
+			a.backOffs, float64(tl.End)/wire.TicksPerSecond, a.late, f.late)
 	}
-	return b.Print(strategy.CapStepSeconds(capStepChart, &runs[key{7, false}].tr, &runs[key{7, true}].tr))
+	return b.Print(strategy.CapStepSeconds(capStepChart, tl, &runs[key{7, false}].tr, &runs[key{7, true}].tr))
 }
 
 func benchJitterBuffer(b strategy.Bench) error {

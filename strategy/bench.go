@@ -31,6 +31,11 @@ type Bench interface {
 	Print(t *Table) error
 	// Preset is the bench's network conditions (-preset).
 	Preset() link.Preset
+	// FrameLimit is the ticks every run is held to (-frames), or 0 when
+	// the runs play their script's length. A section with a timeline of
+	// its own (the cap step, the other players' scenarios) squeezes it
+	// into this many ticks, and says so under its table.
+	FrameLimit() int
 	// NewRun builds a session on conditions c whose only strategy is st,
 	// with the bench's seed, at frame 0.
 	NewRun(c link.Config, st Strategy) (Run, error)

@@ -29,9 +29,10 @@ type CapStep struct {
 // CapStepSeconds is a cap step second by second, the run with the
 // setting fixed against the one with congestion avoidance: each second's
 // queueing delay (the median of its ticks, against each trace's lowest
-// round trip of the first 45 s), what got through, and the traces' value;
+// round trip over the step), what got through, and the traces' value;
 // with the chart of them over time. What the phases' figures summarise.
-func CapStepSeconds(c CapStep, fixed, adaptive *adapt.Trace) *Table {
+// tl is the cap step's timeline the traces ran on.
+func CapStepSeconds(c CapStep, tl adapt.CapTimeline, fixed, adaptive *adapt.Trace) *Table {
 	valueCols := [2]string{"fixed " + c.Value, "adaptive " + c.Value}
 	t := NewTable(Column{Head: "t s", Unit: "s"}, Column{Head: "cap kbit/s", Unit: "kbit/s"},
 		Column{Head: "fixed queue ms", Unit: "ms"}, Column{Head: "adaptive queue ms", Unit: "ms"},
@@ -40,10 +41,10 @@ func CapStepSeconds(c CapStep, fixed, adaptive *adapt.Trace) *Table {
 	traces := [2]*adapt.Trace{fixed, adaptive}
 	var bases [2]float64
 	for i, tr := range traces {
-		bases[i] = tr.BaseRTT(wire.TicksPerSecond, adapt.CapEndTick)
+		bases[i] = tr.BaseRTT(wire.TicksPerSecond, tl.End)
 	}
-	phases := adapt.CapPhases()
-	for from := 0; from < adapt.CapEndTick; from += wire.TicksPerSecond {
+	phases := tl.Phases()
+	for from := 0; from < tl.End; from += wire.TicksPerSecond {
 		to := from + wire.TicksPerSecond
 		ph := phases[0]
 		for _, p := range phases {
@@ -64,6 +65,9 @@ func CapStepSeconds(c CapStep, fixed, adaptive *adapt.Trace) *Table {
 	}
 	for _, n := range c.Notes {
 		t.Note(n)
+	}
+	if tl.Squeezed() {
+		t.Note(tl.SqueezedNote())
 	}
 	var caps []Line
 	for _, p := range phases {

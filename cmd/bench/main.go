@@ -65,6 +65,7 @@ type bench struct {
 	preset   link.Preset
 	seed     uint64
 	frames   int // ticks per run: the script's length unless -frames is set
+	limit    int // -frames: 0, or the ticks every run is held to
 	out      io.Writer
 	csv      *csv.Writer
 	progress *progress
@@ -118,7 +119,7 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 	scriptName := fs.String("script", "katamari", "input script: a built-in name ("+strings.Join(assets.ScriptNames(), ", ")+") or a file")
 	presetName := fs.String("preset", "intercontinental", "network conditions: "+presetNames())
 	seed := fs.Uint64("seed", 1, "seed of the simulated links")
-	frames := fs.Int("frames", 0, "ticks per run (0: the script's length)")
+	frames := fs.Int("frames", 0, "ticks per run (0: the script's length); the cap step and the other players' scenarios are squeezed into them")
 	csvPath := fs.String("csv", "", "write one row per frame of every run to this CSV file")
 	plotDir := fs.String("plots", "", "draw every section's charts into this directory, as SVG and PNG (created if missing)")
 	only := fs.String("only", "", "run only the sections whose name contains this")
@@ -168,7 +169,7 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 	if *frames < 0 {
 		return nil, usageError(fmt.Sprintf("-frames must be >= 0, got %d", *frames))
 	}
-	b = &bench{script: sc, preset: preset, seed: *seed, frames: sc.Length, out: stdout}
+	b = &bench{script: sc, preset: preset, seed: *seed, frames: sc.Length, limit: *frames, out: stdout}
 	if *frames > 0 {
 		b.frames = *frames
 	}
@@ -254,6 +255,9 @@ func (b *bench) Print(t *strategy.Table) error {
 
 // Preset implements strategy.Bench.
 func (b *bench) Preset() link.Preset { return b.preset }
+
+// FrameLimit implements strategy.Bench.
+func (b *bench) FrameLimit() int { return b.limit }
 
 // NewRun implements strategy.Bench: a session on the bench's seed.
 func (b *bench) NewRun(c link.Config, st strategy.Strategy) (strategy.Run, error) {

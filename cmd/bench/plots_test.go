@@ -29,7 +29,7 @@ func TestPlots(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	tables, err := runTables([]string{"-frames", "300", "-quiet", "-plots", dir}, &out, &errb)
+	tables, err := runTables([]string{"-frames", "120", "-quiet", "-plots", dir}, &out, &errb)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}

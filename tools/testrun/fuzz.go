@@ -26,7 +26,7 @@ import (
 // (go.dev/issue/75804, fixed in Go 1.27): that alone is not a failure.
 func fuzz(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fuzztime := fs.String("time", "8s", "how long each target fuzzes (go test -fuzztime)")
+	fuzztime := fs.String("time", "4s", "how long each target fuzzes (go test -fuzztime)")
 	minimize := fs.String("minimize", "100x", "bound on minimizing a new input (go test -fuzzminimizetime)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "targets fuzzed at once, one worker each")
 	if err := fs.Parse(args); err != nil {
