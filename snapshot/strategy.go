@@ -74,8 +74,8 @@ type Strategy struct {
 	adapt snapshotAdapt
 
 	// The original demo's modes (original.go): the mode shown (1-6, 0:
-	// today's render modes), the last one shown, and the settings to go
-	// back to.
+	// the entry's own sub-modes), the last one shown, and the settings to
+	// go back to.
 	orig           strategy.ModeList
 	beforeOriginal Config
 }
@@ -127,14 +127,13 @@ func NewCompression() *Strategy {
 	return st
 }
 
-// setSub sets what the sub-mode keys step; the interpolation entry has
-// the key to the original demo's modes too.
+// setSub sets what the sub-mode keys step, and the original demo whose
+// modes the switch key (OriginalKey) offers instead.
 func (st *Strategy) setSub(sub subMode) {
 	st.sub = sub
-	st.controls = st.buildControls()
-	if sub == subRender {
-		st.controls = append(st.controls, st.originalControl())
-	}
+	modes, _ := st.originals()
+	st.orig.N = len(modes)
+	st.controls = append(st.buildControls(), st.originalControl())
 }
 
 // ---------------------------------------------------------------------------
@@ -242,7 +241,7 @@ func (st *Strategy) Family() string { return "Snapshots" }
 // (with the rate and delay in force when they adapt).
 func (st *Strategy) Mode() string {
 	if st.orig.Shown > 0 {
-		return st.originalMode() + " · " + st.adapt.mode(st)
+		return st.originalModeLine() + " · " + st.adapt.mode(st)
 	}
 	return st.adapt.mode(st)
 }
