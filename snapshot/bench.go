@@ -32,6 +32,7 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 		{Name: "snapshot: the article's figures", Run: benchArticle},
 		{Name: "snapshot: the 2015 challenge layout", Run: benchChallenge},
 		{Name: "snapshot: the original demo's modes", Run: benchOriginal},
+		{Name: "snapshot: the compression demo's modes", Run: benchCompressionModes},
 	}, adaptBenchSections()...)
 }
 
@@ -363,6 +364,42 @@ func benchOriginal(b strategy.Bench) error {
 	t.Note("The original demo's modes (interpolation entry: F2, then [ ]), each on its own link, not the bench's preset: uncompressed snapshots")
 	t.Note("(level 1, with velocity); mode 6 is the original's hermite extrapolation (both endpoints 0.2 s ahead), ahead of what it plays back,")
 	t.Note("so its error against the left at the shown frame counts the lead's overshoot.")
+	return b.Print(t)
+}
+
+// benchCompressionModes runs the original compression demo's six modes
+// on their link (not the bench's preset), as F2 and [ ] show them on the
+// compression entry.
+func benchCompressionModes(b strategy.Bench) error {
+	t := strategy.NewTable(
+		strategy.Column{Head: "mode"},
+		strategy.Column{Head: "level"},
+		strategy.Column{Head: "render"},
+		strategy.Column{Head: "delay ms", Unit: "ms"},
+		strategy.Column{Head: "avg kbit/s", Unit: "kbit/s"},
+		strategy.Column{Head: "bits/cube", Unit: "bits"},
+		strategy.Column{Head: "err cm", Unit: "cm"},
+		strategy.Column{Head: "steady err cm", Unit: "cm"},
+		strategy.Column{Head: "max err cm", Unit: "cm"},
+		strategy.Column{Head: "starved", Unit: "ticks"},
+	)
+	for n, om := range CompressionModes {
+		var cfg Config
+		r, err := runSnapshotOn(b, om.Link, "snapshot compression demo", fmt.Sprintf("mode %d", n+1), func(st *Strategy) {
+			st.setSub(subLevel)
+			st.SetOriginal(n + 1)
+			cfg = st.cfg
+		})
+		if err != nil {
+			return err
+		}
+		t.Add(strategy.Textf("%d %s", n+1, om.Name), strategy.Text(cfg.LevelString()), strategy.Text(cfg.RenderString()),
+			strategy.Num(r.stats.PlayoutDelayMs, "%.0f"), strategy.Num(r.sum.AvgWireKbps(), "%.1f"), strategy.Num(r.stats.Total.BitsPerChanged(), "%.1f"),
+			strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.steadyRMS(), "%.3f"), strategy.Num(r.posMax, "%.1f"), strategy.Int(r.stats.StarvedTicks))
+	}
+	t.Notef("The original compression demo's modes (compression entry: F2, then [ ]), on its link, not the bench's preset: %s;", linkWords(compressionLink))
+	t.Note("60 Hz, delay 50 ms (3 ticks). Mode 3 is level 3 without its at-rest bit (every cube sends its velocity), mode 4 adds the bit.")
+	t.Note("delay: network + interpolation delay at the end of the run; bits/cube: the cube data per cube, header excluded.")
 	return b.Print(t)
 }
 

@@ -172,6 +172,16 @@ type Config struct {
 	// the right measures, (1 + n) × interval + 2σ + 1 ticks, instead of
 	// DefaultDelayTicks (adapt.go); the nudge still applies.
 	AdaptiveDelay bool
+	// AtRestFlag (level 3 only): each cube carries an at-rest bit, and a
+	// resting cube's velocity (3 × 11 bits) is not sent: 127 bits for a
+	// resting cube, 160 for a moving one. Off, no cube carries the bit and
+	// every cube sends its velocity, 159 bits each: one bit less for a
+	// moving cube, 32 more for a resting one. On is the article's level 3
+	// and the default; off is the original compression demo's mode 3
+	// ("linear velocity"), the step before its mode 4 added the flag. A
+	// header bit of every level-3 packet says which, so a change never
+	// misdecodes packets in flight.
+	AtRestFlag bool
 }
 
 // Limits of the live settings.
@@ -196,6 +206,7 @@ func DefaultConfig() Config {
 		SenderSnapshots:        64,
 		ReceiverSnapshots:      128,
 		CarryModels:            true,
+		AtRestFlag:             true,
 	}
 	c.UseCompressionDemo()
 	return c
@@ -320,9 +331,13 @@ func (c *Config) Predicting() bool {
 	return c.PlayerPrediction && c.Level >= DeltaPosition
 }
 
-// LevelString is the level for the HUD: "level 11", or "level 11 +
-// prediction" when the player-relative prediction is in use.
+// LevelString is the level for the HUD: "level 11", "level 11 +
+// prediction" when the player-relative prediction is in use, "level 3
+// without at-rest bit" when AtRestFlag is off.
 func (c *Config) LevelString() string {
+	if c.Level == BoundedVelocity && !c.AtRestFlag {
+		return c.Level.String() + " without at-rest bit"
+	}
 	if c.Predicting() {
 		return c.Level.String() + " + prediction"
 	}

@@ -52,8 +52,12 @@ func (st *Strategy) buildControls() []strategy.Control {
 func (st *Strategy) Controls() []strategy.Control { return st.controls }
 
 // SubMode implements strategy.Strategy: the interpolation entry steps the
-// render mode, the compression entry the level.
+// render mode, the compression entry the level, or either its original
+// demo's modes once OriginalKey switched to them.
 func (st *Strategy) SubMode(dir int) string {
+	if st.orig.Shown > 0 {
+		return st.stepOriginal(dir)
+	}
 	if st.sub == subLevel {
 		if dir < 0 {
 			st.SetLevel(st.cfg.Level.Prev())
@@ -61,9 +65,6 @@ func (st *Strategy) SubMode(dir int) string {
 			st.SetLevel(st.cfg.Level.Next())
 		}
 		return st.LevelExplain()
-	}
-	if st.orig.Shown > 0 {
-		return st.stepOriginal(dir)
 	}
 	st.SetRender(st.cfg.Render.Step(dir))
 	return "render: " + st.cfg.Render.String()

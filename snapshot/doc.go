@@ -4,11 +4,13 @@
 // snapshot compression (the eleven stages of "Snapshot Compression", from
 // 17.37 Mbit/s to under 256 kbit/s, and two stages beyond the article).
 // The catalog offers two instances, the starting points of the two
-// articles (NewInterpolation, NewCompression). The interpolation entry
-// also has the original demo's six modes (OriginalModes) on `[`/`]` once
-// F2 switches to them, each with its send rate, render mode and link
-// conditions (strategy.LinkChooser), among them the original's hermite
-// extrapolation (RenderHermiteAhead).
+// articles (NewInterpolation, NewCompression). Each entry also has its
+// original demo's six modes on `[`/`]` once F2 switches to them, each with
+// its settings and link conditions (strategy.LinkChooser): the snapshot
+// demo's (OriginalModes) on the interpolation entry, among them the
+// original's hermite extrapolation (RenderHermiteAhead), and the
+// compression demo's (CompressionModes) on the compression entry, among
+// them level 3 without its at-rest bit (Config.AtRestFlag).
 //
 // # Quantize first
 //

@@ -22,6 +22,7 @@ import (
 //	  1    raw floats: interacting + pos + vel + quat       1+96+96+128 = 321
 //	  2    smallest-three quaternion, 9 bits                1+96+96+29  = 222
 //	  3    velocity bounded ±32 m/s, 11 bits, "at rest" bit 127 at rest, 160 moving
+//	       (without the bit, Config.AtRestFlag off:         159 every cube)
 //	  4    no velocity (linear interpolation is enough)     1+96+29     = 126
 //	  5    position bounded, 512 values per metre           1+50+29     = 80
 //	  6    delta vs an acked baseline: a "changed" bit      1 per cube + 80 per changed
@@ -186,7 +187,7 @@ type CubeSample struct {
 	Orientation    mgl64.Quat // unit quaternion
 	LinearVelocity mgl64.Vec3 // m/s
 	Interacting    bool       // drawn red
-	AtRest         bool       // the world considers the cube at rest (level 3 drops its velocity)
+	AtRest         bool       // the world considers the cube at rest (level 3 with the at-rest flag drops its velocity)
 }
 
 // Cube is one cube of a snapshot exactly as a level puts it on the
@@ -195,7 +196,8 @@ type CubeSample struct {
 // exactly when they encode to the same bits.
 type Cube struct {
 	Interacting bool
-	// AtRest (level 3): the velocity was not sent and is zero.
+	// AtRest (level 3, with the at-rest flag): the velocity was not sent
+	// and is zero.
 	AtRest bool
 	// Orientation (levels 2-11): smallest three at wire.SnapshotOrientationBits.
 	Orientation wire.QuantizedQuat
@@ -304,8 +306,10 @@ func serializeFloat32s(s wire.Stream, v []float32) error {
 
 // serializeAbsoluteCube writes or reads one cube as level l sends it without
 // a baseline: interacting, position, velocity, orientation, in the
-// article's order. On read, c is overwritten entirely.
-func serializeAbsoluteCube(s wire.Stream, l Level, c *Cube) error {
+// article's order. restFlag (level 3): the cube carries its at-rest bit;
+// without it the velocity is always sent (Config.AtRestFlag). On read, c is
+// overwritten entirely.
+func serializeAbsoluteCube(s wire.Stream, l Level, restFlag bool, c *Cube) error {
 	if s.IsReading() {
 		*c = Cube{}
 	}
@@ -328,9 +332,15 @@ func serializeAbsoluteCube(s wire.Stream, l Level, c *Cube) error {
 			return err
 		}
 	case l == BoundedVelocity:
-		s.SetCategory(wire.CategoryFlags)
-		if err := wire.SerializeBool(s, &c.AtRest); err != nil {
-			return err
+		if restFlag {
+			s.SetCategory(wire.CategoryFlags)
+			if err := wire.SerializeBool(s, &c.AtRest); err != nil {
+				return err
+			}
+		} else if c.AtRest {
+			// Only a writer gets here (a read starts from a zero Cube): a
+			// cube quantized with the flag in a packet without it.
+			return s.Fail(wire.ErrValueOutOfRange)
 		}
 		if !c.AtRest {
 			s.SetCategory(wire.CategoryVelocity)
@@ -347,7 +357,8 @@ func serializeAbsoluteCube(s wire.Stream, l Level, c *Cube) error {
 }
 
 // absoluteCubeBits is the size of one cube at levels 1-5 (at level 3, of a
-// moving cube; a resting one is 33 bits less): 321, 222, 160, 126, 80.
+// moving cube; a resting one is 33 bits less, and without the at-rest flag
+// every cube is one bit less): 321, 222, 160, 126, 80.
 func absoluteCubeBits(l Level) int {
 	interacting, orientation := 1, 2+3*wire.SnapshotOrientationBits
 	xy, z := wire.PositionBits(wire.SnapshotPositionResolution)

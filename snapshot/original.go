@@ -8,59 +8,113 @@ import (
 	"netcubes/wire"
 )
 
-// The original snapshot demo's six modes, on the interpolation entry's
-// sub-mode keys once OriginalKey switches to them (the render modes are
-// then on I alone). Each mode carries its link conditions, as lockstep's
-// do (strategy.LinkChooser): the session applies them, and gives the
-// presenter's links back when the key switches to the render modes again
-// or another strategy is selected. Every mode sends the uncompressed
-// snapshot (level 1, with velocity) and plays it back 350 ms late at
-// 10 pps, as the original did (our default delay at 10 Hz is the same).
+// The original demos' modes, on an entry's sub-mode keys once OriginalKey
+// switches to them: the snapshot demo's six on the interpolation entry
+// (its render modes are then on I alone), the compression demo's six on
+// the compression entry (its levels come back on `[`/`]` with the key
+// again). Each mode carries its link conditions, as lockstep's do
+// (strategy.LinkChooser): the session applies them, and gives the
+// presenter's links back when the key switches to the entry's own
+// sub-modes again or another strategy is selected.
+//
+// The snapshot demo's modes send the uncompressed snapshot (level 1, with
+// velocity) and play it back 350 ms late at 10 pps, as the original did
+// (our default delay at 10 Hz is the same). The compression demo's send 60
+// pps over 50 ms one way, ±1 frame of jitter and 5 % loss, played back 50
+// ms late: three ticks, two less than our default at 60 Hz, so each mode
+// sets a delay nudge of −2 ticks (the Mode line shows it).
 
-// OriginalKey switches the interpolation entry's `[`/`]` between the render
-// modes and the original demo's six modes.
+// OriginalKey switches an entry's `[`/`]` between its own sub-modes (the
+// render modes, the levels) and the original demo's six modes.
 const OriginalKey = "F2"
 
-// OriginalMode is one of the original snapshot demo's modes: a send rate, a
-// render mode and the link conditions.
+// OriginalMode is one of an original demo's modes: the settings it sets
+// (send rate, render mode, level, delay nudge, at-rest flag) and the link
+// conditions.
 type OriginalMode struct {
 	Name   string
 	Rate   Rate
 	Render RenderMode
-	Link   link.Config
+	Level  Level
+	// DelayNudgeTicks is the mode's nudge of the default delay.
+	DelayNudgeTicks int
+	// NoAtRestFlag: level 3 without the at-rest bit (Config.AtRestFlag
+	// off), the compression demo's mode 3.
+	NoAtRestFlag bool
+	Link         link.Config
 }
 
-// twoFrames is the original's jitter, ±2 frames at 60 Hz, in ms.
+// twoFrames is the snapshot demo's jitter, ±2 frames at 60 Hz, in ms.
 const twoFrames = 2 * 1000.0 / wire.TicksPerSecond
 
-// OriginalModes are the six modes in `]` order, as the original demo set
-// them: no latency; ±2 frames of jitter from mode 2; 5 % loss from mode 4.
+// OriginalModes are the snapshot demo's six modes in `]` order, as the
+// original set them: no latency; ±2 frames of jitter from mode 2; 5 % loss
+// from mode 4.
 var OriginalModes = []OriginalMode{
-	{Name: "60 pps", Rate: Rate60, Render: RenderLatest},
-	{Name: "60 pps with jitter", Rate: Rate60, Render: RenderLatest, Link: link.Config{JitterMs: twoFrames}},
-	{Name: "10 pps", Rate: Rate10, Render: RenderLatest, Link: link.Config{JitterMs: twoFrames}},
-	{Name: "linear interpolation at 10 pps", Rate: Rate10, Render: RenderLinear, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
-	{Name: "hermite interpolation at 10 pps", Rate: Rate10, Render: RenderHermite, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
-	{Name: "hermite extrapolation at 10 pps", Rate: Rate10, Render: RenderHermiteAhead, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
+	{Name: "60 pps", Rate: Rate60, Render: RenderLatest, Level: Uncompressed},
+	{Name: "60 pps with jitter", Rate: Rate60, Render: RenderLatest, Level: Uncompressed, Link: link.Config{JitterMs: twoFrames}},
+	{Name: "10 pps", Rate: Rate10, Render: RenderLatest, Level: Uncompressed, Link: link.Config{JitterMs: twoFrames}},
+	{Name: "linear interpolation at 10 pps", Rate: Rate10, Render: RenderLinear, Level: Uncompressed, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
+	{Name: "hermite interpolation at 10 pps", Rate: Rate10, Render: RenderHermite, Level: Uncompressed, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
+	{Name: "hermite extrapolation at 10 pps", Rate: Rate10, Render: RenderHermiteAhead, Level: Uncompressed, Link: link.Config{JitterMs: twoFrames, LossPercent: 5}},
 }
 
-// config is c with the mode's settings: level 1, the mode's rate and
-// render mode, the default delay.
+// compressionLink is the compression demo's link in every mode: 50 ms one
+// way (100 ms round trip), ±1 frame of jitter, 5 % loss.
+var compressionLink = link.Config{LatencyMs: 50, JitterMs: 1000.0 / wire.TicksPerSecond, LossPercent: 5}
+
+// compressionNudge takes our default delay at 60 Hz (5 ticks) to the
+// compression demo's 50 ms playout delay (3 ticks).
+const compressionNudge = -2
+
+// CompressionModes are the compression demo's six modes in `]` order, each
+// as the level that sends what it sends: hermite while the snapshot
+// carries velocity, linear from mode 5 on. Mode 3 is level 3 without its
+// at-rest bit, which mode 4 adds.
+var CompressionModes = []OriginalMode{
+	compressionMode("uncompressed", Uncompressed, RenderHermite, false),
+	compressionMode("orientation", SmallestThree, RenderHermite, false),
+	compressionMode("linear velocity", BoundedVelocity, RenderHermite, true),
+	compressionMode("at rest flag", BoundedVelocity, RenderHermite, false),
+	compressionMode("no velocity", NoVelocity, RenderLinear, false),
+	compressionMode("position", BoundedPosition, RenderLinear, false),
+}
+
+// compressionMode is a compression demo's mode: what every one shares
+// (60 pps, its delay, its link) and the level and render mode it sets.
+func compressionMode(name string, l Level, r RenderMode, noAtRestFlag bool) OriginalMode {
+	return OriginalMode{Name: name, Rate: Rate60, Render: r, Level: l, DelayNudgeTicks: compressionNudge,
+		NoAtRestFlag: noAtRestFlag, Link: compressionLink}
+}
+
+// config is c with the mode's settings.
 func (m OriginalMode) config(c Config) Config {
-	c.Rate, c.Render, c.Level, c.DelayNudgeTicks = m.Rate, m.Render, Uncompressed, 0
+	c.Rate, c.Render, c.Level, c.DelayNudgeTicks = m.Rate, m.Render, m.Level, m.DelayNudgeTicks
+	c.AtRestFlag = !m.NoAtRestFlag
 	return c
 }
 
+// originals is the entry's list of the original demo's modes, and the
+// name its modes' links go by on the network line ("set by snapshot demo
+// mode 4", "set by compression mode 4": "compression demo mode 4" does not
+// fit the column).
+func (st *Strategy) originals() ([]OriginalMode, string) {
+	if st.sub == subLevel {
+		return CompressionModes, "compression"
+	}
+	return OriginalModes, "snapshot demo"
+}
+
 // Original is the original demo's mode the strategy is in (1-6), or 0 on
-// today's render modes.
+// its own sub-modes.
 func (st *Strategy) Original() int { return st.orig.Shown }
 
-// SetOriginal puts the strategy in the original demo's mode n (1-6) with
-// its settings, or back on the render modes (0) with the settings it had
-// before the first original mode. Only the interpolation entry has the
-// original's modes; others ignore it.
+// SetOriginal puts the strategy in its original demo's mode n (1-6) with
+// its settings, or back on its own sub-modes (0) with the settings it had
+// before the first original mode.
 func (st *Strategy) SetOriginal(n int) {
-	if st.sub != subRender || n < 0 || n > len(OriginalModes) {
+	modes, _ := st.originals()
+	if n < 0 || n > len(modes) {
 		return
 	}
 	switch {
@@ -71,32 +125,52 @@ func (st *Strategy) SetOriginal(n int) {
 	}
 	st.orig.Shown = n
 	if n > 0 {
-		st.cfg = OriginalModes[n-1].config(st.cfg)
+		st.cfg = modes[n-1].config(st.cfg)
 	}
 }
 
+// originalHelp is the switch key's line in the help, which lists the keys
+// of both entries once.
+const originalHelp = "[ ] walk the original demo's modes / the render modes (1) or the levels (2)"
+
 // originalControl is the key that switches between the two lists.
 func (st *Strategy) originalControl() strategy.Control {
-	return st.orig.Control(OriginalKey, "[ ] walk the original demo's modes / the render modes", "render modes", st.SetOriginal)
+	own := "render modes"
+	if st.sub == subLevel {
+		own = "levels"
+	}
+	return st.orig.Control(OriginalKey, originalHelp, own, st.SetOriginal)
 }
 
 // stepOriginal steps the original mode by dir, wrapping, and says what it
 // is now.
 func (st *Strategy) stepOriginal(dir int) string {
 	st.SetOriginal(st.orig.Step(dir))
-	m := OriginalModes[st.orig.Shown-1]
+	m := st.originalMode()
 	return fmt.Sprintf("original mode %d: %s · %s", st.orig.Shown, m.Name, linkWords(m.Link))
 }
 
 // linkWords describes an original mode's link for the note.
 func linkWords(c link.Config) string {
+	out := ""
+	if c.LatencyMs > 0 {
+		out = fmt.Sprintf("%.0f ms one way, ", c.LatencyMs)
+	}
 	switch {
 	case c.LossPercent > 0:
-		return fmt.Sprintf("jitter ±%.0f ms, %.0f %% loss", c.JitterMs, c.LossPercent)
+		return out + fmt.Sprintf("jitter ±%.0f ms, %.0f %% loss", c.JitterMs, c.LossPercent)
 	case c.JitterMs > 0:
-		return fmt.Sprintf("jitter ±%.0f ms", c.JitterMs)
+		return out + fmt.Sprintf("jitter ±%.0f ms", c.JitterMs)
+	case out != "":
+		return out[:len(out)-2]
 	}
 	return "perfect link"
+}
+
+// originalMode is the mode shown (st.orig.Shown > 0).
+func (st *Strategy) originalMode() OriginalMode {
+	modes, _ := st.originals()
+	return modes[st.orig.Shown-1]
 }
 
 // ChosenLink implements strategy.LinkChooser: the original mode's link,
@@ -105,13 +179,14 @@ func (st *Strategy) ChosenLink() (link.Config, string, bool) {
 	if st.orig.Shown == 0 {
 		return link.Config{}, "", false
 	}
-	return OriginalModes[st.orig.Shown-1].Link, fmt.Sprintf("snapshot demo mode %d", st.orig.Shown), true
+	_, demo := st.originals()
+	return st.originalMode().Link, fmt.Sprintf("%s mode %d", demo, st.orig.Shown), true
 }
 
-// originalMode is the Mode line's head in an original mode: its number and
-// name, and whether a key has since changed what the mode set.
-func (st *Strategy) originalMode() string {
-	m := OriginalModes[st.orig.Shown-1]
+// originalModeLine is the Mode line's head in an original mode: its
+// number and name, and whether a key has since changed what the mode set.
+func (st *Strategy) originalModeLine() string {
+	m := st.originalMode()
 	out := fmt.Sprintf("original mode %d: %s", st.orig.Shown, m.Name)
 	if m.config(st.cfg) != st.cfg {
 		out += " (changed by hand)"

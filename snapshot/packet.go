@@ -13,6 +13,7 @@ import (
 //
 //	part                      levels  bits             written by
 //	level                     1-13    4                Serialize
+//	at-rest flag              3       1                serializeAbsolute (1: cubes carry the at-rest bit)
 //	every cube, absolute      1-5     80-321 per cube  serializeAbsolute → serializeAbsoluteCube (level.go)
 //	initial                   6-13    1                serializeBaseline
 //	baseline sequence         6-11    16               serializeBaseline (absent when initial)
@@ -109,6 +110,10 @@ type Packet struct {
 	// player-relative prediction (predict.go), not the baseline.
 	// Levels 9-13, where deltas are sent; a header bit.
 	Predict bool
+	// AllVelocities (level 3): no cube carries the at-rest bit, every cube
+	// sends its velocity (Config.AtRestFlag off: the original compression
+	// demo's mode 3). A header bit, sent as "cubes carry the at-rest bit".
+	AllVelocities bool
 
 	// Sequence is the session's sequence of this packet (its frame), which
 	// the session writes before the packet: the owner sets it on both
@@ -156,6 +161,9 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	}
 	if !p.Level.IsDelta() {
 		return p.serializeAbsolute(s)
+	}
+	if s.IsReading() {
+		p.AllVelocities = false
 	}
 	base, err := p.serializeBaseline(s)
 	if err != nil {
@@ -206,8 +214,17 @@ func (p *Packet) serializeAbsolute(s wire.Stream) error {
 	if s.IsReading() {
 		p.Initial, p.Baseline, p.UseIndices, p.Predict = false, 0, false, false
 	}
+	restFlag := !p.AllVelocities
+	if p.Level == BoundedVelocity {
+		if err := wire.SerializeBool(s, &restFlag); err != nil {
+			return err
+		}
+	}
+	if s.IsReading() {
+		p.AllVelocities = p.Level == BoundedVelocity && !restFlag
+	}
 	for i := range p.Cubes {
-		if err := serializeAbsoluteCube(s, p.Level, &p.Cubes[i]); err != nil {
+		if err := serializeAbsoluteCube(s, p.Level, restFlag, &p.Cubes[i]); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,14 @@ func FuzzSnapshotPacket(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	// Level 3 without the at-rest flag: every cube sends its velocity.
+	moving := make([]CubeSample, n)
+	copy(moving, fx.now)
+	for i := range moving {
+		moving[i].AtRest = false
+	}
+	data, _ := encodeSnapshot(f, &Packet{Level: BoundedVelocity, AllVelocities: true, Cubes: quantizeAll(BoundedVelocity, moving)})
+	f.Add(data)
 	f.Add([]byte{})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -202,7 +202,7 @@ func TestSnapshotAbsoluteCubeBits(t *testing.T) {
 		}{{moving, tc.moving}, {resting, tc.resting}} {
 			q := QuantizeCube(tc.level, c.in)
 			m := wire.NewMeasureStream()
-			if err := serializeAbsoluteCube(m, tc.level, &q); err != nil {
+			if err := serializeAbsoluteCube(m, tc.level, true, &q); err != nil {
 				t.Fatal(err)
 			}
 			if m.BitsProcessed() != c.want {
@@ -213,11 +213,89 @@ func TestSnapshotAbsoluteCubeBits(t *testing.T) {
 			t.Errorf("AbsoluteCubeBits(%v) = %d, want %d", tc.level, absoluteCubeBits(tc.level), tc.moving)
 		}
 	}
+	// Level 3 without the at-rest flag (the original compression demo's
+	// mode 3): no cube is at rest, each sends its velocity and no bit.
+	for _, in := range []CubeSample{moving, resting} {
+		in.AtRest = false
+		q := QuantizeCube(BoundedVelocity, in)
+		m := wire.NewMeasureStream()
+		if err := serializeAbsoluteCube(m, BoundedVelocity, false, &q); err != nil {
+			t.Fatal(err)
+		}
+		if want := absoluteCubeBits(BoundedVelocity) - 1; m.BitsProcessed() != want {
+			t.Errorf("level 3 without the flag: %d bits, want %d", m.BitsProcessed(), want)
+		}
+	}
+	// A cube quantized with the flag cannot go in a packet without it.
+	q := QuantizeCube(BoundedVelocity, resting)
+	if err := serializeAbsoluteCube(wire.NewMeasureStream(), BoundedVelocity, false, &q); !errors.Is(err, wire.ErrValueOutOfRange) {
+		t.Errorf("a resting cube written without the flag: %v", err)
+	}
 	// 901 uncompressed cubes at 60 Hz with 28 bytes of IP/UDP header and the
 	// 20-bit header (sequence + level): the article's 17.37 Mbit/s.
 	bytes := wire.BitsToBytes(16 + 4 + 901*321)
 	if kbps := wire.Kbps(bytes, 60); math.Abs(kbps-17370) > 10 {
 		t.Errorf("uncompressed: %.0f kbit/s, want about 17370", kbps)
+	}
+}
+
+// A level-3 packet says in its header whether its cubes carry the at-rest
+// bit, and reads back exactly either way: with it (the article's level 3,
+// the compression demo's mode 4) a resting cube's velocity is left out;
+// without it (mode 3) every cube sends its velocity. The reader takes the
+// bit from the packet whatever it read before.
+func TestLevel3AtRestFlagRoundTrip(t *testing.T) {
+	const n = 64
+	fx := newSparseFixture(n, 5, 50)
+	resting := 0
+	for _, c := range fx.now {
+		if c.AtRest {
+			resting++
+		}
+	}
+	if resting == 0 || resting == n {
+		t.Fatalf("%d of %d cubes at rest: the fixture shows nothing", resting, n)
+	}
+	moving := absoluteCubeBits(BoundedVelocity)
+	q := &Packet{Cubes: make([]Cube, n), Sent: make([]bool, n)}
+	for _, all := range []bool{false, true, false} {
+		in := make([]CubeSample, n)
+		copy(in, fx.now)
+		for i := range in {
+			in[i].AtRest = in[i].AtRest && !all // without the flag no cube is at rest
+		}
+		p := &Packet{Level: BoundedVelocity, AllVelocities: all, Cubes: quantizeAll(BoundedVelocity, in)}
+		data, bits := encodeSnapshot(t, p)
+		want := 4 + 1 + n*moving - resting*3*wire.SnapshotVelocityBits
+		if all {
+			want = 4 + 1 + n*(moving-1)
+		}
+		if bits != want {
+			t.Errorf("all velocities %v: %d bits, want %d", all, bits, want)
+		}
+		if err := q.Serialize(wire.NewReadStream(data)); err != nil {
+			t.Fatalf("all velocities %v: %v", all, err)
+		}
+		if q.Level != BoundedVelocity || q.AllVelocities != all {
+			t.Errorf("read %v, all velocities %v, want %v", q.Level, q.AllVelocities, all)
+		}
+		for i := range q.Cubes {
+			if q.Cubes[i] != p.Cubes[i] {
+				t.Fatalf("all velocities %v: cube %d reads %+v, wrote %+v", all, i, q.Cubes[i], p.Cubes[i])
+			}
+			pose := q.Cubes[i].Pose(BoundedVelocity)
+			if all && fx.now[i].AtRest && pose.AtRest {
+				t.Errorf("cube %d: at rest in a packet without the flag", i)
+			}
+		}
+	}
+	// Another level read after a level 3 without the flag: the field does
+	// not linger.
+	p := &Packet{Level: NoVelocity, Cubes: quantizeAll(NoVelocity, fx.now)}
+	data, _ := encodeSnapshot(t, p)
+	q.AllVelocities = true
+	if err := q.Serialize(wire.NewReadStream(data)); err != nil || q.AllVelocities {
+		t.Errorf("level 4 after level 3: all velocities %v, %v", q.AllVelocities, err)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // FuzzSnapshotReceive hands packets of any sequence and bytes to the right
 // of both snapshot entries, at any frame of the session (across the 16-bit
 // wrap), after 0-3 ticks of real packets, and under any level, render mode,
-// send rate and prediction (the mode byte): the right must reject them or
+// send rate, prediction and at-rest flag (the mode byte): the right must reject them or
 // take them, never panic, and keep showing the world at finite poses
 // (strategy/strategytest runs it; each input costs a Warp and a few ticks, not a
 // new world).
@@ -21,6 +21,7 @@ func FuzzSnapshotReceive(f *testing.F) {
 		st.SetRender(RenderMode(mode / uint8(MaxLevel) % NumRenderModes))
 		st.SetRate(Rates[mode/(uint8(MaxLevel)*NumRenderModes)%uint8(len(Rates))])
 		st.SetPlayerPrediction(mode&0x80 != 0)
+		st.cfg.AtRestFlag = mode&0x40 == 0 // level 3 without the flag too
 	}
 	h := strategytest.New(f, strategytest.Config{
 		Strategies: []strategy.Strategy{NewInterpolation(), NewCompression()},

@@ -1,10 +1,6 @@
 package snapshot
 
-import (
-	"errors"
-
-	"netcubes/wire"
-)
+import "netcubes/wire"
 
 // SerializeSettings implements strategy.Shared: the live settings of the
 // snapshot strategies (what the keys change) cross from the left to the
@@ -41,16 +37,18 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &c.AdaptiveDelay); err != nil {
 		return err
 	}
+	if err := wire.SerializeBool(s, &c.AtRestFlag); err != nil {
+		return err
+	}
+	// The original demo's mode shown, of this entry's list.
+	modes, _ := st.originals()
 	original := int32(st.orig.Shown)
-	if err := wire.SerializeInt(s, &original, 0, int32(len(OriginalModes))); err != nil {
+	if err := wire.SerializeInt(s, &original, 0, int32(len(modes))); err != nil {
 		return err
 	}
 	if s.IsReading() {
 		c.Rate = Rates[rate]
 		c.DelayNudgeTicks = int(nudge)
-		if original > 0 && st.sub != subRender {
-			return errors.New("snapshot: the original demo's modes are the interpolation entry's")
-		}
 		prev := st.cfg
 		if err := st.SetConfig(c); err != nil {
 			return err

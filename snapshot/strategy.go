@@ -74,8 +74,8 @@ type Strategy struct {
 	adapt snapshotAdapt
 
 	// The original demo's modes (original.go): the mode shown (1-6, 0:
-	// today's render modes), the last one shown, and the settings to go
-	// back to.
+	// the entry's own sub-modes), the last one shown, and the settings to
+	// go back to.
 	orig           strategy.ModeList
 	beforeOriginal Config
 }
@@ -127,14 +127,13 @@ func NewCompression() *Strategy {
 	return st
 }
 
-// setSub sets what the sub-mode keys step; the interpolation entry has
-// the key to the original demo's modes too.
+// setSub sets what the sub-mode keys step, and the original demo whose
+// modes the switch key (OriginalKey) offers instead.
 func (st *Strategy) setSub(sub subMode) {
 	st.sub = sub
-	st.controls = st.buildControls()
-	if sub == subRender {
-		st.controls = append(st.controls, st.originalControl())
-	}
+	modes, _ := st.originals()
+	st.orig.N = len(modes)
+	st.controls = append(st.buildControls(), st.originalControl())
 }
 
 // ---------------------------------------------------------------------------
@@ -216,7 +215,15 @@ func (st *Strategy) UseInterpolationDemo() { st.cfg.UseInterpolationDemo() }
 func (st *Strategy) UseCompressionDemo() { st.cfg.UseCompressionDemo() }
 
 // LevelExplain is the HUD line for the current level.
-func (st *Strategy) LevelExplain() string { return st.cfg.Level.Explain() }
+func (st *Strategy) LevelExplain() string {
+	if st.cfg.Level == BoundedVelocity && !st.cfg.AtRestFlag {
+		return noAtRestFlagExplain
+	}
+	return st.cfg.Level.Explain()
+}
+
+// noAtRestFlagExplain is level 3's line without its at-rest bit.
+const noAtRestFlagExplain = "level 3 without its at-rest bit: every cube sends its velocity, 3 × 11 bits, 159 bits per cube, at rest or not"
 
 // ---------------------------------------------------------------------------
 // strategy.Strategy
@@ -234,7 +241,7 @@ func (st *Strategy) Family() string { return "Snapshots" }
 // (with the rate and delay in force when they adapt).
 func (st *Strategy) Mode() string {
 	if st.orig.Shown > 0 {
-		return st.originalMode() + " · " + st.adapt.mode(st)
+		return st.originalModeLine() + " · " + st.adapt.mode(st)
 	}
 	return st.adapt.mode(st)
 }
@@ -246,7 +253,7 @@ func (st *Strategy) Explain() string {
 		return e
 	}
 	if st.cfg.Level > Uncompressed {
-		return st.cfg.Level.Explain()
+		return st.LevelExplain()
 	}
 	return st.cfg.Render.Explain()
 }
@@ -338,47 +345,61 @@ type snapshotSender struct {
 	shared      *quantized // the world quantized this tick, shared with the clones
 }
 
-// quantized is the server's world quantized at one level for one frame,
+// quantized is the server's world quantized in one form for one frame,
 // shared by an instance and its clones (Clone): every client's snapshot of
 // a frame starts from the same quantized cubes, so the server quantizes its
 // world once a tick whatever the number of clients, and each further
 // client copies them.
 type quantized struct {
 	frame  int
-	level  Level
+	form   form
 	cubes  []Cube
 	clones int // instances sharing it beyond the first: keep a copy only then
 }
 
-// prepare quantizes the world w at frame f at level into the shared
-// copy, when clones share it and it is not there yet.
-func (q *quantized) prepare(w *cubes.World, f int, level Level) {
-	if q.clones == 0 || (q.frame == f && q.level == level && len(q.cubes) == w.NumCubes()) {
-		return
-	}
-	q.cubes = quantizeWorld(q.cubes[:0], w, level)
-	q.frame, q.level = f, level
+// form is what quantization depends on: the level, and at level 3
+// whether cubes carry the at-rest flag (Config.AtRestFlag).
+type form struct {
+	level    Level
+	restFlag bool
 }
 
-// quantizeWorld appends every cube of w quantized at level to dst.
-func quantizeWorld(dst []Cube, w *cubes.World, level Level) []Cube {
+// formOf is the form the settings quantize to (the flag counts at level
+// 3 only, so clones at other levels share one form whatever it says).
+func formOf(c *Config) form {
+	return form{c.Level, c.AtRestFlag || c.Level != BoundedVelocity}
+}
+
+// prepare quantizes the world w at frame f in form fm into the shared
+// copy, when clones share it and it is not there yet.
+func (q *quantized) prepare(w *cubes.World, f int, fm form) {
+	if q.clones == 0 || (q.frame == f && q.form == fm && len(q.cubes) == w.NumCubes()) {
+		return
+	}
+	q.cubes = quantizeWorld(q.cubes[:0], w, fm)
+	q.frame, q.form = f, fm
+}
+
+// quantizeWorld appends every cube of w quantized in form fm to dst.
+// Without the at-rest flag no cube is at rest: each sends its velocity.
+func quantizeWorld(dst []Cube, w *cubes.World, fm form) []Cube {
 	for i := range w.NumCubes() {
 		c := w.Cube(i)
-		dst = append(dst, QuantizeCube(level, CubeSample{
+		dst = append(dst, QuantizeCube(fm.level, CubeSample{
 			Position: c.Position, Orientation: c.Orientation, LinearVelocity: c.LinearVelocity,
-			Interacting: c.Interacting, AtRest: w.AtRest(i),
+			Interacting: c.Interacting, AtRest: fm.restFlag && w.AtRest(i),
 		}))
 	}
 	return dst
 }
 
-// fill puts the world w at frame f, quantized at level, into dst.
-func (q *quantized) fill(dst []Cube, w *cubes.World, f int, level Level) {
+// fill puts the world w at frame f, quantized in form fm, into dst.
+func (q *quantized) fill(dst []Cube, w *cubes.World, f int, fm form) {
 	if q.clones == 0 {
-		quantizeWorld(dst[:0], w, level) // one instance: nothing to share
+		quantizeWorld(dst[:0], w, fm) // one instance: nothing to share
 		return
 	}
-	q.prepare(w, f, level)
+	q.prepare(w, f, fm)
 	copy(dst, q.cubes)
 }
 
@@ -441,9 +462,10 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	s.models.roll(f)
 	s.dropOldModels()
 	level := cfg.Level
-	s.shared.fill(s.current, ctx.Left(), f, level)
+	s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
+	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
 	p.Sequence, p.Motion, p.MotionSpan, p.Carried = uint16(f), false, 0, false
@@ -879,5 +901,5 @@ func (st *Strategy) Clone() strategy.Strategy {
 // current level, once for every client's instance (the parallel sends
 // then only copy it).
 func (st *Strategy) PrepareSend(ctx strategy.Context) {
-	st.send.shared.prepare(ctx.Left(), ctx.Frame(), st.cfg.Level)
+	st.send.shared.prepare(ctx.Left(), ctx.Frame(), formOf(&st.cfg))
 }
