@@ -293,3 +293,36 @@ func copySettings(t *testing.T, r *wire.ReadStream, w *wire.WriteStream, mode ui
 		t.Fatal(err)
 	}
 }
+
+// TestOriginalFlag: -original N puts each entry in its own demo's mode N
+// (the interpolation entry the snapshot demo's, the compression entry the
+// compression demo's), and a number past the list is refused unchanged.
+func TestOriginalFlag(t *testing.T) {
+	for _, tt := range []struct {
+		st    *Strategy
+		modes []OriginalMode
+	}{{NewInterpolation(), OriginalModes}, {NewCompression(), CompressionModes}} {
+		var set func(string) error
+		for _, f := range tt.st.Flags() {
+			if f.Name == strategy.OriginalFlagName {
+				set = f.Set
+			}
+		}
+		if set == nil {
+			t.Fatalf("%s: no -%s flag", tt.st.ID(), strategy.OriginalFlagName)
+		}
+		if err := set("7"); err == nil || tt.st.Original() != 0 {
+			t.Errorf("%s: -original 7 accepted (mode %d)", tt.st.ID(), tt.st.Original())
+		}
+		if err := set("4"); err != nil {
+			t.Fatal(err)
+		}
+		c := tt.st.config()
+		if tt.st.Original() != 4 || c.Level != tt.modes[3].Level || c.Render != tt.modes[3].Render {
+			t.Errorf("%s: -original 4 gave mode %d, level %v, render %v", tt.st.ID(), tt.st.Original(), c.Level, c.Render)
+		}
+		if l, _, ok := tt.st.ChosenLink(); !ok || l != tt.modes[3].Link {
+			t.Errorf("%s: -original 4 chose link %+v (%v)", tt.st.ID(), l, ok)
+		}
+	}
+}

@@ -87,6 +87,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(i int) { st.SetRender(RenderMode(i)) }),
 		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-13): on or off", []string{"on", "off"},
 			func(i int) { st.SetPlayerPrediction(i == 0) }),
+		st.orig.Flag(st.SetOriginal),
 	}
 }
 

@@ -128,6 +128,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		strategy.IntFlag("jitter-buffer", "state sync jitter buffer in frames, 0-10 (default 5)", 0, MaxJitterFrames, st.SetJitterFrames),
 		strategy.ChoiceFlag("smoothing", "state sync smoothing: none, basic, adaptive or 2004", smoothingFlagNames,
 			func(i int) { st.SetSmoothing(SmoothingMode(i)) }),
+		st.orig.Flag(st.SetOriginal),
 	}
 }
 

@@ -86,3 +86,27 @@ func TestOriginalModesLinkInSession(t *testing.T) {
 		t.Errorf("after F2 again: link %+v, want the presenter's LAN %+v", s.Link(), lan)
 	}
 }
+
+// TestOriginalFlag: -original N starts state sync in the sync demo's mode
+// N with its link; a number past the list is refused unchanged.
+func TestOriginalFlag(t *testing.T) {
+	st := New(DefaultConfig())
+	var set func(string) error
+	for _, f := range st.Flags() {
+		if f.Name == strategy.OriginalFlagName {
+			set = f.Set
+		}
+	}
+	if set == nil {
+		t.Fatalf("no -%s flag", strategy.OriginalFlagName)
+	}
+	if err := set("0"); err == nil || st.Original() != 0 {
+		t.Errorf("-original 0 accepted (mode %d)", st.Original())
+	}
+	if err := set("4"); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, ok := st.ChosenLink(); st.Original() != 4 || st.Settings() != OriginalModes[3].Settings || !ok || c != OriginalModes[3].Link {
+		t.Errorf("-original 4: mode %d, %s, link %+v (%v)", st.Original(), st.Mode(), c, ok)
+	}
+}

@@ -42,3 +42,15 @@ func (l *ModeList) Control(key, help, own string, set func(n int)) Control {
 		},
 		Do: func(int) { set(l.Toggle()) }}
 }
+
+// OriginalFlagName is the flag every strategy with a ModeList of the
+// original demo's modes shares: each starts in its mode N.
+const OriginalFlagName = "original"
+
+// Flag is the list's -original flag: set puts the strategy in mode n. The
+// strategies that have one share it (the usage is the first's, so it is
+// the same text for all), and each checks n against its own list.
+func (l *ModeList) Flag(set func(n int)) Flag {
+	return IntFlag(OriginalFlagName, "start in the original demo's mode N (1-6) where a strategy has them: snapshot interpolation the snapshot demo's, compression the compression demo's, state sync the sync demo's (live: F2, then [ ])",
+		1, max(l.N, 1), set)
+}
