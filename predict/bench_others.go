@@ -41,22 +41,23 @@ type othersTimeline struct {
 }
 
 // othersTimelineIn is the timeline of a bench held to n ticks (-frames; 0:
-// not held): after the landing, the shove and bot phases share what is
-// left of n, and the passing has it. The landing always plays whole (a
-// shove in mid-air measures nothing) and what follows it has at least 3 s
-// (a pass past you and its tags).
+// not held): the landing takes at most half of n (at least 1 s: the
+// players still bounce, the figures are not the scenario's), then the
+// shove and bot phases share the rest, the passing has it; what follows
+// the landing has at least 3 s (a pass past you and its tags).
 func othersTimelineIn(n int) (othersTimeline, bool) {
 	t := othersTimeline{land: 240, shove: 600, bot: 600, pass: 1200}
 	if n <= 0 || n >= t.land+t.shove+t.bot {
 		return t, false
 	}
+	t.land = min(t.land, max(n/2, wire.TicksPerSecond))
 	rest := max(n-t.land, 3*wire.TicksPerSecond)
 	t.shove, t.bot, t.pass = rest/2, rest-rest/2, min(t.land+rest, t.pass)
 	return t, true
 }
 
 // squeezedOthersNote is the line under a table of a squeezed run.
-const squeezedOthersNote = "Squeezed into the run's ticks (-frames): after the 4 s landing the phases share the rest (at least 3 s); these figures are not the full scenario's."
+const squeezedOthersNote = "Squeezed into the run's ticks (-frames): the landing and the phases after it shortened; these figures are not the full scenario's."
 
 // shoveGoal is where you shove player 2 toward: east, off the grid.
 var shoveGoal = mgl64.Vec3{30, 0, 0}
@@ -130,7 +131,7 @@ func benchPassing(b strategy.Bench, pb strategy.PlayersBench, tl othersTimeline,
 				return err
 			}
 			p := cubes.NewPasser()
-			p.Offset = passLine
+			p.Offset, p.Start = passLine, tl.land
 			left := run.Left()
 			pb.PlayPlayers("other players", fmt.Sprintf("tags, %s, %s", pr, m), run, tl.pass, func(f int, ins *cubes.Inputs) uint8 {
 				ins[1] = p.Input(f, left.Cube(left.PlayerCube(1)).Position, left.Cube(left.PlayerCube(0)).Position)
