@@ -695,17 +695,27 @@ type quantizer struct {
 	// applied whether it snapped the world.
 	ranAt   int
 	applied bool
+	// near marks the cubes within the player's box after runOnce: which
+	// may be sent relative to the player (the senders' size classes).
+	near []bool
 }
 
-// runOnce is run, once per frame: the server's quantizer is shared by
-// every client's instance (Clone), and the first to send each tick runs
-// it for all.
+// runOnce is run, once per frame, and marks the cubes near the player: the
+// server's quantizer is shared by every client's instance (Clone), and the
+// first to send each tick runs it for all.
 func (z *quantizer) runOnce(w *cubes.World, apply bool) {
 	if z.ranAt == w.Frame() && z.applied == apply {
 		return
 	}
 	z.run(w, apply)
 	z.ranAt, z.applied = w.Frame(), apply
+	if len(z.q) == 0 {
+		return
+	}
+	player := z.q[cubes.Player].Position
+	for i := range z.near {
+		z.near[i] = nearPlayer(z.q[i].Position, player)
+	}
 }
 
 func (z *quantizer) reset(n int) {
@@ -714,6 +724,7 @@ func (z *quantizer) reset(n int) {
 		z.q = make([]QuantizedCubeState, n)
 		z.last = make([]cubes.CubeState, n)
 		z.valid = make([]bool, n)
+		z.near = make([]bool, n)
 	}
 	for i := range z.valid {
 		z.valid[i] = false
