@@ -42,13 +42,14 @@ import (
 // stateSyncSender is the left side. It allocates only in reset.
 type stateSyncSender struct {
 	prio      *PriorityAccumulator
-	quant     *quantizer // this tick's quantized state of every left cube (shared with the clones)
-	wasAtRest []bool     // at rest (zero velocity on the wire) last tick
-	pending   []bool     // waiting for its at-rest commit
-	committed []bool     // at rest, and a packet carrying it at rest was acked
-	since     []int      // frame it came to rest (pending only)
-	ackedBase []int      // newest acked frame whose packet carried the cube, −1
-	lastSent  []int      // frame of its last update, −1 never
+	quant     *quantizer  // this tick's quantized state of every left cube (shared with the clones)
+	inputs    *tickInputs // the inputs this tick's packets repeat (shared with the clones)
+	wasAtRest []bool      // at rest (zero velocity on the wire) last tick
+	pending   []bool      // waiting for its at-rest commit
+	committed []bool      // at rest, and a packet carrying it at rest was acked
+	since     []int       // frame it came to rest (pending only)
+	ackedBase []int       // newest acked frame whose packet carried the cube, −1
+	lastSent  []int       // frame of its last update, −1 never
 	// The colour the right has been told: the interacting flag of the
 	// newest acked packet that carried the cube, and that packet's frame.
 	// A cube whose flag changed since is news (it gets the interacting
@@ -101,6 +102,7 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 	s.prio.Reset()
 	s.hist.Reset()
 	s.quant.reset(n)
+	s.inputs.at = -1
 	for i := range n {
 		// Cubes at rest when the strategy starts have nothing to commit.
 		s.wasAtRest[i] = true
@@ -242,15 +244,13 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 	pkt.Relative = false // decided once the player is in
 	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < BaseWindow
 	pkt.BaseAck = uint16(s.newestAck)
-	for k := range pkt.Inputs {
-		pkt.Inputs[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
-	}
 	// Every player's inputs: the right steps its world with all of them.
-	pkt.Players = int32(ctx.Players())
-	for p := 1; p < ctx.Players(); p++ {
-		for k := range pkt.Others[p-1] {
-			pkt.Others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
-		}
+	in := s.inputs
+	in.read(ctx)
+	pkt.Inputs = in.own
+	pkt.Players = int32(in.players)
+	for p := 1; p < in.players; p++ {
+		pkt.Others[p-1] = in.others[p-1]
 	}
 	pkt.NumUpdates = 0
 	pkt.History = nil
@@ -259,6 +259,33 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 		return 0, err
 	}
 	return hb.Total(), nil
+}
+
+// tickInputs are the inputs a packet repeats: the last Inputs of every
+// player, the same in every client's packet of a tick, so the server reads
+// them once a tick for all its clients (PrepareSend; the clones share
+// them, as they share the quantizer).
+type tickInputs struct {
+	at, players int // the frame and the number of players they are for (at −1: none)
+	own         [Inputs]uint8
+	others      [cubes.MaxPlayers - 1][Inputs]uint8
+}
+
+// read reads the inputs of ctx's frame, unless it has them already.
+func (t *tickInputs) read(ctx strategy.Context) {
+	frame, players := ctx.Frame(), ctx.Players()
+	if t.at == frame && t.players == players {
+		return
+	}
+	for k := range t.own {
+		t.own[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
+	}
+	for p := 1; p < players; p++ {
+		for k := range t.others[p-1] {
+			t.others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
+		}
+	}
+	t.at, t.players = frame, players
 }
 
 // choose selects the updates: the player first (it also anchors relative
