@@ -1,12 +1,17 @@
 package statesync
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
 
 	"netcubes/cubes"
+	"netcubes/game"
+	"netcubes/internal/cputime"
 	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/wire"
 )
 
 // Benchmarks of state synchronization. Run with
@@ -78,4 +83,90 @@ func BenchmarkStateSyncQuantize(b *testing.B) {
 		z.run(w, true)
 	}
 	b.ReportMetric(float64(w.Physics().Stats().AwakeBodies), "awake")
+}
+
+// BenchmarkStateSyncSend64 is one client's send (send.go: the part of a
+// server's tick that grows with every client) in a session of 64 thin
+// clients and 8 players, the scale bench's largest (go run ./cmd/bench
+// -clients 64), at step 8 and 256 kbit/s, 300 ticks into the katamari: a
+// ball rolling, most of the grid at rest, every cube competing for a
+// packet whose header carries 1,536 bits of inputs. Each iteration is the
+// next client's sender sending again at that frame, as the next tick of a
+// world that stood still for one (the packet goes to a buffer, not the
+// link), after which its accumulator and last-sent frames are put back:
+// every iteration repeats one of 64 real choices.
+func BenchmarkStateSyncSend64(b *testing.B) {
+	const clients = 64
+	sc := katamari(b)
+	cfg := game.DefaultConfig()
+	cfg.Strategies = []strategy.Strategy{New(DefaultConfig())}
+	cfg.Link = link.PresetIntercontinental.Config()
+	cfg.Clients = clients
+	cfg.World.Players = cubes.MaxPlayers
+	cfg.Thin = true
+	s, err := game.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for f := range 300 {
+		s.Step(sc.InputAt(f))
+	}
+	ctx := &bufferContext{Context: s.Context(), w: wire.NewWriteStream(nil)}
+	type saved struct {
+		acc      []float64
+		lastSent []int
+	}
+	var sts [clients]*Strategy
+	var keep [clients]saved
+	for k := range clients {
+		sts[k] = s.ClientStrategy(k).(*Strategy)
+		keep[k] = saved{slices.Clone(sts[k].snd.prio.acc), slices.Clone(sts[k].snd.lastSent)}
+	}
+	// The thread's CPU time too: on a shared machine the wall time of a
+	// send grows with whatever else runs.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpu time.Duration
+	updates := 0
+	b.ReportAllocs()
+	for k := 0; b.Loop(); k = (k + 1) % clients {
+		st := sts[k]
+		t0, _ := cputime.Thread()
+		st.snd.send(st, ctx)
+		t1, _ := cputime.Thread()
+		b.StopTimer()
+		cpu += t1 - t0
+		updates += st.Stats().LastUpdates
+		copy(st.snd.prio.acc, keep[k].acc)
+		copy(st.snd.lastSent, keep[k].lastSent)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(updates)/float64(b.N), "updates/packet")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// bufferContext is client 0's context of a session, writing the packets
+// it sends to a buffer instead of its link.
+type bufferContext struct {
+	strategy.Context
+	w   *wire.WriteStream
+	buf [2048]byte
+}
+
+// Send implements strategy.Context as the session's client does, without
+// the link.
+func (c *bufferContext) Send(p strategy.Payload) (int, error) {
+	c.w.Reset(c.buf[:])
+	seq := uint16(c.Frame())
+	c.w.SetCategory(wire.CategoryHeader)
+	if err := wire.SerializeUint16(c.w, &seq); err != nil {
+		return 0, err
+	}
+	if err := p.Serialize(c.w); err != nil {
+		return 0, err
+	}
+	if err := c.w.SerializeAlign(); err != nil {
+		return 0, err
+	}
+	return len(c.w.Bytes()), nil
 }

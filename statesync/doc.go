@@ -17,7 +17,11 @@
 // update and takes it only while the packet fits its byte budget (from the
 // bandwidth limit), and resets the accumulators of the cubes it sent. A
 // cube that does not fit keeps its priority and comes first next time, so
-// every cube is eventually sent.
+// every cube is eventually sent. A server does this for every client every
+// tick, so a nearly full packet does not measure the cubes that cannot fit:
+// each cube's kind (at rest or moving, near the player, with a delta base
+// or not) bounds its smallest update, and the walk passes over the kinds
+// whose bound no longer fits, which chooses exactly the same updates.
 //
 // Beyond the article: congestion avoidance moves the budget with what the
 // path carries (package adapt), and the jitter buffer can be sized from

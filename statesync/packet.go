@@ -440,6 +440,12 @@ func (p *Packet) serializeUpdate(s wire.Stream, u *StateUpdate, k, prev int32) e
 	return nil
 }
 
+// nearPlayer reports whether a cube at pos is within the player's box, so
+// that its position may be sent relative to the player's.
+func nearPlayer(pos, player wire.QuantizedVec3) bool {
+	return fitsRange3(diff3(pos, player), -relativeHalf, relativeHalf-1)
+}
+
 func (p *Packet) serializePosition(s wire.Stream, st, base *QuantizedCubeState, hasBase bool, k int32) error {
 	reading := s.IsReading()
 	xyMin, xyMax, zMax := wire.PositionLimits(wire.StateSyncPositionResolution)
@@ -463,7 +469,7 @@ func (p *Packet) serializePosition(s wire.Stream, st, base *QuantizedCubeState, 
 			// player is cheaper (a cube in a rolling ball moves a lot
 			// between bases but stays near the player).
 			if player, ok := p.relativeTo(k); small && ok {
-				if r := diff3(st.Position, player); fitsRange3(r, -relativeHalf, relativeHalf-1) &&
+				if nearPlayer(st.Position, player) &&
 					1+3*relativeBitsPerAxis < tieredBits3(d, positionDeltaSmall, positionDeltaLarge) {
 					small = false
 				}
@@ -490,7 +496,7 @@ func (p *Packet) serializePosition(s wire.Stream, st, base *QuantizedCubeState, 
 		near := false
 		if !reading {
 			d = diff3(st.Position, player)
-			near = fitsRange3(d, -relativeHalf, relativeHalf-1)
+			near = nearPlayer(st.Position, player)
 		}
 		if err := wire.SerializeBool(s, &near); err != nil {
 			return err
@@ -715,6 +721,59 @@ func fitsRange3(d [3]int32, lo, hi int32) bool {
 
 func inPositionLimits(p wire.QuantizedVec3, xyMin, xyMax, zMax int32) bool {
 	return p[0] >= xyMin && p[0] <= xyMax && p[1] >= xyMin && p[1] <= xyMax && p[2] >= 0 && p[2] <= zMax
+}
+
+// A cube's size class in a packet: what decides the smallest update it may
+// have there. Each is a bit of the class number.
+const (
+	classAtRest = 1 << iota // at rest: no velocities
+	classNear               // within the player's box (nearPlayer): may be sent relative to it
+	classBase               // may have a delta base
+	numClasses  = 1 << iota
+)
+
+// classBounds measures, into bits, the smallest update of each size class
+// in this packet as it stands (the player, when it is in, at slot 0 at
+// player): a cube of the class, at rest or moving, at the player or far
+// from it, and, when it may have a base, equal to a moving or resting base
+// (an unchanged field costs one bit and a moving base keeps the velocities
+// small; a base never costs more than no base, which is also measured,
+// in case the cube ends up with none). The measure is the packet's own, so
+// the bounds follow the encoding wherever it goes; a class it cannot
+// measure gets 0, no bound. The sender walks its cubes with these bounds
+// (stateSyncSender.choose).
+func (p *Packet) classBounds(m *wire.MeasureStream, player wire.QuantizedVec3, bits *[numClasses]int) {
+	xyMin, xyMax, _ := wire.PositionLimits(wire.StateSyncPositionResolution)
+	far := player
+	if far[0]+2*relativeHalf <= xyMax {
+		far[0] += 2 * relativeHalf
+	} else {
+		far[0] = max(far[0]-2*relativeHalf, xyMin)
+	}
+	for c := range numClasses {
+		u := StateUpdate{Index: p.NumCubes - 1}
+		atRest := c&classAtRest != 0
+		u.Raw.AtRest, u.State.AtRest = atRest, atRest
+		if !atRest {
+			u.Raw.LinearVelocity[0], u.State.LinearVelocity[0] = 1, 1
+		}
+		u.State.Position = far
+		if c&classNear != 0 {
+			u.State.Position = player
+		}
+		u.State.Orientation.Largest = 3 // the identity
+		b, err := p.MeasureUpdate(m, &u)
+		if c&classBase != 0 && p.Delta && p.HasBaseAck {
+			u.HasBase, u.Base = true, u.State
+			if bb, berr := p.MeasureUpdate(m, &u); berr == nil && (err != nil || bb < b) {
+				b, err = bb, nil
+			}
+		}
+		if err != nil {
+			b = 0
+		}
+		bits[c] = b
+	}
 }
 
 // ---------------------------------------------------------------------------

@@ -28,10 +28,11 @@ import (
 // PriorityAccumulator holds one accumulated priority per object. It allocates
 // only in NewPriorityAccumulator.
 type PriorityAccumulator struct {
-	acc    []float64
-	order  []int32
-	keys   []orderKey // scratch for Order and Rank
-	ranked Ranked
+	acc     []float64
+	order   []int32
+	keys    []orderKey // scratch for Order, Rank and RankGroups
+	ranked  Ranked
+	grouped GroupRanked
 }
 
 // orderKey is an object in sort order: inv is its accumulator's bits
@@ -48,6 +49,10 @@ func compareKeys(a, b orderKey) int {
 	}
 	return cmp.Compare(a.i, b.i)
 }
+
+// before reports whether a comes before b: compareKeys(a, b) < 0, small
+// enough to be inlined in the heap's inner loop.
+func before(a, b orderKey) bool { return a.inv < b.inv || a.inv == b.inv && a.i < b.i }
 
 // NewPriorityAccumulator returns an accumulator for n objects, all at zero.
 func NewPriorityAccumulator(n int) *PriorityAccumulator {
@@ -167,13 +172,83 @@ func (r *Ranked) down(k int) {
 		if c >= len(h) {
 			return
 		}
-		if c+1 < len(h) && compareKeys(h[c+1], h[c]) < 0 {
+		if c+1 < len(h) && before(h[c+1], h[c]) {
 			c++
 		}
-		if compareKeys(h[k], h[c]) <= 0 {
+		if !before(h[c], h[k]) {
 			return
 		}
 		h[k], h[c] = h[c], h[k]
 		k = c
 	}
+}
+
+// MaxRankGroups is the most groups RankGroups takes.
+const MaxRankGroups = 8
+
+// RankGroups walks the objects in Order's order, like Rank, for a sender
+// that knows, by group, the least room an object may need: group[i] is
+// object i's group (one per object, each below len(least)), least[g] that
+// group's least room (len(least) ≤ MaxRankGroups). Next(room) then returns
+// the next object in priority order among the groups whose least room is
+// at most room, so the objects that cannot fit are never ranked at all
+// (each group is a heap of its own; Next takes the best of their tops).
+// Room may only shrink during a walk (a group too big once is too big for
+// the rest of the walk), and the accumulator must not change during it.
+func (p *PriorityAccumulator) RankGroups(group []uint8, least []int) *GroupRanked {
+	r := &p.grouped
+	ng := len(least)
+	r.n = ng
+	// Counting sort of the keys by group, each group then a heap of its
+	// own in its slice of p.keys.
+	var count [MaxRankGroups + 1]int
+	for _, g := range group {
+		count[g+1]++
+	}
+	for g := range ng {
+		count[g+1] += count[g]
+		r.least[g] = least[g]
+	}
+	at := count
+	keys := p.keys[:len(p.acc)]
+	for i, v := range p.acc {
+		g := group[i]
+		keys[at[g]] = orderKey{inv: ^math.Float64bits(v), i: int32(i)}
+		at[g]++
+	}
+	for g := range ng {
+		h := &r.heaps[g]
+		h.keys = keys[count[g]:count[g+1]]
+		for k := len(h.keys)/2 - 1; k >= 0; k-- {
+			h.down(k)
+		}
+	}
+	return r
+}
+
+// GroupRanked is a walk over the objects in priority order, skipping the
+// groups that cannot fit (RankGroups).
+type GroupRanked struct {
+	heaps [MaxRankGroups]Ranked
+	least [MaxRankGroups]int
+	n     int
+}
+
+// Next returns the next object in priority order among the groups whose
+// least room is at most room, or false when there is none.
+func (r *GroupRanked) Next(room int) (int32, bool) {
+	best := -1
+	for g := range r.n {
+		h := r.heaps[g].keys
+		if len(h) == 0 || r.least[g] > room {
+			continue
+		}
+		if best < 0 || before(h[0], r.heaps[best].keys[0]) {
+			best = g
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return r.heaps[best].Next()
 }

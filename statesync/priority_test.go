@@ -2,6 +2,7 @@ package statesync
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"netcubes/wire"
@@ -208,5 +209,51 @@ func TestRankAllocs(t *testing.T) {
 	})
 	if n != 0 {
 		t.Fatalf("%v allocations per tick", n)
+	}
+}
+
+// TestRankGroupsIsOrder: a walk of RankGroups whose room shrinks returns
+// exactly the objects of Order's order whose group's least room is at most
+// the room when their turn comes, in that order, for accumulators with
+// many equal values and groups of every size (one empty).
+func TestRankGroupsIsOrder(t *testing.T) {
+	const n = 901
+	p := NewPriorityAccumulator(n)
+	group := make([]uint8, n)
+	least := []int{0, 20, 45, 70, 103, 120, 300, 1000}
+	for tick := range 50 {
+		for i := range n {
+			v := float64((i*7 + tick) % 5)
+			if i%97 == 0 {
+				v = 1e6
+			}
+			p.Add(i, v)
+			group[i] = uint8((i*i + tick) % 7) // group 7 stays empty
+		}
+		order := append([]int32(nil), p.Order()...)
+		r := p.RankGroups(group, least)
+		room := 2000 + tick*10
+		var want, got []int32
+		for _, i := range order {
+			if least[group[i]] <= room {
+				want = append(want, i)
+				room -= 1 + int(i)%40 // the walk takes it
+			}
+		}
+		room = 2000 + tick*10
+		for {
+			i, ok := r.Next(room)
+			if !ok {
+				break
+			}
+			got = append(got, i)
+			room -= 1 + int(i)%40
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("tick %d: the walk returned %d objects, want %d:\n%v\n%v", tick, len(got), len(want), got, want)
+		}
+		for _, i := range want[:20] {
+			p.Sent(int(i))
+		}
 	}
 }

@@ -23,7 +23,8 @@ import (
 //     the cubes in priority order, each measured with a measure stream and
 //     added only if it still fits the byte budget; cubes that do not fit
 //     are skipped and keep their accumulated priority, first in line next
-//     time;
+//     time (cubes whose smallest possible update no longer fits are
+//     skipped without being measured);
 //  4. encode (encode): put the chosen updates in index order, send, record
 //     what was sent (for delta bases and the at-rest commit); then account:
 //     reset the accumulators of the cubes sent, and the figures.
@@ -41,13 +42,14 @@ import (
 // stateSyncSender is the left side. It allocates only in reset.
 type stateSyncSender struct {
 	prio      *PriorityAccumulator
-	quant     *quantizer // this tick's quantized state of every left cube (shared with the clones)
-	wasAtRest []bool     // at rest (zero velocity on the wire) last tick
-	pending   []bool     // waiting for its at-rest commit
-	committed []bool     // at rest, and a packet carrying it at rest was acked
-	since     []int      // frame it came to rest (pending only)
-	ackedBase []int      // newest acked frame whose packet carried the cube, −1
-	lastSent  []int      // frame of its last update, −1 never
+	quant     *quantizer  // this tick's quantized state of every left cube (shared with the clones)
+	inputs    *tickInputs // the inputs this tick's packets repeat (shared with the clones)
+	wasAtRest []bool      // at rest (zero velocity on the wire) last tick
+	pending   []bool      // waiting for its at-rest commit
+	committed []bool      // at rest, and a packet carrying it at rest was acked
+	since     []int       // frame it came to rest (pending only)
+	ackedBase []int       // newest acked frame whose packet carried the cube, −1
+	lastSent  []int       // frame of its last update, −1 never
 	// The colour the right has been told: the interacting flag of the
 	// newest acked packet that carried the cube, and that packet's frame.
 	// A cube whose flag changed since is news (it gets the interacting
@@ -63,6 +65,11 @@ type stateSyncSender struct {
 	cand     StateUpdate
 	m        *wire.MeasureStream
 	selected []int32
+	class    []uint8         // each cube's size class this tick (sizeClass)
+	bounds   [numClasses]int // each class's smallest update in this packet, bits (Packet.classBounds)
+
+	// chosen, when set (tests), sees every choice, after choose.
+	chosen func(st *Strategy, left *cubes.World, frame, headerBits, used int)
 
 	// The packets of the last second, for the averages.
 	win [wire.TicksPerSecond]sentStat
@@ -90,10 +97,12 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 		s.hist = NewHistory()
 		s.m = wire.NewMeasureStream()
 		s.selected = make([]int32, 0, MaxUpdates)
+		s.class = make([]uint8, n)
 	}
 	s.prio.Reset()
 	s.hist.Reset()
 	s.quant.reset(n)
+	s.inputs.at = -1
 	for i := range n {
 		// Cubes at rest when the strategy starts have nothing to commit.
 		s.wasAtRest[i] = true
@@ -132,6 +141,9 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 		return
 	}
 	used, budget := s.choose(st, left, frame, headerBits)
+	if s.chosen != nil {
+		s.chosen(st, left, frame, headerBits, used)
+	}
 
 	// 4. Encode, send and record; account.
 	if !s.encode(st, ctx, left, frame) {
@@ -142,8 +154,8 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 
 // prioritize tracks each cube's rest (pending and committed at-rest
 // states), works out its priority this tick and adds it to the
-// accumulator (or sets it, without the accumulator). It returns how many
-// cubes wait for their at-rest commit.
+// accumulator (or sets it, without the accumulator), and its size class
+// for choose. It returns how many cubes wait for their at-rest commit.
 func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int) int {
 	set := &st.set
 	cfg := &st.cfg
@@ -195,8 +207,28 @@ func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int)
 		} else {
 			s.prio.Set(i, p)
 		}
+		s.class[i] = s.sizeClass(i, atRest, frame)
 	}
 	return pending
+}
+
+// sizeClass is cube i's size class this tick (the classes are defined in
+// packet.go). A class may expect a smaller update than the cube turns out
+// to have (a base the history no longer holds, a packet that is not
+// relative, not delta encoded or not compressed at all), never a larger
+// one: its bound is then only looser.
+func (s *stateSyncSender) sizeClass(i int, atRest bool, frame int) uint8 {
+	c := uint8(0)
+	if atRest {
+		c |= classAtRest
+	}
+	if s.quant.near[i] {
+		c |= classNear
+	}
+	if _, ok := s.baseFrame(i, frame); ok {
+		c |= classBase
+	}
+	return c
 }
 
 // writeHeader fills the packet's header (format flags, base ack and
@@ -212,15 +244,13 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 	pkt.Relative = false // decided once the player is in
 	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < BaseWindow
 	pkt.BaseAck = uint16(s.newestAck)
-	for k := range pkt.Inputs {
-		pkt.Inputs[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
-	}
 	// Every player's inputs: the right steps its world with all of them.
-	pkt.Players = int32(ctx.Players())
-	for p := 1; p < ctx.Players(); p++ {
-		for k := range pkt.Others[p-1] {
-			pkt.Others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
-		}
+	in := s.inputs
+	in.read(ctx)
+	pkt.Inputs = in.own
+	pkt.Players = int32(in.players)
+	for p := 1; p < in.players; p++ {
+		pkt.Others[p-1] = in.others[p-1]
 	}
 	pkt.NumUpdates = 0
 	pkt.History = nil
@@ -231,10 +261,48 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 	return hb.Total(), nil
 }
 
+// tickInputs are the inputs a packet repeats: the last Inputs of every
+// player, the same in every client's packet of a tick, so the server reads
+// them once a tick for all its clients (PrepareSend; the clones share
+// them, as they share the quantizer).
+type tickInputs struct {
+	at, players int // the frame and the number of players they are for (at −1: none)
+	own         [Inputs]uint8
+	others      [cubes.MaxPlayers - 1][Inputs]uint8
+}
+
+// read reads the inputs of ctx's frame, unless it has them already.
+func (t *tickInputs) read(ctx strategy.Context) {
+	frame, players := ctx.Frame(), ctx.Players()
+	if t.at == frame && t.players == players {
+		return
+	}
+	for k := range t.own {
+		t.own[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
+	}
+	for p := 1; p < players; p++ {
+		for k := range t.others[p-1] {
+			t.others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
+		}
+	}
+	t.at, t.players = frame, players
+}
+
 // choose selects the updates: the player first (it also anchors relative
 // positions), then the cubes in priority order, each measured and taken
 // only if it still fits the budget (what does not fit is skipped and stays
 // first in line). It returns the packet's bits and the budget, in bits.
+//
+// Once a packet is nearly full, almost no cube fits, and measuring every
+// one of them would cost most of the send (a server does it for every
+// client every tick). So each cube has a size class (sizeClass), whose
+// smallest update in this packet is measured once (Packet.classBounds),
+// and the walk over the priority order (PriorityAccumulator.RankGroups)
+// passes over the cubes of the classes whose smallest update no longer
+// fits, without ranking or measuring them. Such a cube would not have
+// fitted anyway, and passing over it leaves the room as it was, so the
+// updates chosen, and their order, are exactly those of measuring every
+// cube in turn.
 func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerBits int) (used, budget int) {
 	set := &st.set
 	cfg := &st.cfg
@@ -245,7 +313,6 @@ func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerB
 		budget = BudgetBytes(st.budgetKbps()) * 8
 	}
 	s.selected = s.selected[:0]
-	minBits := MinUpdateBits(st.n)
 
 	s.candidate(st, left, frame, cubes.Player)
 	if bits, err := pkt.MeasureUpdate(s.m, &s.cand); err == nil && used+bits <= budget {
@@ -255,9 +322,11 @@ func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerB
 		s.selected = append(s.selected, cubes.Player)
 		pkt.Relative = set.Compressed && set.RelativeToPlayer
 	}
-	rank := s.prio.Rank()
-	for i, more := rank.Next(); more; i, more = rank.Next() {
-		if len(s.selected) >= cfg.MaxUpdates || budget-used < minBits {
+	pkt.classBounds(s.m, s.quant.q[cubes.Player].Position, &s.bounds)
+	rank := s.prio.RankGroups(s.class, s.bounds[:])
+	for len(s.selected) < cfg.MaxUpdates {
+		i, more := rank.Next(budget - used)
+		if !more {
 			break
 		}
 		if i == cubes.Player {
@@ -356,10 +425,8 @@ func (s *stateSyncSender) candidate(st *Strategy, left *cubes.World, frame int, 
 	if !pkt.HasBaseAck {
 		return
 	}
-	// The newest acked packet that carried this cube, if the offset from
-	// the base ack fits in 5 bits and the receiver surely still holds it.
-	b := s.ackedBase[i]
-	if b < 0 || s.newestAck-b > MaxBaseOffset || frame-b >= BaseWindow {
+	b, ok := s.baseFrame(int(i), frame)
+	if !ok {
 		return
 	}
 	if base := s.hist.Find(uint16(b), i); base != nil {
@@ -367,6 +434,17 @@ func (s *stateSyncSender) candidate(st *Strategy, left *cubes.World, frame int, 
 		u.BaseOffset = int32(s.newestAck - b)
 		u.Base = *base
 	}
+}
+
+// baseFrame is the frame of cube i's delta base in a packet with a base
+// ack: the newest acked packet that carried it, if the offset from the base
+// ack fits in 5 bits and the receiver surely still holds it.
+func (s *stateSyncSender) baseFrame(i, frame int) (int, bool) {
+	b := s.ackedBase[i]
+	if b < 0 || s.newestAck-b > MaxBaseOffset || frame-b >= BaseWindow {
+		return 0, false
+	}
+	return b, true
 }
 
 func (s *stateSyncSender) acked(st *Strategy, ctx strategy.Context, seq uint16) {

@@ -410,6 +410,7 @@ func New(cfg Config) *Strategy {
 	}
 	st := &Strategy{cfg: cfg}
 	st.snd.quant = &quantizer{}
+	st.snd.inputs = &tickInputs{at: -1}
 	st.rcv.smooth.cfg = cfg.Smoothing
 	st.SetSettings(cfg.Initial)
 	st.orig.N = len(OriginalModes)
@@ -588,13 +589,14 @@ var _ strategy.Releaser = (*Strategy)(nil)
 
 // Release implements strategy.Releaser: the right's world, both sides'
 // histories and per-cube state go; Reset builds them again. The
-// server's quantizer is shared with the clients' instances (Clone), which
-// the switch drops: it is emptied in place, for the next clones.
+// server's quantizer and inputs are shared with the clients' instances
+// (Clone), which the switch drops: they are emptied in place, for the next
+// clones.
 func (st *Strategy) Release() {
 	rec := st.rcv.recordInputs
-	q := st.snd.quant
-	*q = quantizer{}
-	st.snd = stateSyncSender{quant: q}
+	q, in := st.snd.quant, st.snd.inputs
+	*q, *in = quantizer{}, tickInputs{at: -1}
+	st.snd = stateSyncSender{quant: q, inputs: in}
 	st.rcv = stateSyncReceiver{recordInputs: rec}
 	st.rcv.smooth.cfg = st.cfg.Smoothing
 }
@@ -695,17 +697,27 @@ type quantizer struct {
 	// applied whether it snapped the world.
 	ranAt   int
 	applied bool
+	// near marks the cubes within the player's box after runOnce: which
+	// may be sent relative to the player (the senders' size classes).
+	near []bool
 }
 
-// runOnce is run, once per frame: the server's quantizer is shared by
-// every client's instance (Clone), and the first to send each tick runs
-// it for all.
+// runOnce is run, once per frame, and marks the cubes near the player: the
+// server's quantizer is shared by every client's instance (Clone), and the
+// first to send each tick runs it for all.
 func (z *quantizer) runOnce(w *cubes.World, apply bool) {
 	if z.ranAt == w.Frame() && z.applied == apply {
 		return
 	}
 	z.run(w, apply)
 	z.ranAt, z.applied = w.Frame(), apply
+	if len(z.q) == 0 {
+		return
+	}
+	player := z.q[cubes.Player].Position
+	for i := range z.near {
+		z.near[i] = nearPlayer(z.q[i].Position, player)
+	}
 }
 
 func (z *quantizer) reset(n int) {
@@ -714,6 +726,7 @@ func (z *quantizer) reset(n int) {
 		z.q = make([]QuantizedCubeState, n)
 		z.last = make([]cubes.CubeState, n)
 		z.valid = make([]bool, n)
+		z.near = make([]bool, n)
 	}
 	for i := range z.valid {
 		z.valid[i] = false
@@ -758,19 +771,21 @@ func (z *quantizer) run(w *cubes.World, apply bool) {
 }
 
 // Clone implements strategy.Strategy: an instance for one more client,
-// with the same settings, sharing the server's quantized world (the left
-// is quantized once a tick, whatever the number of clients).
+// with the same settings, sharing the server's quantized world and the
+// inputs its packets repeat (read once a tick, whatever the number of
+// clients).
 func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
 	c.orig, c.beforeOriginal = st.orig, st.beforeOriginal
-	c.snd.quant = st.snd.quant
+	c.snd.quant, c.snd.inputs = st.snd.quant, st.snd.inputs
 	return c
 }
 
 // PrepareSend implements strategy.Preparer: the server's world quantized
-// (and, with "quantize both sides", snapped to the grid) once for every
-// client's instance, before any of them sends.
+// (and, with "quantize both sides", snapped to the grid) and the inputs
+// read, once for every client's instance, before any of them sends.
 func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize)
+	st.snd.inputs.read(ctx)
 }
