@@ -159,3 +159,51 @@ func TestReadmeTrackExampleParses(t *testing.T) {
 		t.Error("the README shows no talk example")
 	}
 }
+
+// TestReadmePackageMap: the README's package map names every package of
+// the module (a directory with Go files) and nothing that is not there.
+func TestReadmePackageMap(t *testing.T) {
+	listed := map[string]bool{}
+	for _, line := range strings.Split(readmeSection(t, "## Package map"), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([a-z0-9_./-]+)/`").FindAllStringSubmatch(cells[1], -1) {
+			listed[m[1]] = true
+		}
+	}
+	var missing, extra []string
+	for p := range listed {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			extra = append(extra, p+"/")
+		}
+	}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "build" || name == "docs") {
+			return filepath.SkipDir
+		}
+		if path == "." || listed[filepath.ToSlash(path)] {
+			return nil
+		}
+		if goFiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(goFiles) > 0 {
+			missing = append(missing, filepath.ToSlash(path)+"/")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(listed) < 20 || len(missing) > 0 || len(extra) > 0 {
+		t.Errorf("README package map (%d paths): packages missing %v; paths that are not directories %v", len(listed), missing, extra)
+	}
+}

@@ -280,7 +280,7 @@ func canonical(t *Track) string {
 	return b.String()
 }
 
-// FuzzParseScript feeds the track parser any bytes: it returns a track or
+// FuzzParseTrack feeds the track parser any bytes: it returns a track or
 // one short line naming the file, never panics, and a track it returns
 // writes out and reads back the same.
 func FuzzParseTrack(f *testing.F) {
