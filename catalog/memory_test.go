@@ -198,13 +198,20 @@ func TestSteadyStateAllocations(t *testing.T) {
 			s.Step(sc.InputAt(s.Frame()))
 		}
 		step := func() { s.Step(sc.InputAt(s.Frame())) }
-		runtime.GC() // the earlier sessions' garbage is not this one's
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		per := testing.AllocsPerRun(ticks, step)
-		runtime.ReadMemStats(&m1)
-		total := m1.Mallocs - m0.Mallocs
-		t.Logf("%-14s %d allocations in %d ticks", r.name, total, ticks+1)
+		var per float64
+		var total uint64
+		// A second window if the first counts more than the runtime's
+		// own few (see below): those fill a cache once and do not come
+		// back, where a session's allocation comes every tick.
+		for try := 0; try < 2 && (try == 0 || per != 0 || total > 2); try++ {
+			runtime.GC() // the earlier sessions' garbage is not this one's
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			per = testing.AllocsPerRun(ticks, step)
+			runtime.ReadMemStats(&m1)
+			total = m1.Mallocs - m0.Mallocs
+			t.Logf("%-14s %d allocations in %d ticks", r.name, total, ticks+1)
+		}
 		// AllocsPerRun rounds down: under one per tick it says 0. The
 		// count itself must be 0 too, but for the runtime's: Go fills
 		// the cache of a type assertion at random, on one miss in 1,024
