@@ -16,18 +16,19 @@
 //     adaptation tables print from it (queueing delay against the path's
 //     lowest round trip, goodput, time to recover).
 //   - capstep.go: the cap step those tables measure congestion avoidance
-//     on (the bottleneck preset's phases, in ticks); strategy.CapStepSeconds
-//     draws a run of it second by second.
+//     on (CapTimeline: the bottleneck preset's phases, in ticks, and its
+//     path), whole or squeezed into a shorter bench run;
+//     strategy.CapStepSeconds draws a run of it second by second.
 //
 // Used by the snapshot strategies (send rate, interpolation delay) and
-// state synchronization (bandwidth budget, jitter buffer). It imports only
-// package wire; everything is integer arithmetic on ticks, so adaptive runs
-// repeat bit for bit.
+// state synchronization (bandwidth budget, jitter buffer). It imports
+// package wire, and package link for the cap step's path only; everything
+// is integer arithmetic on ticks, so adaptive runs repeat bit for bit.
 //
 // The tests: estimator_test.go (synthetic ack streams: a clean link, a
 // queue building, loss bursts with and without a queue, a longer route,
 // demand-limited senders, determinism), loop_test.go (the estimator in a
 // closed loop over package link's bottlenecks), tracker_test.go,
-// playout_test.go, trace_test.go, and FuzzEstimator (any samples: no
+// playout_test.go, trace_test.go, capstep_test.go, and FuzzEstimator (any samples: no
 // panic, the rate within its bounds).
 package adapt

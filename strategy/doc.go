@@ -22,8 +22,9 @@
 //     by second (fixed against congestion avoidance) and its chart, one
 //     table for the snapshot strategies and state sync.
 //   - modelist.go: ModeList, a second list of sub-modes beside a
-//     strategy's own (the original demos' modes) and its switch key; a
-//     list whose modes carry link conditions implements LinkChooser.
+//     strategy's own (the original demos' modes), its switch key and the
+//     -original flag the strategies with one share; a list whose modes
+//     carry link conditions implements LinkChooser.
 //
 // A strategy author checks a new strategy with package strategy/strategytest:
 // its conformance test and its receive fuzzer are a few lines each.
