@@ -75,8 +75,10 @@ func (c CapTimeline) Phase(k int) int {
 func (c CapTimeline) Link() link.Config {
 	l := link.PresetBottleneck.Config()
 	if c.Squeezed() {
-		l.CapSchedule = link.CapSchedule{Steps: [link.MaxCapSteps]link.CapStep{
-			{Kbps: 1000, Ticks: c.Drop}, {Kbps: 256, Ticks: c.Rise - c.Drop}, {Kbps: 1000, Ticks: c.End - c.Rise}}, Repeat: true}
+		l.CapSchedule = link.CapSchedule{Repeat: true}
+		for i, ph := range c.Phases() {
+			l.CapSchedule.Steps[i] = link.CapStep{Kbps: ph.Cap, Ticks: ph.To - ph.From}
+		}
 	}
 	return l
 }
