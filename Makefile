@@ -22,8 +22,12 @@ APP_PACKAGES := libgl1 libglx-mesa0 libgl1-mesa-dri libegl1 libx11-6 \
 # The tests open windows: where there is no display (Linux without
 # $DISPLAY: a server, CI) they run inside a virtual X server. macOS and
 # Windows always have one, and so does a Linux desktop session.
+# -noreset: by default an X server resets itself each time its last client
+# leaves, and a window that opens during the reset fails ("failed to open
+# display"). The tests start and stop many app processes, so without it one
+# of them, now and then, finds the server resetting.
 NEED_XVFB := $(if $(filter Linux,$(UNAME)),$(if $(DISPLAY),,yes))
-XVFB := $(if $(NEED_XVFB),xvfb-run -a -s "-screen 0 1920x1080x24")
+XVFB := $(if $(NEED_XVFB),xvfb-run -a -s "-screen 0 1920x1080x24 -noreset")
 TEST_PACKAGES := $(if $(NEED_XVFB),xvfb xauth)
 # The browser test drives a headless Chromium; without one it is skipped
 # (and where the package cannot be installed, the test command goes on).

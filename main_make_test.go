@@ -60,3 +60,22 @@ func TestMakefileFuzzesEveryTarget(t *testing.T) {
 		t.Errorf("%d fuzz targets in the code, %d in FUZZ_TARGETS", n, len(listed))
 	}
 }
+
+// TestMakefileDisplayDoesNotReset: the virtual display the tests run in is
+// started with -noreset. Without it the X server resets each time its last
+// client leaves, and an app that opens its window during the reset fails
+// with "failed to open display": the tests start and stop dozens of app
+// processes, so one of them now and then lands in that window.
+func TestMakefileDisplayDoesNotReset(t *testing.T) {
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^XVFB := .*xvfb-run (.*)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("no XVFB := ... xvfb-run line in the Makefile")
+	}
+	if !strings.Contains(string(m[1]), "-noreset") {
+		t.Errorf("the Makefile's xvfb-run starts the server without -noreset: %s", m[1])
+	}
+}
