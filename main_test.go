@@ -186,6 +186,50 @@ func TestHelpOverlay(t *testing.T) {
 	}
 }
 
+// TestNoteShowsOverTheHelp: a key's note (here a track's key press, then
+// its end) is drawn over the help panel, so a presenter who presses a key
+// with the help open still sees what it did. The same run without the
+// track has no note: the difference is the note's accent-coloured text.
+func TestNoteShowsOverTheHelp(t *testing.T) {
+	t.Parallel() // the app runs in processes of its own
+	dir := t.TempDir()
+	track := filepath.Join(dir, "key.track")
+	if err := os.WriteFile(track, []byte("1s key F\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The band above the bottom panel, across the middle, where the note is.
+	band := image.Rect(300, 520, 1300, 680)
+	accent := func(path string) int {
+		img := loadPNG(t, path)
+		n := 0
+		for y := band.Min.Y; y < band.Max.Y; y++ {
+			for x := band.Min.X; x < band.Max.X; x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				if r>>8 > 0xe0 && g>>8 > 0xa8 && g>>8 < 0xe0 && b>>8 < 0x70 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	var n [2]int
+	for i, script := range []string{track, ""} {
+		path := filepath.Join(dir, fmt.Sprintf("note-%d.png", i))
+		args := []string{"-mute", "-antialias=false", "-strategy", "compression", "-show", "help", "-frames", "90", "-screenshot", path}
+		if script != "" {
+			args = append(args, "-script", script)
+		}
+		out, err := runApp(t, nil, args...)
+		if err != nil {
+			t.Fatalf("app failed: %v\n%s", err, out)
+		}
+		n[i] = accent(path)
+	}
+	if n[0] < n[1]+300 {
+		t.Errorf("accent-coloured pixels where the note goes: %d with a note, %d without; want the note's text over the help", n[0], n[1])
+	}
+}
+
 // TestStuckAudioDoesNotStopTheApp makes the audio probe hang: the app must
 // run its frames and exit normally, silently.
 func TestStuckAudioDoesNotStopTheApp(t *testing.T) {

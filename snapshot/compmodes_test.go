@@ -85,7 +85,7 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		t.Errorf("mode line %q, want %q", got, want)
 	}
 	st.SetOriginal(3)
-	if got := st.Mode(); !strings.HasPrefix(got, "original mode 3: linear velocity · level 3 without at-rest bit ·") {
+	if got := st.Mode(); !strings.HasPrefix(got, "original mode 3: linear velocity · level 3, no at-rest bit ·") {
 		t.Errorf("mode 3's line %q", got)
 	}
 	if e := st.Explain(); e != noAtRestFlagExplain {

@@ -332,11 +332,11 @@ func (c *Config) Predicting() bool {
 }
 
 // LevelString is the level for the HUD: "level 11", "level 11 +
-// prediction" when the player-relative prediction is in use, "level 3
-// without at-rest bit" when AtRestFlag is off.
+// prediction" when the player-relative prediction is in use, "level 3,
+// no at-rest bit" when AtRestFlag is off.
 func (c *Config) LevelString() string {
 	if c.Level == BoundedVelocity && !c.AtRestFlag {
-		return c.Level.String() + " without at-rest bit"
+		return c.Level.String() + ", no at-rest bit"
 	}
 	if c.Predicting() {
 		return c.Level.String() + " + prediction"

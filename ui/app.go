@@ -476,10 +476,12 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if a.chart {
 		a.drawChart(screen, l, chartRect(l, lr, rr))
 	}
-	a.drawNote(screen, l, avoid)
 	if a.help {
 		a.drawHelp(screen, l)
 	}
+	// The note last: a key pressed while the help is open still says what
+	// it did.
+	a.drawNote(screen, l, avoid)
 	if a.opts.Screenshot != "" && a.ticks == a.opts.Frames && !a.shotDone {
 		if err := savePNG(screen, a.opts.Screenshot); err != nil {
 			a.err = err
