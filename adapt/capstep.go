@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"fmt"
+	"math"
 
 	"netcubes/link"
 	"netcubes/wire"
@@ -87,4 +88,67 @@ func (c CapTimeline) Link() link.Config {
 // squeezed cap step.
 func (c CapTimeline) SqueezedNote() string {
 	return fmt.Sprintf("The cap step squeezed into %d ticks (-frames): its phases are too short to settle in; these figures are not the 45 s step's.", c.End)
+}
+
+// The cap step's queue goal: the queueing delay back under QueueLimitMs,
+// and held there for SettleTicks, counts as recovered.
+const (
+	QueueLimitMs = 100
+	SettleTicks  = 2 * wire.TicksPerSecond
+)
+
+// CapPhaseFigures are the figures the adaptation sections print for one
+// phase of one cap-step run. The tail is the phase's last Tail ticks: its
+// settled state.
+type CapPhaseFigures struct {
+	Value       float64 // the trace's value (the rate or budget in force), mean over the phase
+	QueueMedian float64 // ms of queueing delay, median over the tail
+	QueueP95    float64 // ms, p95 over the tail
+	WholeP95    float64 // ms, p95 over the whole phase (the spike a step causes)
+	SecondsOver float64 // s the queue spent at QueueLimitMs or more in the phase
+	Goodput     float64 // kbit/s acked, with headers, over the tail
+	Settled     int     // the tick from which the queue stayed under QueueLimitMs for SettleTicks; −1 never
+}
+
+// Figures are tr's figures over phase ph of the timeline, the queueing
+// delay measured against the round trip base (Trace.BaseRTT).
+func (c CapTimeline) Figures(tr *Trace, ph CapPhase, base float64) CapPhaseFigures {
+	tail := max(ph.From, ph.To-c.Tail)
+	q := tr.QueueMs(tail, ph.To, base)
+	return CapPhaseFigures{
+		Value:       tr.MeanValue(ph.From, ph.To),
+		QueueMedian: Quantile(q, 0.5),
+		QueueP95:    Quantile(q, 0.95),
+		WholeP95:    Quantile(tr.QueueMs(ph.From, ph.To, base), 0.95),
+		SecondsOver: float64(tr.TicksAbove(ph.From, ph.To, base, QueueLimitMs)) / wire.TicksPerSecond,
+		Goodput:     tr.GoodputKbps(tail, ph.To),
+		Settled:     tr.QueueSettled(ph.From, ph.To, base, QueueLimitMs, SettleTicks),
+	}
+}
+
+// PhaseErrors gathers the right's position error (cm RMS, one figure a
+// tick) per phase of the cap step.
+type PhaseErrors struct {
+	sq, n [3]float64
+}
+
+// Add counts one tick's error in phase i.
+func (e *PhaseErrors) Add(i int, cm float64) {
+	e.sq[i] += cm * cm
+	e.n[i]++
+}
+
+// RMS is phase i's error over its ticks (0 when none was counted).
+func (e *PhaseErrors) RMS(i int) float64 {
+	return math.Sqrt(e.sq[i] / math.Max(e.n[i], 1))
+}
+
+// SecondsAfter writes the time from tick from to tick at in seconds, or
+// "never" for at < 0 (what the recovery searches return when the goal
+// was not reached).
+func SecondsAfter(at, from int) string {
+	if at < 0 {
+		return "never"
+	}
+	return fmt.Sprintf("%.1f", float64(at-from)/wire.TicksPerSecond)
 }

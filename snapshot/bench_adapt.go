@@ -55,10 +55,10 @@ func benchSetups() []benchSetup {
 // capStepRun is one run: the trace (the send rate in force as its value)
 // and the right's error per phase.
 type capStepRun struct {
-	tr          adapt.Trace
-	errSq, errN [3]float64
-	demand      [3]float64 // kbit/s the sender sent, mean over the phase's tail
-	sentBits    [3]float64
+	tr       adapt.Trace
+	err      adapt.PhaseErrors
+	demand   [3]float64 // kbit/s the sender sent, mean over the phase's tail
+	sentBits [3]float64
 }
 
 func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun, error) {
@@ -91,9 +91,7 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 			}
 			r.tr.SetValue(float64(st.rate()))
 			if m := s.Metrics(); m.Valid {
-				ph := tl.Phase(k)
-				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
-				r.errN[ph]++
+				r.err.Add(tl.Phase(k), m.PosRMSCm)
 			}
 		})
 	}
@@ -101,13 +99,6 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 		r.demand[i] = r.sentBits[i] / (float64(tl.Tail) / wire.TicksPerSecond) / 1000
 	}
 	return r, nil
-}
-
-func secs(at, from int) string {
-	if at < 0 {
-		return "never"
-	}
-	return fmt.Sprintf("%.1f", float64(at-from)/wire.TicksPerSecond)
 }
 
 func benchCapStep(b strategy.Bench) error {
@@ -132,23 +123,20 @@ func benchCapStep(b strategy.Bench) error {
 			if adaptive {
 				name = "adaptive"
 			}
+			var settled [3]int
 			for i, ph := range tl.Phases() {
-				tail := max(ph.From, ph.To-tl.Tail)
-				q := r.tr.QueueMs(tail, ph.To, base)
-				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
-				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
-				good := r.tr.GoodputKbps(tail, ph.To)
-				settled := r.tr.QueueSettled(ph.From, ph.To, base, 100, 2*wire.TicksPerSecond)
+				f := tl.Figures(&r.tr, ph, base)
+				settled[i] = f.Settled
 				back := r.tr.ValueReached(ph.From, ph.To, chosen)
 				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", setup.name, name, ph.Name,
-					r.tr.MeanValue(ph.From, ph.To), r.demand[i], adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/ph.Cap,
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.From), secs(back, ph.From))
+					f.Value, r.demand[i], f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver, f.Goodput, 100*f.Goodput/ph.Cap,
+					r.err.RMS(i), adapt.SecondsAfter(f.Settled, ph.From), adapt.SecondsAfter(back, ph.From))
 			}
 			if adaptive {
-				drop := r.tr.QueueSettled(tl.Drop, tl.Rise, base, 100, 2*wire.TicksPerSecond)
+				drop := settled[1] // the low phase's
 				rise := r.tr.ValueReached(tl.Rise, tl.End, chosen)
 				notes = append(notes, fmt.Sprintf("%s with congestion avoidance: queue under 100 ms %s s after the drop; back at %.0f Hz %s s after the rise.",
-					setup.name, secs(drop, tl.Drop), chosen, secs(rise, tl.Rise)))
+					setup.name, adapt.SecondsAfter(drop, tl.Drop), chosen, adapt.SecondsAfter(rise, tl.Rise)))
 			}
 		}
 	}

@@ -50,7 +50,7 @@ const capBudget = 512
 // the budget in force as its value) and the right's error per phase.
 type capStepRun struct {
 	tr             adapt.Trace
-	errSq, errN    [3]float64
+	err            adapt.PhaseErrors
 	backOffs       int
 	rejected, late uint64
 }
@@ -85,22 +85,12 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 				r.backOffs++
 			}
 			if m := s.Metrics(); m.Valid {
-				ph := tl.Phase(k)
-				r.errSq[ph] += m.PosRMSCm * m.PosRMSCm
-				r.errN[ph]++
+				r.err.Add(tl.Phase(k), m.PosRMSCm)
 			}
 		})
 	}
 	r.rejected, r.late = s.Metrics().Rejected, st.Stats().LatePackets
 	return r, nil
-}
-
-// secs writes a tick count from a start as seconds, or "never".
-func secs(at, from int) string {
-	if at < 0 {
-		return "never"
-	}
-	return fmt.Sprintf("%.1f", float64(at-from)/wire.TicksPerSecond)
 }
 
 func benchCapStep(b strategy.Bench) error {
@@ -121,21 +111,16 @@ func benchCapStep(b strategy.Bench) error {
 			}
 			runs[key{step, adaptive}] = r
 			base := r.tr.BaseRTT(wire.TicksPerSecond, tl.End)
+			name := "fixed 512"
+			if adaptive {
+				name = "adaptive"
+			}
 			for i, ph := range tl.Phases() {
-				tail := max(ph.From, ph.To-tl.Tail)
-				q := r.tr.QueueMs(tail, ph.To, base)
-				whole := adapt.Quantile(r.tr.QueueMs(ph.From, ph.To, base), 0.95)
-				over := float64(r.tr.TicksAbove(ph.From, ph.To, base, 100)) / wire.TicksPerSecond
-				good := r.tr.GoodputKbps(tail, ph.To)
-				settled := r.tr.QueueSettled(ph.From, ph.To, base, 100, 2*wire.TicksPerSecond)
+				f := tl.Figures(&r.tr, ph, base)
 				reached := r.tr.ValueReached(ph.From, ph.To, 0.8*capBudget)
-				name := "fixed 512"
-				if adaptive {
-					name = "adaptive"
-				}
 				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.Name,
-					r.tr.MeanValue(ph.From, ph.To), adapt.Quantile(q, 0.5), adapt.Quantile(q, 0.95), whole, over, good, 100*good/min(ph.Cap, capBudget),
-					math.Sqrt(r.errSq[i]/math.Max(r.errN[i], 1)), secs(settled, ph.From), secs(reached, ph.From))
+					f.Value, f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver, f.Goodput, 100*f.Goodput/min(ph.Cap, capBudget),
+					r.err.RMS(i), adapt.SecondsAfter(f.Settled, ph.From), adapt.SecondsAfter(reached, ph.From))
 			}
 		}
 	}
@@ -159,7 +144,7 @@ func benchCapStep(b strategy.Bench) error {
 	for _, step := range []int{7, 8} {
 		a, f := runs[key{step, true}], runs[key{step, false}]
 		base := a.tr.BaseRTT(wire.TicksPerSecond, tl.End)
-		drop := a.tr.QueueSettled(tl.Drop, tl.Rise, base, 100, 2*wire.TicksPerSecond)
+		drop := tl.Figures(&a.tr, tl.Phases()[1], base).Settled // the low phase's
 		lowTail := a.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise)
 		fixedTail := f.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise)
 		rise := a.tr.ValueReached(tl.Rise, tl.End, 0.8*capBudget)
@@ -168,9 +153,9 @@ func benchCapStep(b strategy.Bench) error {
 			good += fmt.Sprintf(", but the sender needs only %.0f kbit/s there (fixed: %.0f %%)", fixedTail, 100*fixedTail/256)
 		}
 		fmt.Fprintf(out, "Goals, step %d with congestion avoidance: queue under 100 ms within 2 s of the drop: %s (%s s); goodput ≥ 80 %% of the cap in the\n",
-			step, verdict(drop >= 0 && drop-tl.Drop <= 2*wire.TicksPerSecond), secs(drop, tl.Drop))
+			step, verdict(drop >= 0 && drop-tl.Drop <= 2*wire.TicksPerSecond), adapt.SecondsAfter(drop, tl.Drop))
 		fmt.Fprintf(out, "  low phase: %s (%.0f %%); budget ≥ 80 %% of 512 within 5 s of the rise: %s (%s s). %d back-offs in %.0f s; packets applied late: %d (fixed: %d).\n",
-			good, 100*lowTail/256, verdict(rise >= 0 && rise-tl.Rise <= 5*wire.TicksPerSecond), secs(rise, tl.Rise),
+			good, 100*lowTail/256, verdict(rise >= 0 && rise-tl.Rise <= 5*wire.TicksPerSecond), adapt.SecondsAfter(rise, tl.Rise),
 			a.backOffs, float64(tl.End)/wire.TicksPerSecond, a.late, f.late)
 	}
 	return b.Print(strategy.CapStepSeconds(capStepChart, tl, &runs[key{7, false}].tr, &runs[key{7, true}].tr))
