@@ -88,6 +88,29 @@ func (e *stateSyncExtra) add(s strategy.Run, st *Strategy, countErr bool) {
 	}
 }
 
+// rms is the RMS over the counted ticks of the per-tick position error, cm.
+func (e *stateSyncExtra) rms() float64 { return math.Sqrt(e.rmsSq / math.Max(e.rmsN, 1)) }
+
+// perPacket is the mean number of updates in the packets that arrived.
+func (e *stateSyncExtra) perPacket() float64 { return e.updates / math.Max(float64(e.ticks), 1) }
+
+// Switched on: the right restarts from the initial world benchSwitchAt into the
+// script, and errors count from benchSettle later (what the strategy leaves
+// once caught up, not the catching up).
+const benchSwitchAt, benchSettle = 2 * wire.TicksPerSecond, 2 * wire.TicksPerSecond
+
+// playSwitchedOn plays run s switched on at benchSwitchAt.
+func playSwitchedOn(b strategy.Bench, section, name string, s strategy.Run, st *Strategy) (strategy.Summary, stateSyncExtra) {
+	var e stateSyncExtra
+	sum := b.Play(section, name, s, func() {
+		if s.Frame() == benchSwitchAt {
+			s.Restart()
+		}
+		e.add(s, st, s.Frame() >= benchSwitchAt+benchSettle)
+	})
+	return sum, e
+}
+
 func benchBuildUp(b strategy.Bench) error {
 	t := strategy.NewTable(
 		strategy.Column{Head: "preset"},
@@ -116,8 +139,8 @@ func benchBuildUp(b strategy.Bench) error {
 			}
 			t.Add(strategy.Textf("%s", p), strategy.Textf("%d %s", step, StepName(step)),
 				strategy.Num(sum.AvgWireKbps(), "%.1f"), strategy.Num(sum.KbpsPeak, "%.1f"),
-				strategy.Num(e.updates/math.Max(float64(e.ticks), 1), "%.1f"), strategy.Num(e.bits/math.Max(e.updates, 1), "%.1f"),
-				strategy.Num(math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
+				strategy.Num(e.perPacket(), "%.1f"), strategy.Num(e.bits/math.Max(e.updates, 1), "%.1f"),
+				strategy.Num(e.rms(), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
 				strategy.Num(e.posMax, "%.2f"), strategy.Num(e.popMax, "%.2f"),
 				strategy.Num(e.oldestWait/wire.TicksPerSecond, "%.1f"), strategy.Uint(e.late))
 		}
@@ -140,7 +163,6 @@ func benchBuildUp(b strategy.Bench) error {
 }
 
 func benchSwitched(b strategy.Bench) error {
-	const switchAt, settle = 2 * wire.TicksPerSecond, 2 * wire.TicksPerSecond
 	t := strategy.NewTable(
 		strategy.Column{Head: "preset"},
 		strategy.Column{Head: "step"},
@@ -156,15 +178,9 @@ func benchSwitched(b strategy.Bench) error {
 			if err != nil {
 				return err
 			}
-			var e stateSyncExtra
-			sum := b.Play("state sync switched on", fmt.Sprintf("%s step %d", p, step), s, func() {
-				if s.Frame() == switchAt {
-					s.Restart()
-				}
-				e.add(s, st, s.Frame() >= switchAt+settle)
-			})
+			sum, e := playSwitchedOn(b, "state sync switched on", fmt.Sprintf("%s step %d", p, step), s, st)
 			t.Add(strategy.Textf("%s", p), strategy.Textf("%d %s", step, StepName(step)), strategy.Num(sum.AvgWireKbps(), "%.1f"),
-				strategy.Num(math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
+				strategy.Num(e.rms(), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
 				strategy.Num(e.posMax, "%.2f"), strategy.Num(e.popMax, "%.2f"))
 		}
 	}
@@ -184,7 +200,6 @@ func benchSwitched(b strategy.Bench) error {
 // (not the bench's preset), switched on 2 s into the script as in the
 // table above, so that the smoothing modes have corrections to hide.
 func benchOriginal(b strategy.Bench) error {
-	const switchAt, settle = 2 * wire.TicksPerSecond, 2 * wire.TicksPerSecond
 	t := strategy.NewTable(
 		strategy.Column{Head: "mode"},
 		strategy.Column{Head: "link"},
@@ -202,20 +217,14 @@ func benchOriginal(b strategy.Bench) error {
 			return err
 		}
 		st.SetOriginal(n + 1)
-		var e stateSyncExtra
-		sum := b.Play("state sync original", fmt.Sprintf("mode %d", n+1), s, func() {
-			if s.Frame() == switchAt {
-				s.Restart()
-			}
-			e.add(s, st, s.Frame() >= switchAt+settle)
-		})
+		sum, e := playSwitchedOn(b, "state sync original", fmt.Sprintf("mode %d", n+1), s, st)
 		l := "perfect"
 		if om.Link.LossPercent > 0 {
 			l = fmt.Sprintf("%.0f %% loss", om.Link.LossPercent)
 		}
 		t.Add(strategy.Textf("%d %s", n+1, om.Name), strategy.Text(l), strategy.Num(sum.AvgWireKbps(), "%.1f"),
-			strategy.Num(e.updates/math.Max(float64(e.ticks), 1), "%.1f"),
-			strategy.Num(math.Sqrt(e.rmsSq/math.Max(e.rmsN, 1)), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
+			strategy.Num(e.perPacket(), "%.1f"),
+			strategy.Num(e.rms(), "%.3f"), strategy.Num(e.rmsMax, "%.3f"),
 			strategy.Num(e.posMax, "%.2f"), strategy.Num(e.popMax, "%.2f"))
 	}
 	t.Note("The original demo's modes (F2, then [ ]), each on its own link, not the bench's preset; switched on 2 s in, errors from 2 s later.")
