@@ -22,9 +22,8 @@ package lockstep
 // waiting for (Stuck), so every client can name who holds it up.
 
 import (
-	"errors"
-
 	"netcubes/cubes"
+	"netcubes/inputstream"
 	"netcubes/wire"
 )
 
@@ -52,8 +51,9 @@ type InputPacket struct {
 	OwnNext uint32
 }
 
-// ErrInputBits: an input with bits beyond cubes.InputBits.
-var ErrInputBits = errors.New("lockstep: input bits out of range")
+// ErrInputBits: an input with bits beyond cubes.InputBits (the inputs'
+// coding is package inputstream's, which rollback shares).
+var ErrInputBits = inputstream.ErrInputBits
 
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
@@ -72,7 +72,7 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &p.Count, 0, MaxWindow); err != nil {
 		return err
 	}
-	if err := serializeInputs(s, p.Inputs[:p.Count]); err != nil {
+	if err := inputstream.Serialize(s, p.Inputs[:p.Count]); err != nil {
 		return err
 	}
 	players := max(p.Players, 1) // the zero value: one player
@@ -80,7 +80,7 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 		return s.Fail(wire.ErrValueOutOfRange)
 	}
 	for k := range players - 1 {
-		if err := serializeInputs(s, p.Others[k][:p.Count]); err != nil {
+		if err := inputstream.Serialize(s, p.Others[k][:p.Count]); err != nil {
 			return err
 		}
 	}
@@ -94,35 +94,6 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 		}
 	}
 	return wire.SerializeUint32(s, &p.Hash)
-}
-
-// serializeInputs codes one player's inputs for consecutive frames: the
-// first in full, then a "changed" bit each, and the input when it changed.
-func serializeInputs(s wire.Stream, in []uint8) error {
-	s.SetCategory(wire.CategoryInput)
-	for k := range in {
-		v := uint32(in[k])
-		if !s.IsReading() && v >= 1<<cubes.InputBits {
-			return s.Fail(ErrInputBits)
-		}
-		if k > 0 {
-			changed := in[k] != in[k-1]
-			if err := wire.SerializeBool(s, &changed); err != nil {
-				return err
-			}
-			if !changed {
-				if s.IsReading() {
-					in[k] = in[k-1]
-				}
-				continue
-			}
-		}
-		if err := wire.SerializeBits(s, &v, cubes.InputBits); err != nil {
-			return err
-		}
-		in[k] = uint8(v)
-	}
-	return nil
 }
 
 // MaxLag is the largest Lag a packet can say (the rings' size).
@@ -153,5 +124,5 @@ func (p *AckPacket) Serialize(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &p.OwnCount, 0, MaxWindow); err != nil {
 		return err
 	}
-	return serializeInputs(s, p.Inputs[:p.OwnCount])
+	return inputstream.Serialize(s, p.Inputs[:p.OwnCount])
 }
