@@ -9,6 +9,7 @@ import (
 
 	"netcubes/lockstep"
 	"netcubes/predict"
+	"netcubes/rollback"
 	"netcubes/snapshot"
 	"netcubes/statesync"
 	"netcubes/strategy"
@@ -23,6 +24,7 @@ func All() []strategy.Strategy {
 		statesync.New(statesync.DefaultConfig()),
 		lockstep.New(lockstep.DefaultConfig()),
 		predict.New(predict.DefaultConfig()),
+		rollback.New(rollback.DefaultConfig()),
 	}
 }
 

@@ -1,0 +1,72 @@
+package rollback
+
+import (
+	"fmt"
+
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// The presenter's handles on rollback: `[`/`]` walk the build-up, D steps
+// the input delay, W the prediction window, O arms the nudge; the flags;
+// the settings a right process takes from the left.
+
+func (st *Strategy) buildControls() []strategy.Control {
+	return []strategy.Control{
+		{Key: "D", Label: "input delay", Help: fmt.Sprintf("input delay +1 / −1 frame, 0-%d (rollback)", MaxInputDelay), Action: strategy.Adjust,
+			Value: func() string { return fmt.Sprintf("%d frames", st.cfg.InputDelay) },
+			Do: func(dir int) {
+				if Steps[st.step].Tuned {
+					st.SetStep(st.step - 1) // a delay set by hand is no longer the tuned one
+				}
+				st.SetInputDelay(st.cfg.InputDelay + dir)
+			}},
+		{Key: "W", Label: "prediction window", Help: fmt.Sprintf("prediction window +1 / −1 frame, 0-%d (0: wait as lockstep)", MaxPredictionWindow), Action: strategy.Adjust,
+			Value: func() string { return fmt.Sprintf("%d frames", st.cfg.PredictionWindow) },
+			Do:    func(dir int) { st.SetWindow(st.cfg.PredictionWindow + dir) }},
+		strategy.ToggleControl("O", "nudge", "nudge: move the player 1 nm on a frame's first run (the sync test names the frame)", &st.nudge),
+	}
+}
+
+// Controls implements strategy.Strategy.
+func (st *Strategy) Controls() []strategy.Control { return st.controls }
+
+// Flags implements strategy.Flagged.
+func (st *Strategy) Flags() []strategy.Flag {
+	return []strategy.Flag{
+		strategy.IntFlag("rollback-step", "rollback build-up step 1-5 (lockstep, delay 0, delay 2, delay tuned from the RTT, sync test)", 1, len(Steps), func(n int) { st.SetStep(n - 1) }),
+		strategy.IntFlag("rollback-delay", fmt.Sprintf("rollback input delay in frames, 0-%d (default: the step's)", MaxInputDelay), 0, MaxInputDelay, func(n int) { st.SetInputDelay(n) }),
+	}
+}
+
+// SerializeSettings implements strategy.Shared: the step, the delay, the
+// window, the nudge and the frame the left started at (a right process
+// that learns a new start starts its machine over there).
+func (st *Strategy) SerializeSettings(s wire.Stream) error {
+	step, delay, window := int32(st.step), int32(st.cfg.InputDelay), int32(st.cfg.PredictionWindow)
+	start := uint32(max(st.start, 0))
+	nudge := st.nudge
+	if err := wire.SerializeInt(s, &step, 0, int32(len(Steps)-1)); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &delay, 0, MaxInputDelay); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &window, 0, MaxPredictionWindow); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(s, &nudge); err != nil {
+		return err
+	}
+	if err := wire.SerializeUint32(s, &start); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		st.step, st.cfg.InputDelay, st.cfg.PredictionWindow, st.nudge = int(step), int(delay), int(window), nudge
+		st.shared = int(start)
+		if st.fresh.Valid() && int(start) != st.start {
+			st.restartRight(int(start))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package rollback
+
+import (
+	"fmt"
+
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+	"netcubes/wire"
+)
+
+// What rollback tells the stage: its figures (the price of not waiting),
+// a desync or a failed sync test in red, and events for the caption.
+
+// Facts implements strategy.Facts.
+func (st *Strategy) Facts() string {
+	f := &st.m.fig
+	rb, frames, ms := f.perSecond()
+	parts := []string{
+		fmt.Sprintf("resimulating %.1f frames/tick, %.2f ms", frames, ms),
+		fmt.Sprintf("%d rollbacks/s", rb),
+		fmt.Sprintf("longest %s", viewmodel.Plural(f.LongestRoll, "frame")),
+		st.hitLine(),
+		fmt.Sprintf("pop %.1f cm (max %.1f)", f.PopCm, f.MaxPopCm),
+		fmt.Sprintf("input delay %d", st.delay()),
+		fmt.Sprintf("frame advantage %d", st.Advantage()),
+		st.stallLine(),
+		st.syncLine(),
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += " · " + p
+	}
+	return out
+}
+
+// RightFacts implements strategy.RightFacts: the machine's figures are
+// the right's own.
+func (st *Strategy) RightFacts() string { return st.Facts() }
+
+// Advantage is how many frames the machine runs ahead of the newest frame
+// whose inputs it holds from every player (GGPO's local frame advantage,
+// measured from the inputs in hand): the frames it is predicting now.
+func (st *Strategy) Advantage() int {
+	if st.m.world == nil {
+		return 0
+	}
+	return max(st.m.world.Frame()-st.m.confirmed(), 0)
+}
+
+func (st *Strategy) hitLine() string {
+	f := &st.m.fig
+	if f.Predicted == 0 {
+		return "no prediction needed yet"
+	}
+	return fmt.Sprintf("predictions right %.0f %%", 100*float64(f.PredictedHit)/float64(f.Predicted))
+}
+
+func (st *Strategy) stallLine() string {
+	f := &st.m.fig
+	s := fmt.Sprintf("stalled %.1f s of the last 10", float64(f.stalledTicks())/wire.TicksPerSecond)
+	if f.Behind > 0 && f.Stall == NoStall {
+		s += fmt.Sprintf(" · %s behind: waiting for inputs beyond the window", viewmodel.Plural(f.Behind, "frame"))
+	}
+	switch f.Stall {
+	case StallWindow:
+		s += fmt.Sprintf(" · STALL: window of %d frames full", st.cfg.PredictionWindow)
+	case StallBudget:
+		s += fmt.Sprintf(" · STALL: resimulation over %d steps a tick", st.cfg.MaxStepsPerTick)
+	}
+	return s
+}
+
+func (st *Strategy) syncLine() string {
+	f := &st.m.fig
+	s := fmt.Sprintf("in sync with the left, %d frames checked", f.Checked)
+	if f.Desync >= 0 {
+		s = fmt.Sprintf("DESYNC at frame %d (%d checked)", f.Desync, f.Checked)
+	}
+	if Steps[st.step].SyncTest {
+		if f.SyncFail >= 0 {
+			s += fmt.Sprintf(" · sync test: frame %d differs", f.SyncFail)
+		} else {
+			s += fmt.Sprintf(" · sync test: %d frames resimulated, all equal", f.SyncChecked)
+		}
+	}
+	return s
+}
+
+// Alarm implements strategy.Alarm.
+func (st *Strategy) Alarm() string {
+	f := &st.m.fig
+	switch {
+	case f.SyncFail >= 0:
+		return fmt.Sprintf("SYNC TEST FAILED at frame %d", f.SyncFail)
+	case f.Desync >= 0:
+		return fmt.Sprintf("DESYNC at frame %d", f.Desync)
+	}
+	return ""
+}
+
+// stallCaptionTicks is how long the machine must have stalled before the
+// caption says so: 0.1 s, a freeze the hall sees.
+const stallCaptionTicks = 6
+
+// popCaptionCm is the smallest pop worth a caption.
+const popCaptionCm = 5
+
+// Event implements strategy.Eventful.
+func (st *Strategy) Event() (strategy.Event, bool) {
+	f := &st.m.fig
+	switch {
+	case f.SyncFail >= 0 && !f.syncSaid:
+		f.syncSaid = true
+		return strategy.Event{Kind: strategy.EventDesync,
+			Text: fmt.Sprintf("sync test: frame %d simulated again differs from its first run", f.SyncFail)}, true
+	case f.Desync >= 0 && !f.desyncSaid:
+		f.desyncSaid = true
+		return strategy.Event{Kind: strategy.EventDesync,
+			Text: fmt.Sprintf("DESYNC at frame %d: the machine differs from the left from here", f.Desync)}, true
+	case f.stallRun >= stallCaptionTicks && f.Stall == StallWindow:
+		return strategy.Event{Kind: strategy.EventStall, Size: float64(f.stallRun),
+			Text: fmt.Sprintf("right frozen: %d frames predicted, the window is full", st.cfg.PredictionWindow)}, true
+	case f.stallRun >= stallCaptionTicks && f.Stall == StallBudget:
+		return strategy.Event{Kind: strategy.EventStall, Size: float64(f.stallRun),
+			Text: "right frozen: the resimulation does not fit in the tick"}, true
+	case f.PopCm >= popCaptionCm && !f.popSaid:
+		f.popSaid = true
+		return strategy.Event{Kind: strategy.EventPop, Size: f.PopCm,
+			Text: fmt.Sprintf("rollback: %s resimulated, cubes jumped %.0f cm", viewmodel.Plural(f.lastResim, "frame"), f.PopCm)}, true
+	}
+	return strategy.Event{}, false
+}
