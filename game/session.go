@@ -140,8 +140,9 @@ type Session struct {
 	workerNs            []int64
 
 	r       *wire.ReadStream
-	setBuf  []byte // the active strategy's settings as client 0 has them
-	setPrev []byte // … as the other clients last took them
+	setBuf  []byte            // the active strategy's settings as client 0 has them
+	setPrev []byte            // … as the other clients last took them
+	setW    *wire.WriteStream // writes setBuf, kept: a new one each tick escaped to the heap
 
 	leftView viewmodel.View
 	right    viewmodel.View
@@ -291,8 +292,10 @@ func (s *Session) syncSettings(force bool) {
 	}
 	if s.setBuf == nil {
 		s.setBuf = make([]byte, 4096)
+		s.setW = wire.NewWriteStream(s.setBuf)
 	}
-	w := wire.NewWriteStream(s.setBuf)
+	w := s.setW
+	w.Reset(s.setBuf)
 	if sh.SerializeSettings(w) != nil || w.SerializeAlign() != nil {
 		return
 	}

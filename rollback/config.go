@@ -93,9 +93,9 @@ type Step struct {
 // no prediction window: it waits), rollback without delay, with 2 frames,
 // with a delay tuned from the round trip, and the sync test.
 var Steps = []Step{
-	{Name: "lockstep: wait for every input", Delay: 0, Window: 0},
-	{Name: "rollback, input delay 0", Delay: 0, Window: 8},
-	{Name: "rollback, input delay 2", Delay: 2, Window: 8},
-	{Name: "rollback, input delay tuned from the RTT", Window: 8, Tuned: true},
-	{Name: "sync test: roll back 8 frames every frame", Delay: 0, Window: 8, SyncTest: true},
+	{Name: "lockstep (waits)", Delay: 0, Window: 0},
+	{Name: "rollback", Delay: 0, Window: 8},
+	{Name: "rollback + input delay", Delay: 2, Window: 8},
+	{Name: "rollback + delay tuned from the RTT", Window: 8, Tuned: true},
+	{Name: "sync test", Delay: 0, Window: 8, SyncTest: true},
 }

@@ -50,6 +50,8 @@ func machines(s *game.Session) []*Strategy {
 	return out
 }
 
+func katamari(t testing.TB) *cubes.Script { return testutil.Katamari(t) }
+
 // play steps the katamari script's first frames, then idle ticks until
 // every input has arrived everywhere, recording the left's hash at every
 // frame; it returns them.

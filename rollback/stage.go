@@ -14,9 +14,8 @@ import (
 // Facts implements strategy.Facts.
 func (st *Strategy) Facts() string {
 	f := &st.m.fig
-	rb, frames, ms := f.perSecond()
+	rb, _, _ := f.perSecond()
 	parts := []string{
-		fmt.Sprintf("resimulating %.1f frames/tick, %.2f ms", frames, ms),
 		fmt.Sprintf("%d rollbacks/s", rb),
 		fmt.Sprintf("longest %s", viewmodel.Plural(f.LongestRoll, "frame")),
 		st.hitLine(),
@@ -129,4 +128,17 @@ func (st *Strategy) Event() (strategy.Event, bool) {
 			Text: fmt.Sprintf("rollback: %s resimulated, cubes jumped %.0f cm", viewmodel.Plural(f.lastResim, "frame"), f.PopCm)}, true
 	}
 	return strategy.Event{}, false
+}
+
+// KeyFigures implements strategy.KeyFigures: the price of not waiting,
+// frames resimulated per tick and their cost over the last second; when
+// the machine waits instead (the lockstep step, a spectator), its stall
+// time.
+func (st *Strategy) KeyFigures() (string, []string) {
+	f := &st.m.fig
+	if st.cfg.PredictionWindow == 0 || st.spectator {
+		return "stalled", []string{fmt.Sprintf("%.1f s of the last 10", float64(f.stalledTicks())/wire.TicksPerSecond)}
+	}
+	_, frames, ms := f.perSecond()
+	return "resimulating", []string{fmt.Sprintf("%.1f frames/tick", frames), fmt.Sprintf("%.2f ms", ms)}
 }

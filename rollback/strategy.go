@@ -37,18 +37,19 @@ type Strategy struct {
 	lastOut int // inputs in the last packet sent
 
 	// Right side.
-	m       machine
-	fresh   cubes.Saved
-	shared  int // the left's start as its settings said (a right process), −1
-	own     int // the player this machine makes inputs for, −1
-	mine    [ring]uint8
-	ownNext int // first frame of ours the server lacks
-	tuned   int // the input delay tuned from the RTT (step 4)
-	thin    bool
-	started bool // the first input arrived
-	back    AckPacket
-	backIn  AckPacket
-	in      InputPacket
+	m         machine
+	fresh     cubes.Saved
+	shared    int // the left's start as its settings said (a right process), −1
+	own       int // the player this machine makes inputs for, −1
+	mine      [ring]uint8
+	ownNext   int // first frame of ours the server lacks
+	tuned     int // the input delay tuned from the RTT (step 4)
+	thin      bool
+	spectator bool
+	started   bool // the first input arrived
+	back      AckPacket
+	backIn    AckPacket
+	in        InputPacket
 }
 
 // New returns rollback at step 2 of its build-up (rollback, no input
@@ -108,6 +109,9 @@ func (st *Strategy) delay() int {
 // Mode implements strategy.Strategy.
 func (st *Strategy) Mode() string {
 	d := fmt.Sprintf("input delay %d", st.delay())
+	if Steps[st.step].SyncTest {
+		d = fmt.Sprintf("rolls back %d frames every frame · %s", st.cfg.SyncTestFrames, d)
+	}
 	if Steps[st.step].Tuned {
 		d += " (tuned)"
 	}
@@ -302,7 +306,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 
 // Update implements strategy.Strategy: the machine's tick.
 func (st *Strategy) Update(ctx strategy.Context) {
-	st.thin = ctx.Thin()
+	st.thin, st.spectator = ctx.Thin(), ctx.Player() < 0
 	t := ctx.Frame()
 	if st.own >= 0 && t-1 >= st.start {
 		// This tick's input of our own player is frame t−1's: the left

@@ -315,3 +315,11 @@ type Event struct {
 type Eventful interface {
 	Event() (e Event, ok bool)
 }
+
+// KeyFigures is implemented by a strategy whose price is a figure the
+// audience must read from the back of the hall (rollback's resimulation
+// per tick, or its stall time when it waits): the HUD draws parts in the
+// key figures' large type under the bandwidth, after lead in body text.
+type KeyFigures interface {
+	KeyFigures() (lead string, parts []string)
+}

@@ -728,6 +728,11 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		c.line(fmt.Sprintf("client %d's link · the server sends %s to %d clients", a.sess.Shown()+1,
 			formatKbps(m.ServerSentKbps), m.Clients), small, colDim, false)
 	}
+	if kf, ok := st.(strategy.KeyFigures); ok {
+		if lead, parts := kf.KeyFigures(); len(parts) > 0 {
+			c.figuresLed(lead+" ", small, parts, l.fig, colText)
+		}
+	}
 	if facts != "" {
 		// The strategy's own figures carry its lesson (the cubes state
 		// sync never sends, lockstep's stall time): every part is kept,
