@@ -26,6 +26,7 @@ package rollback
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -281,7 +282,11 @@ func (m *machine) rollback(pl tickPlan) int {
 		m.rollFrom = -1 // nothing simulated from there (or no save): nothing to undo
 		return 0
 	}
-	t0 := cpuNow() // for the HUD's cost figure only, never the simulation
+	// The cost figure (the HUD's only, never the simulation's) is read on
+	// the thread's CPU clock: the goroutine stays on its thread meanwhile.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := cpuNow()
 	for i := range m.popBuf {
 		m.popBuf[i] = m.world.Cube(i).Position
 	}
@@ -329,7 +334,9 @@ func (m *machine) syncTest(n int) {
 	if from < m.start || m.saves[from%saveRing].Frame() != from {
 		return
 	}
-	t0 := cpuNow() // the HUD's cost figure only
+	runtime.LockOSThread() // the cost figure's clock (see rollback)
+	defer runtime.UnlockOSThread()
+	t0 := cpuNow()
 	if m.world.Restore(&m.saves[from%saveRing]) != nil {
 		return
 	}

@@ -16,7 +16,7 @@ func (st *Strategy) Facts() string {
 	f := &st.m.fig
 	rb, _, _ := f.perSecond()
 	parts := []string{
-		fmt.Sprintf("%d rollbacks/s", rb),
+		viewmodel.Plural(rb, "rollback") + "/s",
 		fmt.Sprintf("longest %s", viewmodel.Plural(f.LongestRoll, "frame")),
 		st.hitLine(),
 		fmt.Sprintf("pop %.1f cm (max %.1f)", f.PopCm, f.MaxPopCm),
