@@ -36,6 +36,10 @@ type Config struct {
 	// (frames, 1-MaxPredictionWindow): each frame is simulated again this
 	// many times and its hash compared with the first run's.
 	SyncTestFrames int
+	// TimeSync lets a machine that runs ahead of the others (its frame
+	// advantage) wait, skipping a tick now and then, as GGPO does: shorter
+	// rollbacks on that machine, the world shown a little later.
+	TimeSync bool
 	// NudgeAfterFrames is when the nudge (the sync test's non-determinism)
 	// moves the player, in frames after the strategy starts.
 	NudgeAfterFrames int
@@ -61,6 +65,7 @@ func DefaultConfig() Config {
 		MaxStepsPerTick:  defaultMaxSteps,
 		SpectatorDelay:   6,
 		SyncTestFrames:   8,
+		TimeSync:         true,
 		NudgeAfterFrames: wire.TicksPerSecond,
 	}
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // The presenter's handles on rollback: `[`/`]` walk the build-up, D steps
-// the input delay, W the prediction window, O arms the nudge; the flags;
+// the input delay, W the prediction window, S switches the time sync, O
+// arms the nudge; the flags;
 // the settings a right process takes from the left.
 
 func (st *Strategy) buildControls() []strategy.Control {
@@ -24,6 +25,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "W", Label: "prediction window", Help: fmt.Sprintf("prediction window +1 / −1 frame, 0-%d (0: wait as lockstep)", MaxPredictionWindow), Action: strategy.Adjust,
 			Value: func() string { return fmt.Sprintf("%d frames", st.cfg.PredictionWindow) },
 			Do:    func(dir int) { st.SetWindow(st.cfg.PredictionWindow + dir) }},
+		strategy.ToggleControl("S", "time sync", "time sync on / off: the machine that runs ahead skips a tick now and then", &st.cfg.TimeSync),
 		strategy.ToggleControl("O", "nudge", "nudge: move the player 1 nm on a frame's first run (the sync test names the frame)", &st.nudge),
 	}
 }
@@ -45,7 +47,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	step, delay, window := int32(st.step), int32(st.cfg.InputDelay), int32(st.cfg.PredictionWindow)
 	start := uint32(max(st.start, 0))
-	nudge := st.nudge
+	nudge, sync := st.nudge, st.cfg.TimeSync
 	if err := wire.SerializeInt(s, &step, 0, int32(len(Steps)-1)); err != nil {
 		return err
 	}
@@ -58,11 +60,15 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &nudge); err != nil {
 		return err
 	}
+	if err := wire.SerializeBool(s, &sync); err != nil {
+		return err
+	}
 	if err := wire.SerializeUint32(s, &start); err != nil {
 		return err
 	}
 	if s.IsReading() {
 		st.step, st.cfg.InputDelay, st.cfg.PredictionWindow, st.nudge = int(step), int(delay), int(window), nudge
+		st.cfg.TimeSync = sync
 		st.shared = int(start)
 		if st.fresh.Valid() && int(start) != st.start {
 			st.restartRight(int(start))

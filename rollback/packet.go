@@ -42,6 +42,10 @@ type InputPacket struct {
 	Lag    [cubes.MaxPlayers]int32
 	Count  [cubes.MaxPlayers]int32
 	Inputs [cubes.MaxPlayers][MaxSend]uint8
+	// Advantage[p] is player p's machine's frame advantage as its client
+	// last reported it (0 for a player that plays at the server), for
+	// the time sync.
+	Advantage [cubes.MaxPlayers]int32
 	// OwnNext is the first frame of the client's own player whose input
 	// the server does not hold (Own ≥ 0): what the client sends up next.
 	OwnNext uint32
@@ -60,6 +64,9 @@ func (p *InputPacket) Serialize(s wire.Stream) error {
 			continue
 		}
 		if err := serializeRun(s, &p.Lag[k], &p.Count[k], p.Inputs[k][:]); err != nil {
+			return err
+		}
+		if err := wire.SerializeInt(s, &p.Advantage[k], -MaxAdvantage, MaxAdvantage); err != nil {
 			return err
 		}
 	}
@@ -105,7 +112,12 @@ type AckPacket struct {
 	OwnFirst uint32
 	OwnCount int32
 	Inputs   [MaxSend]uint8
+	// Advantage is the client's frame advantage (Own ≥ 0), averaged.
+	Advantage int32
 }
+
+// MaxAdvantage bounds a frame advantage on the wire (frames).
+const MaxAdvantage = 63
 
 // Serialize writes, reads or measures the ack.
 func (p *AckPacket) Serialize(s wire.Stream) error {
@@ -125,6 +137,9 @@ func (p *AckPacket) Serialize(s wire.Stream) error {
 		return nil
 	}
 	if err := wire.SerializeUint32(s, &p.OwnFirst); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &p.Advantage, -MaxAdvantage, MaxAdvantage); err != nil {
 		return err
 	}
 	if err := wire.SerializeInt(s, &p.OwnCount, 0, MaxSend); err != nil {

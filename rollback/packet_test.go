@@ -36,11 +36,12 @@ func TestInputPacketRoundTrip(t *testing.T) {
 		bits    int
 	}{
 		// Per player sent: a lag bit (and 10 bits when lagging), a 7-bit
-		// count and the inputs; OwnNext (32) when own ≥ 0; the hash (32).
-		{"one player, none", 1, -1, []int32{0}, []int32{0}, 1 + 7 + 32},
-		{"one player, a tap then held", 1, -1, []int32{10}, []int32{0}, 1 + 7 + 6 + 7 + 7 + 7 + 32},
-		{"two players, own skipped", 2, 1, []int32{3, 0}, []int32{0, 0}, 1 + 7 + 6 + 7 + 7 + 32 + 32},
-		{"lagging", 1, -1, []int32{1}, []int32{300}, 1 + 10 + 7 + 6 + 32},
+		// count, the inputs and a 7-bit advantage; OwnNext (32) when own
+		// ≥ 0; the hash (32).
+		{"one player, none", 1, -1, []int32{0}, []int32{0}, 1 + 7 + 7 + 32},
+		{"one player, a tap then held", 1, -1, []int32{10}, []int32{0}, 1 + 7 + 6 + 7 + 7 + 7 + 7 + 32},
+		{"two players, own skipped", 2, 1, []int32{3, 0}, []int32{0, 0}, 1 + 7 + 6 + 7 + 7 + 7 + 32 + 32},
+		{"lagging", 1, -1, []int32{1}, []int32{300}, 1 + 10 + 7 + 6 + 7 + 32},
 	}
 	for _, tt := range tests {
 		p := &InputPacket{Players: tt.players, Own: tt.own, Hash: 0xdeadbeef, OwnNext: 77}
@@ -48,7 +49,7 @@ func TestInputPacketRoundTrip(t *testing.T) {
 			if k == tt.own {
 				continue
 			}
-			p.Count[k], p.Lag[k] = tt.counts[k], tt.lags[k]
+			p.Count[k], p.Lag[k], p.Advantage[k] = tt.counts[k], tt.lags[k], -3
 			for i := range p.Count[k] {
 				p.Inputs[k][i] = up
 				if i == 1 {
@@ -80,7 +81,7 @@ func TestInputPacketRoundTrip(t *testing.T) {
 
 // TestAckPacketRoundTrip: the per-player acks and the own inputs cross.
 func TestAckPacketRoundTrip(t *testing.T) {
-	p := &AckPacket{Players: 3, Own: 2, OwnFirst: 40, OwnCount: 3}
+	p := &AckPacket{Players: 3, Own: 2, OwnFirst: 40, OwnCount: 3, Advantage: 5}
 	p.Next[0], p.Next[1] = 41, 39
 	p.Inputs[0], p.Inputs[1], p.Inputs[2] = 1, 1, 9
 	data := writePacket(t, p)

@@ -19,6 +19,9 @@ type relay struct {
 	in      [cubes.MaxPlayers][ring]uint8
 	// The left world's hash at frame preparedAt: hashing 901 cubes is the
 	// server's work once a tick, not once per client.
+	// adv[p] is player p's machine's frame advantage as its client last
+	// reported it (0 for the players that play at the server).
+	adv        [cubes.MaxPlayers]int32
 	hash       uint32
 	preparedAt int
 	// refused counts inputs a client sent that the relay did not take: for
@@ -28,6 +31,7 @@ type relay struct {
 
 func (r *relay) reset(start, players int) {
 	r.start, r.players, r.preparedAt, r.refused = start, players, -1, 0
+	r.adv = [cubes.MaxPlayers]int32{}
 	for p := range r.have {
 		r.next[p] = start
 		for k := range r.have[p] {

@@ -17,6 +17,7 @@ import (
 type setup struct {
 	side, players, clients, step, delay int
 	lc                                  link.Config
+	links                               []link.Config // each client's, when given
 }
 
 func newSession(t testing.TB, su setup) (*game.Session, *Strategy) {
@@ -34,6 +35,9 @@ func newSession(t testing.TB, su setup) (*game.Session, *Strategy) {
 	cfg.Clients = su.clients
 	cfg.Strategies = []strategy.Strategy{st}
 	cfg.Link = su.lc
+	for _, l := range su.links {
+		cfg.ClientLinks = append(cfg.ClientLinks, link.Symmetric(l))
+	}
 	s, err := game.New(cfg)
 	if err != nil {
 		t.Fatal(err)

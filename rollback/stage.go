@@ -2,6 +2,7 @@ package rollback
 
 import (
 	"fmt"
+	"math"
 
 	"netcubes/strategy"
 	"netcubes/viewmodel"
@@ -21,7 +22,7 @@ func (st *Strategy) Facts() string {
 		st.hitLine(),
 		fmt.Sprintf("pop %.1f cm (max %.1f)", f.PopCm, f.MaxPopCm),
 		fmt.Sprintf("input delay %d", st.delay()),
-		fmt.Sprintf("frame advantage %d", st.Advantage()),
+		st.advantageLine(),
 		st.stallLine(),
 		st.syncLine(),
 	}
@@ -36,14 +37,31 @@ func (st *Strategy) Facts() string {
 // the right's own.
 func (st *Strategy) RightFacts() string { return st.Facts() }
 
-// Advantage is how many frames the machine runs ahead of the newest frame
-// whose inputs it holds from every player (GGPO's local frame advantage,
-// measured from the inputs in hand): the frames it is predicting now.
+// Advantage is the machine's frame advantage (GGPO's): its largest lead,
+// averaged, over where another player's machine probably is (timesync.go).
 func (st *Strategy) Advantage() int {
-	if st.m.world == nil {
+	if st.m.world == nil || !st.predicting() {
 		return 0
 	}
-	return max(st.m.world.Frame()-st.m.confirmed(), 0)
+	return int(st.ts.local(&st.m))
+}
+
+// advantageLine is the advantage, the others' and what the time sync did.
+func (st *Strategy) advantageLine() string {
+	s := fmt.Sprintf("frame advantage %+d", st.Advantage())
+	others := math.MinInt
+	for p := range st.players {
+		if p != st.own {
+			others = max(others, int(st.ts.remote[p]))
+		}
+	}
+	if others > math.MinInt {
+		s += fmt.Sprintf(" (others %+d)", others)
+	}
+	if st.cfg.TimeSync && st.predicting() {
+		s += fmt.Sprintf(" · time sync: waited %s", viewmodel.Plural(st.ts.skipped, "tick"))
+	}
+	return s
 }
 
 func (st *Strategy) hitLine() string {

@@ -46,6 +46,8 @@ type Strategy struct {
 	tuned     int // the input delay tuned from the RTT (step 4)
 	thin      bool
 	spectator bool
+	ts        timeSync
+	skipped   bool // this tick was skipped by the time sync
 	started   bool // the first input arrived
 	back      AckPacket
 	backIn    AckPacket
@@ -196,6 +198,7 @@ func (st *Strategy) restartRight(start int) {
 	st.ownNext = start
 	st.started = false
 	st.tuned = st.cfg.InputDelay
+	st.ts.reset()
 	st.m.reset(&st.fresh, start, st.players, st.own)
 }
 
@@ -256,6 +259,9 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		}
 		st.lastOut += n
 	}
+	for pl := range st.players {
+		p.Advantage[pl] = r.adv[pl]
+	}
 	if st.own >= 0 {
 		p.OwnNext = uint32(r.next[st.own])
 	}
@@ -292,6 +298,9 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 			st.m.take(pl, first+k, cubes.InputFromBits(p.Inputs[pl][k]))
 		}
 	}
+	for pl := range st.players {
+		st.ts.remote[pl] = p.Advantage[pl]
+	}
 	if st.own >= 0 && int64(p.OwnNext) <= int64(frame) && int(p.OwnNext) > st.ownNext {
 		st.ownNext = int(p.OwnNext)
 	}
@@ -319,8 +328,9 @@ func (st *Strategy) Update(ctx strategy.Context) {
 		return // a thin client holds inputs and acks them, and simulates nothing
 	}
 	st.tune(ctx)
+	st.timeSync(ctx)
 	pl := tickPlan{
-		target:   t - st.delay(),
+		target:   t - st.delay() - st.ts.lag,
 		window:   st.cfg.PredictionWindow,
 		maxSteps: st.cfg.MaxStepsPerTick,
 		nudgeAt:  -1,
@@ -342,6 +352,30 @@ func (st *Strategy) Update(ctx strategy.Context) {
 		return
 	}
 	st.m.update(pl)
+}
+
+// predicting reports whether this machine predicts (a spectator and the
+// lockstep step wait for every input): only such a machine has a frame
+// advantage to measure and takes part in the time sync.
+func (st *Strategy) predicting() bool { return !st.spectator && st.cfg.PredictionWindow > 0 }
+
+// timeSync measures the frame advantage and, with the time sync on,
+// decides once a second and skips a tick now and then while the machine
+// runs ahead.
+func (st *Strategy) timeSync(ctx strategy.Context) {
+	st.skipped = false
+	if !st.predicting() {
+		return
+	}
+	rtt, _ := ctx.RTT()
+	st.ts.measure(&st.m, int(math.Round(rtt/(1000.0/wire.TicksPerSecond))))
+	if !st.cfg.TimeSync {
+		return
+	}
+	if (ctx.Frame()-st.start)%syncEvery == 0 {
+		st.ts.decide(&st.m)
+	}
+	st.skipped = st.ts.skip(ctx.Frame())
 }
 
 // tune sets the tuned input delay from the round trip, once a second and
@@ -377,6 +411,10 @@ func (st *Strategy) SendBack(ctx strategy.Context) {
 		from := max(st.ownNext, st.start, f-ring+1)
 		n := max(min(f-from+1, MaxSend), 0)
 		b.OwnFirst, b.OwnCount = uint32(max(from, 0)), int32(n)
+		b.Advantage = 0
+		if st.predicting() && !st.thin {
+			b.Advantage = st.ts.local(&st.m)
+		}
 		for k := range n {
 			b.Inputs[k] = st.mine[(from+k)%ring]
 		}
@@ -409,6 +447,7 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 		}
 	}
 	if st.own >= 0 {
+		st.relay.adv[st.own] = a.Advantage
 		for k := range int(a.OwnCount) {
 			st.relay.put(st.own, int(a.OwnFirst)+k, a.Inputs[k])
 		}

@@ -1,6 +1,7 @@
 package rollback
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -217,3 +218,33 @@ type frameCtx struct {
 }
 
 func (c frameCtx) Frame() int { return c.f }
+
+// TestTimeSync: three players, player 2's machine on a LAN and player 3's
+// on a mobile link. Player 2's machine holds player 3's inputs late: its
+// frame advantage over player 3 is larger than player 3's over it, so it
+// waits (skips ticks) and rolls back less than with the time sync off;
+// player 3's machine does not wait. Both converge either way.
+func TestTimeSync(t *testing.T) {
+	t.Parallel()
+	lan, mobile := link.PresetLAN.Config(), link.PresetMobile.Config()
+	var resim [2]int
+	for i, on := range []bool{false, true} {
+		s, _ := newSession(t, setup{side: 3, players: 3, step: 1, delay: -1, lc: lan, links: []link.Config{lan, lan, mobile}})
+		for _, m := range machines(s) {
+			m.cfg.TimeSync = on
+		}
+		left := play(t, s, 600, 60)
+		converged(t, fmt.Sprintf("time sync %v", on), s, left)
+		ms := machines(s)
+		near, far := ms[1], ms[2]
+		t.Logf("time sync %v: player 2's machine: advantage %+d, waited %d ticks, %d frames resimulated; player 3's: advantage %+d, waited %d",
+			on, near.Advantage(), near.ts.skipped, near.m.fig.Resimulated, far.Advantage(), far.ts.skipped)
+		resim[i] = near.m.fig.Resimulated
+		if on && (near.ts.skipped == 0 || far.ts.skipped != 0) {
+			t.Errorf("time sync: the machine ahead waited %d ticks, the one behind %d", near.ts.skipped, far.ts.skipped)
+		}
+	}
+	if resim[1] >= resim[0] {
+		t.Errorf("player 2's machine resimulated %d frames with the time sync, %d without", resim[1], resim[0])
+	}
+}
