@@ -76,7 +76,8 @@ type machine struct {
 	reached  int                   // frames before it have been simulated once
 	nudged   bool
 
-	popBuf []mgl64.Vec3 // the shown positions before a rollback
+	popBuf   []mgl64.Vec3 // the shown positions before a rollback
+	popAfter []mgl64.Vec3 // … and after it
 
 	fig figures
 }
@@ -112,6 +113,7 @@ type figures struct {
 	desyncSaid    bool
 	syncSaid      bool
 	popSaid       bool
+	popTick       int // the tick of the last rollback that reached the present
 	stallSaidTick int
 }
 
@@ -135,6 +137,10 @@ func (m *machine) reset(fresh *cubes.Saved, start, players, own int) {
 		m.popBuf = make([]mgl64.Vec3, m.world.NumCubes())
 	}
 	m.popBuf = m.popBuf[:m.world.NumCubes()]
+	if cap(m.popAfter) < m.world.NumCubes() {
+		m.popAfter = make([]mgl64.Vec3, m.world.NumCubes())
+	}
+	m.popAfter = m.popAfter[:m.world.NumCubes()]
 	m.record(start)
 }
 
@@ -318,8 +324,10 @@ func (m *machine) rollback(pl tickPlan) int {
 func (m *machine) pop() {
 	worst := 0.0
 	for i := range m.popBuf {
-		worst = max(worst, m.world.Cube(i).Position.Sub(m.popBuf[i]).Len())
+		m.popAfter[i] = m.world.Cube(i).Position
+		worst = max(worst, m.popAfter[i].Sub(m.popBuf[i]).Len())
 	}
+	m.fig.popTick = m.fig.tick
 	m.fig.PopCm = worst * 100
 	m.fig.MaxPopCm = max(m.fig.MaxPopCm, m.fig.PopCm)
 	m.fig.popSaid = false

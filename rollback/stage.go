@@ -22,6 +22,7 @@ func (st *Strategy) Facts() string {
 		st.hitLine(),
 		fmt.Sprintf("pop %.1f cm (max %.1f)", f.PopCm, f.MaxPopCm),
 		fmt.Sprintf("input delay %d", st.delay()),
+		st.framesLine(),
 		st.advantageLine(),
 		st.stallLine(),
 		st.syncLine(),
@@ -44,6 +45,18 @@ func (st *Strategy) Advantage() int {
 		return 0
 	}
 	return int(st.ts.local(&st.m))
+}
+
+// framesLine says which frames are final and which predicted.
+func (st *Strategy) framesLine() string {
+	if st.m.world == nil {
+		return ""
+	}
+	f, c := st.m.world.Frame(), min(st.m.confirmed(), st.m.world.Frame())
+	if c >= f {
+		return fmt.Sprintf("frame %d: every input in hand", f)
+	}
+	return fmt.Sprintf("frame %d: final to %d, predicting %d", f, c, f-c)
 }
 
 // advantageLine is the advantage, the others' and what the time sync did.

@@ -469,7 +469,33 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 			Interacting: c.Interacting, AtRest: w.AtRest(i),
 		})
 	}
+	st.popMarks(v)
 	return float64(w.Frame()), true
+}
+
+// popMarkTicks is how long a rollback's jumps stay outlined (ticks), and
+// popMarkMetres the smallest jump outlined: the pop, visible in the pile.
+const (
+	popMarkTicks  = wire.TicksPerSecond / 2
+	popMarkMetres = 0.02
+)
+
+// popMarks outlines, for half a second after a rollback, every cube it
+// moved by more than 2 cm: where the machine showed it before, and where
+// to (the renderer draws them with the ghost).
+func (st *Strategy) popMarks(v *viewmodel.View) {
+	m := &st.m
+	if m.fig.Rollbacks == 0 || m.fig.tick-m.fig.popTick > popMarkTicks {
+		return
+	}
+	w := m.world
+	for i := range m.popBuf {
+		if m.popAfter[i].Sub(m.popBuf[i]).Len() < popMarkMetres {
+			continue
+		}
+		v.Marks = append(v.Marks, viewmodel.Mark{Kind: viewmodel.MarkReplay, Position: m.popBuf[i],
+			Orientation: w.Cube(i).Orientation, HalfExtent: w.HalfExtent(i), To: m.popAfter[i]})
+	}
 }
 
 // World is the machine's world (tests).
