@@ -8,8 +8,7 @@ import (
 )
 
 // The presenter's handles on rollback: `[`/`]` walk the build-up, D steps
-// the input delay, W the prediction window, S switches the time sync, O
-// arms the nudge; the flags;
+// the input delay, O arms the nudge; the flags;
 // the settings a right process takes from the left.
 
 func (st *Strategy) buildControls() []strategy.Control {
@@ -22,11 +21,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				}
 				st.SetInputDelay(st.cfg.InputDelay + dir)
 			}},
-		{Key: "W", Label: "prediction window", Help: fmt.Sprintf("prediction window +1 / −1 frame, 0-%d (0: wait as lockstep)", MaxPredictionWindow), Action: strategy.Adjust,
-			Value: func() string { return fmt.Sprintf("%d frames", st.cfg.PredictionWindow) },
-			Do:    func(dir int) { st.SetWindow(st.cfg.PredictionWindow + dir) }},
-		strategy.ToggleControl("S", "time sync", "time sync on / off: the machine that runs ahead skips a tick now and then", &st.cfg.TimeSync),
-		strategy.ToggleControl("O", "nudge", "nudge: move the player 1 nm on a frame's first run (the sync test names the frame)", &st.nudge),
+		strategy.ToggleControl("O", "nudge", "nudge the player 1 nm once (the sync test finds it)", &st.nudge),
 	}
 }
 
@@ -38,6 +33,8 @@ func (st *Strategy) Flags() []strategy.Flag {
 	return []strategy.Flag{
 		strategy.IntFlag("rollback-step", "rollback build-up step 1-5 (lockstep, delay 0, delay 2, delay tuned from the RTT, sync test)", 1, len(Steps), func(n int) { st.SetStep(n - 1) }),
 		strategy.IntFlag("rollback-delay", fmt.Sprintf("rollback input delay in frames, 0-%d (default: the step's)", MaxInputDelay), 0, MaxInputDelay, func(n int) { st.SetInputDelay(n) }),
+		strategy.ChoiceFlag("rollback-timesync", "rollback time sync: on (default) or off", []string{"off", "on"}, func(i int) { st.cfg.TimeSync = i == 1 }),
+		strategy.IntFlag("rollback-window", fmt.Sprintf("rollback prediction window in frames, 0-%d (0: wait as lockstep; default: the step's)", MaxPredictionWindow), 0, MaxPredictionWindow, func(n int) { st.SetWindow(n) }),
 	}
 }
 

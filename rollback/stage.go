@@ -21,7 +21,6 @@ func (st *Strategy) Facts() string {
 		fmt.Sprintf("longest %s", viewmodel.Plural(f.LongestRoll, "frame")),
 		st.hitLine(),
 		fmt.Sprintf("pop %.1f cm (max %.1f)", f.PopCm, f.MaxPopCm),
-		fmt.Sprintf("input delay %d", st.delay()),
 		st.framesLine(),
 		st.advantageLine(),
 		st.stallLine(),
@@ -54,9 +53,9 @@ func (st *Strategy) framesLine() string {
 	}
 	f, c := st.m.world.Frame(), min(st.m.confirmed(), st.m.world.Frame())
 	if c >= f {
-		return fmt.Sprintf("frame %d: every input in hand", f)
+		return "every input in hand"
 	}
-	return fmt.Sprintf("frame %d: final to %d, predicting %d", f, c, f-c)
+	return fmt.Sprintf("predicting %s (final to %d)", viewmodel.Plural(f-c, "frame"), c)
 }
 
 // advantageLine is the advantage, the others' and what the time sync did.
@@ -72,7 +71,7 @@ func (st *Strategy) advantageLine() string {
 		s += fmt.Sprintf(" (others %+d)", others)
 	}
 	if st.cfg.TimeSync && st.predicting() {
-		s += fmt.Sprintf(" · time sync: waited %s", viewmodel.Plural(st.ts.skipped, "tick"))
+		s += fmt.Sprintf(" · waited %s", viewmodel.Plural(st.ts.skipped, "tick"))
 	}
 	return s
 }
@@ -89,20 +88,20 @@ func (st *Strategy) stallLine() string {
 	f := &st.m.fig
 	s := fmt.Sprintf("stalled %.1f s of the last 10", float64(f.stalledTicks())/wire.TicksPerSecond)
 	if f.Behind > 0 && f.Stall == NoStall {
-		s += fmt.Sprintf(" · %s behind: waiting for inputs beyond the window", viewmodel.Plural(f.Behind, "frame"))
+		s += fmt.Sprintf(" · %s behind", viewmodel.Plural(f.Behind, "frame"))
 	}
 	switch f.Stall {
 	case StallWindow:
-		s += fmt.Sprintf(" · STALL: window of %d frames full", st.cfg.PredictionWindow)
+		s += fmt.Sprintf(" · STALL: window of %d full", st.cfg.PredictionWindow)
 	case StallBudget:
-		s += fmt.Sprintf(" · STALL: resimulation over %d steps a tick", st.cfg.MaxStepsPerTick)
+		s += fmt.Sprintf(" · STALL: over %d steps a tick", st.cfg.MaxStepsPerTick)
 	}
 	return s
 }
 
 func (st *Strategy) syncLine() string {
 	f := &st.m.fig
-	s := fmt.Sprintf("in sync with the left, %d frames checked", f.Checked)
+	s := fmt.Sprintf("in sync, %d frames checked", f.Checked)
 	if f.Desync >= 0 {
 		s = fmt.Sprintf("DESYNC at frame %d (%d checked)", f.Desync, f.Checked)
 	}
@@ -110,7 +109,7 @@ func (st *Strategy) syncLine() string {
 		if f.SyncFail >= 0 {
 			s += fmt.Sprintf(" · sync test: frame %d differs", f.SyncFail)
 		} else {
-			s += fmt.Sprintf(" · sync test: %d frames resimulated, all equal", f.SyncChecked)
+			s += fmt.Sprintf(" · sync test: %d frames equal", f.SyncChecked)
 		}
 	}
 	return s

@@ -110,9 +110,9 @@ func (st *Strategy) delay() int {
 
 // Mode implements strategy.Strategy.
 func (st *Strategy) Mode() string {
-	d := fmt.Sprintf("input delay %d", st.delay())
+	d := fmt.Sprintf("delay %d", st.delay())
 	if Steps[st.step].SyncTest {
-		d = fmt.Sprintf("rolls back %d frames every frame · %s", st.cfg.SyncTestFrames, d)
+		d = fmt.Sprintf("%d frames again every frame · %s", st.cfg.SyncTestFrames, d)
 	}
 	if Steps[st.step].Tuned {
 		d += " (tuned)"
