@@ -84,37 +84,36 @@ type machine struct {
 
 // figures are the machine's counts for the HUD, the tests and the bench.
 type figures struct {
-	Rollbacks     int     // since the start
-	Resimulated   int     // frames, since the start
-	LongestRoll   int     // frames
-	Predicted     int     // inputs used before they arrived and then confirmed
-	PredictedHit  int     // of which the prediction was right
-	PopCm         float64 // the last rollback's largest jump, cm
-	MaxPopCm      float64 // since the start
-	Checked       int     // frames whose hashes were compared with the left's
-	Desync        int     // first frame that differed from the left's, −1
-	SyncChecked   int     // frames the sync test simulated again and compared
-	SyncFail      int     // first frame the sync test found different, −1
-	StallTicks    int     // since the start
-	LongestStall  int     // ticks
-	Stall         StallReason
-	Behind        int // frames the machine is behind the frame it should show
-	stallRun      int
-	Refused       int // inputs refused (another value for a held frame)
-	ResimNsMax    int64
-	ticksRolled   [figureWindow]uint8
-	ticksResim    [figureWindow]uint8
-	ticksNs       [figureWindow]int64
-	stalled       [stallWindow]bool
-	tick          int
-	lastResim     int
-	rolled        bool
-	lastResimNs   int64
-	desyncSaid    bool
-	syncSaid      bool
-	popSaid       bool
-	popTick       int // the tick of the last rollback that reached the present
-	stallSaidTick int
+	Rollbacks    int     // since the start
+	Resimulated  int     // frames, since the start
+	LongestRoll  int     // frames
+	Predicted    int     // inputs used before they arrived and then confirmed
+	PredictedHit int     // of which the prediction was right
+	PopCm        float64 // the last rollback's largest jump, cm
+	MaxPopCm     float64 // since the start
+	Checked      int     // frames whose hashes were compared with the left's
+	Desync       int     // first frame that differed from the left's, −1
+	SyncChecked  int     // frames the sync test simulated again and compared
+	SyncFail     int     // first frame the sync test found different, −1
+	StallTicks   int     // since the start
+	LongestStall int     // ticks
+	Stall        StallReason
+	Behind       int // frames the machine is behind the frame it should show
+	stallRun     int
+	Refused      int // inputs refused (another value for a held frame)
+	ResimNsMax   int64
+	ticksRolled  [figureWindow]uint8
+	ticksResim   [figureWindow]uint8
+	ticksNs      [figureWindow]int64
+	stalled      [stallWindow]bool
+	tick         int
+	lastResim    int
+	rolled       bool
+	lastResimNs  int64
+	desyncSaid   bool
+	syncSaid     bool
+	popSaid      bool
+	popTick      int // the tick of the last rollback that reached the present
 }
 
 // reset puts the machine at state fresh at frame start, with players
