@@ -13,7 +13,7 @@ import (
 )
 
 // ErrInputBits: an input with bits beyond cubes.InputBits.
-var ErrInputBits = errors.New("lockstep: input bits out of range")
+var ErrInputBits = errors.New("inputstream: input bits out of range")
 
 // Serialize writes, reads or measures one player's inputs for consecutive
 // frames (cubes.Input.Bits each), in the wire.CategoryInput category. The
