@@ -3,6 +3,7 @@ package rollback
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"netcubes/cubes"
@@ -246,5 +247,28 @@ func TestTimeSync(t *testing.T) {
 	}
 	if resim[1] >= resim[0] {
 		t.Errorf("player 2's machine resimulated %d frames with the time sync, %d without", resim[1], resim[0])
+	}
+}
+
+// TestConfigValidate: the defaults are valid; a value out of range is
+// refused naming its field.
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(*Config)
+	}{
+		{"InputDelay", func(c *Config) { c.InputDelay = MaxInputDelay + 1 }},
+		{"PredictionWindow", func(c *Config) { c.PredictionWindow = -1 }},
+		{"MaxStepsPerTick", func(c *Config) { c.MaxStepsPerTick = 0 }},
+		{"SyncTestFrames", func(c *Config) { c.SyncTestFrames = MaxPredictionWindow + 1 }},
+	} {
+		c := DefaultConfig()
+		tc.edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s out of range: %v", tc.field, err)
+		}
 	}
 }
