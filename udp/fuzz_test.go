@@ -80,7 +80,7 @@ func FuzzHandshake(f *testing.F) {
 		f.Add(true, d)
 		f.Add(false, d)
 	}
-	f.Add(false, []byte("NCUB\x02"))
+	f.Add(false, []byte("NCUB\x03"))
 	right := unmap(p.right.LocalAddr().(*net.UDPAddr).AddrPort())
 	right = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), right.Port())
 	stranger := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), 9)
@@ -120,7 +120,7 @@ func FuzzOpen(f *testing.F) {
 	for _, d := range p.toRight {
 		f.Add(d)
 	}
-	f.Add([]byte("NCUB\x02"))
+	f.Add([]byte("NCUB\x03"))
 	r := p.right
 	st := r.Status()
 	f.Fuzz(func(t *testing.T, data []byte) {
