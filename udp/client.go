@@ -219,6 +219,7 @@ func (c *Client) Close() error {
 			c.sendSession(KindDisconnect, nil)
 		}
 	}
+	c.received, c.pool, c.accepted, c.scratch = [numKinds][][]byte{}, nil, nil, nil
 	return c.close()
 }
 

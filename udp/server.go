@@ -717,6 +717,9 @@ func (s *Server) free(i int) {
 	s.closedAt++
 	c.used = false
 	c.toLeft, c.toRight = nil, nil
+	// The bodies kept for its right (this tick's, and the pool they are
+	// recycled through) go with it.
+	c.received, c.pool = [numKinds][][]byte{}, nil
 }
 
 // Send seals body as a datagram of kind k to slot i's right and returns its

@@ -311,7 +311,9 @@ func (s *socket) dropsNow() Drops {
 func (s *socket) close() error {
 	s.mu.Lock()
 	s.closed = true
+	s.queue, s.queued = nil, 0
 	s.mu.Unlock()
+	s.taken, s.buf = nil, nil // a closed side sends nothing (seal refuses an empty buffer)
 	return s.sock.Close()
 }
 
