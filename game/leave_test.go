@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/cubes"
+	"netcubes/udp"
 )
 
 // heapInUse is the live heap after a collection, bytes.
@@ -66,5 +67,29 @@ func TestSlotsFreedReleaseState(t *testing.T) {
 	}
 	if kept > grew/10 {
 		t.Errorf("after 16 rights joined and left the heap kept %d of the %d bytes they added", kept, grew)
+	}
+}
+
+// TestRightBeforeAnyLeftShowsNoFigures: a right that never heard a left
+// has no RTT and no loss to show (the zero value is not a measurement).
+func TestRightBeforeAnyLeftShowsNoFigures(t *testing.T) {
+	rc, err := udp.Dial("127.0.0.1:9", udp.Token{}, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	cfg := DefaultConfig()
+	cfg.World.GridSide = 6
+	cfg.Strategies = strategiesForTest()
+	cfg.Role, cfg.Client = RoleRight, rc
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		r.Step(cubes.Input{})
+	}
+	if rs, m := r.Remote(), r.Metrics(); rs.HasRTT || m.HasRTT || RTTMeasured(m) || LossMeasured(m) {
+		t.Errorf("remote %+v; metrics RTT %v (%.0f ms), loss measured %v", rs, m.HasRTT, m.RTTms, LossMeasured(m))
 	}
 }

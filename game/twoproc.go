@@ -461,7 +461,9 @@ func (s *Session) Remote() RemoteState {
 	}
 	r := RemoteState{Joined: s.tp.joined, Loss: float64(s.tp.remote.loss), SentKbps: float64(s.tp.remote.sentKbps),
 		DiagFrame: s.tp.remoteHashFrame, DiagHash: s.tp.remoteHash, Facts: s.tp.remote.facts}
-	if s.tp.remote.rtt >= 0 {
+	if s.tp.joined && s.tp.remote.rtt >= 0 {
+		// Before the first accept the figures are the zero value, which
+		// nothing measured.
 		r.RTTms, r.HasRTT = float64(s.tp.remote.rtt), true
 	}
 	switch {

@@ -208,6 +208,17 @@ func (c *Client) Received(k Kind) [][]byte {
 	return c.received[k]
 }
 
+// RefusedError is a right that gave up (Client.GaveUp): the left refused
+// its token or its version on every attempt for a while.
+type RefusedError struct{ Refusal Refusal }
+
+func (e RefusedError) Error() string {
+	return e.Refusal.String() + fmt.Sprintf(": gave up after %d refusals (-keep-trying asks forever)", DefaultConfig().RefusalsToGiveUp)
+}
+
+// ExitRefused is the exit code of a right process that gave up.
+const ExitRefused = 3
+
 // goodbyes is how many disconnect datagrams a closing side sends: one
 // lost would leave the other side waiting for its timeout.
 const goodbyes = 3
