@@ -7,7 +7,6 @@ package udp
 
 import (
 	"net"
-	"net/netip"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,8 +41,6 @@ func newCounter(t *testing.T) *counter {
 	}()
 	return k
 }
-
-func (k *counter) addr() netip.AddrPort { return unmap(k.conn.LocalAddr().(*net.UDPAddr).AddrPort()) }
 
 // captureConnect is a genuine connect request, as an observer on the path
 // records it: a right's first datagram, sent to a socket of the test's.
