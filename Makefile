@@ -113,7 +113,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./cubes:FuzzParseScript ./cubes:FuzzRecording ./track:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs \
-	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive
+	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
+	./udp:FuzzConnecting
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

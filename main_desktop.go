@@ -18,6 +18,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/udp"
 	"netcubes/ui"
 	"netcubes/wire"
 )
@@ -39,6 +40,10 @@ func exitCode(err error) int {
 	var st stoppedError
 	if errors.As(err, &st) {
 		return 128 + int(st.sig)
+	}
+	var refused udp.RefusedError
+	if errors.As(err, &refused) {
+		return udp.ExitRefused
 	}
 	return 1
 }

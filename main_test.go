@@ -327,6 +327,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-role", "right", "-connect", "host:1", "-token", "xyz"}, "netcubes: -token: a token is 32 hex digits (the left prints it), got 3 characters"},
 		{[]string{"-headless"}, "netcubes: -listen and -headless go with -role left"},
 		{[]string{"-connect", "host:1"}, "netcubes: -connect goes with -role right"},
+		{[]string{"-keep-trying"}, "netcubes: -keep-trying goes with -role right"},
 		{[]string{"-diag-every", "-1"}, "netcubes: -diag-every must be 0..600 ticks, got -1"},
 		{[]string{"-script", "nope"}, `netcubes: script "nope" is neither built in (idle, katamari, push, tour) nor a readable file: open nope: no such file or directory`},
 	}

@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"netcubes/udp"
+	"netcubes/wire"
 )
 
 // lockedBuffer collects a process's output while the test reads it.
@@ -150,5 +153,47 @@ func TestRightCommandHosts(t *testing.T) {
 		if f := strings.Fields(l); len(f) > 4 && f[len(f)-4] == "-connect" && (strings.HasPrefix(f[len(f)-3], "0.0.0.0") || strings.HasPrefix(f[len(f)-3], "[::]")) {
 			t.Errorf("the right command names the unspecified address: %s", l)
 		}
+	}
+}
+
+// TestWrongTokenExits: a right app started with a token the left does not
+// have is refused on every attempt; it says why on stderr, whole, and
+// exits with udp.ExitRefused (the left here is a socket of the test's).
+func TestWrongTokenExits(t *testing.T) {
+	tok, err := udp.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := udp.Listen("127.0.0.1:0", tok, udp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // the left's ticks
+		for tick := wire.Tick(0); ; tick++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Second / wire.TicksPerSecond):
+				srv.Poll(tick)
+			}
+		}
+	}()
+	wrong := tok
+	wrong[0] ^= 1
+	var out lockedBuffer
+	right := exec.Command(os.Args[0], "-role", "right", "-connect", srv.LocalAddr().String(), "-token", wrong.String(),
+		"-frames", "1200", "-mute", "-width", "480", "-height", "270")
+	right.Env = append(os.Environ(), runAsMainEnv+"=1")
+	right.Stdout, right.Stderr = &out, &out
+	err = right.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != udp.ExitRefused {
+		t.Fatalf("the right ended with %v, want exit status %d\n%s", err, udp.ExitRefused, out.String())
+	}
+	if !strings.Contains(out.String(), "wrong token (use the one the left printed): gave up after") {
+		t.Errorf("the right said:\n%s", out.String())
 	}
 }

@@ -32,6 +32,9 @@ type netOptions struct {
 	// takes up to udp.MaxClients rights); off, they are refused once every
 	// player has a right.
 	spectators bool
+	// keepTrying: a right refused for its token or version keeps asking
+	// instead of exiting with udp.ExitRefused.
+	keepTrying bool
 }
 
 // netFlags defines the flags on fs; the returned function checks them
@@ -44,6 +47,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
 	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 16 rights); -spectators=false refuses them")
+	keep := fs.Bool("keep-trying", false, "with -role right: keep asking a left that refuses the token or the version (by default the right exits with code 3 after 5 refusals over 5 s)")
 	return func() (netOptions, error) {
 		var n netOptions
 		switch *role {
@@ -56,7 +60,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 		default:
 			return n, usagef("-role must be left or right, got %q", *role)
 		}
-		n.listen, n.connect, n.headless, n.diagEvery, n.spectators = *listen, *connect, *head, *diag, *spectators
+		n.listen, n.connect, n.headless, n.diagEvery, n.spectators, n.keepTrying = *listen, *connect, *head, *diag, *spectators, *keep
 		if *token != "" {
 			t, err := udp.ParseToken(*token)
 			if err != nil {
@@ -75,6 +79,8 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 			return n, usagef("-listen and -headless go with -role left")
 		case n.role != game.RoleRight && n.connect != "":
 			return n, usagef("-connect goes with -role right")
+		case n.role != game.RoleRight && n.keepTrying:
+			return n, usagef("-keep-trying goes with -role right")
 		case n.role == game.RoleBoth && n.hasToken:
 			return n, usagef("-token goes with -role left or right")
 		}
@@ -119,6 +125,9 @@ func openNetwork(o *options, out io.Writer) error {
 		o.ui.Session.Role, o.ui.Session.Server, o.ui.Session.DiagEvery = n.role, srv, n.diagEvery
 		return nil
 	}
+	if n.keepTrying {
+		cfg.RefusalsToGiveUp = 0
+	}
 	cli, err := udp.Dial(n.connect, n.token, cfg)
 	if err != nil {
 		return fmt.Errorf("connect to %s: %w", n.connect, err)
@@ -126,6 +135,7 @@ func openNetwork(o *options, out io.Writer) error {
 	fmt.Fprintf(out, "netcubes right: connecting to the left at %s (it keeps asking until the left answers)\n", n.connect)
 	o.ui.Session.Role, o.ui.Session.Client, o.ui.Session.DiagEvery = n.role, cli, n.diagEvery
 	o.ui.Connect = n.connect
+	o.ui.NetLog = messages // refusals and the rest of the connection's events, on stderr too
 	return nil
 }
 

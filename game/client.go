@@ -38,6 +38,12 @@ type client struct {
 	// player, if any, is driven at the server (a bot), as if it had no
 	// client.
 	absent bool
+	// parked: the left process has no right in this slot and nobody
+	// shows it (never client 0, whose instance is the menu's): its
+	// instance is a fresh clone that holds nothing large, and none of its
+	// per-tick methods run, so a room that emptied costs what an empty
+	// one does. The right that takes the slot starts it over (Reset).
+	parked bool
 
 	link            link.Pair // the conditions of the two directions
 	linkBy          string    // what set them, when a strategy's mode did
@@ -107,6 +113,9 @@ func (c *client) startOver(restart bool) {
 	c.second = [wire.TicksPerSecond]wire.Breakdown{}
 	c.timelineSent = c.timelineSent[:0]
 	c.timelineRecv = c.timelineRecv[:0]
+	if c.parked {
+		return
+	}
 	if r, ok := c.st.(strategy.Restarter); ok && restart {
 		r.Restart(&c.ctx)
 		return
@@ -185,6 +194,9 @@ type ackIn struct {
 func (c *client) receiveBack(back [][]byte) {
 	s := c.s
 	c.acksIn = c.acksIn[:0]
+	if c.parked {
+		return
+	}
 	tw, twoWay := c.st.(strategy.TwoWay)
 	for k, d := range back {
 		d, ok := c.unframe(k, d)
@@ -246,6 +258,9 @@ func (c *client) measure(p strategy.Payload) (wire.Breakdown, error) {
 func (c *client) sendData() {
 	c.sentNow = false
 	c.second[c.s.frame%len(c.second)] = wire.Breakdown{}
+	if c.parked {
+		return
+	}
 	c.st.Send(&c.ctx)
 }
 

@@ -40,6 +40,10 @@ func (s *Session) SetShown(k int) error {
 	if k < 0 || k >= len(s.clients) {
 		return fmt.Errorf("game: no client %d (%d clients)", k+1, len(s.clients))
 	}
+	if c := s.clients[k]; c.parked {
+		c.parked = false // shown: it runs again (followSlots parks it when no longer shown)
+		c.startOver(false)
+	}
 	if k != s.shown {
 		s.shown = k
 		s.errs.hasPrev = false

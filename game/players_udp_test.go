@@ -24,9 +24,16 @@ type manyRights struct {
 	hsGot    []uint64
 	counted  []bool
 	goneSent uint64 // datagrams sent by rights that left
+	world    cubes.Config
 }
 
 func newManyRights(t *testing.T, players, start int) *manyRights {
+	t.Helper()
+	return newManyRightsOn(t, players, start, DefaultConfig().World)
+}
+
+// newManyRightsOn is newManyRights on world w (its players set to players).
+func newManyRightsOn(t *testing.T, players, start int, w cubes.Config) *manyRights {
 	t.Helper()
 	tok, err := udp.NewToken()
 	if err != nil {
@@ -40,6 +47,7 @@ func newManyRights(t *testing.T, players, start int) *manyRights {
 	}
 	t.Cleanup(func() { srv.Close() })
 	cfg := DefaultConfig()
+	cfg.World = w
 	cfg.World.Players = players
 	cfg.Strategies, cfg.Start = strategiesForTest(), start
 	cfg.Role, cfg.Server = RoleLeft, srv
@@ -47,7 +55,7 @@ func newManyRights(t *testing.T, players, start int) *manyRights {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &manyRights{t: t, tok: tok, left: left, srv: srv}
+	return &manyRights{t: t, tok: tok, left: left, srv: srv, world: w}
 }
 
 // join starts a right process and waits until it took a slot.
@@ -59,6 +67,7 @@ func (m *manyRights) join(keys cubes.Input) *Session {
 	}
 	m.t.Cleanup(func() { rc.Close() })
 	cfg := DefaultConfig()
+	cfg.World = m.world
 	cfg.Strategies = strategiesForTest()
 	cfg.Role, cfg.Client = RoleRight, rc
 	r, err := New(cfg)
@@ -153,7 +162,8 @@ func (m *manyRights) playerMoved(p int) (float64, float64) {
 // right processes with the 2004 strategy; each right takes the next slot
 // and drives its own player. One leaves and another joins in its slot; a
 // fourth right with the token from another port joins as a spectator and
-// moves nobody.
+// moves nobody, until player 2's right leaves: it moves into that slot and
+// drives player 2, and a newcomer is the spectator.
 func TestThreeRightsDriveTheirPlayers(t *testing.T) {
 	m := newManyRights(t, 3, 4)
 	m.join(cubes.Input{Up: true})
@@ -192,13 +202,17 @@ func TestThreeRightsDriveTheirPlayers(t *testing.T) {
 		}
 	}
 
-	// Right 2 leaves; a new right joins and takes its slot and player.
+	// Right 2 leaves: the spectator moves into its slot and drives player
+	// 2 (to the right); a new right joins as a spectator.
 	m.leave(1)
 	for range 10 {
 		m.step()
 	}
-	newcomer := m.join(cubes.Input{Right: true})
-	if newcomer.ClientID(0) != 1 || newcomer.ClientPlayer(0) != 1 {
+	if spy.ClientID(0) != 1 || spy.ClientPlayer(0) != 1 {
+		t.Fatalf("the spectator is in slot %d, player %d, after player 2's right left", spy.ClientID(0)+1, spy.ClientPlayer(0)+1)
+	}
+	newcomer := m.join(cubes.Input{Left: true})
+	if newcomer.ClientID(0) != 3 || newcomer.ClientPlayer(0) != -1 {
 		t.Fatalf("the newcomer took slot %d, player %d", newcomer.ClientID(0)+1, newcomer.ClientPlayer(0)+1)
 	}
 	xBefore, _ := m.playerMoved(1)
@@ -209,8 +223,8 @@ func TestThreeRightsDriveTheirPlayers(t *testing.T) {
 	if xAfter-xBefore < 1 {
 		t.Errorf("player 2 moved %.2f m right under its new right", xAfter-xBefore)
 	}
-	if !newcomer.Metrics().Valid && newcomer.Metrics().ErrorOf == "" {
-		t.Error("the newcomer shows nothing comparable")
+	if !spy.Metrics().Valid && spy.Metrics().ErrorOf == "" {
+		t.Error("the promoted right shows nothing comparable")
 	}
 }
 

@@ -164,6 +164,9 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 // right must start with it.)
 func (s *Session) followSlots() {
 	srv := s.tp.server
+	// Slot k's right drives player k+1: a spectator takes a player's slot
+	// that frees (udp.EventPromoted).
+	srv.SetPlayers(s.left.NumPlayers())
 	reset := false
 	for k := range srv.MaxClients() {
 		g := srv.Slot(k)
@@ -182,8 +185,29 @@ func (s *Session) followSlots() {
 		}
 		s.clients[k].absent = !g.Connected
 	}
+	s.parkEmpty()
 	if reset {
 		s.resetNetwork()
+	}
+}
+
+// parkEmpty parks the clients of empty slots (client.parked): their
+// instances go (a fresh clone takes their place), and with them every
+// buffer kept for a right that left. Parked spectators' clients at the end
+// go altogether (followSlots adds them again for a right that joins). A
+// client a right joined is unparked; the reset its join causes starts it
+// over.
+func (s *Session) parkEmpty() {
+	for k, c := range s.clients {
+		park := k > 0 && k != s.shown && c.absent
+		if park && !c.parked {
+			c.st = s.strategies[s.active].Clone()
+		}
+		c.parked = park
+	}
+	for n := len(s.clients); n > max(1, s.left.NumPlayers()) && s.clients[n-1].parked; n-- {
+		s.clients[n-1] = nil
+		s.clients = s.clients[:n-1]
 	}
 }
 
@@ -437,7 +461,9 @@ func (s *Session) Remote() RemoteState {
 	}
 	r := RemoteState{Joined: s.tp.joined, Loss: float64(s.tp.remote.loss), SentKbps: float64(s.tp.remote.sentKbps),
 		DiagFrame: s.tp.remoteHashFrame, DiagHash: s.tp.remoteHash, Facts: s.tp.remote.facts}
-	if s.tp.remote.rtt >= 0 {
+	if s.tp.joined && s.tp.remote.rtt >= 0 {
+		// Before the first accept the figures are the zero value, which
+		// nothing measured.
 		r.RTTms, r.HasRTT = float64(s.tp.remote.rtt), true
 	}
 	switch {

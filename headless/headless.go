@@ -95,8 +95,12 @@ func StatusLine(s *game.Session) string {
 		if p := s.ClientPlayer(k); p >= 0 {
 			who = fmt.Sprintf("player %d", p+1)
 		}
-		fmt.Fprintf(&b, " · right %d (%s) at %v: sent %.1f kbit/s · back %.1f kbit/s · %s · loss %.1f %%",
-			k+1, who, slot.Addr, m.SentKbps, m.AckKbps, rtt, 100*m.Loss)
+		loss := "loss —"
+		if game.LossMeasured(m) {
+			loss = fmt.Sprintf("loss %.1f %%", 100*m.Loss)
+		}
+		fmt.Fprintf(&b, " · right %d (%s) at %v: sent %.1f kbit/s · back %.1f kbit/s · %s · %s",
+			k+1, who, slot.Addr, m.SentKbps, m.AckKbps, rtt, loss)
 	}
 	return b.String() + " · " + refused
 }

@@ -72,6 +72,11 @@ func TestRunServesARight(t *testing.T) {
 	if !strings.Contains(StatusLine(s), "right 1 (player 1) at 127.0.0.1:") {
 		t.Errorf("status: %s", StatusLine(s))
 	}
+	// 30 frames, the right joining on the way: fewer packets judged than
+	// a loss figure needs, so none is printed.
+	if m := s.ClientMetrics(0); !game.LossMeasured(m) && !strings.Contains(StatusLine(s), "loss —") {
+		t.Errorf("a loss figure with %d packets judged: %s", m.LossSamples, StatusLine(s))
+	}
 }
 
 func TestRunRefusesARight(t *testing.T) {

@@ -6,6 +6,7 @@ package udp
 // them; an off-path attacker is another socket, holding the token or not.
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"net"
 	"net/netip"
@@ -32,6 +33,11 @@ type relay struct {
 	cur   int
 	muted map[int]bool
 	rec   []recorded
+	// dup: what the right sends leaves through every back socket (an
+	// attacker copying it with other sources); in[i], out[i]: bytes
+	// back[i] sent the left and got from it.
+	dup     bool
+	in, out []int
 }
 
 type recorded struct {
@@ -77,15 +83,43 @@ func (r *relay) pump(c *net.UDPConn, i int) {
 			r.right = unmap(from)
 		}
 		r.rec = append(r.rec, recorded{toLeft: toLeft, data: d})
-		cur, right, muted := r.back[r.cur], r.right, r.muted[i]
+		cur, right, muted, dup := r.back[r.cur], r.right, r.muted[i], r.dup
+		if len(r.in) == 0 {
+			r.in, r.out = make([]int, len(r.back)), make([]int, len(r.back))
+		}
+		if toLeft {
+			for j := range r.back {
+				if j == r.cur || dup {
+					r.in[j] += n
+				}
+			}
+		} else {
+			r.out[i] += n
+		}
 		r.mu.Unlock()
 		switch {
+		case toLeft && dup:
+			// The copies first: the genuine datagram, arriving after one,
+			// is then the replay.
+			for j := len(r.back) - 1; j >= 0; j-- {
+				r.back[j].WriteToUDPAddrPort(d, r.left)
+			}
 		case toLeft:
 			cur.WriteToUDPAddrPort(d, r.left)
 		case !muted && right.IsValid():
 			r.front.WriteToUDPAddrPort(d, right)
 		}
 	}
+}
+
+// backBytes returns the bytes back[i] sent the left and got from it.
+func (r *relay) backBytes(i int) (in, out int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.in) == 0 {
+		return 0, 0
+	}
+	return r.in[i], r.out[i]
 }
 
 // recorded returns copies of what crossed so far.
@@ -246,15 +280,16 @@ func TestNoAmplification(t *testing.T) {
 	for i := range junkCookie {
 		junkCookie[i] = byte(rng.Uint32())
 	}
+	clear := binary.LittleEndian.AppendUint64(append([]byte(nil), real.pub...), uint64(time.Now().UnixMilli()))
 	requests := [][]byte{
-		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, real.hsToLeft, real.pub, pad[:])...),
-		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, wl, real.pub, pad[:])...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, real.hsToLeft, clear, pad[:])...),
+		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindConnect, Sequence: 1}, wl, clear, pad[:])...),
 		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindResponse, Sequence: 2}, real.hsToLeft, real.pub, junkCookie)...),
 		append([]byte(nil), seal(w, &nc, buf, Header{Kind: KindData, Sequence: 3}, real.hsToLeft, nil, []byte("data"))...),
 	}
 	other := append([]byte(nil), requests[0]...)
 	other[4] = Version + 1
-	requests = append(requests, other, []byte("NCUB\x02 noise"))
+	requests = append(requests, other, []byte("NCUB\x03 noise"))
 	sent := 0
 	const rounds = 120
 	for round := range rounds {
@@ -278,7 +313,7 @@ func TestNoAmplification(t *testing.T) {
 		t.Fatalf("the left sent %d bytes to an address that sent %d (and has %d clients)", got, sent, n.left.Clients())
 	}
 	d := n.left.Drops()
-	if d.Forged == 0 || d.WrongVersion == 0 || d.Unanswered == 0 {
+	if len(requests[0]) != ConnectBytes || d.Forged == 0 || d.WrongVersion == 0 || d.Unanswered == 0 {
 		t.Errorf("drops %+v", d)
 	}
 	t.Logf("sent %d bytes in %d datagrams, got back %d bytes (%.2f×); drops %+v", sent, rounds*len(requests), got, float64(got)/float64(sent), d)
@@ -377,7 +412,9 @@ func TestForgedReplayedFlippedDropped(t *testing.T) {
 // TestNATRebinding: the right's address changes mid-session (the relay
 // sends from a second port, and the old mapping dies). The left keeps
 // taking its authentic datagrams, sends the new address nothing but a path
-// challenge (within 3× what came from it) until it answers, then follows.
+// challenge (within 3× what came from it) until it answers and the old
+// address stays silent for RetryTicks, then follows, with a sending budget
+// that starts at MoveStartBytes a tick and grows as the right is heard.
 func TestNATRebinding(t *testing.T) {
 	n := newLAN(t, DefaultConfig(), 0)
 	rl := newRelay(t, n.left.LocalAddr(), 2)
@@ -392,7 +429,19 @@ func TestNATRebinding(t *testing.T) {
 	rl.mu.Lock()
 	rl.cur, rl.muted[0] = 1, true
 	rl.mu.Unlock()
-	n.stream(30, nil)
+	moveTick := -1
+	n.stream(DefaultConfig().RetryTicks+30, func(k int) {
+		if moveTick < 0 && n.left.Slot(0).Addr != old {
+			moveTick = k
+			// Right after the move: a body over the budget is held back.
+			if n.left.Send(0, KindData, make([]byte, DefaultConfig().MoveStartBytes)) != 0 || n.left.Slot(0).Stats.HeldBack != 1 {
+				t.Errorf("a %d-byte body went out right after the move", DefaultConfig().MoveStartBytes)
+			}
+		}
+	})
+	if moveTick < DefaultConfig().RetryTicks {
+		t.Errorf("moved at tick %d of the stream, before the old address had RetryTicks to answer", moveTick)
+	}
 	s := n.left.Slot(0)
 	newAddr := unmap(rl.back[1].LocalAddr().(*net.UDPAddr).AddrPort())
 	if s.Addr != newAddr || s.Generation != 1 {
@@ -428,7 +477,7 @@ func TestFloodBoundedByBytes(t *testing.T) {
 	}
 	defer flood.Close()
 	big := make([]byte, MaxDatagram)
-	copy(big, "NCUB\x02")
+	copy(big, "NCUB\x03")
 	to := r.LocalAddr().(*net.UDPAddr).AddrPort()
 	to = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), to.Port())
 	runtime.GC()

@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"crypto/ecdh"
 	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"net"
 	"net/netip"
@@ -38,14 +39,22 @@ type Client struct {
 	window          replayWindow
 	slot            int
 	slots           int
+	players         int
 	generation      uint64
 	accepted        []byte
 	fresh           bool
 	refusal         Refusal
+	// Refusals for the token or the version on consecutive attempts,
+	// with no challenge between them, and when the first came.
+	refusals   int
+	refusedAt  wire.Tick
+	refusedSeq uint64 // the request the last counted refusal answered
+	gaveUp     bool
 
 	now, lastHeard, lastSent wire.Tick
 	heard, started           bool
 	received                 [numKinds][][]byte
+	scratch                  []byte
 	pool                     [][]byte
 	events                   []ClientEvent
 }
@@ -76,6 +85,9 @@ type ClientStatus struct {
 	State  ClientState
 	Server netip.AddrPort
 	Slot   int // once connected
+	// Players is how many of the left's slots are players' (the rest are
+	// spectators'), once connected.
+	Players int
 	// Refusal is the left's last refusal, kept until a challenge or an
 	// accept shows it no longer holds; zero when none.
 	Refusal Refusal
@@ -86,6 +98,9 @@ type ClientStatus struct {
 	// Silent: a left heard once has sent nothing authentic for
 	// SilentTicks; since LastHeard. Figures that came from it are stale.
 	Silent bool
+	// GaveUp: the left refused this right's token (or version) on
+	// Config.RefusalsToGiveUp attempts in a row; it no longer asks.
+	GaveUp bool
 }
 
 // ClientEventKind says what happened to a right's connection.
@@ -93,10 +108,13 @@ type ClientEventKind uint8
 
 // The events of a right.
 const (
-	ClientAccepted ClientEventKind = iota // the left took this right
-	ClientRefused                         // the left refused, or refuses for another reason
-	ClientTimedOut                        // the left went silent for TimeoutTicks
-	ClientClosed                          // the left said goodbye
+	ClientAccepted  ClientEventKind = iota // the left took this right
+	ClientRefused                          // the left refused, or refuses for another reason
+	ClientTimedOut                         // the left went silent for TimeoutTicks
+	ClientClosed                           // the left said goodbye
+	ClientPromoted                         // the left moved this right into another slot (a player's that freed)
+	ClientRestarted                        // the left no longer knows this session (it restarted): connecting again at once
+	ClientGaveUp                           // refused for the token or version too many times: no longer asking
 )
 
 // ClientEvent is one thing that happened during a Poll.
@@ -119,6 +137,12 @@ func (e ClientEvent) String() string {
 		return fmt.Sprintf("the left at %v went silent for %.0f s: connecting again", e.Left, float64(e.Silent)/wire.TicksPerSecond)
 	case ClientClosed:
 		return fmt.Sprintf("the left at %v closed the session: connecting again", e.Left)
+	case ClientPromoted:
+		return fmt.Sprintf("a player's slot freed: this right moves from a spectator's slot into slot %d (player %d)", e.Slot, e.Slot+1)
+	case ClientRestarted:
+		return fmt.Sprintf("the left at %v restarted (it no longer knows this session): connecting again", e.Left)
+	case ClientGaveUp:
+		return e.Refusal.String() + ": giving up"
 	}
 	return "unknown event"
 }
@@ -157,8 +181,9 @@ func (c *Client) Events() []ClientEvent { return c.events }
 func (c *Client) Status() ClientStatus {
 	st := ClientStatus{State: c.state, Server: c.server, Refusal: c.refusal, Heard: c.heard, LastHeard: c.lastHeard}
 	if c.state == ClientConnected {
-		st.Slot = c.slot
+		st.Slot, st.Players = c.slot, c.players
 	}
+	st.GaveUp = c.gaveUp
 	st.Silent = c.heard && c.now-c.lastHeard >= wire.Tick(c.cfg.SilentTicks)
 	return st
 }
@@ -183,6 +208,17 @@ func (c *Client) Received(k Kind) [][]byte {
 	return c.received[k]
 }
 
+// RefusedError is a right that gave up (Client.GaveUp): the left refused
+// its token or its version on every attempt for a while.
+type RefusedError struct{ Refusal Refusal }
+
+func (e RefusedError) Error() string {
+	return e.Refusal.String() + fmt.Sprintf(": gave up after %d refusals (-keep-trying asks forever)", DefaultConfig().RefusalsToGiveUp)
+}
+
+// ExitRefused is the exit code of a right process that gave up.
+const ExitRefused = 3
+
 // goodbyes is how many disconnect datagrams a closing side sends: one
 // lost would leave the other side waiting for its timeout.
 const goodbyes = 3
@@ -194,6 +230,7 @@ func (c *Client) Close() error {
 			c.sendSession(KindDisconnect, nil)
 		}
 	}
+	c.received, c.pool, c.accepted, c.scratch = [numKinds][][]byte{}, nil, nil, nil
 	return c.close()
 }
 
@@ -234,6 +271,9 @@ func (c *Client) Poll(now wire.Tick) {
 		c.attempt()
 		return
 	}
+	if c.gaveUp {
+		return
+	}
 	switch c.state {
 	case ClientConnected:
 		switch {
@@ -259,7 +299,10 @@ func (c *Client) sendHandshake() {
 	var pkt []byte
 	if c.state == ClientConnecting {
 		var pad [connectPad]byte
-		pkt = seal(c.w, &c.nc, c.buf, Header{Kind: KindConnect, Sequence: c.hsSeq}, c.hsToLeft, c.pub, pad[:])
+		var clear [connectClear]byte
+		copy(clear[:], c.pub)
+		binary.LittleEndian.PutUint64(clear[keyBytes:], uint64(c.cfg.Clock()))
+		pkt = seal(c.w, &c.nc, c.buf, Header{Kind: KindConnect, Sequence: c.hsSeq}, c.hsToLeft, clear[:], pad[:])
 	} else {
 		pkt = seal(c.w, &c.nc, c.buf, Header{Kind: KindResponse, Sequence: c.hsSeq}, c.hsToLeft, c.pub, c.cookie)
 	}
@@ -279,11 +322,12 @@ func (c *Client) handle(d datagram) {
 		if h.Protocol == ProtocolID && h.Version != Version && c.state != ClientConnected {
 			// A left of another version: whatever it says, that is why.
 			c.refuse(Refusal{Reason: ReasonVersion, LeftVersion: h.Version})
+			c.countRefusal(ReasonVersion)
 		}
 		return
 	}
 	if toRight&(1<<h.Kind) == 0 {
-		c.count(func(x *Drops) { x.Malformed++ })
+		c.count(func(x *Drops) { x.Misdirected++ }) // a right's own kind, sent back
 		return
 	}
 	switch h.Kind {
@@ -304,11 +348,42 @@ func (c *Client) handleDeny(d datagram) {
 		return
 	}
 	if c.state == ClientConnected {
-		// Denies are not authenticated: a connected right ignores them.
-		c.count(func(x *Drops) { x.NotConnected++ })
+		// Denies are not authenticated: a connected right ignores them,
+		// except that a left that no longer knows this session, and has
+		// sent nothing authentic for longer than its keep-alives allow,
+		// has restarted: connect again now rather than after the timeout.
+		c.count(func(x *Drops) { x.Ignored++ })
+		if dn.reason == ReasonNoSession && c.now-c.lastHeard > 2*wire.Tick(c.cfg.KeepAliveTicks) {
+			c.events = append(c.events, ClientEvent{Kind: ClientRestarted, Left: c.server})
+			c.attempt()
+		}
+		return
+	}
+	if dn.reason == ReasonNoSession {
+		c.count(func(x *Drops) { x.Ignored++ }) // not about a connect
 		return
 	}
 	c.refuse(Refusal{Reason: dn.reason, LeftVersion: dn.version})
+	c.countRefusal(dn.reason)
+}
+
+// countRefusal counts a refusal that no retry can cure (the token, the
+// version) once per request, and gives up after RefusalsToGiveUp of them
+// in a row spanning TimeoutTicks (a challenge resets the count: the token
+// was right after all).
+func (c *Client) countRefusal(r Reason) {
+	if r != ReasonKey && r != ReasonVersion || c.cfg.RefusalsToGiveUp <= 0 || c.hsSeq == c.refusedSeq {
+		return
+	}
+	c.refusedSeq = c.hsSeq
+	if c.refusals == 0 {
+		c.refusedAt = c.now
+	}
+	c.refusals++
+	if c.refusals >= c.cfg.RefusalsToGiveUp && c.now-c.refusedAt >= wire.Tick(c.cfg.TimeoutTicks) {
+		c.gaveUp = true
+		c.events = append(c.events, ClientEvent{Kind: ClientGaveUp, Left: c.server, Refusal: c.refusal})
+	}
 }
 
 // refuse keeps a refusal, and says so when it changed.
@@ -349,12 +424,13 @@ func (c *Client) handleChallenge(d datagram, h Header) {
 	c.cookie = append(c.cookie[:0], p[keyBytes:]...)
 	c.state, c.challenge = ClientResponding, c.now
 	c.heard, c.lastHeard = true, c.now
-	c.refusal = Refusal{} // the token is right and there was room
+	c.refusal, c.refusals = Refusal{}, 0 // the token is right and there was room
 	c.sendHandshake()
 }
 
 func (c *Client) handleSession(d datagram, h Header) {
-	if c.toRight == nil || (c.state == ClientConnected && int(h.Slot) != c.slot) {
+	promoted := c.state == ClientConnected && int(h.Slot) != c.slot && h.Kind == KindAccept
+	if c.toRight == nil || (c.state == ClientConnected && int(h.Slot) != c.slot && !promoted) {
 		c.count(func(x *Drops) { x.NotConnected++ })
 		return
 	}
@@ -362,23 +438,38 @@ func (c *Client) handleSession(d datagram, h Header) {
 		c.count(func(x *Drops) { x.Replayed++ })
 		return
 	}
+	var copyBuf []byte
+	if len(d.data) <= reflectBytes && c.toLeft != nil {
+		copyBuf = append(c.scratch[:0], d.data...) // a failed open wipes it
+		c.scratch = copyBuf
+	}
 	body, err := open(c.toRight, &c.nc, h.Sequence, d.data, 0)
 	if err != nil {
+		if copyBuf != nil {
+			if _, err := open(c.toLeft, &c.nc, h.Sequence, copyBuf, 0); err == nil {
+				c.count(func(x *Drops) { x.Misdirected++ }) // this right's own, sent back
+				return
+			}
+		}
 		c.count(func(x *Drops) { x.Forged++ })
 		return
 	}
 	c.window.mark(h.Sequence)
 	c.heard, c.lastHeard = true, c.now
-	if c.state != ClientConnected {
-		if h.Kind != KindAccept || len(body) < 1 || int(h.Slot) >= int(body[0]) {
+	if c.state != ClientConnected || promoted {
+		if h.Kind != KindAccept || len(body) < 2 || int(h.Slot) >= int(body[0]) || int(body[1]) > int(body[0]) {
 			c.count(func(x *Drops) { x.NotConnected++ })
 			return
 		}
-		c.state, c.slot, c.slots = ClientConnected, int(h.Slot), int(body[0])
+		c.state, c.slot, c.slots, c.players = ClientConnected, int(h.Slot), int(body[0]), int(body[1])
 		c.generation++
-		c.accepted, c.fresh = append(c.accepted[:0], body[1:]...), true
-		c.refusal = Refusal{}
-		c.events = append(c.events, ClientEvent{Kind: ClientAccepted, Left: c.server, Slot: c.slot})
+		c.accepted, c.fresh = append(c.accepted[:0], body[2:]...), true
+		c.refusal, c.refusals = Refusal{}, 0
+		kind := ClientAccepted
+		if promoted {
+			kind = ClientPromoted
+		}
+		c.events = append(c.events, ClientEvent{Kind: kind, Left: c.server, Slot: c.slot})
 		return
 	}
 	switch h.Kind {

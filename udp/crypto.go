@@ -18,10 +18,10 @@ import (
 // same secret. The version is part of them: a key of another version never
 // opens anything of this one.
 const (
-	labelHandshakeToLeft  = "netcubes v2 handshake right->left"
-	labelHandshakeToRight = "netcubes v2 handshake left->right"
-	labelSessionToLeft    = "netcubes v2 session right->left"
-	labelSessionToRight   = "netcubes v2 session left->right"
+	labelHandshakeToLeft  = "netcubes v3 handshake right->left"
+	labelHandshakeToRight = "netcubes v3 handshake left->right"
+	labelSessionToLeft    = "netcubes v3 session right->left"
+	labelSessionToRight   = "netcubes v3 session left->right"
 )
 
 // errOpen is any datagram that fails authentication.
@@ -48,8 +48,17 @@ func derive(secret, salt []byte, label string) []byte {
 // handshakeKeys are the keys of one attempt to connect (one right public
 // key): right → left and left → right.
 func handshakeKeys(token Token, rightPub []byte) (toLeft, toRight cipher.AEAD) {
-	return newAEAD(derive(token[:], rightPub, labelHandshakeToLeft)),
-		newAEAD(derive(token[:], rightPub, labelHandshakeToRight))
+	return handshakeToLeft(token, rightPub), handshakeToRight(token, rightPub)
+}
+
+// handshakeToLeft and handshakeToRight are the two halves: the left
+// derives the second only for a connect the first opened (key work last).
+func handshakeToLeft(token Token, rightPub []byte) cipher.AEAD {
+	return newAEAD(derive(token[:], rightPub, labelHandshakeToLeft))
+}
+
+func handshakeToRight(token Token, rightPub []byte) cipher.AEAD {
+	return newAEAD(derive(token[:], rightPub, labelHandshakeToRight))
 }
 
 // sessionKeys are a session's keys, from the token and the X25519 shared

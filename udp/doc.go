@@ -11,7 +11,9 @@
 //   - protocol.go: the header, the kinds, the token, the sizes, the design
 //     note of the protocol.
 //   - crypto.go: key derivation, sealing, the cookie, the replay window,
-//     the rate limits.
+//     the token bucket.
+//   - budget.go: the left's budgets for strangers, per source address and
+//     per right key.
 //   - socket.go: the socket, its reader and its queue bounded in bytes, the
 //     Config, the drop counts.
 //   - server.go: the left (Server): slots, handshakes, path validation.
@@ -22,7 +24,7 @@
 // one-process mode inside data datagrams, so the bytes a strategy puts on
 // the wire are the same in both modes, 30 bytes of overhead aside.
 //
-// Go's standard library and golang.org/x/crypto are all it uses. Nothing
-// here reads the clock: Poll is called once per tick, and timeouts are
-// counted in ticks.
+// Go's standard library and golang.org/x/crypto are all it uses. Poll is
+// called once per tick, and timeouts are counted in ticks; the only clock
+// read is Config.Clock, to stamp a connect and judge its freshness.
 package udp

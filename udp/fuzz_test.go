@@ -80,7 +80,7 @@ func FuzzHandshake(f *testing.F) {
 		f.Add(true, d)
 		f.Add(false, d)
 	}
-	f.Add(false, []byte("NCUB\x02"))
+	f.Add(false, []byte("NCUB\x03"))
 	right := unmap(p.right.LocalAddr().(*net.UDPAddr).AddrPort())
 	right = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), right.Port())
 	stranger := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), 9)
@@ -120,7 +120,7 @@ func FuzzOpen(f *testing.F) {
 	for _, d := range p.toRight {
 		f.Add(d)
 	}
-	f.Add([]byte("NCUB\x02"))
+	f.Add([]byte("NCUB\x03"))
 	r := p.right
 	st := r.Status()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -145,6 +145,46 @@ func FuzzOpen(f *testing.F) {
 					t.Fatal("a datagram the fuzzer made opened with the session key")
 				}
 			}
+		}
+	})
+}
+
+// FuzzConnecting hands a right that is still connecting (its left answers
+// nobody: the datagrams come from the fuzzer, from the left's address)
+// arbitrary datagrams, seeded with a genuine connect, challenge, deny and
+// accept of another right's handshake: the challenge and deny readers
+// never panic, and nothing the fuzzer makes connects the right or gives
+// it a slot (only a challenge sealed for its own key could start that).
+func FuzzConnecting(f *testing.F) {
+	p := newFuzzPair(f)
+	for _, d := range p.toRight {
+		f.Add(d)
+	}
+	for _, d := range p.toLeft {
+		f.Add(d)
+	}
+	f.Add([]byte("NCUB\x03"))
+	f.Add([]byte("NCUB\x02\x04\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02"))
+	r, err := Dial(p.left.LocalAddr().String(), testToken, DefaultConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { r.Close() })
+	r.started = true
+	r.attempt()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r.events = r.events[:0]
+		r.handle(datagram{from: r.server, data: append([]byte(nil), data...)})
+		if st := r.Status(); st.State == ClientConnected || r.fresh {
+			t.Fatalf("a fuzzed datagram connected the right: %+v", st)
+		}
+		for _, e := range r.events {
+			if e.Kind != ClientRefused {
+				t.Fatalf("event %v", e)
+			}
+		}
+		if r.state == ClientResponding {
+			r.attempt() // a challenge the fuzzer replayed for this key (none here): start over
 		}
 	})
 }

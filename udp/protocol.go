@@ -48,8 +48,10 @@ import (
 // The handshake (netcode.io's, with QUIC's stateless retry token as the
 // cookie):
 //
-//	right → left  connect    the right's public key, a sealed empty body,
-//	                         padded to ConnectBytes
+//	right → left  connect    the right's public key and the time it was
+//	                         sent (the right's wall clock, in clear but
+//	                         authenticated), a sealed empty body, padded
+//	                         to ConnectBytes
 //	left → right  challenge  sealed: the left's public key and a cookie;
 //	                         never larger than the connect it answers
 //	right → left  response   the right's public key and the cookie, sealed
@@ -65,16 +67,43 @@ import (
 // send more than it received. Before that each datagram in gets at most
 // one datagram out, no larger, and the left keeps no state for it.
 //
-// Denies (wrong version, wrong key, no free slot) travel in clear, 16
-// bytes, at most DeniesPerSecond, and only to a request at least as large:
-// a right that gets one shows the reason and keeps trying, so a forged
-// deny can only put a wrong reason on a screen until the next challenge.
+// Freshness and budgets. A connect is the only datagram a stranger can
+// replay to the left with any effect (everything after it is numbered in a
+// session), so it carries the time it was sent: the left refuses one
+// stamped more than FreshSeconds from its own clock, before any key work,
+// so a connect captured a minute ago (or before the left restarted with the
+// same -token) is worth nothing. Within that minute a replay still
+// authenticates, so the left budgets its answers three ways, cheapest
+// first: per source address (SourceRequestsPerSecond, a table indexed by a
+// keyed hash: a flood from one address is dropped before any key work), per
+// right's public key (KeyChallengesPerSecond, among the last 64 keys that
+// authenticated: a replayed key gets a couple of challenges a second and is
+// dropped before any key work after that, a new key gets one at once), and
+// in all (ChallengesPerSecond). A replayed connect therefore cannot use up
+// the challenges a new right needs; only holders of the token, drawing new
+// keys, can.
+//
+// Denies (wrong version, wrong key, a stale connect, no free slot, no such
+// session) travel in clear, 16 bytes, at most DeniesPerSecond, and only to
+// a request at least as large: a right that gets one shows the reason and
+// keeps trying (a right that was refused for its token on every attempt
+// for a while gives up, see Client), so a forged deny can only put a wrong
+// reason on a screen, or make a right knock once more.
 //
 // A right whose address changes (a NAT rebinding) keeps sending sealed
 // datagrams from the new address. The left takes their content (they are
 // authentic and fresh) but keeps sending to the old address until the new
-// one answers a path challenge (QUIC's PATH_CHALLENGE/PATH_RESPONSE), sent
-// within 3× the bytes that came from there.
+// one answers a path challenge (QUIC's PATH_CHALLENGE/PATH_RESPONSE, RFC
+// 9000 §8.2), sent within 3× the bytes that came from there. An answer
+// from there is not enough on its own: an attacker on the path can copy a
+// right's datagrams and spoof a victim's address as their source, relay
+// the challenge to the right and the answer back from the victim. So, as
+// QUIC advises (§9.3.3), the left then probes the old address too: if the
+// right still answers there, it never moved, and the slot stays. Only when
+// the old address stays silent for RetryTicks does the slot move, and its
+// sending budget restarts low (MoveStartBytes a tick, doubling each tick
+// the right is heard from its new address), as QUIC restarts its
+// congestion window after a migration (§9.4).
 
 // ProtocolID is "NCUB" read as a little-endian 32-bit word.
 const ProtocolID uint32 = 'N' | 'C'<<8 | 'U'<<16 | 'B'<<24
@@ -82,7 +111,7 @@ const ProtocolID uint32 = 'N' | 'C'<<8 | 'U'<<16 | 'B'<<24
 // Version is the protocol's version; bump it with any format change. The
 // header's first 40 bits (protocol id, version) never change, so a left
 // can tell a right of another version why it refuses it.
-const Version uint8 = 2
+const Version uint8 = 3
 
 // Kind says what a datagram carries.
 type Kind uint8
@@ -149,9 +178,12 @@ const (
 	// A response: the right's public key in clear, the cookie sealed.
 	ResponseBytes = HeaderBytes + keyBytes + cookieBytes + TagBytes
 	// A connect request is padded to the size of the challenge it asks
-	// for, so answering it amplifies nothing.
+	// for, so answering it amplifies nothing. In clear (authenticated):
+	// the right's public key and the time it was sent (stampBytes).
 	ConnectBytes = ChallengeBytes
-	connectPad   = ConnectBytes - HeaderBytes - keyBytes - TagBytes
+	stampBytes   = 8
+	connectClear = keyBytes + stampBytes
+	connectPad   = ConnectBytes - HeaderBytes - connectClear - TagBytes
 	// DenyBytes: header, reason, the left's version.
 	DenyBytes = HeaderBytes + 2
 	// A path challenge or response: an 8-byte nonce, sealed.
@@ -253,10 +285,12 @@ type Reason uint8
 
 // The reasons for a deny.
 const (
-	ReasonNone    Reason = iota
-	ReasonVersion        // the left speaks another protocol version
-	ReasonKey            // the connect request did not open with the left's token
-	ReasonFull           // every slot is taken
+	ReasonNone      Reason = iota
+	ReasonVersion          // the left speaks another protocol version
+	ReasonKey              // the connect request did not open with the left's token
+	ReasonFull             // every slot is taken
+	ReasonStale            // the connect's time is too far from the left's clock
+	ReasonNoSession        // a session datagram for a session this left does not have (it restarted)
 
 	numReasons = iota
 )
@@ -272,11 +306,20 @@ type Refusal struct {
 func (r Refusal) String() string {
 	switch r.Reason {
 	case ReasonVersion:
+		if r.LeftVersion == Version {
+			// Both speak this version: the datagram that said otherwise
+			// was changed on the way (or forged).
+			return fmt.Sprintf("the left refused a datagram of another protocol version, though both speak version %d: one was changed on the way", Version)
+		}
 		return fmt.Sprintf("the left refused: it speaks protocol version %d, this right %d (run the same netcubes on both)", r.LeftVersion, Version)
 	case ReasonKey:
 		return "the left refused: wrong token (use the one the left printed)"
 	case ReasonFull:
 		return "the left refused: every slot is taken"
+	case ReasonStale:
+		return fmt.Sprintf("the left refused: this machine's clock is more than %d s from the left's (set both clocks right)", DefaultConfig().FreshSeconds)
+	case ReasonNoSession:
+		return "the left does not know this session (it restarted)"
 	}
 	return ""
 }

@@ -32,6 +32,10 @@ type Server struct {
 	events    []Event
 	denies    bucket
 	challs    bucket
+	sources   *sourceBudget      // connects and responses per source address
+	keys      *keyBudget         // challenges per right public key
+	wall      int64              // Config.Clock at this Poll, Unix ms
+	players   int                // slots below this are players' (SetPlayers)
 	closedPub [32][keyBytes]byte // public keys of sessions that ended: a replayed response cannot revive one
 	closedAt  int
 	plain     []byte // scratch for bodies before sealing
@@ -54,14 +58,29 @@ type slot struct {
 	stats      SlotStats
 
 	// A path being validated: the address an authentic datagram came from,
-	// the nonce sent there, and the bytes in and out (out ≤ 3 × in).
+	// the nonce sent there, and the bytes in and out (out ≤ 3 × in). Once
+	// that address answered (proven), the old one is probed (oldNonce):
+	// an answer from it keeps the slot where it is.
 	path             netip.AddrPort
 	pathNonce        [8]byte
 	pathIn, pathOut  int
 	pathSentAt       wire.Tick
-	received         [numKinds][][]byte
-	pool             [][]byte
 	pendingChallenge bool
+	proven           bool
+	provenAt         wire.Tick
+	oldNonce         [8]byte
+
+	// After a move: bytes a tick the session may send (0: no limit),
+	// doubling each tick the right is heard from its new address.
+	budget, budgetUsed int
+	budgetAt, grownAt  wire.Tick
+
+	// movedTo: this slot's right was promoted to slot movedTo-1 (0: not):
+	// a datagram it sends before it heard of it still finds it.
+	movedTo int
+
+	received [numKinds][][]byte
+	pool     [][]byte
 }
 
 // SlotStats are one slot's figures since its right joined.
@@ -69,6 +88,8 @@ type SlotStats struct {
 	Received, Sent    uint64 // datagrams
 	BytesIn, BytesOut uint64
 	Dropped           uint64 // datagrams naming this slot refused (replayed, or failing its key)
+	HeldBack          uint64 // datagrams the session sent that the budget after a move held back
+	MovesRefused      uint64 // times a new address answered but the old one still did: not moved
 }
 
 // SlotInfo is what the left knows of one slot.
@@ -89,7 +110,9 @@ const (
 	EventJoined   EventKind = iota // a right proved itself and took the slot
 	EventLeft                      // its right said goodbye
 	EventTimedOut                  // its right went silent for TimeoutTicks
-	EventMoved                     // its right proved it receives at a new address (NAT rebinding)
+	EventMoved                     // its right proved it receives at a new address, and the old one went quiet (NAT rebinding)
+	EventStayed                    // its datagrams came from a new address, but the old one still answers: not moved
+	EventPromoted                  // a spectator moved into a player's slot that freed (From: the slot it left)
 )
 
 // Event is one thing that happened to a slot during a Poll.
@@ -100,6 +123,8 @@ type Event struct {
 	From netip.AddrPort // EventMoved: the old address
 	// Silent is, for EventTimedOut, how long it had been silent in ticks.
 	Silent int
+	// FromSlot is, for EventPromoted, the spectator's slot before.
+	FromSlot int
 }
 
 // String says the event in a sentence for the screen or a log.
@@ -113,6 +138,10 @@ func (e Event) String() string {
 		return fmt.Sprintf("the right at %v went silent for %.0f s: dropped (slot %d is free)", e.Addr, float64(e.Silent)/wire.TicksPerSecond, e.Slot)
 	case EventMoved:
 		return fmt.Sprintf("the right in slot %d moved from %v to %v", e.Slot, e.From, e.Addr)
+	case EventStayed:
+		return fmt.Sprintf("datagrams of the right in slot %d came from %v, but it still answers at %v: not moved (a copy sent from elsewhere)", e.Slot, e.From, e.Addr)
+	case EventPromoted:
+		return fmt.Sprintf("the spectator at %v takes the free slot %d, player %d's (it was in slot %d)", e.Addr, e.Slot, e.Slot+1, e.FromSlot)
 	}
 	return "unknown event"
 }
@@ -138,6 +167,8 @@ func Listen(addr string, token Token, cfg Config) (*Server, error) {
 	perTick := func(perSecond int) float64 { return float64(perSecond) / wire.TicksPerSecond }
 	s.denies = bucket{rate: perTick(s.cfg.DeniesPerSecond), burst: max(1, float64(s.cfg.DeniesPerSecond)/2)}
 	s.challs = bucket{rate: perTick(s.cfg.ChallengesPerSecond), burst: max(1, float64(s.cfg.ChallengesPerSecond)/4)}
+	s.sources = newSourceBudget(s.cfg.SourceRequestsPerSecond)
+	s.keys = newKeyBudget(s.cfg.KeyChallengesPerSecond)
 	return s, nil
 }
 
@@ -177,6 +208,11 @@ func (s *Server) Drops() Drops { return s.dropsNow() }
 // Counts returns the socket's datagram and byte counts.
 func (s *Server) Counts() Counts { return s.counts() }
 
+// SetPlayers says that slots 0..n-1 are players' (the rest spectators'):
+// when one of them frees, the spectator that joined first moves into it
+// (EventPromoted; its right hears it in a new accept). 0: no promotion.
+func (s *Server) SetPlayers(n int) { s.players = min(max(n, 0), len(s.slots)) }
+
 // SetAccept sets the body an accepted right receives with its slot (the
 // session's state it starts from). It is copied.
 func (s *Server) SetAccept(body []byte) { s.accept = append(s.accept[:0], body...) }
@@ -214,6 +250,7 @@ func (s *Server) Disconnect(i int) {
 	s.sendSession(i, KindDisconnect, nil)
 	s.free(i)
 	s.events = append(s.events, Event{Kind: EventLeft, Slot: i, Addr: s.slots[i].addr})
+	s.promote()
 }
 
 // Poll takes the datagrams that arrived since the last call, runs the
@@ -222,6 +259,7 @@ func (s *Server) Disconnect(i int) {
 // that went silent. Call it once per tick with a tick that advances.
 func (s *Server) Poll(now wire.Tick) {
 	s.now = now
+	s.wall = s.cfg.Clock()
 	s.events = s.events[:0]
 	for i := range s.slots {
 		c := &s.slots[i]
@@ -240,9 +278,43 @@ func (s *Server) Poll(now wire.Tick) {
 		case now-c.lastHeard > wire.Tick(s.cfg.TimeoutTicks):
 			s.events = append(s.events, Event{Kind: EventTimedOut, Slot: i, Addr: c.addr, Silent: int(now - c.lastHeard)})
 			s.free(i)
+		case c.proven && now-c.provenAt >= wire.Tick(s.cfg.RetryTicks):
+			s.move(i)
 		case now-c.lastSent >= wire.Tick(s.cfg.KeepAliveTicks):
 			s.sendSession(i, KindKeepAlive, nil)
 		}
+	}
+	s.promote()
+}
+
+// promote moves spectators into players' slots that are free, the one that
+// joined first first. The right keeps its keys, its sequences and its
+// address; it learns its new slot from an accept sealed with its own key.
+func (s *Server) promote() {
+	for j := range s.players {
+		if s.slots[j].used {
+			continue
+		}
+		from := -1
+		for i := s.players; i < len(s.slots); i++ {
+			if s.slots[i].used && (from < 0 || s.slots[i].joined < s.slots[from].joined) {
+				from = i
+			}
+		}
+		if from < 0 {
+			return
+		}
+		gen, pool := s.slots[j].generation+1, s.slots[j].pool
+		s.slots[j] = s.slots[from]
+		c := &s.slots[j]
+		c.generation, c.pool, c.joined = gen, pool, s.now
+		for k := range c.received {
+			c.received[k] = nil
+		}
+		old := &s.slots[from]
+		old.used, old.movedTo, old.pool = false, j+1, nil
+		s.events = append(s.events, Event{Kind: EventPromoted, Slot: j, FromSlot: from, Addr: c.addr})
+		s.sendAccept(j)
 	}
 }
 
@@ -270,17 +342,41 @@ func (s *Server) handle(d datagram) {
 }
 
 // handleConnect answers a connect request with a challenge (or a deny),
-// keeping nothing: what the left needs later travels in the cookie.
+// keeping nothing for the stranger: what the left needs later travels in
+// the cookie. The cheap checks and the budgets come first, the key work
+// last: a connect refused before the key work costs a hash and a few
+// compares.
 func (s *Server) handleConnect(d datagram, h Header) {
 	if len(d.data) != ConnectBytes || h.Slot != 0 {
 		s.count(func(x *Drops) { x.Malformed++ })
 		return
 	}
 	rightPub := d.data[HeaderBytes : HeaderBytes+keyBytes]
-	toLeft, toRight := handshakeKeys(s.token, rightPub)
-	if _, err := open(toLeft, &s.nc, h.Sequence, d.data, keyBytes); err != nil {
+	if !s.sources.take(d.from, s.now) {
+		s.count(func(x *Drops) { x.Unanswered++ })
+		return
+	}
+	// The stamp is authenticated (the seal covers it), so a captured
+	// connect cannot be restamped; it is judged before the key work, and
+	// a forged one that passes here fails the seal below.
+	stamp := int64(binary.LittleEndian.Uint64(d.data[HeaderBytes+keyBytes:]))
+	if skew := stamp - s.wall; skew > 1000*int64(s.cfg.FreshSeconds) || skew < -1000*int64(s.cfg.FreshSeconds) {
+		s.count(func(x *Drops) { x.Stale++ })
+		s.deny(d.from, ReasonStale)
+		return
+	}
+	known := s.keys.find(rightPub)
+	if known >= 0 && s.keys.empty(known, s.now) {
+		s.count(func(x *Drops) { x.Unanswered++ }) // a replay of a key that had its challenges
+		return
+	}
+	if _, err := open(handshakeToLeft(s.token, rightPub), &s.nc, h.Sequence, d.data, connectClear); err != nil {
 		s.count(func(x *Drops) { x.Forged++ })
 		s.deny(d.from, ReasonKey)
+		return
+	}
+	if !s.keys.take(rightPub, s.now) {
+		s.count(func(x *Drops) { x.Unanswered++ })
 		return
 	}
 	if s.Clients() == len(s.slots) && s.slotOf(rightPub) < 0 {
@@ -291,6 +387,12 @@ func (s *Server) handleConnect(d datagram, h Header) {
 		s.count(func(x *Drops) { x.Unanswered++ })
 		return
 	}
+	s.challenge(d, rightPub)
+}
+
+// challenge sends the challenge: the left's public key for this attempt
+// and the cookie, sealed with the right's handshake key.
+func (s *Server) challenge(d datagram, rightPub []byte) {
 	priv, err := x25519.GenerateKey(rand.Reader)
 	if err != nil {
 		return
@@ -312,7 +414,7 @@ func (s *Server) handleConnect(d datagram, h Header) {
 	}
 	p = s.cookieKey.Seal(p, s.nc.set(s.cookieSeq), cbuf[:], nil)
 	s.hsSeq++
-	pkt := seal(s.w, &s.nc, s.buf, Header{Kind: KindChallenge, Sequence: s.hsSeq}, toRight, nil, p)
+	pkt := seal(s.w, &s.nc, s.buf, Header{Kind: KindChallenge, Sequence: s.hsSeq}, handshakeToRight(s.token, rightPub), nil, p)
 	if len(pkt) > len(d.data) { // never: ChallengeBytes == ConnectBytes
 		return
 	}
@@ -320,15 +422,31 @@ func (s *Server) handleConnect(d datagram, h Header) {
 }
 
 // handleResponse takes a right that proved it holds the token and receives
-// at its address: it gets a slot and the accept.
+// at its address: it gets a slot and the accept. As for a connect, the
+// cheap checks come first.
 func (s *Server) handleResponse(d datagram, h Header) {
 	if len(d.data) != ResponseBytes || h.Slot != 0 {
 		s.count(func(x *Drops) { x.Malformed++ })
 		return
 	}
-	rightPub := append([]byte(nil), d.data[HeaderBytes:HeaderBytes+keyBytes]...)
-	toLeft, _ := handshakeKeys(s.token, rightPub)
-	blob, err := open(toLeft, &s.nc, h.Sequence, d.data, keyBytes)
+	if !s.sources.take(d.from, s.now) {
+		s.count(func(x *Drops) { x.Unanswered++ })
+		return
+	}
+	rightPub := d.data[HeaderBytes : HeaderBytes+keyBytes]
+	if i := s.slotOf(rightPub); i >= 0 && s.slots[i].addr != d.from {
+		// A response of a right already in a slot, from elsewhere: a copy.
+		s.count(func(x *Drops) { x.Misdirected++ })
+		return
+	}
+	for _, p := range s.closedPub {
+		if string(p[:]) == string(rightPub) {
+			s.count(func(x *Drops) { x.Replayed++ })
+			return
+		}
+	}
+	rightPub = append([]byte(nil), rightPub...)
+	blob, err := open(handshakeToLeft(s.token, rightPub), &s.nc, h.Sequence, d.data, keyBytes)
 	if err != nil || len(blob) != cookieBytes {
 		s.count(func(x *Drops) { x.Forged++ })
 		return
@@ -340,38 +458,27 @@ func (s *Server) handleResponse(d datagram, h Header) {
 	}
 	var ck cookie
 	s.r.Reset(plain)
-	if ck.Serialize(s.r) != nil {
+	if ck.Serialize(s.r) != nil || string(ck.rightPub[:]) != string(rightPub) {
 		s.count(func(x *Drops) { x.Malformed++ })
 		return
 	}
-	addr, port := addrBytes(d.from)
-	if string(ck.rightPub[:]) != string(rightPub) || ck.addr != addr || ck.port != port ||
-		ck.issued > uint64(s.now) || uint64(s.now)-ck.issued > uint64(s.cfg.CookieTicks) {
+	if addr, port := addrBytes(d.from); ck.addr != addr || ck.port != port {
+		s.count(func(x *Drops) { x.Misdirected++ }) // a copy sent from another address
+		return
+	}
+	if ck.issued > uint64(s.now) || uint64(s.now)-ck.issued > uint64(s.cfg.CookieTicks) {
 		s.count(func(x *Drops) { x.Expired++ })
 		return
 	}
 	if i := s.slotOf(rightPub); i >= 0 {
 		// The accept was lost (or this is a replay from the same address):
 		// say it again, at most once per RetryTicks.
-		c := &s.slots[i]
-		if c.addr == d.from && s.now-c.lastAccept >= wire.Tick(s.cfg.RetryTicks)/2 {
+		if s.now-s.slots[i].lastAccept >= wire.Tick(s.cfg.RetryTicks)/2 {
 			s.sendAccept(i)
 		}
 		return
 	}
-	for _, p := range s.closedPub {
-		if string(p[:]) == string(rightPub) {
-			s.count(func(x *Drops) { x.Replayed++ })
-			return
-		}
-	}
-	free := -1
-	for i := range s.slots {
-		if !s.slots[i].used {
-			free = i
-			break
-		}
-	}
+	free := s.freeSlot()
 	if free < 0 {
 		s.deny(d.from, ReasonFull)
 		return
@@ -400,10 +507,21 @@ func (s *Server) handleResponse(d datagram, h Header) {
 	s.sendAccept(free)
 }
 
-// sendAccept sends slot i its accept: the number of slots, then the state.
+// freeSlot is the first free slot, or -1.
+func (s *Server) freeSlot() int {
+	for i := range s.slots {
+		if !s.slots[i].used {
+			return i
+		}
+	}
+	return -1
+}
+
+// sendAccept sends slot i its accept: the number of slots, the number of
+// players' slots, then the state.
 func (s *Server) sendAccept(i int) {
 	c := &s.slots[i]
-	body := append(append(s.plain[:0], byte(len(s.slots))), s.accept...)
+	body := append(append(s.plain[:0], byte(len(s.slots)), byte(s.players)), s.accept...)
 	c.lastAccept = s.now
 	s.sendSession(i, KindAccept, body)
 }
@@ -421,19 +539,46 @@ func (s *Server) slotOf(pub []byte) int {
 // handleSession takes a sealed datagram of a slot's session.
 func (s *Server) handleSession(d datagram, h Header) {
 	i := int(h.Slot)
+	if i < len(s.slots) && !s.slots[i].used && s.slots[i].movedTo > 0 {
+		// Its right was promoted and has not heard yet: its datagrams
+		// name the old slot. One that opens with the new slot's key gets
+		// the accept again (at most twice a RetryTicks).
+		j := s.slots[i].movedTo - 1
+		if c := &s.slots[j]; c.used && d.from == c.addr && c.window.fresh(h.Sequence) {
+			if _, err := open(c.toLeft, &s.nc, h.Sequence, s.scratch(d.data), 0); err == nil {
+				if s.now-c.lastAccept >= wire.Tick(s.cfg.RetryTicks)/2 {
+					s.sendAccept(j)
+				}
+				i, h.Slot = j, uint8(j)
+			}
+		}
+	}
 	if i >= len(s.slots) || !s.slots[i].used {
 		s.count(func(x *Drops) { x.NotConnected++ })
+		if s.slotAt(d.from) < 0 && len(d.data) >= DenyBytes {
+			// Not a right of this left's: most likely one of a left that
+			// restarted on this port. Tell it (in clear: a right judges it).
+			s.deny(d.from, ReasonNoSession)
+		}
 		return
 	}
 	c := &s.slots[i]
 	if !c.window.fresh(h.Sequence) {
-		s.count(func(x *Drops) { x.Replayed++ })
+		if s.reflected(c, h, d.data) {
+			s.count(func(x *Drops) { x.Misdirected++ })
+		} else {
+			s.count(func(x *Drops) { x.Replayed++ })
+		}
 		c.stats.Dropped++
 		return
 	}
-	body, err := open(c.toLeft, &s.nc, h.Sequence, d.data, 0)
+	body, err := open(c.toLeft, &s.nc, h.Sequence, s.scratch(d.data), 0)
 	if err != nil {
-		s.count(func(x *Drops) { x.Forged++ })
+		if s.reflected(c, h, d.data) {
+			s.count(func(x *Drops) { x.Misdirected++ })
+		} else {
+			s.count(func(x *Drops) { x.Forged++ })
+		}
 		c.stats.Dropped++
 		return
 	}
@@ -442,10 +587,24 @@ func (s *Server) handleSession(d datagram, h Header) {
 	c.stats.Received++
 	c.stats.BytesIn += uint64(len(d.data))
 	// Authentic and fresh from an address not yet proved (a NAT
-	// rebinding): its content counts, but nothing more than a path
-	// challenge goes there until it answers one.
-	if d.from != c.addr && s.followPath(i, d, h, body) {
+	// rebinding, or a copy an attacker sent from elsewhere): its content
+	// counts, but nothing more than a path challenge goes there until it
+	// answers one and the old address stops answering.
+	if h.Kind == KindPathResponse && c.proven && string(body) == string(c.oldNonce[:]) {
+		// The probe went only to the old address, and the right answered
+		// it (from wherever an attacker copied the answer to): it still
+		// receives there, so it never moved.
+		s.events = append(s.events, Event{Kind: EventStayed, Slot: i, Addr: c.addr, From: c.path})
+		c.stats.MovesRefused++
+		c.path, c.pendingChallenge, c.proven = netip.AddrPort{}, false, false
 		return
+	}
+	if d.from != c.addr {
+		if s.followPath(i, d, h, body) {
+			return
+		}
+	} else {
+		s.grow(c)
 	}
 	switch h.Kind {
 	case KindKeepAlive, KindPathResponse:
@@ -461,28 +620,60 @@ func (s *Server) handleSession(d datagram, h Header) {
 	}
 }
 
+// scratch copies d into the left's scratch buffer: a failed open wipes
+// what it was given, and a datagram may be tried with a second key.
+func (s *Server) scratch(d []byte) []byte { return append(s.plain[:0], d...) }
+
+// reflectBytes bounds the datagrams tried with a second key to tell a
+// reflection from a forgery (a forged 64 kB flood must not cost twice).
+const reflectBytes = 2048
+
+// reflected reports whether d, which failed slot c's right → left key or
+// window, is a datagram the left itself sent that slot (sent back to it).
+func (s *Server) reflected(c *slot, h Header, d []byte) bool {
+	if len(d) > reflectBytes || !AppToRight(h.Kind) && h.Kind != KindKeepAlive && h.Kind != KindDisconnect {
+		return false
+	}
+	_, err := open(c.toRight, &s.nc, h.Sequence, s.scratch(d), 0)
+	return err == nil
+}
+
+// slotAt is the slot whose right is at addr, or -1.
+func (s *Server) slotAt(addr netip.AddrPort) int {
+	for i := range s.slots {
+		if s.slots[i].used && s.slots[i].addr == addr {
+			return i
+		}
+	}
+	return -1
+}
+
 // followPath handles an authentic datagram of slot i from an address other
-// than the slot's: a path response from there with the nonce sent moves
-// the slot (true); anything else starts (or continues) validating that
-// address, within 3× the bytes it sent.
+// than the slot's (RFC 9000 §8.2, §9.3): a path response from there with
+// the nonce sent proves it, and the old address is probed in turn (the
+// slot moves in Poll if that probe goes unanswered for RetryTicks);
+// anything else starts (or continues) validating that address, sending
+// there within 3× the bytes it sent. It returns true when the datagram was
+// the path response.
 func (s *Server) followPath(i int, d datagram, h Header, body []byte) bool {
 	c := &s.slots[i]
 	if c.path != d.from {
-		c.path, c.pathIn, c.pathOut, c.pendingChallenge = d.from, 0, 0, false
+		c.path, c.pathIn, c.pathOut, c.pendingChallenge, c.proven = d.from, 0, 0, false, false
 	}
 	c.pathIn += len(d.data)
-	if h.Kind == KindPathResponse && c.pendingChallenge && len(body) == len(c.pathNonce) && string(body) == string(c.pathNonce[:]) {
-		old := c.addr
-		c.addr, c.path, c.pendingChallenge = d.from, netip.AddrPort{}, false
-		s.events = append(s.events, Event{Kind: EventMoved, Slot: i, Addr: d.from, From: old})
+	if h.Kind == KindPathResponse && c.pendingChallenge && !c.proven && string(body) == string(c.pathNonce[:]) {
+		if _, err := rand.Read(c.oldNonce[:]); err != nil {
+			return true
+		}
+		c.proven, c.provenAt = true, s.now
+		s.sendSession(i, KindPathChallenge, c.oldNonce[:]) // to the old address, proven long ago
 		return true
 	}
-	if c.pendingChallenge && s.now-c.pathSentAt < wire.Tick(s.cfg.RetryTicks) {
+	if c.proven || c.pendingChallenge && s.now-c.pathSentAt < wire.Tick(s.cfg.RetryTicks) {
 		return false
 	}
 	if c.pathOut+PathBytes > 3*c.pathIn {
-		s.count(func(x *Drops) { x.Unanswered++ })
-		return false
+		return false // the 3× bound: wait for more from there
 	}
 	if _, err := rand.Read(c.pathNonce[:]); err != nil {
 		return false
@@ -496,14 +687,39 @@ func (s *Server) followPath(i int, d datagram, h Header, body []byte) bool {
 	return false
 }
 
+// move moves slot i to its proven new address: the old one did not answer
+// its probe for RetryTicks. The sending budget restarts low.
+func (s *Server) move(i int) {
+	c := &s.slots[i]
+	old := c.addr
+	c.addr, c.path, c.pendingChallenge, c.proven = c.path, netip.AddrPort{}, false, false
+	c.budget, c.budgetUsed, c.budgetAt, c.grownAt = s.cfg.MoveStartBytes, 0, s.now, s.now
+	s.events = append(s.events, Event{Kind: EventMoved, Slot: i, Addr: c.addr, From: old})
+}
+
+// grow doubles the budget after a move once a tick the right is heard
+// from its address, and lifts it past 4 maximum datagrams a tick.
+func (s *Server) grow(c *slot) {
+	if c.budget == 0 || c.grownAt == s.now {
+		return
+	}
+	c.grownAt = s.now
+	if c.budget *= 2; c.budget > 4*MaxDatagram {
+		c.budget = 0
+	}
+}
+
 // free empties slot i, remembering its key so a replayed response cannot
-// bring it back.
+// bring it back, and dropping what it held.
 func (s *Server) free(i int) {
 	c := &s.slots[i]
 	s.closedPub[s.closedAt%len(s.closedPub)] = c.rightPub
 	s.closedAt++
 	c.used = false
 	c.toLeft, c.toRight = nil, nil
+	// The bodies kept for its right (this tick's, and the pool they are
+	// recycled through) go with it.
+	c.received, c.pool = [numKinds][][]byte{}, nil
 }
 
 // Send seals body as a datagram of kind k to slot i's right and returns its
@@ -512,6 +728,16 @@ func (s *Server) free(i int) {
 func (s *Server) Send(i int, k Kind, body []byte) int {
 	if i < 0 || i >= len(s.slots) || !s.slots[i].used || !AppToRight(k) || len(body) > MaxBody {
 		return 0
+	}
+	if c := &s.slots[i]; c.budget > 0 {
+		if c.budgetAt != s.now {
+			c.budgetAt, c.budgetUsed = s.now, 0
+		}
+		if c.budgetUsed+Overhead+len(body) > c.budget {
+			c.stats.HeldBack++
+			return 0
+		}
+		c.budgetUsed += Overhead + len(body)
 	}
 	return s.sendSession(i, k, body)
 }
@@ -533,8 +759,7 @@ func (s *Server) sendSession(i int, k Kind, body []byte) int {
 // request at least as large as the deny.
 func (s *Server) deny(to netip.AddrPort, r Reason) {
 	if !s.denies.take(s.now) {
-		s.count(func(x *Drops) { x.Unanswered++ })
-		return
+		return // the request was counted for what it was; it goes unanswered
 	}
 	if !writeHeader(s.w, s.buf, Header{Kind: KindDeny}) {
 		return

@@ -6,12 +6,14 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"netcubes/wire"
 )
 
 // Design note: one UDP socket per process. Time: nothing here reads the
-// clock. The process calls Poll once per tick with a tick count that
+// clock but Config.Clock, read once per Poll on the left and once per
+// connect on the right, only to stamp and judge a connect's freshness. The process calls Poll once per tick with a tick count that
 // always advances, and every timeout, retry and rate is counted in ticks,
 // like everything else in netcubes. Only the operating system's socket runs
 // on its own time: a goroutine reads datagrams as they come and queues
@@ -56,6 +58,42 @@ type Config struct {
 	// (or spend its time on key exchanges).
 	DeniesPerSecond     int
 	ChallengesPerSecond int
+	// SourceRequestsPerSecond bounds the connects and responses the left
+	// looks at from one source address (a table of buckets indexed by a
+	// keyed hash of the address), before any key work: a flood from one
+	// address costs a hash and a compare. A right retries twice a second;
+	// more only shortens a wait nobody has.
+	SourceRequestsPerSecond int
+	// KeyChallengesPerSecond bounds the challenges one right's public key
+	// gets (the last 64 keys that authenticated are remembered): a
+	// replayed connect gets this many a second and nothing more, without
+	// key work, while a new right's key gets its challenge at once. Two:
+	// a right whose challenge was lost asks again after RetryTicks.
+	KeyChallengesPerSecond int
+	// FreshSeconds: the left refuses a connect stamped further than this
+	// from its own clock (either way), before any key work. Shorter makes
+	// a captured connect worthless sooner; too short refuses a right whose
+	// clock is off (machines on NTP agree within a second; one set by hand
+	// may be a minute off).
+	FreshSeconds int
+	// MoveStartBytes is what the left sends a right a tick right after it
+	// moved to a new address; the budget doubles each tick the right is
+	// heard from there, and is lifted at MaxDatagram·4. Lower protects a
+	// victim better if an attacker ever made a slot move; higher gives a
+	// right that truly moved its full stream sooner (a few ticks either
+	// way).
+	MoveStartBytes int
+	// RefusalsToGiveUp: a right refused for its token (or its version) on
+	// this many attempts in a row, over at least TimeoutTicks, with no
+	// challenge between them, gives up (Client.GaveUp; the app exits with
+	// a code). Denies travel in clear, so an off-path attacker could forge
+	// them: the count and the span make that take seconds of guessing the
+	// right's port. 0 or less: never give up (keep trying).
+	RefusalsToGiveUp int
+	// Clock returns the wall-clock time in Unix milliseconds: the right
+	// stamps its connects with it, the left judges them by it. nil:
+	// time.Now. (Tests set it; nothing else here reads the clock.)
+	Clock func() int64
 }
 
 // DefaultConfig: a 5 s timeout, a retry every half second, a keep-alive
@@ -71,6 +109,12 @@ func DefaultConfig() Config {
 		MaxClients:          MaxClients,
 		DeniesPerSecond:     10,
 		ChallengesPerSecond: 120,
+
+		SourceRequestsPerSecond: 10,
+		KeyChallengesPerSecond:  2,
+		FreshSeconds:            60,
+		MoveStartBytes:          1200,
+		RefusalsToGiveUp:        5,
 	}
 }
 
@@ -90,13 +134,21 @@ func (c Config) fill() Config {
 	pos(&c.QueueBytes, d.QueueBytes)
 	pos(&c.DeniesPerSecond, d.DeniesPerSecond)
 	pos(&c.ChallengesPerSecond, d.ChallengesPerSecond)
+	pos(&c.SourceRequestsPerSecond, d.SourceRequestsPerSecond)
+	pos(&c.KeyChallengesPerSecond, d.KeyChallengesPerSecond)
+	pos(&c.FreshSeconds, d.FreshSeconds)
+	pos(&c.MoveStartBytes, d.MoveStartBytes)
+	if c.Clock == nil {
+		c.Clock = func() int64 { return time.Now().UnixMilli() }
+	}
 	if c.MaxClients < 1 || c.MaxClients > MaxClients {
 		c.MaxClients = d.MaxClients
 	}
 	return c
 }
 
-// Drops counts the datagrams refused, by reason. The HUD shows them.
+// Drops counts the datagrams refused, by reason: each refused datagram
+// once, under the first reason found. The HUD shows them.
 type Drops struct {
 	NotOurs      uint64 // shorter than a header, or another protocol id
 	WrongVersion uint64
@@ -105,16 +157,19 @@ type Drops struct {
 	Malformed    uint64 // wrong size for its kind, a kind going the wrong way, a body that does not parse
 	Forged       uint64 // failed authentication: wrong key, changed on the way, made up
 	Replayed     uint64 // a sequence seen before, or older than the replay window
-	Expired      uint64 // a response whose cookie is too old or names another address
+	Expired      uint64 // a response whose cookie is too old
+	Stale        uint64 // a connect stamped too far from the left's clock (an old capture, or a clock that is off)
 	WrongAddress uint64 // on a right: not from its left
+	Misdirected  uint64 // genuine, but from an address it does not belong to: a response or a session's key from another address, a datagram sent back to its sender
 	NotConnected uint64 // a session datagram for a free slot, or before the accept
-	Unanswered   uint64 // a request left unanswered by the rate limits (not a drop of data)
+	Ignored      uint64 // on a connected right: a deny (in clear, so anyone could have sent it)
+	Unanswered   uint64 // a request dropped by a rate limit (per source, per key, in all), before any key work
 }
 
 // Total is the sum of every reason.
 func (d Drops) Total() uint64 {
 	return d.NotOurs + d.WrongVersion + d.Oversized + d.QueueFull + d.Malformed + d.Forged + d.Replayed +
-		d.Expired + d.WrongAddress + d.NotConnected + d.Unanswered
+		d.Expired + d.Stale + d.WrongAddress + d.Misdirected + d.NotConnected + d.Ignored + d.Unanswered
 }
 
 // datagram is one received datagram, copied out of the socket's buffer.
@@ -256,7 +311,9 @@ func (s *socket) dropsNow() Drops {
 func (s *socket) close() error {
 	s.mu.Lock()
 	s.closed = true
+	s.queue, s.queued = nil, 0
 	s.mu.Unlock()
+	s.taken, s.buf = nil, nil // a closed side sends nothing (seal refuses an empty buffer)
 	return s.sock.Close()
 }
 

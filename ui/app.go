@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,9 @@ type Options struct {
 	// Connect is the left's address a right process connects to (shown on
 	// the HUD); Session.Role and Session.Net set up the two-process mode.
 	Connect string
+	// NetLog, when set, gets the two-process connection's events too (the
+	// app passes stderr): a refusal is read whole in the terminal.
+	NetLog io.Writer
 }
 
 // Show is the starting state of the toggles G, T, E, H and F3.

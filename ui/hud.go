@@ -614,7 +614,10 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 	if status != "" {
 		// Two processes: what is real, and that the numbers below are
 		// simulated on top of it.
-		c.line(status, l.small, colAccent, false)
+		// Wrapped, not cut: a refusal says what to do at its end.
+		for _, s := range wrapWords(status, l.small, c.w) {
+			c.line(s, l.small, colAccent, false)
+		}
 		c.line("simulated on top:", l.small, colDim, false)
 	}
 	// The numbers of a busy preset are long: drop to the small face rather

@@ -49,6 +49,14 @@ func (a *App) refuseOnRight(b *binding) bool {
 func (a *App) netEvents() {
 	for _, e := range a.sess.Events() {
 		a.say("%s", e)
+		if a.opts.NetLog != nil {
+			fmt.Fprintln(a.opts.NetLog, "netcubes:", e)
+		}
+	}
+	if cli := a.sess.Client(); cli != nil && cli.Status().GaveUp && a.err == nil {
+		// The left refuses this right for good: end the run (the app
+		// exits with udp.ExitRefused and the reason).
+		a.err = udp.RefusedError{Refusal: cli.Status().Refusal}
 	}
 }
 
@@ -73,6 +81,8 @@ func (a *App) netLines() (status string, refused string) {
 			status = fmt.Sprintf("real UDP: the left at %v silent for %.0f s", st.Server, float64(r.SilentTicks)/60)
 		case st.State == udp.ClientConnected:
 			status = fmt.Sprintf("real UDP, sealed: left at %v", st.Server)
+		case st.GaveUp:
+			status = r.Refusal + "; gave up"
 		case r.Refusal != "":
 			status = r.Refusal + "; asking again"
 		default:
@@ -101,10 +111,13 @@ func describeDrops(d udp.Drops) string {
 	add(d.Forged, "failed authentication")
 	add(d.Replayed, "replayed")
 	add(d.Expired, "expired cookie")
+	add(d.Stale, "stale connect")
 	add(d.WrongAddress, "other address")
+	add(d.Misdirected, "sent back or from elsewhere")
 	add(d.Oversized, "oversized")
 	add(d.Malformed, "malformed")
 	add(d.NotConnected, "not in a session")
+	add(d.Ignored, "denies ignored")
 	add(d.QueueFull, "queue full")
 	add(d.Unanswered, "unanswered (rate limit)")
 	return fmt.Sprintf("%d datagrams: %s", d.Total(), strings.Join(parts, ", "))
