@@ -462,6 +462,7 @@ func (a *App) Layout(w, h int) (int, int) {
 
 // Draw renders the frame. It reads the session and never changes it.
 func (a *App) Draw(screen *ebiten.Image) {
+	texts.nextFrame()
 	screen.Fill(colBackdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)

@@ -992,10 +992,7 @@ func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoT
 }
 
 // measure is the width of s in face.
-func measure(s string, face text.Face) float64 {
-	w, _ := text.Measure(s, face, 0)
-	return w
-}
+func measure(s string, face text.Face) float64 { return texts.width(s, face) }
 
 // fit shortens s with an ellipsis until it is at most width wide.
 func fit(s string, face text.Face, width float64) string {

@@ -180,20 +180,24 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
+// The pieces share their ends: each end is projected once.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
 	const pieces = 16
+	step := c.Sub(a).Mul(1.0 / pieces)
+	p, cp := a, b.proj.Clip(a)
+	dp := b.proj.ClipDir(step)
 	for k := 0; k < pieces; k++ {
-		p := a.Add(c.Sub(a).Mul(float64(k) / pieces))
 		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
+		cq := cp.Add(dp)
 		mid := p.Add(q).Mul(0.5)
 		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
-		if fade <= 0 {
-			continue
+		if fade > 0 {
+			col := b.fogged(s.GridColor, mid)
+			col.A *= float32(fade)
+			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, col)
 		}
-		col := b.fogged(s.GridColor, mid)
-		col.A *= float32(fade)
-		b.segment(&b.Ground, p, q, s.GridLineWidth, col)
+		p, cp = q, cq
 	}
 }
 
@@ -203,7 +207,11 @@ func (b *Builder) AddSegment(p, q mgl64.Vec3, width float32, c RGBA) {
 }
 
 func (b *Builder) segment(m *Mesh, p, q mgl64.Vec3, width float32, c RGBA) {
-	cp, cq := b.proj.Clip(p), b.proj.Clip(q)
+	b.clipSegment(m, b.proj.Clip(p), b.proj.Clip(q), width, c)
+}
+
+// clipSegment is segment with its ends already in clip space.
+func (b *Builder) clipSegment(m *Mesh, cp, cq mgl64.Vec4, width float32, c RGBA) {
 	inp, inq := b.proj.InFront(cp), b.proj.InFront(cq)
 	switch {
 	case !inp && !inq:
@@ -336,6 +344,9 @@ func (b *Builder) AddCubes(cubes []Cube) {
 				b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2])),
 			})
 		}
+		if shadow {
+			b.addShadow(&ground, ax, light)
+		}
 		tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
 		for axis := 0; axis < 3; axis++ {
 			for s, sign := range [2]float64{1, -1} {
@@ -343,12 +354,6 @@ func (b *Builder) AddCubes(cubes []Cube) {
 				centre := c.Position.Add(n) // of the face
 				lit := -n.Dot(light) / c.HalfExtent
 				fc := &faceCorners[axis][s]
-				if lit > 0 && shadow {
-					// The light-facing faces of a convex body cover its
-					// shadow exactly once, so their projections tile the
-					// silhouette without overlapping.
-					b.addShadowFace(&ground, fc)
-				}
 				// Back-face culling: keep faces whose outward normal points
 				// toward the eye.
 				if n.Dot(eye.Sub(centre)) <= 0 {
@@ -378,18 +383,38 @@ func (b *Builder) AddCubes(cubes []Cube) {
 	}
 }
 
-// addShadowFace adds the ground projection of one light-facing face.
-func (b *Builder) addShadowFace(ground *[8]mgl64.Vec4, fc *[4]int) {
-	var q [4]Point
-	for k, i := range fc {
-		if !b.proj.InFront(ground[i]) {
-			b.poly = append(b.poly[:0], ground[fc[0]], ground[fc[1]], ground[fc[2]], ground[fc[3]])
+// silhouette lists, in order around it, the corners of a cube's outline
+// as seen along the light, relative to the corner nearest the light: that
+// corner with one, two, one, two... of its axis bits flipped. Each step
+// flips one bit, so consecutive corners share an edge; the nearest and
+// farthest corners lie inside the outline.
+var silhouette = [6]int{1, 3, 2, 6, 4, 5}
+
+// addShadow adds a cube's shadow: the ground projection of its outline
+// seen from the light, one hexagon (four triangles over six vertices).
+// It covers exactly what the projections of the light-facing faces
+// would, with half the vertices and no edges inside.
+func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax [3]mgl64.Vec3, light mgl64.Vec3) {
+	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
+	for a := range ax {
+		if ax[a].Dot(light) < 0 {
+			near |= 1 << a
+		}
+	}
+	var q [6]Point
+	for k, e := range silhouette {
+		g := ground[near^e]
+		if !b.proj.InFront(g) {
+			b.poly = b.poly[:0]
+			for _, e := range silhouette {
+				b.poly = append(b.poly, ground[near^e])
+			}
 			b.addClipped(&b.Shadows, b.poly, RGBA{0, 0, 0, 1})
 			return
 		}
-		q[k] = b.proj.ToScreen(ground[i])
+		q[k] = b.proj.ToScreen(g)
 	}
-	b.Shadows.Quad(&q, RGBA{0, 0, 0, 1})
+	b.Shadows.Polygon(q[:], RGBA{0, 0, 0, 1})
 }
 
 // queueFace records a face to be drawn once the sort has placed it.
