@@ -466,3 +466,23 @@ func TestReadmeListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRerunCommand: the no-display line's command can be pasted: make run
+// with the same flags for make run's and go run's temporary binary (which
+// is gone by then), the same binary otherwise, quoted for the shell.
+func TestRerunCommand(t *testing.T) {
+	for _, tt := range []struct {
+		exe  string
+		args []string
+		want string
+	}{
+		{"/tmp/go-build123/b001/exe/netcubes", nil, "xvfb-run -a make run"},
+		{"/tmp/go-build123/b001/exe/netcubes", []string{"-strategy", "statesync"}, "xvfb-run -a make run ARGS='-strategy statesync'"},
+		{"./netcubes", []string{"-show", "help,chart", "-caption", "it's"}, `xvfb-run -a ./netcubes -show help,chart -caption 'it'\''s'`},
+		{"/opt/net cubes/netcubes", nil, "xvfb-run -a '/opt/net cubes/netcubes'"},
+	} {
+		if got := rerunCommand(tt.exe, tt.args); got != tt.want {
+			t.Errorf("rerunCommand(%q, %q) = %s, want %s", tt.exe, tt.args, got, tt.want)
+		}
+	}
+}
