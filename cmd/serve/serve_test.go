@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeFolder is a web folder with a small wasm and its .gz.
@@ -157,5 +158,61 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		if err := run(args, &out); err == nil || !strings.HasPrefix(err.Error(), "usage: ") {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestStaleBy: the wasm is compiled again only when something that goes
+// into it is newer (a Go file but a test, go.mod, go.sum, an embedded
+// asset), when a file of the build is missing, or when another Go version
+// built it; a newer test, README or picture does not count.
+func TestStaleBy(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string, age time.Duration) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(rel), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const old, built, fresh = 3 * time.Hour, 2 * time.Hour, time.Hour
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "ui/app.go", "assets/scripts/katamari.txt"} {
+		write(f, old)
+	}
+	wasm := filepath.Join(root, "build", "web", "netcubes.wasm")
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "none built yet" {
+		t.Fatalf("no wasm: %q", got)
+	}
+	write("build/web/netcubes.wasm", built)
+	write("build/web/netcubes.wasm.gz", built)
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "built by another Go version" {
+		t.Fatalf("no stamp: %q", got)
+	}
+	write("build/web/netcubes.wasm.go", built)
+	os.WriteFile(wasm+".go", []byte("go1.26\n"), 0o644)
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "" {
+		t.Fatalf("up to date: %q", got)
+	}
+	if got, _ := staleBy(root, wasm, "go1.27"); got != "built by another Go version" {
+		t.Fatalf("another Go: %q", got)
+	}
+	for _, f := range []string{"ui/app_test.go", "README.md", "docs/x.png", ".git/index", "build/web/index.html"} {
+		write(f, fresh)
+		if got, _ := staleBy(root, wasm, "go1.26"); got != "" {
+			t.Errorf("a newer %s made it stale: %q", f, got)
+		}
+	}
+	for _, f := range []string{"ui/app.go", "go.sum", "assets/scripts/katamari.txt"} {
+		write(f, fresh)
+		if got, _ := staleBy(root, wasm, "go1.26"); got != f+" is newer" {
+			t.Errorf("a newer %s: %q", f, got)
+		}
+		write(f, old)
 	}
 }
