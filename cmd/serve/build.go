@@ -22,7 +22,7 @@ var page embed.FS
 // Build writes the web folder dir: the app compiled for js/wasm
 // (netcubes.wasm, and netcubes.wasm.gz for servers that send
 // precompressed files), Go's wasm_exec.js from the toolchain that built
-// it (the two must match), the page, and the README the page links to. It
+// it (the two must match), the page, and the README the page links to (rendered, docs.go). It
 // runs the go command found on PATH (or in $GOROOT),
 // from the module's root, and says what it does on log.
 func Build(dir string, log io.Writer) error {
@@ -79,7 +79,7 @@ func writePage(root, dir, goBin string) error {
 	if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js")); err != nil {
 		return fmt.Errorf("wasm_exec.js of the Go installation: %w", err)
 	}
-	if err := copyFile(filepath.Join(root, "README.md"), filepath.Join(dir, "README.md")); err != nil {
+	if err := writeDocs(root, dir); err != nil {
 		return err
 	}
 	return fs.WalkDir(page, "page", func(path string, d fs.DirEntry, err error) error {
@@ -117,8 +117,12 @@ func staleBy(root, wasm, goVersion string) (string, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			// Dot folders (.git, .bin) and the build output hold no source.
-			if path != root && (strings.HasPrefix(name, ".") || name == "build" || name == "testdata") {
+			// Dot folders (.git, .bin), the build output and the other
+			// commands (cmd/, tools/: the app imports none) hold no source
+			// of the app.
+			rel, _ := filepath.Rel(root, path)
+			skip := strings.HasPrefix(name, ".") || name == "testdata" || rel == "build" || rel == "cmd" || rel == "tools"
+			if path != root && skip {
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"html"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +217,52 @@ func TestStaleBy(t *testing.T) {
 			t.Errorf("a newer %s: %q", f, got)
 		}
 		write(f, old)
+	}
+}
+
+// TestDocsRendered: the README the page links to is rendered to HTML, and
+// every local link and picture of every rendered page is in the folder
+// (nothing 404s).
+func TestDocsRendered(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeDocs(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	index, err := page.ReadFile("page/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(index, []byte(`href="README.html"`)) {
+		t.Error("the page does not link to README.html")
+	}
+	ref := regexp.MustCompile(`(?:src|href)="([^"#:]+)(?:#[^"]*)?"`)
+	pages := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		pages++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range ref.FindAllSubmatch(b, -1) {
+			target := filepath.Join(filepath.Dir(p), html.UnescapeString(string(m[1])))
+			if _, err := os.Stat(target); err != nil {
+				rel, _ := filepath.Rel(dir, p)
+				t.Errorf("%s links to %s, which the folder lacks", rel, m[1])
+			}
+		}
+		return nil
+	})
+	if pages < 2 {
+		t.Errorf("%d pages rendered, want the README and docs/", pages)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "README.html")); err != nil {
+		t.Error(err)
 	}
 }
