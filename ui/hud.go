@@ -281,10 +281,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		r image.Rectangle
 		m *viewmodel.View
 	}{{lr, a.sess.LeftView()}, {rr, a.sess.RightView()}} {
-		if v.r.Empty() || v.m.Player < 0 || v.m.Player >= len(v.m.Cubes) {
+		if v.r.Empty() {
 			continue
 		}
-		if s, ok := offField(v.m.Cubes[v.m.Player].Position); ok {
+		if s, ok := offField(v.m); ok {
 			s = fit(s, bold, float64(v.r.Dx())-pad*4)
 			tw := measure(s, bold)
 			x := float64(v.r.Min.X) + (float64(v.r.Dx())-tw)/2
