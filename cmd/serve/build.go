@@ -63,7 +63,7 @@ func Build(dir string, log io.Writer) error {
 		return err
 	}
 	// Written last: a build stopped halfway leaves no stamp and is redone.
-	if err := os.WriteFile(wasm+".go", []byte(goVersion+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(wasm+".goversion", []byte(goVersion+"\n"), 0o644); err != nil {
 		return err
 	}
 	return writePage(root, dir, goBin)
@@ -97,7 +97,7 @@ func writePage(root, dir, goBin string) error {
 // staleBy says why wasm must be compiled again, "" when it need not: it
 // is missing, a file of the module (Go sources, go.mod, go.sum, embedded
 // assets) is newer than it, or another Go version built it (wasm_exec.js
-// must match the compiler). The stamp wasm+".go" names the version.
+// must match the compiler). The stamp wasm+".goversion" names the version.
 func staleBy(root, wasm, goVersion string) (string, error) {
 	built, err := os.Stat(wasm)
 	if err != nil {

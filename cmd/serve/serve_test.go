@@ -197,8 +197,8 @@ func TestStaleBy(t *testing.T) {
 	if got, _ := staleBy(root, wasm, "go1.26"); got != "built by another Go version" {
 		t.Fatalf("no stamp: %q", got)
 	}
-	write("build/web/netcubes.wasm.go", built)
-	os.WriteFile(wasm+".go", []byte("go1.26\n"), 0o644)
+	write("build/web/netcubes.wasm.goversion", built)
+	os.WriteFile(wasm+".goversion", []byte("go1.26\n"), 0o644)
 	if got, _ := staleBy(root, wasm, "go1.26"); got != "" {
 		t.Fatalf("up to date: %q", got)
 	}
