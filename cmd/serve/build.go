@@ -106,7 +106,7 @@ func staleBy(root, wasm, goVersion string) (string, error) {
 	if _, err := os.Stat(wasm + ".gz"); err != nil {
 		return "no compressed copy", nil
 	}
-	stamp, err := os.ReadFile(wasm + ".go")
+	stamp, err := os.ReadFile(wasm + ".goversion")
 	if err != nil || strings.TrimSpace(string(stamp)) != goVersion {
 		return "built by another Go version", nil
 	}
