@@ -51,7 +51,7 @@ func Build(dir string, log io.Writer) error {
 		fmt.Fprintf(log, "compiling the app for js/wasm into %s (%s)\n", wasm, newer)
 	}
 	// -s -w drop the symbol table and DWARF (a debugger's, not a
-	// browser's): 23.9 MB to 23.3 MB; panics still name their functions.
+	// browser's): about half a megabyte; panics still name their functions.
 	// -trimpath keeps the builder's folders out of the published file.
 	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, ".")
 	cmd.Dir = root

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -264,5 +265,37 @@ func TestDocsRendered(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "README.html")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBrowserWasmSizeInReadme (run with the browser tests, which build the
+// same folder): the README's sizes of the app in the web folder
+// (as built and gzipped) are within 10 % of what the build makes.
+func TestBrowserWasmSizeInReadme(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the app for js/wasm")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`netcubes\\.wasm` of ([0-9.]+) MB, ([0-9.]+) MB gzipped").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README states no \"`netcubes.wasm` of N MB, M MB gzipped\"")
+	}
+	dir, err := webFolder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"netcubes.wasm", "netcubes.wasm.gz"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stated, _ := strconv.ParseFloat(string(m[i+1]), 64)
+		got := float64(fi.Size()) / 1e6
+		if got < stated*0.9 || got > stated*1.1 {
+			t.Errorf("%s is %.1f MB; the README says %.1f MB", name, got, stated)
+		}
 	}
 }
