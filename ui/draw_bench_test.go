@@ -31,8 +31,17 @@ import (
 )
 
 // drawFrames hands a function to the running game's next Draw; nil when
-// no game runs (no benchmark asked for, or no display).
+// no game runs (no benchmark asked for, or no display). drawFrame waits
+// until it has run: the app must not tick while it draws.
 var drawFrames chan func(screen *ebiten.Image)
+
+// drawn says the function handed over has run.
+var drawn = make(chan struct{})
+
+func drawFrame(f func(screen *ebiten.Image)) {
+	drawFrames <- f
+	<-drawn
+}
 
 // benchGame is the game the benchmarks draw in: it runs nothing itself,
 // it only serves drawFrames.
@@ -64,6 +73,7 @@ func (g *benchGame) Draw(screen *ebiten.Image) {
 		select {
 		case f := <-drawFrames:
 			f(screen)
+			drawn <- struct{}{}
 			return
 		case <-g.done:
 			return
@@ -132,13 +142,13 @@ func BenchmarkDraw(b *testing.B) {
 		allocs += after.Mallocs - before.Mallocs
 		frames++
 	}
-	drawFrames <- frame // the first frame makes the images and buffers
+	drawFrame(frame) // the first frame makes the images and buffers
 	spent, allocs, frames = 0, 0, 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		a.step()
-		drawFrames <- frame
+		drawFrame(frame)
 	}
 	b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "draw-ms")
 	b.ReportMetric(float64(allocs)/float64(frames), "draw-allocs")

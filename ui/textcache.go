@@ -9,10 +9,14 @@ package ui
 // call, no shaping. Its width is kept too (the layout measures runs to
 // wrap and place them). Runs unused for a while are forgotten.
 //
-// The cached image is drawn at a whole-pixel offset, and the run is drawn
-// into it at the fractional part of its position, so glyphs land on the
-// same pixels as when drawn directly; a pixel may differ by one level of
-// 255 where the glyph's colour is rounded once more (into the image).
+// The run is drawn into its image in white, at the fractional part of its
+// position, and the image is drawn at a whole-pixel offset scaled by the
+// run's colour: each pixel goes through the same arithmetic as a glyph
+// drawn directly (the glyph's coverage times the colour, then blended), so
+// the picture is the same, but where two glyphs of a run overlap (their
+// edges touching) the pixel may differ by one level of 255. A screenshot
+// or a capture draws every run directly (Off), so a capture's frame and
+// a screenshot of the same tick stay identical whatever was cached.
 //
 // The cache lives in the one goroutine that draws (Ebitengine's), like
 // every image; tests that lay the HUD out without drawing only measure.
@@ -25,13 +29,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 )
 
-// textKey names a drawn run: the text, its font and size, its colour and
-// the fractional part of its position (in 1/64 px).
+// textKey names a drawn run: the text, its font and size, and the
+// fractional part of its position (in 1/64 px).
 type textKey struct {
 	s      string
 	src    *text.GoTextFaceSource
 	size   float64
-	c      [4]uint32
 	fx, fy uint8
 }
 
@@ -61,6 +64,8 @@ const textCacheKeep = 60
 const textMargin = 4
 
 type textCache struct {
+	// Off draws every run directly (screenshots and captures).
+	Off    bool
 	frame  int
 	runs   map[textKey]*textRun
 	widths map[widthKey]widthEntry
@@ -118,14 +123,12 @@ func (c *textCache) width(s string, face text.Face) float64 {
 // draw draws s with its top-left at (x, y) in colour col.
 func (c *textCache) draw(dst *ebiten.Image, s string, face text.Face, x, y float64, col color.Color) {
 	gf, ok := face.(*text.GoTextFace)
-	if !ok || s == "" || gf.Direction != text.DirectionLeftToRight {
+	if !ok || c.Off || s == "" || gf.Direction != text.DirectionLeftToRight {
 		c.direct(dst, s, face, x, y, col)
 		return
 	}
 	ix, iy := math.Floor(x), math.Floor(y)
-	r, g, b, a := col.RGBA()
-	k := textKey{s: s, src: gf.Source, size: gf.Size, c: [4]uint32{r, g, b, a},
-		fx: uint8((x - ix) * 64), fy: uint8((y - iy) * 64)}
+	k := textKey{s: s, src: gf.Source, size: gf.Size, fx: uint8((x - ix) * 64), fy: uint8((y - iy) * 64)}
 	run := c.runs[k]
 	switch {
 	case run == nil:
@@ -146,11 +149,12 @@ func (c *textCache) draw(dst *ebiten.Image, s string, face text.Face, x, y float
 		w := int(math.Ceil(c.width(s, face))) + 2*textMargin + 1
 		h := int(math.Ceil(m.HAscent+m.HDescent)) + 2*textMargin + 1
 		run.img = ebiten.NewImage(w, h)
-		c.direct(run.img, s, face, textMargin+x-ix, textMargin+y-iy, col)
+		c.direct(run.img, s, face, textMargin+x-ix, textMargin+y-iy, color.White)
 	}
 	run.used = c.frame
 	c.op = ebiten.DrawImageOptions{}
 	c.op.GeoM.Translate(ix-textMargin, iy-textMargin)
+	c.op.ColorScale.ScaleWithColor(col)
 	dst.DrawImage(run.img, &c.op)
 }
 
