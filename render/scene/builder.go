@@ -158,7 +158,9 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
 			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
 			if v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 {
-				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+				if !b.tileOffscreen(m, v) {
+					m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+				}
 				continue
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
@@ -178,27 +180,59 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	}
 }
 
+// tileOffscreen reports whether the ground tile over mesh vertices v lies
+// wholly beyond one edge of the viewport: it would draw nothing.
+func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
+	var pts [4]Point
+	for i, k := range v {
+		pts[i] = Point{m.Vertices[k].DstX, m.Vertices[k].DstY}
+	}
+	return b.proj.allOffscreen(pts[:], 0)
+}
+
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
-// The pieces share their ends: each end is projected once.
+// The pieces share their ends: each end is projected once. Pieces wholly
+// off one side of the view are left out: they would draw nothing.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
 	const pieces = 16
 	step := c.Sub(a).Mul(1.0 / pieces)
 	p, cp := a, b.proj.Clip(a)
 	dp := b.proj.ClipDir(step)
+	inp := b.proj.InFront(cp)
+	var sp Point
+	if inp {
+		sp = b.proj.ToScreen(cp)
+	}
 	for k := 0; k < pieces; k++ {
 		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
 		cq := cp.Add(dp)
+		inq := b.proj.InFront(cq)
+		var sq Point
+		if inq {
+			sq = b.proj.ToScreen(cq)
+		}
 		mid := p.Add(q).Mul(0.5)
 		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
-		if fade > 0 {
-			col := b.fogged(s.GridColor, mid)
-			col.A *= float32(fade)
-			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, col)
+		switch {
+		case fade <= 0:
+		case inp && inq:
+			if !b.proj.offscreen(sp, sq, s.GridLineWidth) {
+				b.Ground.Line(sp, sq, s.GridLineWidth, b.gridColor(mid, fade))
+			}
+		default:
+			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, b.gridColor(mid, fade))
 		}
-		p, cp = q, cq
+		p, cp, inp, sp = q, cq, inq, sq
 	}
+}
+
+// gridColor is the grid's colour at w, fogged and faded.
+func (b *Builder) gridColor(w mgl64.Vec3, fade float64) RGBA {
+	col := b.fogged(b.Style.GridColor, w)
+	col.A *= float32(fade)
+	return col
 }
 
 // AddSegment adds a 3D line segment to the Lines layer (overlays).
