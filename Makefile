@@ -44,7 +44,7 @@ PHASE = @$(TESTRUN) phase
 # The platforms `make test` proves the app compiles for, besides this one.
 CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64 js/wasm
 
-.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve
+.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve docs
 
 run: deps
 	$(GO) run . $(ARGS)
@@ -146,3 +146,12 @@ web:
 
 serve:
 	$(GO) run ./cmd/serve -dir $(WEBDIR) $(if $(ADDR),-addr $(ADDR))
+
+# The README's pictures, each remade by the command written beside it in
+# the README (TestReadmePictures reads them there; without
+# NETCUBES_DOCS=write it remakes them and compares the HUD with the
+# committed pictures), then the bench's charts (the whole bench: minutes).
+docs: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	$(XVFB) env NETCUBES_DOCS=write $(GO) test -count=1 -run TestReadmePictures -timeout 30m .
+	$(GO) run ./cmd/bench -plots docs/bench

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"netcubes/catalog"
@@ -258,11 +259,41 @@ func main() {
 }
 
 // explainRunError turns Ebitengine's "no window system" (a server, an SSH
-// session, a CI machine) into one line that says what to do instead.
+// session, a CI machine) into one line that says what to do instead,
+// with a command to paste: this one again under a virtual display.
 func explainRunError(err error) string {
 	if strings.Contains(err.Error(), "no window system is available") {
-		return "no display to open a window on: run it in a desktop session, or under a virtual display " +
-			"(xvfb-run -a netcubes ...); the headless bench needs none (go run ./cmd/bench)"
+		return "no display to open a window on: run it in a desktop session, or under a virtual display: " +
+			rerunCommand(os.Args[0], os.Args[1:]) + " (the headless bench needs none: go run ./cmd/bench)"
 	}
 	return err.Error()
+}
+
+// rerunCommand is the command line that runs the app again under
+// xvfb-run: make run's (or go run's) temporary binary cannot be run
+// again, so from a build folder of the go command it is make run with the
+// same flags, else the same binary.
+func rerunCommand(exe string, args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	flags := strings.Join(quoted, " ")
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		if flags == "" {
+			return "xvfb-run -a make run"
+		}
+		return "xvfb-run -a make run ARGS=" + shellQuote(flags)
+	}
+	return strings.TrimSpace("xvfb-run -a " + shellQuote(exe) + " " + flags)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

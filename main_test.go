@@ -9,8 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"netcubes/catalog"
 	"netcubes/cubes"
@@ -244,6 +246,67 @@ func TestStuckAudioDoesNotStopTheApp(t *testing.T) {
 	}
 }
 
+// TestNoProcessOutlivesTheApp: the app's copy of itself that probes the
+// sound device (here stuck, as a hung driver would be) ends with the app,
+// even when the app exits long before the probe's time limit. Every
+// process started under the test carries a marker in its environment;
+// after the app exits, none may be left (Linux: read from /proc).
+func TestNoProcessOutlivesTheApp(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc to list processes")
+	}
+	t.Parallel() // the app runs in processes of its own
+	marker := fmt.Sprintf("NETCUBES_TEST_MARKER=%d-%d", os.Getpid(), time.Now().UnixNano())
+	path := filepath.Join(t.TempDir(), "shot.png")
+	// The probe's time limit is longer than the app's run: the app exits
+	// first, with its probe still waiting.
+	env := []string{"NETCUBES_AUDIO_PROBE_HANG=1", "NETCUBES_AUDIO_PROBE_LIMIT=10m", marker}
+	out, err := runApp(t, env, "-frames", "30", "-screenshot", path)
+	if err != nil {
+		t.Fatalf("app failed: %v\n%s", err, out)
+	}
+	// The probe sees the end of its input at once; give it a moment to exit.
+	var left []int
+	for range 100 {
+		if left = marked(marker); len(left) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, pid := range left {
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
+	}
+	t.Errorf("processes %v started by the app outlived it", left)
+}
+
+// marked lists the processes whose environment holds marker.
+func marked(marker string) []int {
+	dirs, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + d.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if bytes.Contains(stat, []byte(") Z ")) {
+			continue // a zombie is already gone, waiting to be reaped
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if string(kv) == marker {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
 // TestMissingAudioDoesNotStopTheApp runs with sound enabled on a machine
 // that may have no sound device (this one has none): the probe must see it
 // and the app carry on without sound.
@@ -401,6 +464,26 @@ func TestReadmeListsEveryKey(t *testing.T) {
 		row := fmt.Sprintf("| %s | %s |", "`"+k.Key+"`", k.Help)
 		if !bytes.Contains(readme, []byte(row)) {
 			t.Errorf("README has no row %q", row)
+		}
+	}
+}
+
+// TestRerunCommand: the no-display line's command can be pasted: make run
+// with the same flags for make run's and go run's temporary binary (which
+// is gone by then), the same binary otherwise, quoted for the shell.
+func TestRerunCommand(t *testing.T) {
+	for _, tt := range []struct {
+		exe  string
+		args []string
+		want string
+	}{
+		{"/tmp/go-build123/b001/exe/netcubes", nil, "xvfb-run -a make run"},
+		{"/tmp/go-build123/b001/exe/netcubes", []string{"-strategy", "statesync"}, "xvfb-run -a make run ARGS='-strategy statesync'"},
+		{"./netcubes", []string{"-show", "help,chart", "-caption", "it's"}, `xvfb-run -a ./netcubes -show help,chart -caption 'it'\''s'`},
+		{"/opt/net cubes/netcubes", nil, "xvfb-run -a '/opt/net cubes/netcubes'"},
+	} {
+		if got := rerunCommand(tt.exe, tt.args); got != tt.want {
+			t.Errorf("rerunCommand(%q, %q) = %s, want %s", tt.exe, tt.args, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -78,7 +79,6 @@ type View struct {
 	ghostIdx             []int
 	ghostOff, ghostDrawn int
 	shadow               *ebiten.Image
-	verts                []ebiten.Vertex
 	sky                  [4]ebiten.Vertex
 	// The sub-images drawn into, kept from frame to frame (see sub).
 	target, layer subImage
@@ -297,11 +297,19 @@ func (v *View) drawMesh(dst *ebiten.Image, m *scene.Mesh, opts *ebiten.DrawTrian
 	if len(m.Indices) == 0 {
 		return
 	}
-	v.verts = v.verts[:0]
-	for _, sv := range m.Vertices {
-		v.verts = append(v.verts, ebiten.Vertex(sv))
+	dst.DrawTriangles32(EbitenVertices(m.Vertices), m.Indices, white(), opts)
+}
+
+// EbitenVertices views a mesh's vertices as Ebitengine's, without copying
+// them: scene.Vertex has ebiten.Vertex's fields in the same order (the
+// conversion below would not compile otherwise), so the two share one
+// memory layout. Copying ten thousands of vertices a view every frame cost
+// as much as building some of them.
+func EbitenVertices(vs []scene.Vertex) []ebiten.Vertex {
+	if len(vs) == 0 {
+		return nil
 	}
-	dst.DrawTriangles32(v.verts, m.Indices, white(), opts)
+	return unsafe.Slice((*ebiten.Vertex)(unsafe.Pointer(&vs[0])), len(vs))
 }
 
 // pickGhosts appends to dst the cubes whose drawn pose differs visibly

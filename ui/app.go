@@ -466,6 +466,11 @@ func (a *App) Layout(w, h int) (int, int) {
 
 // Draw renders the frame. It reads the session and never changes it.
 func (a *App) Draw(screen *ebiten.Image) {
+	// A picture the app writes draws its text directly: a capture's frame
+	// and a screenshot of the same tick must be the same pixels, whatever
+	// runs the text cache held (textcache.go).
+	texts.Off = a.opts.Screenshot != "" || a.opts.Capture.On()
+	texts.nextFrame()
 	screen.Fill(colBackdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)

@@ -14,6 +14,7 @@ package ui
 // to a few per second so a katamari ball forming does not roar.
 
 import (
+	"io"
 	"os"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,10 @@ const AudioProbeEnv = "NETCUBES_AUDIO_PROBE"
 // not stop the app.
 const audioProbeHangEnv = "NETCUBES_AUDIO_PROBE_HANG"
 
+// audioProbeLimitEnv replaces probeTimeout (a Go duration), so a test can
+// make the app exit while its probe still runs, whatever the machine's load.
+const audioProbeLimitEnv = "NETCUBES_AUDIO_PROBE_LIMIT"
+
 // probeTimeout is how long the app waits for the probe before giving up on
 // sound.
 const probeTimeout = 3 * time.Second
@@ -43,8 +48,17 @@ func RunAudioProbe() {
 	if os.Getenv(AudioProbeEnv) != "1" {
 		return
 	}
+	// The app holds the other end of the probe's standard input: when the
+	// app is gone, for whatever reason, the read ends and so does the
+	// probe, even one stuck in a sound driver. No copy outlives the app.
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(1)
+	}()
 	if os.Getenv(audioProbeHangEnv) == "1" {
-		select {}
+		for {
+			time.Sleep(time.Hour)
+		}
 	}
 	ctx, ready, err := oto.NewContext(&oto.NewContextOptions{
 		SampleRate:   assets.SampleRate,

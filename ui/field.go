@@ -4,55 +4,77 @@ package ui
 // off the 30 × 30 m grid onto empty floor, and the view shows nothing but
 // floor. The simulation is left as it is (the left is the authority, and a
 // wall would change every figure the talk relies on); instead each view
-// says where the field is, in the view's own directions (the camera looks
+// says where the cubes are, in the view's own directions (the camera looks
 // along +y, so +x is right and +y is ahead), and that F5 starts over.
+//
+// What counts is where the cubes are, not where the grid was laid: the
+// ball carries cubes off the grid and a blow scatters them, so a player
+// past the grid's edge is often still among cubes. The player is off the
+// field when no cube but its own ball (cubes stuck to it, within
+// ballReach) lies within offFieldGap of it.
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"netcubes/viewmodel"
 )
 
-// fieldHalf is half the field's side, metres: the 30 × 30 grid of cubes 1 m
-// apart spans ±14.5 m between centres, ±15 m to its edge.
-const fieldHalf = 15.0
+// offFieldGap is the distance, metres, from the player to the nearest
+// cube beyond which the view is empty floor: a few grid spacings, more
+// than the ball's reach.
+const offFieldGap = 5.0
 
-// offField says where the field is seen from pos, or ok = false while pos
-// is on it (or within a metre of its edge).
-func offField(pos mgl64.Vec3) (string, bool) {
-	dx := math.Max(math.Abs(pos[0])-fieldHalf, 0) * -sign(pos[0])
-	dy := math.Max(math.Abs(pos[1])-fieldHalf, 0) * -sign(pos[1])
-	d := math.Hypot(dx, dy)
-	if d <= 1 {
+// ballReach is how far from the player's centre a red cube counts as
+// stuck to its ball (render.BallRadius's reach).
+const ballReach = 3.0
+
+// offField says where the nearest cube is seen from m's player, or ok =
+// false while a cube other than the ball's is within offFieldGap.
+func offField(m *viewmodel.View) (string, bool) {
+	if m.Player < 0 || m.Player >= len(m.Cubes) {
 		return "", false
 	}
-	var dir string
-	switch {
-	case dy > 0 && math.Abs(dy) >= math.Abs(dx)*2:
-		dir = "ahead"
-	case dy < 0 && math.Abs(dy) >= math.Abs(dx)*2:
-		dir = "behind"
-	case dx > 0 && math.Abs(dx) >= math.Abs(dy)*2:
-		dir = "to the right"
-	case dx < 0 && math.Abs(dx) >= math.Abs(dy)*2:
-		dir = "to the left"
-	default:
-		ns, ew := "ahead", "right"
-		if dy < 0 {
-			ns = "behind"
+	p := m.Cubes[m.Player].Position
+	best, bx, by := math.Inf(1), 0.0, 0.0
+	for i := range m.Cubes {
+		c := &m.Cubes[i]
+		if i == m.Player || c.Player {
+			continue
 		}
-		if dx < 0 {
-			ew = "left"
+		dx, dy := c.Position[0]-p[0], c.Position[1]-p[1]
+		d := math.Hypot(dx, dy)
+		if c.Interacting && d < ballReach {
+			continue // the ball's own
 		}
-		dir = ns + " and to the " + ew
+		if d < best {
+			best, bx, by = d, dx, dy
+		}
 	}
-	return fmt.Sprintf("off the field: the grid is %.0f m %s · F5 starts over", d, dir), true
+	if best <= offFieldGap || math.IsInf(best, 1) {
+		return "", false
+	}
+	return fmt.Sprintf("off the field: the nearest cubes are %.0f m %s · F5 starts over", best, direction(bx, by)), true
 }
 
-func sign(x float64) float64 {
-	if x < 0 {
-		return -1
+// direction names the way (dx, dy) points in the view.
+func direction(dx, dy float64) string {
+	switch {
+	case dy > 0 && math.Abs(dy) >= math.Abs(dx)*2:
+		return "ahead"
+	case dy < 0 && math.Abs(dy) >= math.Abs(dx)*2:
+		return "behind"
+	case dx > 0 && math.Abs(dx) >= math.Abs(dy)*2:
+		return "to the right"
+	case dx < 0 && math.Abs(dx) >= math.Abs(dy)*2:
+		return "to the left"
 	}
-	return 1
+	ns, ew := "ahead", "right"
+	if dy < 0 {
+		ns = "behind"
+	}
+	if dx < 0 {
+		ew = "left"
+	}
+	return ns + " and to the " + ew
 }

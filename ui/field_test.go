@@ -12,21 +12,49 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// TestOffField: the note names where the nearest cubes are once no cube
+// but the player's own ball is within offFieldGap; a player past the
+// grid's edge among cubes it carried or scattered is on the field (a run of
+// the 2004 prediction over the intercontinental link said "off the field"
+// with cubes all around).
 func TestOffField(t *testing.T) {
+	cube := func(x, y float64, red bool) viewmodel.CubeView {
+		return viewmodel.CubeView{Position: mgl64.Vec3{x, y, 0.2}, HalfExtent: 0.2, Interacting: red}
+	}
+	player := viewmodel.CubeView{Position: mgl64.Vec3{0, -27, 0.75}, HalfExtent: 0.75, Player: true}
+	grid := func(extra ...viewmodel.CubeView) *viewmodel.View {
+		m := &viewmodel.View{Cubes: []viewmodel.CubeView{player}}
+		for j := range 30 {
+			for i := range 30 {
+				m.Cubes = append(m.Cubes, cube(float64(i)-14.5, float64(j)-14.5, false))
+			}
+		}
+		m.Cubes = append(m.Cubes, extra...)
+		return m
+	}
+	at := func(m *viewmodel.View, x, y float64) *viewmodel.View {
+		m.Cubes[0].Position = mgl64.Vec3{x, y, 0.75}
+		return m
+	}
 	for _, c := range []struct {
-		pos  mgl64.Vec3
+		name string
+		m    *viewmodel.View
 		want string
 	}{
-		{mgl64.Vec3{0, 0, 1}, ""},
-		{mgl64.Vec3{15.5, 3, 1}, ""},
-		{mgl64.Vec3{0, -27, 1}, "off the field: the grid is 12 m ahead · F5 starts over"},
-		{mgl64.Vec3{0, 22, 1}, "off the field: the grid is 7 m behind · F5 starts over"},
-		{mgl64.Vec3{25, 0, 1}, "off the field: the grid is 10 m to the left · F5 starts over"},
-		{mgl64.Vec3{-20, -20, 1}, "off the field: the grid is 7 m ahead and to the right · F5 starts over"},
+		{"on the grid", at(grid(), 0, 0), ""},
+		{"just past the edge", at(grid(), 18, 3), ""},
+		{"far below the grid", at(grid(), 0, -27), "off the field: the nearest cubes are 13 m ahead · F5 starts over"},
+		{"far above", at(grid(), 0, 22), "off the field: the nearest cubes are 8 m behind · F5 starts over"},
+		{"far right", at(grid(), 25, 0), "off the field: the nearest cubes are 11 m to the left · F5 starts over"},
+		{"far corner", at(grid(), -22, -22), "off the field: the nearest cubes are 11 m ahead and to the right · F5 starts over"},
+		{"its ball does not count", at(grid(cube(0, -26, true), cube(1, -28, true)), 0, -27), "off the field: the nearest cubes are 13 m ahead · F5 starts over"},
+		{"scattered cubes do", at(grid(cube(2, -30, false)), 0, -27), ""},
+		{"a flying red cube beyond the ball does", at(grid(cube(4, -27, true)), 0, -27), ""},
+		{"no cubes at all", &viewmodel.View{Cubes: []viewmodel.CubeView{player}}, ""},
 	} {
-		got, ok := offField(c.pos)
+		got, ok := offField(c.m)
 		if got != c.want || ok != (c.want != "") {
-			t.Errorf("offField(%v) = %q, %v; want %q", c.pos, got, ok, c.want)
+			t.Errorf("%s: offField = %q, %v; want %q", c.name, got, ok, c.want)
 		}
 	}
 }

@@ -281,10 +281,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		r image.Rectangle
 		m *viewmodel.View
 	}{{lr, a.sess.LeftView()}, {rr, a.sess.RightView()}} {
-		if v.r.Empty() || v.m.Player < 0 || v.m.Player >= len(v.m.Cubes) {
+		if v.r.Empty() {
 			continue
 		}
-		if s, ok := offField(v.m.Cubes[v.m.Player].Position); ok {
+		if s, ok := offField(v.m); ok {
 			s = fit(s, bold, float64(v.r.Dx())-pad*4)
 			tw := measure(s, bold)
 			x := float64(v.r.Min.X) + (float64(v.r.Dx())-tw)/2
@@ -1000,10 +1000,7 @@ func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoT
 }
 
 // measure is the width of s in face.
-func measure(s string, face text.Face) float64 {
-	w, _ := text.Measure(s, face, 0)
-	return w
-}
+func measure(s string, face text.Face) float64 { return texts.width(s, face) }
 
 // fit shortens s with an ellipsis until it is at most width wide.
 func fit(s string, face text.Face, width float64) string {

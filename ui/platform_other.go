@@ -10,6 +10,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"sync/atomic"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -29,12 +31,38 @@ func probeAudio() bool {
 	if err != nil {
 		return false
 	}
-	c, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	limit := probeTimeout
+	if d, err := time.ParseDuration(os.Getenv(audioProbeLimitEnv)); err == nil && d > 0 {
+		limit = d
+	}
+	c, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(c, exe)
 	cmd.Env = append(os.Environ(), AudioProbeEnv+"=1")
 	// The probe's own chatter (ALSA prints to stderr) is not the
 	// presenter's business.
 	cmd.Stdout, cmd.Stderr = nil, nil
-	return cmd.Run() == nil
+	// The probe reads its standard input until the app is gone (see
+	// RunAudioProbe); the app keeps the write end open until the probe is
+	// done, and the system closes it when the app exits. probeLife is
+	// package state so the file stays open as long as the probe runs.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return false
+	}
+	cmd.Stdin = r
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return false
+	}
+	probeLife.Store(w)
+	err = cmd.Wait()
+	probeLife.Store(nil)
+	w.Close()
+	return err == nil
 }
+
+// probeLife is the write end of the running probe's standard input.
+var probeLife atomic.Pointer[os.File]

@@ -34,6 +34,12 @@ var (
 type fonts struct {
 	regular, bold, mono *text.GoTextFaceSource
 	scale               float64 // user text scale, 1 = default
+	faces               map[faceKey]*text.GoTextFace
+}
+
+type faceKey struct {
+	src *text.GoTextFaceSource
+	px  float64
 }
 
 func loadFonts() (*fonts, error) {
@@ -55,6 +61,17 @@ func (f *fonts) size(h int) float64 {
 	return math.Round(float64(h) / 38 * f.scale)
 }
 
+// face is src at px pixels, made once per size (the HUD asks for a dozen
+// faces a frame; nobody changes one).
 func (f *fonts) face(src *text.GoTextFaceSource, px float64) *text.GoTextFace {
-	return &text.GoTextFace{Source: src, Size: px}
+	k := faceKey{src, px}
+	if fc, ok := f.faces[k]; ok {
+		return fc
+	}
+	if f.faces == nil {
+		f.faces = map[faceKey]*text.GoTextFace{}
+	}
+	fc := &text.GoTextFace{Source: src, Size: px}
+	f.faces[k] = fc
+	return fc
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"netcubes/render"
 	"netcubes/render/scene"
 	"netcubes/track"
 )
@@ -22,18 +23,13 @@ func panel(dst *ebiten.Image, r image.Rectangle) {
 
 // label draws s with its top-left at (x, y) and returns its width.
 func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) float64 {
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(x, y)
-	op.ColorScale.ScaleWithColor(c)
-	text.Draw(dst, s, face, op)
-	w, _ := text.Measure(s, face, 0)
-	return w
+	texts.draw(dst, s, face, x, y, c)
+	return texts.width(s, face)
 }
 
 // labelRight draws s with its top-right at (x, y).
 func labelRight(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) {
-	w, _ := text.Measure(s, face, 0)
-	label(dst, s, face, x-w, y, c)
+	label(dst, s, face, x-texts.width(s, face), y, c)
 }
 
 // span is a run of text in one colour, for lines that mix values and labels.
@@ -58,7 +54,6 @@ func lineHeight(face *text.GoTextFace) float64 { return face.Size * 1.3 }
 type meshDrawer struct {
 	antiAlias bool
 	mesh      scene.Mesh
-	verts     []ebiten.Vertex
 	white     *ebiten.Image
 }
 
@@ -69,11 +64,7 @@ func (m *meshDrawer) flush(dst *ebiten.Image) {
 		m.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 	}
 	if len(m.mesh.Indices) > 0 {
-		m.verts = m.verts[:0]
-		for _, v := range m.mesh.Vertices {
-			m.verts = append(m.verts, ebiten.Vertex(v))
-		}
-		dst.DrawTriangles32(m.verts, m.mesh.Indices, m.white, &ebiten.DrawTrianglesOptions{AntiAlias: m.antiAlias})
+		dst.DrawTriangles32(render.EbitenVertices(m.mesh.Vertices), m.mesh.Indices, m.white, &ebiten.DrawTrianglesOptions{AntiAlias: m.antiAlias})
 	}
 	m.mesh.Reset()
 }

@@ -22,7 +22,7 @@ var page embed.FS
 // Build writes the web folder dir: the app compiled for js/wasm
 // (netcubes.wasm, and netcubes.wasm.gz for servers that send
 // precompressed files), Go's wasm_exec.js from the toolchain that built
-// it (the two must match), the page, and the README the page links to. It
+// it (the two must match), the page, and the README the page links to (rendered, docs.go). It
 // runs the go command found on PATH (or in $GOROOT),
 // from the module's root, and says what it does on log.
 func Build(dir string, log io.Writer) error {
@@ -38,9 +38,20 @@ func Build(dir string, log io.Writer) error {
 		return err
 	}
 	wasm := filepath.Join(dir, "netcubes.wasm")
-	fmt.Fprintf(log, "compiling the app for js/wasm into %s\n", wasm)
+	goVersion, err := goEnv(goBin, root, "GOVERSION")
+	if err != nil {
+		return err
+	}
+	if newer, err := staleBy(root, wasm, goVersion); err != nil {
+		return err
+	} else if newer == "" {
+		fmt.Fprintf(log, "%s is newer than every source: not compiled again\n", wasm)
+		return writePage(root, dir, goBin)
+	} else {
+		fmt.Fprintf(log, "compiling the app for js/wasm into %s (%s)\n", wasm, newer)
+	}
 	// -s -w drop the symbol table and DWARF (a debugger's, not a
-	// browser's): 23.9 MB to 23.3 MB; panics still name their functions.
+	// browser's): about half a megabyte; panics still name their functions.
 	// -trimpath keeps the builder's folders out of the published file.
 	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, ".")
 	cmd.Dir = root
@@ -51,6 +62,16 @@ func Build(dir string, log io.Writer) error {
 	if err := gzipFile(wasm); err != nil {
 		return err
 	}
+	// Written last: a build stopped halfway leaves no stamp and is redone.
+	if err := os.WriteFile(wasm+".goversion", []byte(goVersion+"\n"), 0o644); err != nil {
+		return err
+	}
+	return writePage(root, dir, goBin)
+}
+
+// writePage writes everything of the folder but the app: Go's
+// wasm_exec.js, the README and the page (cheap, so always).
+func writePage(root, dir, goBin string) error {
 	goroot, err := goEnv(goBin, root, "GOROOT")
 	if err != nil {
 		return err
@@ -58,7 +79,7 @@ func Build(dir string, log io.Writer) error {
 	if err := copyFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js")); err != nil {
 		return fmt.Errorf("wasm_exec.js of the Go installation: %w", err)
 	}
-	if err := copyFile(filepath.Join(root, "README.md"), filepath.Join(dir, "README.md")); err != nil {
+	if err := writeDocs(root, dir); err != nil {
 		return err
 	}
 	return fs.WalkDir(page, "page", func(path string, d fs.DirEntry, err error) error {
@@ -71,6 +92,74 @@ func Build(dir string, log io.Writer) error {
 		}
 		return os.WriteFile(filepath.Join(dir, filepath.Base(path)), b, 0o644)
 	})
+}
+
+// staleBy says why wasm must be compiled again, "" when it need not: it
+// is missing, a file of the module (Go sources, go.mod, go.sum, embedded
+// assets) is newer than it, or another Go version built it (wasm_exec.js
+// must match the compiler). The stamp wasm+".goversion" names the version.
+func staleBy(root, wasm, goVersion string) (string, error) {
+	built, err := os.Stat(wasm)
+	if err != nil {
+		return "none built yet", nil
+	}
+	if _, err := os.Stat(wasm + ".gz"); err != nil {
+		return "no compressed copy", nil
+	}
+	stamp, err := os.ReadFile(wasm + ".goversion")
+	if err != nil || strings.TrimSpace(string(stamp)) != goVersion {
+		return "built by another Go version", nil
+	}
+	newer := ""
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			// Dot folders (.git, .bin), the build output and the other
+			// commands (cmd/, tools/: the app imports none) hold no source
+			// of the app.
+			rel, _ := filepath.Rel(root, path)
+			skip := strings.HasPrefix(name, ".") || name == "testdata" || rel == "build" || rel == "cmd" || rel == "tools"
+			if path != root && skip {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !isSource(root, path) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.ModTime().After(built.ModTime()) {
+			rel, _ := filepath.Rel(root, path)
+			newer = rel + " is newer"
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return newer, err
+}
+
+// isSource reports whether the file at path goes into the app: a Go
+// file but a test, go.mod, go.sum, or a file the assets package embeds.
+func isSource(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return true
+	}
+	rel = filepath.ToSlash(rel)
+	name := filepath.Base(rel)
+	switch {
+	case strings.HasSuffix(name, "_test.go"):
+		return false
+	case strings.HasSuffix(name, ".go"), rel == "go.mod", rel == "go.sum":
+		return true
+	}
+	return strings.HasPrefix(rel, "assets/")
 }
 
 // goCommand is the go command: the one on PATH, else the one go run or

@@ -5,7 +5,8 @@
 //	go run ./cmd/serve -addr :8080        # serve a classroom: every machine on the network can reach it
 //
 // The folder it builds is static (the app as WebAssembly, the page around
-// it, Go's wasm_exec.js, the README) and any static web host can serve it
+// it, Go's wasm_exec.js, the README and docs/ rendered to HTML with their
+// pictures) and any static web host can serve it
 // as it is; netcubes.wasm.gz beside netcubes.wasm is the same file
 // compressed, for hosts that serve precompressed files (this one does).
 // The page's address takes the app's flags: /?strategy=statesync&preset=mobile.

@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"html"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeFolder is a web folder with a small wasm and its .gz.
@@ -156,6 +161,141 @@ func TestRunRefusesBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-nosuch"}, {"extra"}, {"-addr"}} {
 		if err := run(args, &out); err == nil || !strings.HasPrefix(err.Error(), "usage: ") {
 			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestStaleBy: the wasm is compiled again only when something that goes
+// into it is newer (a Go file but a test, go.mod, go.sum, an embedded
+// asset), when a file of the build is missing, or when another Go version
+// built it; a newer test, README or picture does not count.
+func TestStaleBy(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string, age time.Duration) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(rel), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const old, built, fresh = 3 * time.Hour, 2 * time.Hour, time.Hour
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "ui/app.go", "assets/scripts/katamari.txt"} {
+		write(f, old)
+	}
+	wasm := filepath.Join(root, "build", "web", "netcubes.wasm")
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "none built yet" {
+		t.Fatalf("no wasm: %q", got)
+	}
+	write("build/web/netcubes.wasm", built)
+	write("build/web/netcubes.wasm.gz", built)
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "built by another Go version" {
+		t.Fatalf("no stamp: %q", got)
+	}
+	write("build/web/netcubes.wasm.goversion", built)
+	os.WriteFile(wasm+".goversion", []byte("go1.26\n"), 0o644)
+	if got, _ := staleBy(root, wasm, "go1.26"); got != "" {
+		t.Fatalf("up to date: %q", got)
+	}
+	if got, _ := staleBy(root, wasm, "go1.27"); got != "built by another Go version" {
+		t.Fatalf("another Go: %q", got)
+	}
+	for _, f := range []string{"ui/app_test.go", "README.md", "docs/x.png", ".git/index", "build/web/index.html"} {
+		write(f, fresh)
+		if got, _ := staleBy(root, wasm, "go1.26"); got != "" {
+			t.Errorf("a newer %s made it stale: %q", f, got)
+		}
+	}
+	for _, f := range []string{"ui/app.go", "go.sum", "assets/scripts/katamari.txt"} {
+		write(f, fresh)
+		if got, _ := staleBy(root, wasm, "go1.26"); got != f+" is newer" {
+			t.Errorf("a newer %s: %q", f, got)
+		}
+		write(f, old)
+	}
+}
+
+// TestDocsRendered: the README the page links to is rendered to HTML, and
+// every local link and picture of every rendered page is in the folder
+// (nothing 404s).
+func TestDocsRendered(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeDocs(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	index, err := page.ReadFile("page/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(index, []byte(`href="README.html"`)) {
+		t.Error("the page does not link to README.html")
+	}
+	ref := regexp.MustCompile(`(?:src|href)="([^"#:]+)(?:#[^"]*)?"`)
+	pages := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		pages++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range ref.FindAllSubmatch(b, -1) {
+			target := filepath.Join(filepath.Dir(p), html.UnescapeString(string(m[1])))
+			if _, err := os.Stat(target); err != nil {
+				rel, _ := filepath.Rel(dir, p)
+				t.Errorf("%s links to %s, which the folder lacks", rel, m[1])
+			}
+		}
+		return nil
+	})
+	if pages < 2 {
+		t.Errorf("%d pages rendered, want the README and docs/", pages)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "README.html")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestBrowserWasmSizeInReadme (run with the browser tests, which build the
+// same folder): the README's sizes of the app in the web folder
+// (as built and gzipped) are within 10 % of what the build makes.
+func TestBrowserWasmSizeInReadme(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the app for js/wasm")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`netcubes\\.wasm` of ([0-9.]+) MB, ([0-9.]+) MB gzipped").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README states no \"`netcubes.wasm` of N MB, M MB gzipped\"")
+	}
+	dir, err := webFolder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"netcubes.wasm", "netcubes.wasm.gz"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stated, _ := strconv.ParseFloat(string(m[i+1]), 64)
+		got := float64(fi.Size()) / 1e6
+		if got < stated*0.9 || got > stated*1.1 {
+			t.Errorf("%s is %.1f MB; the README says %.1f MB", name, got, stated)
 		}
 	}
 }

@@ -158,7 +158,9 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
 			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
 			if v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 {
-				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+				if !b.tileOffscreen(m, v) {
+					m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+				}
 				continue
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
@@ -178,23 +180,59 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	}
 }
 
+// tileOffscreen reports whether the ground tile over mesh vertices v lies
+// wholly beyond one edge of the viewport: it would draw nothing.
+func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
+	var pts [4]Point
+	for i, k := range v {
+		pts[i] = Point{m.Vertices[k].DstX, m.Vertices[k].DstY}
+	}
+	return b.proj.allOffscreen(pts[:], 0)
+}
+
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
+// The pieces share their ends: each end is projected once. Pieces wholly
+// off one side of the view are left out: they would draw nothing.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
 	const pieces = 16
+	step := c.Sub(a).Mul(1.0 / pieces)
+	p, cp := a, b.proj.Clip(a)
+	dp := b.proj.ClipDir(step)
+	inp := b.proj.InFront(cp)
+	var sp Point
+	if inp {
+		sp = b.proj.ToScreen(cp)
+	}
 	for k := 0; k < pieces; k++ {
-		p := a.Add(c.Sub(a).Mul(float64(k) / pieces))
 		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
+		cq := cp.Add(dp)
+		inq := b.proj.InFront(cq)
+		var sq Point
+		if inq {
+			sq = b.proj.ToScreen(cq)
+		}
 		mid := p.Add(q).Mul(0.5)
 		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
-		if fade <= 0 {
-			continue
+		switch {
+		case fade <= 0:
+		case inp && inq:
+			if !b.proj.offscreen(sp, sq, s.GridLineWidth) {
+				b.Ground.Line(sp, sq, s.GridLineWidth, b.gridColor(mid, fade))
+			}
+		default:
+			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, b.gridColor(mid, fade))
 		}
-		col := b.fogged(s.GridColor, mid)
-		col.A *= float32(fade)
-		b.segment(&b.Ground, p, q, s.GridLineWidth, col)
+		p, cp, inp, sp = q, cq, inq, sq
 	}
+}
+
+// gridColor is the grid's colour at w, fogged and faded.
+func (b *Builder) gridColor(w mgl64.Vec3, fade float64) RGBA {
+	col := b.fogged(b.Style.GridColor, w)
+	col.A *= float32(fade)
+	return col
 }
 
 // AddSegment adds a 3D line segment to the Lines layer (overlays).
@@ -203,7 +241,11 @@ func (b *Builder) AddSegment(p, q mgl64.Vec3, width float32, c RGBA) {
 }
 
 func (b *Builder) segment(m *Mesh, p, q mgl64.Vec3, width float32, c RGBA) {
-	cp, cq := b.proj.Clip(p), b.proj.Clip(q)
+	b.clipSegment(m, b.proj.Clip(p), b.proj.Clip(q), width, c)
+}
+
+// clipSegment is segment with its ends already in clip space.
+func (b *Builder) clipSegment(m *Mesh, cp, cq mgl64.Vec4, width float32, c RGBA) {
 	inp, inq := b.proj.InFront(cp), b.proj.InFront(cq)
 	switch {
 	case !inp && !inq:
@@ -336,6 +378,9 @@ func (b *Builder) AddCubes(cubes []Cube) {
 				b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2])),
 			})
 		}
+		if shadow {
+			b.addShadow(&ground, ax, light)
+		}
 		tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
 		for axis := 0; axis < 3; axis++ {
 			for s, sign := range [2]float64{1, -1} {
@@ -343,12 +388,6 @@ func (b *Builder) AddCubes(cubes []Cube) {
 				centre := c.Position.Add(n) // of the face
 				lit := -n.Dot(light) / c.HalfExtent
 				fc := &faceCorners[axis][s]
-				if lit > 0 && shadow {
-					// The light-facing faces of a convex body cover its
-					// shadow exactly once, so their projections tile the
-					// silhouette without overlapping.
-					b.addShadowFace(&ground, fc)
-				}
 				// Back-face culling: keep faces whose outward normal points
 				// toward the eye.
 				if n.Dot(eye.Sub(centre)) <= 0 {
@@ -378,18 +417,38 @@ func (b *Builder) AddCubes(cubes []Cube) {
 	}
 }
 
-// addShadowFace adds the ground projection of one light-facing face.
-func (b *Builder) addShadowFace(ground *[8]mgl64.Vec4, fc *[4]int) {
-	var q [4]Point
-	for k, i := range fc {
-		if !b.proj.InFront(ground[i]) {
-			b.poly = append(b.poly[:0], ground[fc[0]], ground[fc[1]], ground[fc[2]], ground[fc[3]])
+// silhouette lists, in order around it, the corners of a cube's outline
+// as seen along the light, relative to the corner nearest the light: that
+// corner with one, two, one, two... of its axis bits flipped. Each step
+// flips one bit, so consecutive corners share an edge; the nearest and
+// farthest corners lie inside the outline.
+var silhouette = [6]int{1, 3, 2, 6, 4, 5}
+
+// addShadow adds a cube's shadow: the ground projection of its outline
+// seen from the light, one hexagon (four triangles over six vertices).
+// It covers exactly what the projections of the light-facing faces
+// would, with half the vertices and no edges inside.
+func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax [3]mgl64.Vec3, light mgl64.Vec3) {
+	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
+	for a := range ax {
+		if ax[a].Dot(light) < 0 {
+			near |= 1 << a
+		}
+	}
+	var q [6]Point
+	for k, e := range silhouette {
+		g := ground[near^e]
+		if !b.proj.InFront(g) {
+			b.poly = b.poly[:0]
+			for _, e := range silhouette {
+				b.poly = append(b.poly, ground[near^e])
+			}
 			b.addClipped(&b.Shadows, b.poly, RGBA{0, 0, 0, 1})
 			return
 		}
-		q[k] = b.proj.ToScreen(ground[i])
+		q[k] = b.proj.ToScreen(g)
 	}
-	b.Shadows.Quad(&q, RGBA{0, 0, 0, 1})
+	b.Shadows.Polygon(q[:], RGBA{0, 0, 0, 1})
 }
 
 // queueFace records a face to be drawn once the sort has placed it.

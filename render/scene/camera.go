@@ -164,6 +164,29 @@ func (p *Projector) sphereOffscreen(c mgl64.Vec4, r, margin float64) bool {
 	return x > lim || x < -lim || y > lim || y < -lim
 }
 
+// offscreen reports whether the segment from a to b, drawn width pixels
+// wide, lies wholly beyond one edge of the viewport (and so draws nothing).
+func (p *Projector) offscreen(a, b Point, width float32) bool {
+	pts := [2]Point{a, b}
+	return p.allOffscreen(pts[:], width)
+}
+
+// allOffscreen reports whether every point lies more than margin pixels
+// beyond the same edge of the viewport: a convex shape through them then
+// draws nothing.
+func (p *Projector) allOffscreen(pts []Point, margin float32) bool {
+	x0, y0 := float32(p.vp.X)-margin, float32(p.vp.Y)-margin
+	x1, y1 := float32(p.vp.X+p.vp.W)+margin, float32(p.vp.Y+p.vp.H)+margin
+	left, right, above, below := true, true, true, true
+	for _, q := range pts {
+		left = left && q.X < x0
+		right = right && q.X > x1
+		above = above && q.Y < y0
+		below = below && q.Y > y1
+	}
+	return left || right || above || below
+}
+
 // InFront reports whether a clip-space point lies beyond the near plane.
 // With an OpenGL perspective matrix the clip w is the distance along the
 // view direction, so the near plane is w = near.

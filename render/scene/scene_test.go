@@ -292,3 +292,26 @@ func BenchmarkBuildCubes(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(bl.order)), "faces")
 }
+
+// TestAllOffscreen: a shape is left out only when all its points are past
+// the same edge of the viewport; points past different edges may still
+// cross it (a tile across a corner).
+func TestAllOffscreen(t *testing.T) {
+	p := Projector{vp: Viewport{X: 100, Y: 50, W: 200, H: 100}}
+	for _, c := range []struct {
+		name string
+		pts  []Point
+		want bool
+	}{
+		{"inside", []Point{{150, 80}, {160, 90}}, false},
+		{"all left", []Point{{10, 0}, {94, 200}}, true},
+		{"all below", []Point{{0, 156}, {500, 400}}, true},
+		{"across the top-left corner", []Point{{90, 80}, {150, 40}}, false},
+		{"left and right", []Point{{50, 80}, {350, 80}}, false},
+		{"within the margin", []Point{{96, 80}, {97, 90}}, false},
+	} {
+		if got := p.allOffscreen(c.pts, 5); got != c.want {
+			t.Errorf("%s: allOffscreen = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

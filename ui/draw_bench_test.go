@@ -1,0 +1,155 @@
+package ui
+
+// BenchmarkDraw measures the Go side of one App.Draw: what the CPU spends
+// building both views' triangles, the HUD and handing them to Ebitengine,
+// before the GPU (or software OpenGL) draws anything. Ebitengine draws
+// only inside a running game (one RunGame per process, on the main
+// goroutine), so when benchmarks are asked for, TestMain runs the tests
+// and benchmarks inside one and each iteration waits for a frame. The
+// time of a frame is the GPU's and the display's business; the figures
+// that count are the ones measured around App.Draw alone:
+//
+//	draw-ms      the Go side of one Draw, milliseconds (the mean)
+//	draw-allocs  heap allocations inside one Draw
+//
+// Run it on a display (a virtual one is fine):
+//
+//	xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" go test -run XXX -bench Draw -benchtime 200x ./ui
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"netcubes/catalog"
+	"netcubes/game"
+	"netcubes/track"
+)
+
+// drawFrames hands a function to the running game's next Draw; nil when
+// no game runs (no benchmark asked for, or no display). drawFrame waits
+// until it has run: the app must not tick while it draws.
+var drawFrames chan func(screen *ebiten.Image)
+
+// drawn says the function handed over has run.
+var drawn = make(chan struct{})
+
+func drawFrame(f func(screen *ebiten.Image)) {
+	drawFrames <- f
+	<-drawn
+}
+
+// benchGame is the game the benchmarks draw in: it runs nothing itself,
+// it only serves drawFrames.
+type benchGame struct {
+	run  func() int
+	code int
+	done chan struct{}
+	w, h int
+}
+
+func (g *benchGame) Update() error {
+	if g.done == nil {
+		g.done = make(chan struct{})
+		go func() {
+			g.code = g.run()
+			close(g.done)
+		}()
+	}
+	select {
+	case <-g.done:
+		return ebiten.Termination
+	default:
+		return nil
+	}
+}
+
+func (g *benchGame) Draw(screen *ebiten.Image) {
+	for {
+		select {
+		case f := <-drawFrames:
+			f(screen)
+			drawn <- struct{}{}
+			return
+		case <-g.done:
+			return
+		case <-time.After(50 * time.Millisecond):
+			return // let Update see the end of the run
+		}
+	}
+}
+
+func (g *benchGame) Layout(int, int) (int, int) { return g.w, g.h }
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" || os.Getenv("DISPLAY") == "" {
+		os.Exit(m.Run())
+	}
+	drawFrames = make(chan func(*ebiten.Image))
+	g := &benchGame{run: m.Run, w: 1280, h: 720}
+	ebiten.SetWindowSize(g.w, g.h)
+	ebiten.SetVsyncEnabled(false)
+	ebiten.SetScreenClearedEveryFrame(false)
+	if err := ebiten.RunGame(g); err != nil {
+		os.Stderr.WriteString("no game for the draw benchmark: " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Exit(g.code)
+}
+
+// BenchmarkDraw draws the app as it starts (snapshot interpolation on the
+// default link) at 1280×720 while it plays the katamari script, one tick
+// between frames, from the script's 5th second (the ball is forming).
+func BenchmarkDraw(b *testing.B) {
+	if drawFrames == nil {
+		b.Skip("needs a display: run with -bench under xvfb-run (see the file comment)")
+	}
+	tr, err := track.Load("katamari")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := game.DefaultConfig()
+	cfg.Strategies = catalog.All()
+	a, err := NewApp(Options{Session: cfg, Preset: "perfect", NoAudio: true, Track: tr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.winW, a.winH = 1280, 720
+	// Smooth edges cost the rasterizer (software OpenGL on a virtual
+	// display: seconds a frame), not the Go side measured here.
+	a.setAntiAlias(false)
+	for range 300 {
+		a.step()
+	}
+	var (
+		spent  time.Duration
+		allocs uint64
+		before runtime.MemStats
+		after  runtime.MemStats
+		frames int
+	)
+	frame := func(screen *ebiten.Image) {
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		a.Draw(screen)
+		spent += time.Since(start)
+		runtime.ReadMemStats(&after)
+		allocs += after.Mallocs - before.Mallocs
+		frames++
+	}
+	drawFrame(frame) // the first frame makes the images and buffers
+	spent, allocs, frames = 0, 0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		a.step()
+		drawFrame(frame)
+	}
+	b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "draw-ms")
+	b.ReportMetric(float64(allocs)/float64(frames), "draw-allocs")
+}
