@@ -21,10 +21,11 @@ package physics
 //   - each body's rotation matrix (a function of its quaternion) and, for
 //     a sleeping body, its fat bounds (a function of the pose it fell
 //     asleep at: nothing moves them while it sleeps);
-//   - the broadphase's grids (the sleeping grid is marked dirty, so the
-//     next step rebuilds it from those bounds; the awake grid is rebuilt
-//     every step) and its search marks (cleared: a mark left by the future
-//     the world is rewound from would hide a pair);
+//   - the broadphase's sleeping grid (marked dirty, so the next step
+//     rebuilds it from those bounds), its search marks (cleared: a mark
+//     left by the future the world is rewound from would hide a pair) and
+//     its sweep order (only where the next sort starts from: the pairs it
+//     finds do not depend on it);
 //   - the list of awake bodies (marked dirty: rebuilt from the flags);
 //   - the solver's arrays, the islands' union-find, and every body's
 //     motion bounds: scratch that each step rebuilds from the above.
