@@ -36,6 +36,8 @@ package physics
 import (
 	"math"
 	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // maxCellsPerBody is the most cells one body is inserted into. A body
@@ -267,16 +269,7 @@ func (w *World) findPairs() {
 	if len(bp.stamps) < len(w.bodies) {
 		bp.stamps = append(bp.stamps, make([]uint32, len(w.bodies)-len(bp.stamps))...)
 	}
-	if bp.sleepingDirty {
-		w.isl.scratch = w.isl.scratch[:0]
-		for i := range w.bodies {
-			if !w.bodies[i].awake {
-				w.isl.scratch = append(w.isl.scratch, int32(i))
-			}
-		}
-		bp.build(&bp.sleeping, w.isl.scratch)
-		bp.sleepingDirty = false
-	}
+	w.buildSleeping()
 	for _, i := range w.awake {
 		w.bodyBounds(i)
 	}
@@ -377,6 +370,23 @@ func insertionSortKeys(keys []sweepKey) {
 		}
 		keys[b] = k
 	}
+}
+
+// buildSleeping rebuilds the sleeping grid if the set of sleeping bodies
+// changed since it was built.
+func (w *World) buildSleeping() {
+	bp := &w.bp
+	if !bp.sleepingDirty {
+		return
+	}
+	w.isl.scratch = w.isl.scratch[:0]
+	for i := range w.bodies {
+		if !w.bodies[i].awake {
+			w.isl.scratch = append(w.isl.scratch, int32(i))
+		}
+	}
+	bp.build(&bp.sleeping, w.isl.scratch)
+	bp.sleepingDirty = false
 }
 
 // search appends the pairs of body i with the bodies of grid g.
@@ -566,4 +576,70 @@ func (w *World) setBounds(i int32, sweep float64) {
 	w.bp.fat[i] = aabb{sub(b.pos, grow), add(b.pos, grow)}
 	w.bp.balls[i] = ball{b.pos, b.radius + b.margin}
 	b.minZ = b.pos.z - ext.z
+}
+
+// BodiesNear appends to dst[:0] every body whose centre is within r of
+// centre, and perhaps a few more (the caller tests the distance itself),
+// in index order, and returns it. It reads the awake bodies and, through
+// the sleeping grid, only the sleepers listed in the cells the sphere's
+// box overlaps: a force field around the player (the katamari's pull)
+// then costs the bodies near it, not a pass over every body of the world,
+// whose scattered reads were a twentieth of a katamari step. A sleeping
+// body's centre lies inside its bounds, so it is listed in the cell that
+// holds its centre. It changes nothing a step reads: the grid and the
+// awake list it may rebuild are rebuilt from the same bodies by the step.
+func (w *World) BodiesNear(centre mgl64.Vec3, r float64, dst []BodyID) []BodyID {
+	dst = dst[:0]
+	c := toVec(centre)
+	bp := &w.bp
+	q := aabb{sub(c, vec3{r, r, r}), add(c, vec3{r, r, r})}
+	lo, hi, n := bp.cellRange(&q)
+	if !(r >= 0) || !isFinite3(c) || n > maxCellsPerBody {
+		// Not a small sphere: every body.
+		for i := range w.bodies {
+			dst = append(dst, BodyID(i))
+		}
+		return dst
+	}
+	if w.awakeDirty {
+		w.rebuildAwake()
+	}
+	w.buildSleeping()
+	r2 := float64(r*r) * (1 + 1e-9)
+	within := func(i int32) bool {
+		d := sub(w.bodies[i].pos, c)
+		return dot(d, d) <= r2
+	}
+	for _, i := range w.awake {
+		if within(i) {
+			dst = append(dst, BodyID(i))
+		}
+	}
+	bp.stamp++
+	if bp.stamp == 0 { // wrapped: forget all marks
+		clear(bp.stamps)
+		bp.stamp = 1
+	}
+	if len(bp.stamps) < len(w.bodies) {
+		bp.stamps = append(bp.stamps, make([]uint32, len(w.bodies)-len(bp.stamps))...)
+	}
+	g := &bp.sleeping
+	cand := addCandidates(bp.cand[:0], g.big, bp.stamps, bp.stamp)
+	if len(g.items) > 0 {
+		for z := lo[2]; z <= hi[2]; z++ {
+			for y := lo[1]; y <= hi[1]; y++ {
+				for x := lo[0]; x <= hi[0]; x++ {
+					cand = addCandidates(cand, g.bucket(cellHash(x, y, z, g.mask)), bp.stamps, bp.stamp)
+				}
+			}
+		}
+	}
+	bp.cand = cand
+	for _, i := range cand {
+		if within(i) {
+			dst = append(dst, BodyID(i))
+		}
+	}
+	slices.Sort(dst)
+	return dst
 }
