@@ -158,15 +158,10 @@ func (w *World) Save(s *Saved) {
 	if len(s.bodies) != len(w.bodies) { // a world's body count only grows
 		s.bodies = make([]savedBody, len(w.bodies))
 	}
-	extras := 0
-	for i := range w.bodies {
-		if w.hasExtra(&w.bodies[i]) {
-			extras++
-		}
-	}
-	s.extras = fit(s.extras, extras)
+	// One pass over the bodies (each body's saved fields are its first
+	// four cache lines): the extras are appended, grown as fit grows.
+	s.extras = s.extras[:0]
 	s.forces = s.forces[:0] // almost always empty: after a Step every force is zero
-	extras = 0
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		s.bodies[i] = savedBody{
@@ -174,9 +169,14 @@ func (w *World) Save(s *Saved) {
 			island: b.island, islandNxt: b.islandNext, contactHead: b.contactHead, extra: -1, awake: b.awake,
 		}
 		if w.hasExtra(b) {
-			s.bodies[i].extra = int32(extras)
-			s.extras[extras] = bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng}
-			extras++
+			n := len(s.extras)
+			if n == cap(s.extras) { // grown as fit would: a quarter more room
+				grown := make([]bodyExtra, n, n+n/4+32)
+				copy(grown, s.extras)
+				s.extras = grown
+			}
+			s.bodies[i].extra = int32(n)
+			s.extras = append(s.extras, bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng})
 		}
 		if b.force != (vec3{}) || b.torque != (vec3{}) {
 			s.forces = append(s.forces, savedForce{int32(i), b.force, b.torque})
