@@ -2,22 +2,22 @@ package physics
 
 // Design note: the broadphase finds the pairs of bodies that might touch
 // this step, so the exact (and much more expensive) box-box test only runs
-// on those. It uses a uniform grid stored as a spatial hash: space is cut
-// into cubes of Config.CellSize, each body is listed in every cell its
-// bounds overlap, and two bodies are candidates when they share a cell and
-// their bounds overlap.
+// on those. Two structures, one per kind of partner:
 //
-// Two grids are kept:
+//   - sleeping bodies are listed in a uniform grid stored as a spatial
+//     hash: space is cut into cubes of Config.CellSize, each body is
+//     listed in every cell its bounds overlap, and an awake body meets
+//     the sleepers of the cells its bounds overlap. They do not move, so
+//     the grid is rebuilt only when the set of sleeping bodies changes.
+//   - awake bodies find each other by sort and sweep along x (sweepAwake),
+//     every step, from last step's order. It replaced an awake grid
+//     rebuilt every step, which cost a katamari ball's dozen cubes per
+//     cell in hashing and candidate lists (docs/design/physics-many-worlds.md).
 //
-//   - the sleeping grid lists sleeping bodies. They do not move, so it is
-//     rebuilt only when the set of sleeping bodies changes.
-//   - the awake grid lists awake bodies and is rebuilt every step, at a
-//     cost proportional to the number of awake bodies.
-//
-// Only awake bodies search the grids, so a world that is asleep does no
-// broadphase work at all, and a player rolling through a sleeping grid of
-// 900 cubes costs one search per step. Sleeping bodies never need to find
-// each other: their contacts are kept as they were when they fell asleep.
+// Only awake bodies search, so a world that is asleep does no broadphase
+// work at all, and a player rolling through a sleeping grid of 900 cubes
+// costs one search per step. Sleeping bodies never need to find each
+// other: their contacts are kept as they were when they fell asleep.
 //
 // Each body's bounds are "fat": grown by half the speculative distance plus
 // the distance it can move during the step (see bodyBounds). Two fat boxes
@@ -28,13 +28,16 @@ package physics
 // overlap far more often than the boxes come near), and the narrowphase
 // then bounds each pair's margin more tightly still (pairMargin).
 //
-// Determinism: grids are built by a counting sort over bodies in index
-// order, searched in a fixed cell order, and the resulting pair keys are
-// sorted. Nothing depends on memory addresses, maps or timing.
+// Determinism: the grid is built by a counting sort over bodies in index
+// order and searched in a fixed cell order, the sweep's order is a total
+// one (x, then index), and the resulting pair keys are sorted. Nothing
+// depends on memory addresses, maps or timing.
 
 import (
 	"math"
 	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // maxCellsPerBody is the most cells one body is inserted into. A body
@@ -85,8 +88,14 @@ type broadphase struct {
 	// contact's bookkeeping and the narrowphase.
 	balls         []ball
 	sleeping      spatialHash
-	awake         spatialHash
 	sleepingDirty bool
+
+	// sweep is the awake bodies in sort-and-sweep order (sweepAwake),
+	// kept from step to step as the next sort's starting order; sweepMark
+	// and sweepGen mark which bodies are awake this step.
+	sweep     []sweepKey
+	sweepMark []uint32
+	sweepGen  uint32
 
 	// stamps[j] == stamp marks body j as already tested in this search;
 	// it replaces a "seen" set without clearing anything per search.
@@ -260,20 +269,10 @@ func (w *World) findPairs() {
 	if len(bp.stamps) < len(w.bodies) {
 		bp.stamps = append(bp.stamps, make([]uint32, len(w.bodies)-len(bp.stamps))...)
 	}
-	if bp.sleepingDirty {
-		w.isl.scratch = w.isl.scratch[:0]
-		for i := range w.bodies {
-			if !w.bodies[i].awake {
-				w.isl.scratch = append(w.isl.scratch, int32(i))
-			}
-		}
-		bp.build(&bp.sleeping, w.isl.scratch)
-		bp.sleepingDirty = false
-	}
+	w.buildSleeping()
 	for _, i := range w.awake {
 		w.bodyBounds(i)
 	}
-	bp.build(&bp.awake, w.awake)
 
 	groundReach := float64(0.5 * w.cfg.SpeculativeDistance)
 	for _, i := range w.awake {
@@ -289,16 +288,109 @@ func (w *World) findPairs() {
 			bp.stamp = 1
 		}
 		bp.stamps[i] = bp.stamp
-		bp.search(&bp.sleeping, i, false)
-		bp.search(&bp.awake, i, true)
+		bp.search(&bp.sleeping, i)
 	}
+	bp.sweepAwake(w.awake, len(w.bodies))
 	slices.Sort(bp.pairs)
 }
 
-// search appends the pairs of body i with the bodies of grid g. In the awake
-// grid only partners with a higher index are taken, so each awake pair is
-// found once.
-func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
+// sweepKey is an awake body in the sweep's order: the low x of its fat
+// bounds, then its index (so that equal bounds still sort one way).
+type sweepKey struct {
+	x float64
+	i int32
+}
+
+// sweepAwake appends the pairs of awake bodies whose fat bounds and
+// spheres overlap, by sort and sweep along x: the bodies sorted by the low
+// x of their bounds, each is tested against those after it whose low x is
+// not beyond its high x. Every overlapping pair is found once (from the one
+// earlier in the order), the same pairs as a grid search would find, and
+// findPairs sorts them by key, so the result does not depend on the method.
+// A katamari ball is a dense clump of awake cubes: a 1 m grid cell there
+// holds a dozen of them, and searching the awake grid cost each body its
+// cells' hashing and every cell mate's bounds; the sweep reads only the
+// bodies its bounds reach along x, from one small sorted array. The order
+// is kept from the last step, and a pile moves little between steps, so
+// the insertion sort does little work.
+func (bp *broadphase) sweepAwake(awake []int32, bodies int) {
+	if len(bp.sweepMark) < bodies {
+		bp.sweepMark = append(bp.sweepMark, make([]uint32, bodies-len(bp.sweepMark))...)
+	}
+	// Marks: 2·gen for a body awake this step, 2·gen+1 once it is listed.
+	bp.sweepGen++
+	if bp.sweepGen >= 1<<31 { // wrapped: forget all marks
+		clear(bp.sweepMark)
+		bp.sweepGen = 1
+	}
+	gen := 2 * bp.sweepGen
+	mark := bp.sweepMark
+	for _, i := range awake {
+		mark[i] = gen
+	}
+	// Last step's order first (the bodies still awake), then the others.
+	keys := bp.sweep[:0]
+	for _, k := range bp.sweep {
+		if mark[k.i] == gen {
+			mark[k.i] = gen + 1
+			keys = append(keys, sweepKey{bp.fat[k.i].min.x, k.i})
+		}
+	}
+	for _, i := range awake {
+		if mark[i] == gen {
+			keys = append(keys, sweepKey{bp.fat[i].min.x, i})
+		}
+	}
+	insertionSortKeys(keys)
+	bp.sweep = keys
+	fat, balls := bp.fat, bp.balls
+	for a := range keys {
+		i := keys[a].i
+		fi, bi := &fat[i], &balls[i]
+		hi := fi.max.x
+		for _, k := range keys[a+1:] {
+			if k.x > hi {
+				break
+			}
+			if overlaps(fi, &fat[k.i]) && near(bi, &balls[k.i]) {
+				bp.pairs = append(bp.pairs, pairKey(i, k.i))
+			}
+		}
+	}
+}
+
+// insertionSortKeys sorts keys by x, then index.
+func insertionSortKeys(keys []sweepKey) {
+	for a := 1; a < len(keys); a++ {
+		k := keys[a]
+		b := a
+		for b > 0 && (keys[b-1].x > k.x || (keys[b-1].x == k.x && keys[b-1].i > k.i)) {
+			keys[b] = keys[b-1]
+			b--
+		}
+		keys[b] = k
+	}
+}
+
+// buildSleeping rebuilds the sleeping grid if the set of sleeping bodies
+// changed since it was built.
+func (w *World) buildSleeping() {
+	bp := &w.bp
+	if !bp.sleepingDirty {
+		return
+	}
+	w.isl.scratch = w.isl.scratch[:0]
+	for i := range w.bodies {
+		if !w.bodies[i].awake {
+			w.isl.scratch = append(w.isl.scratch, int32(i))
+		}
+	}
+	bp.build(&bp.sleeping, w.isl.scratch)
+	bp.sleepingDirty = false
+}
+
+// search appends the pairs of body i with the bodies of grid g.
+func (bp *broadphase) search(g *spatialHash, i int32) {
 	b := &bp.fat[i]
 	// First the candidates, each once (a body listed in several of the
 	// cells searched turns up several times), then the bounds tests. The
@@ -306,18 +398,18 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 	// closure called per entry was a twentieth of a katamari step.
 	stamps, stamp := bp.stamps, bp.stamp
 	cand := bp.cand[:0]
-	cand = addCandidates(cand, g.big, i, onlyHigher, stamps, stamp)
+	cand = addCandidates(cand, g.big, stamps, stamp)
 	if len(g.items) > 0 {
 		lo, hi, n := bp.cellRange(b)
 		if n > maxCellsPerBody {
 			// A big body searching: test everything in the grid instead
 			// of walking an enormous cell range.
-			cand = addCandidates(cand, g.items, i, onlyHigher, stamps, stamp)
+			cand = addCandidates(cand, g.items, stamps, stamp)
 		} else {
 			for z := lo[2]; z <= hi[2]; z++ {
 				for y := lo[1]; y <= hi[1]; y++ {
 					for x := lo[0]; x <= hi[0]; x++ {
-						cand = addCandidates(cand, g.bucket(cellHash(x, y, z, g.mask)), i, onlyHigher, stamps, stamp)
+						cand = addCandidates(cand, g.bucket(cellHash(x, y, z, g.mask)), stamps, stamp)
 					}
 				}
 			}
@@ -333,12 +425,11 @@ func (bp *broadphase) search(g *spatialHash, i int32, onlyHigher bool) {
 }
 
 // addCandidates appends to cand the bodies of js not met yet in this
-// search (stamps[j] != stamp), marking them met; with onlyHigher, only
-// those above i (in the awake grid, a lower partner found the pair
-// already). Small enough to be inlined into search.
-func addCandidates(cand, js []int32, i int32, onlyHigher bool, stamps []uint32, stamp uint32) []int32 {
+// search (stamps[j] != stamp), marking them met. Small enough to be
+// inlined into search.
+func addCandidates(cand, js []int32, stamps []uint32, stamp uint32) []int32 {
 	for _, j := range js {
-		if (!onlyHigher || j > i) && stamps[j] != stamp {
+		if stamps[j] != stamp {
 			stamps[j] = stamp
 			cand = append(cand, j)
 		}
@@ -485,4 +576,70 @@ func (w *World) setBounds(i int32, sweep float64) {
 	w.bp.fat[i] = aabb{sub(b.pos, grow), add(b.pos, grow)}
 	w.bp.balls[i] = ball{b.pos, b.radius + b.margin}
 	b.minZ = b.pos.z - ext.z
+}
+
+// BodiesNear appends to dst[:0] every body whose centre is within r of
+// centre, and perhaps a few more (the caller tests the distance itself),
+// in index order, and returns it. It reads the awake bodies and, through
+// the sleeping grid, only the sleepers listed in the cells the sphere's
+// box overlaps: a force field around the player (the katamari's pull)
+// then costs the bodies near it, not a pass over every body of the world,
+// whose scattered reads were a twentieth of a katamari step. A sleeping
+// body's centre lies inside its bounds, so it is listed in the cell that
+// holds its centre. It changes nothing a step reads: the grid and the
+// awake list it may rebuild are rebuilt from the same bodies by the step.
+func (w *World) BodiesNear(centre mgl64.Vec3, r float64, dst []BodyID) []BodyID {
+	dst = dst[:0]
+	c := toVec(centre)
+	bp := &w.bp
+	q := aabb{sub(c, vec3{r, r, r}), add(c, vec3{r, r, r})}
+	lo, hi, n := bp.cellRange(&q)
+	if !(r >= 0) || !isFinite3(c) || n > maxCellsPerBody {
+		// Not a small sphere: every body.
+		for i := range w.bodies {
+			dst = append(dst, BodyID(i))
+		}
+		return dst
+	}
+	if w.awakeDirty {
+		w.rebuildAwake()
+	}
+	w.buildSleeping()
+	r2 := float64(r*r) * (1 + 1e-9)
+	within := func(i int32) bool {
+		d := sub(w.bodies[i].pos, c)
+		return dot(d, d) <= r2
+	}
+	for _, i := range w.awake {
+		if within(i) {
+			dst = append(dst, BodyID(i))
+		}
+	}
+	bp.stamp++
+	if bp.stamp == 0 { // wrapped: forget all marks
+		clear(bp.stamps)
+		bp.stamp = 1
+	}
+	if len(bp.stamps) < len(w.bodies) {
+		bp.stamps = append(bp.stamps, make([]uint32, len(w.bodies)-len(bp.stamps))...)
+	}
+	g := &bp.sleeping
+	cand := addCandidates(bp.cand[:0], g.big, bp.stamps, bp.stamp)
+	if len(g.items) > 0 {
+		for z := lo[2]; z <= hi[2]; z++ {
+			for y := lo[1]; y <= hi[1]; y++ {
+				for x := lo[0]; x <= hi[0]; x++ {
+					cand = addCandidates(cand, g.bucket(cellHash(x, y, z, g.mask)), bp.stamps, bp.stamp)
+				}
+			}
+		}
+	}
+	bp.cand = cand
+	for _, i := range cand {
+		if within(i) {
+			dst = append(dst, BodyID(i))
+		}
+	}
+	slices.Sort(dst)
+	return dst
 }

@@ -21,10 +21,11 @@ package physics
 //   - each body's rotation matrix (a function of its quaternion) and, for
 //     a sleeping body, its fat bounds (a function of the pose it fell
 //     asleep at: nothing moves them while it sleeps);
-//   - the broadphase's grids (the sleeping grid is marked dirty, so the
-//     next step rebuilds it from those bounds; the awake grid is rebuilt
-//     every step) and its search marks (cleared: a mark left by the future
-//     the world is rewound from would hide a pair);
+//   - the broadphase's sleeping grid (marked dirty, so the next step
+//     rebuilds it from those bounds), its search marks (cleared: a mark
+//     left by the future the world is rewound from would hide a pair) and
+//     its sweep order (only where the next sort starts from: the pairs it
+//     finds do not depend on it);
 //   - the list of awake bodies (marked dirty: rebuilt from the flags);
 //   - the solver's arrays, the islands' union-find, and every body's
 //     motion bounds: scratch that each step rebuilds from the above.
@@ -157,15 +158,10 @@ func (w *World) Save(s *Saved) {
 	if len(s.bodies) != len(w.bodies) { // a world's body count only grows
 		s.bodies = make([]savedBody, len(w.bodies))
 	}
-	extras := 0
-	for i := range w.bodies {
-		if w.hasExtra(&w.bodies[i]) {
-			extras++
-		}
-	}
-	s.extras = fit(s.extras, extras)
+	// One pass over the bodies (each body's saved fields are its first
+	// four cache lines): the extras are appended, grown as fit grows.
+	s.extras = s.extras[:0]
 	s.forces = s.forces[:0] // almost always empty: after a Step every force is zero
-	extras = 0
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		s.bodies[i] = savedBody{
@@ -173,9 +169,14 @@ func (w *World) Save(s *Saved) {
 			island: b.island, islandNxt: b.islandNext, contactHead: b.contactHead, extra: -1, awake: b.awake,
 		}
 		if w.hasExtra(b) {
-			s.bodies[i].extra = int32(extras)
-			s.extras[extras] = bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng}
-			extras++
+			n := len(s.extras)
+			if n == cap(s.extras) { // grown as fit would: a quarter more room
+				grown := make([]bodyExtra, n, n+n/4+32)
+				copy(grown, s.extras)
+				s.extras = grown
+			}
+			s.bodies[i].extra = int32(n)
+			s.extras = append(s.extras, bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng})
 		}
 		if b.force != (vec3{}) || b.torque != (vec3{}) {
 			s.forces = append(s.forces, savedForce{int32(i), b.force, b.torque})

@@ -60,8 +60,8 @@ func sameValue(a, b reflect.Value, path string) string {
 
 // canonical clears, in place, what a save leaves out because the next
 // step rebuilds it before reading it (see the design note in save.go): the
-// solver's arrays, the islands' union-find, the broadphase's grids, marks
-// and pairs, the awake list, the merge buffers, every body's motion bounds
+// solver's arrays, the islands' union-find, the broadphase's grid, marks,
+// sweep order and pairs, the awake list, the merge buffers, every body's motion bounds
 // (an awake body's fat bounds too: a sleeping body's are state), and the
 // manifold points past a contact's count. Whatever is left must be equal
 // in a restored world and in the world that was saved. Clearing the live
@@ -71,8 +71,9 @@ func canonical(w *World) {
 	w.sol = solver{}
 	w.isl.parent, w.isl.minSleep, w.isl.root, w.isl.scratch = nil, nil, nil, nil
 	bp := &w.bp
-	bp.sleeping, bp.awake = spatialHash{}, spatialHash{}
+	bp.sleeping = spatialHash{}
 	bp.stamps, bp.stamp, bp.cand, bp.pairs = nil, 0, nil, nil
+	bp.sweep, bp.sweepMark, bp.sweepGen = nil, nil, 0
 	bp.sleepingDirty = true
 	w.awake, w.awakeDirty = nil, true
 	w.cs.keys2, w.cs.ids2 = nil, nil

@@ -40,7 +40,7 @@ import (
 )
 
 // sections are the tables of every strategy in the catalog, in menu order,
-// each name once.
+// each name once, then the bench's own "worlds per tick" (worlds.go).
 func sections() []strategy.BenchSection {
 	var out []strategy.BenchSection
 	seen := map[string]bool{}
@@ -56,7 +56,7 @@ func sections() []strategy.BenchSection {
 			}
 		}
 	}
-	return out
+	return append(out, worldsSection())
 }
 
 // bench holds the options and the outputs shared by every section.

@@ -20,7 +20,7 @@ package main
 // given the presenter's reaction time in ticks as its only argument:
 //
 //	engine <one line describing the engine and its settings>
-//	ms <time of gather step 1> <step 2> ...   (milliseconds)
+//	ms <time of gather step 1> <step 2> ...   (milliseconds of the thread's CPU time)
 //	ball <cubes within 2.5 m of the player's centre at the end>
 //
 // This bench's own binary speaks it under -physics-child N (netcubes as it is
@@ -37,8 +37,8 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"runtime"
 	"strings"
-	"time"
 
 	"netcubes/cubes"
 	"netcubes/physics"
@@ -80,12 +80,17 @@ func physicsChild(out io.Writer, every int) error {
 	sp := cubes.DefaultSpiral()
 	sp.Every = every
 	times := make([]float64, 0, sp.Gather+sp.Hold)
+	// The thread's CPU time, not the wall clock: on a machine shared with
+	// other work a step's wall time includes the time the process waited
+	// for a core (tools/odebench measures the same way).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	for f := 0; f < sp.Length(); f++ {
 		in := sp.Input(f, w.Cube(cubes.Player).Position)
-		t0 := time.Now()
+		t0 := threadClock()
 		w.Step(in)
 		if f >= sp.Drop {
-			times = append(times, float64(time.Since(t0).Nanoseconds())/1e6)
+			times = append(times, float64((threadClock()-t0).Nanoseconds())/1e6)
 		}
 	}
 	fmt.Fprintf(out, "engine netcubes physics (%d substeps, contacts %g Hz, friction %g)\n",
