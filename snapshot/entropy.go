@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"sync"
+
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/geom"
@@ -478,7 +480,7 @@ func (p *Packet) codeCorrection(e *entropyState, base []Cube) error {
 	}
 	var c [6]int32
 	if !e.reading {
-		c = e.fit.fit(&p.pred, base, p.Cubes)
+		c = p.fitCorrection(e, base)
 	}
 	e.tag(wire.CategoryPosition)
 	for k := range c {
@@ -529,6 +531,66 @@ func (p *Packet) reuseCoded(s wire.Stream) (bool, error) {
 	}
 	p.Stats = e.last.stats
 	return true, serializePayload(s, e.last.payload, &e.enc.Costs)
+}
+
+// fitCorrection returns the correction the encoder fits (correctionFit),
+// or the one fitted already this tick for a packet against the same
+// baseline: the fit depends on the baseline's cubes and the snapshot's
+// alone (levels 12-13 quantize them alike), so clients that acked the
+// same snapshot share it, and it was a fifth of an encoder's work.
+func (p *Packet) fitCorrection(e *entropyState, base []Cube) [6]int32 {
+	if p.fits == nil {
+		return e.fit.fit(&p.pred, base, p.Cubes)
+	}
+	k := fitKey{p.Sequence, p.Baseline, p.Initial}
+	if c, ok := p.fits.find(k); ok {
+		return c
+	}
+	c := e.fit.fit(&p.pred, base, p.Cubes)
+	p.fits.add(k, c)
+	return c
+}
+
+// fitShare holds the corrections fitted this tick, one per baseline the
+// clients' packets name (a handful), for the clients' instances sending in
+// parallel: a fit is a function of its key's snapshots, so which client
+// fits it first changes nothing but who waits.
+type fitShare struct {
+	mu   sync.Mutex
+	seq  uint16 // the tick's snapshot
+	fits []fitted
+}
+
+type fitKey struct {
+	seq, baseline uint16
+	initial       bool
+}
+
+type fitted struct {
+	key fitKey
+	c   [6]int32
+}
+
+// find returns the correction fitted for k this tick, if any.
+func (s *fitShare) find(k fitKey) ([6]int32, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.fits {
+		if f.key == k {
+			return f.c, true
+		}
+	}
+	return [6]int32{}, false
+}
+
+// add records the correction fitted for k, forgetting an earlier tick's.
+func (s *fitShare) add(k fitKey, c [6]int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k.seq != s.seq {
+		s.seq, s.fits = k.seq, s.fits[:0]
+	}
+	s.fits = append(s.fits, fitted{k, c})
 }
 
 // serializeCoded writes, measures or reads the range-coded cubes of a

@@ -355,6 +355,9 @@ type quantized struct {
 	form   form
 	cubes  []Cube
 	clones int // instances sharing it beyond the first: keep a copy only then
+	// fits are the player prediction's corrections fitted this tick
+	// (levels 12-13), one per baseline the clients' packets name.
+	fits fitShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -465,6 +468,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
+	p.fits = &s.shared.fits
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
