@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"sync"
+
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/geom"
@@ -44,14 +46,15 @@ type modelSource interface {
 	snapshotModels(seq uint16) *entropyModels
 }
 
-// models returns the models the last Serialize ended with (nil before any
-// coded pass): what a store keeps for a snapshot so that a later packet
-// against it can carry them on.
+// models returns the models the last coded Serialize ended with (nil
+// before any coded pass): what a store keeps for a snapshot so that a
+// later packet against it can carry them on (keepModels, which takes
+// them).
 func (p *Packet) models() *entropyModels {
 	if p.ent == nil {
 		return nil
 	}
-	return &p.ent.models
+	return p.ent.models
 }
 
 // Context model sizes.
@@ -273,11 +276,22 @@ type entropyState struct {
 	enc     arith.Encoder
 	dec     arith.Decoder
 	reading bool
-	models  entropyModels
-	buf     []byte // encoder output
-	peek    []byte // reader's copy of the payload
-	bad     bool   // a decoded value no encoder writes
-	fit     correctionFit
+	// models are the packet's, coded in place: copied from the baseline's
+	// (or reset) at the start of a pass. keepModels hands them to the
+	// snapshot's entry rather than copying 316 kB again, and takes the
+	// entry's old storage in exchange.
+	models *entropyModels
+	// coded: models hold the end of a complete coding pass of this
+	// packet (false after a pass that coded nothing, or once keepModels
+	// took them).
+	coded bool
+	// last is the last complete writing pass, which a write that
+	// follows a measure of the same packet sends again (Packet.reuse).
+	last codedPass
+	buf  []byte // encoder output
+	peek []byte // reader's copy of the payload
+	bad  bool   // a decoded value no encoder writes
+	fit  correctionFit
 	// The cubes coded so far in this packet against a prediction, for
 	// the neighbour correction: baseline position, kind, residual.
 	nbrN    int
@@ -466,7 +480,7 @@ func (p *Packet) codeCorrection(e *entropyState, base []Cube) error {
 	}
 	var c [6]int32
 	if !e.reading {
-		c = e.fit.fit(&p.pred, base, p.Cubes)
+		c = p.fitCorrection(e, base)
 	}
 	e.tag(wire.CategoryPosition)
 	for k := range c {
@@ -479,16 +493,120 @@ func (p *Packet) codeCorrection(e *entropyState, base []Cube) error {
 	return nil
 }
 
+// codedPass is what a complete writing (or measuring) pass of a level
+// 12-13 packet leaves behind: its payload (in entropyState.buf, with the
+// encoder's costs), its stats, and the packet's header it was coded for.
+type codedPass struct {
+	ok      bool
+	key     codedKey
+	payload []byte
+	stats   PacketStats
+}
+
+// codedKey is everything of a packet's header a coded payload depends on
+// besides the cubes (and the baselines and models the header names).
+type codedKey struct {
+	level                    Level
+	initial                  bool
+	baseline, sequence       uint16
+	predict, carried, motion bool
+	span                     uint8
+	cubes                    *Cube
+	n                        int
+}
+
+func (p *Packet) codedKey() codedKey {
+	return codedKey{p.Level, p.Initial, p.Baseline, p.Sequence, p.Predict, p.Carried, p.Motion, p.MotionSpan, &p.Cubes[0], len(p.Cubes)}
+}
+
+// reuseCoded writes the payload of the last pass again, when the sender
+// said nothing changed since (Packet.reuse) and the header agrees: the
+// sender measures a packet (ChooseEncoding) and then writes it, and
+// coding it twice was half of a level 12-13 server's work. The models
+// already are the pass's end.
+func (p *Packet) reuseCoded(s wire.Stream) (bool, error) {
+	e := p.ent
+	if !p.reuse || s.IsReading() || p.Sent != nil || !e.last.ok || !e.coded || e.last.key != p.codedKey() {
+		return false, nil
+	}
+	p.Stats = e.last.stats
+	return true, serializePayload(s, e.last.payload, &e.enc.Costs)
+}
+
+// fitCorrection returns the correction the encoder fits (correctionFit),
+// or the one fitted already this tick for a packet against the same
+// baseline: the fit depends on the baseline's cubes and the snapshot's
+// alone (levels 12-13 quantize them alike), so clients that acked the
+// same snapshot share it, and it was a fifth of an encoder's work.
+func (p *Packet) fitCorrection(e *entropyState, base []Cube) [6]int32 {
+	if p.fits == nil {
+		return e.fit.fit(&p.pred, base, p.Cubes)
+	}
+	k := fitKey{p.Sequence, p.Baseline, p.Initial}
+	if c, ok := p.fits.find(k); ok {
+		return c
+	}
+	c := e.fit.fit(&p.pred, base, p.Cubes)
+	p.fits.add(k, c)
+	return c
+}
+
+// fitShare holds the corrections fitted this tick, one per baseline the
+// clients' packets name (a handful), for the clients' instances sending in
+// parallel: a fit is a function of its key's snapshots, so which client
+// fits it first changes nothing but who waits.
+type fitShare struct {
+	mu   sync.Mutex
+	seq  uint16 // the tick's snapshot
+	fits []fitted
+}
+
+type fitKey struct {
+	seq, baseline uint16
+	initial       bool
+}
+
+type fitted struct {
+	key fitKey
+	c   [6]int32
+}
+
+// find returns the correction fitted for k this tick, if any.
+func (s *fitShare) find(k fitKey) ([6]int32, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.fits {
+		if f.key == k {
+			return f.c, true
+		}
+	}
+	return [6]int32{}, false
+}
+
+// add records the correction fitted for k, forgetting an earlier tick's.
+func (s *fitShare) add(k fitKey, c [6]int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k.seq != s.seq {
+		s.seq, s.fits = k.seq, s.fits[:0]
+	}
+	s.fits = append(s.fits, fitted{k, c})
+}
+
 // serializeCoded writes, measures or reads the range-coded cubes of a
 // level 12 or 13 packet (the header is done), then the payload's bits,
 // charged to categories.
 func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	if p.ent == nil {
-		p.ent = &entropyState{buf: make([]byte, entropyBufBytes)}
+		p.ent = &entropyState{buf: make([]byte, entropyBufBytes), models: new(entropyModels)}
 	}
 	e := p.ent
+	if ok, err := p.reuseCoded(s); ok {
+		return err
+	}
 	e.reading = s.IsReading()
 	e.bad = false
+	e.coded, e.last.ok = false, false
 	if p.Carried {
 		ms, ok := p.Baselines.(modelSource)
 		var m *entropyModels
@@ -498,7 +616,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 		if m == nil {
 			return s.Fail(ErrNoBaseline)
 		}
-		e.models = *m
+		*e.models = *m
 	} else {
 		e.models.reset()
 	}
@@ -536,7 +654,9 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 		}
 		payload = out
 		costs = &e.enc.Costs
+		e.last = codedPass{ok: true, key: p.codedKey(), payload: out, stats: p.Stats}
 	}
+	e.coded = true
 	return serializePayload(s, payload, costs)
 }
 
@@ -552,7 +672,7 @@ func (p *Packet) codeMotion(e *entropyState, base []Cube, mr *motionRef) error {
 	if p.Level < MotionPredicted || p.Initial {
 		return nil
 	}
-	m := &e.models
+	m := e.models
 	e.tag(wire.CategoryHeader)
 	p.Motion = e.bit(&m.motion, p.Motion)
 	if !p.Motion {
@@ -729,7 +849,7 @@ func (cc *cubeCoding) ref() *Cube {
 // takes the cube's memory from the models, leaving this packet's slot
 // clear.
 func (e *entropyState) codeChanged(cc *cubeCoding, player *Cube, prevChanged bool) bool {
-	m := &e.models
+	m := e.models
 	b := cc.b
 	ctx := playerContext
 	if cc.i > 0 {
@@ -840,7 +960,7 @@ func (p *Packet) carriedHistory(cc *cubeCoding, base []Cube, mr *motionRef) {
 // by the decisions before it (a cube that stopped interacting often
 // stopped moving).
 func (e *entropyState) codeFieldFlags(cc *cubeCoding) {
-	m := &e.models
+	m := e.models
 	c, b, k := cc.c, cc.b, cc.kind
 	c.Interacting = e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting)
 	cc.posChanged = e.bit(&m.posChanged[k][b2i(c.Interacting)], c.Position != b.Position)
@@ -959,7 +1079,7 @@ const (
 // history class) has models of its own; the others' are by kind of
 // reference. A swapped orientation has no third model.
 func (e *entropyState) residualModels(cc *cubeCoding, res, k, mc int) (*arith.Golomb, *arith.Golomb, *arith.GolombContext, *arith.GolombMixers) {
-	m := &e.models
+	m := e.models
 	switch {
 	case res == resSwapped:
 		return &m.rotSwap[k][mc], &m.rotSwapB[k][cc.bctx], nil, &m.rotSwapMix[k]
@@ -1038,7 +1158,7 @@ func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
 	}
 	st.Orientations++
 	e.tag(wire.CategoryOrientation)
-	m := &e.models
+	m := e.models
 	c, ref := &cc.c.Orientation, &cc.ref().Orientation
 	same := e.bit(&m.sameLargest[cc.kind][magClass(cc.posMax)][edgeClass(&ref.Small)], c.Largest == ref.Largest)
 	from, res := ref, resOrientation

@@ -145,6 +145,15 @@ type Packet struct {
 	pred  snapPredictor
 	pred2 snapPredictor
 	ent   *entropyState // levels 12-13, allocated on first use
+	// fits, when set (the sender), are the player prediction's
+	// corrections fitted this tick for any packet with the same
+	// baseline, shared by the clients' instances (codeCorrection).
+	fits *fitShare
+	// reuse: the next writing Serialize of a level 12-13 packet may send
+	// the payload its last pass coded, if the header is the same. Only
+	// the sender sets it, between measuring the packet and writing it,
+	// the packet unchanged (snapshotSender.send).
+	reuse bool
 }
 
 // Serialize writes, reads or measures the packet (the layout and the
@@ -185,6 +194,9 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	}
 	if !anyChanged {
 		p.Stats.Encoding = EncodeNothingChanged
+		if p.ent != nil {
+			p.ent.coded = false // nothing coded: no models to keep
+		}
 		if s.IsReading() {
 			copy(p.Cubes, base)
 			p.UseIndices = false

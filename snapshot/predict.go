@@ -165,16 +165,25 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		var v [6]float64
 		for j := range n {
 			d := f.d[j]
-			jac := [3][6]float64{ // ∂residual/∂(ω, t)
-				{0, d[2], -d[1], 1, 0, 0},
-				{-d[2], 0, d[0], 0, 1, 0},
-				{d[1], -d[0], 0, 0, 0, 1},
+			// ∂residual/∂(ω, t), row k: three of its six entries are
+			// zero, and a zero term adds ±0 to a finite sum, which
+			// changes nothing: only the nonzero ones (column, value) are
+			// summed, in the same order, the same bits at a quarter of
+			// the products.
+			jac := [3][3]struct {
+				u int
+				c float64
+			}{
+				{{1, d[2]}, {2, -d[1]}, {3, 1}},
+				{{0, -d[2]}, {2, d[0]}, {4, 1}},
+				{{0, d[1]}, {1, -d[0]}, {5, 1}},
 			}
 			for k := range 3 {
-				for u := range 6 {
-					v[u] += float64(float64(f.w[j]*jac[k][u]) * f.r[j][k])
-					for s := range 6 {
-						a[u][s] += float64(float64(f.w[j]*jac[k][u]) * jac[k][s])
+				for _, ju := range jac[k] {
+					wu := float64(f.w[j] * ju.c)
+					v[ju.u] += float64(wu * f.r[j][k])
+					for _, js := range jac[k] {
+						a[ju.u][js.u] += float64(wu * js.c)
 					}
 				}
 			}

@@ -355,6 +355,9 @@ type quantized struct {
 	form   form
 	cubes  []Cube
 	clones int // instances sharing it beyond the first: keep a copy only then
+	// fits are the player prediction's corrections fitted this tick
+	// (levels 12-13), one per baseline the clients' packets name.
+	fits fitShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -465,6 +468,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
+	p.fits = &s.shared.fits
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
@@ -488,7 +492,12 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		return
 	}
 	b := s.measure.Breakdown()
-	if _, err := ctx.Send(p); err != nil {
+	// The packet is written as measured: at levels 12-13 the coded
+	// payload is sent again rather than coded a second time.
+	p.reuse = true
+	_, err := ctx.Send(p)
+	p.reuse = false
+	if err != nil {
 		s.stats.tick(f, nil, wire.Breakdown{}, nil)
 		return
 	}
@@ -637,17 +646,21 @@ func (r *snapshotReceiver) unwrap(now int, seq uint16) int {
 
 // keepModels stores in e the models packet p's coding ended with, at
 // levels 12-13, for packets that will name e as their baseline; at the
-// other levels it gives e's back to the pool.
+// other levels, or when the packet coded nothing (every cube as in its
+// baseline: a header only), it gives e's back to the pool, and a packet
+// against e starts from fresh models. The packet's models are handed
+// over, not copied: the packet takes e's old storage (or the pool's) in
+// exchange, which its next pass overwrites whole.
 func keepModels(e *Entry, p *Packet, pool *modelPool) {
-	m := p.models()
-	if !p.Level.IsCoded() || m == nil {
+	if !p.Level.IsCoded() || p.ent == nil || !p.ent.coded {
 		dropModels(e, pool)
 		return
 	}
 	if e.Models == nil {
 		e.Models = pool.get()
 	}
-	*e.Models = *m
+	e.Models, p.ent.models = p.ent.models, e.Models
+	p.ent.coded = false
 	e.HasModels = true
 }
 

@@ -132,7 +132,7 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 	child := fs.Bool("physics-child", false, "run the gather phase once, the presenter deciding every N ticks (the argument), and print its step times (what -physics runs)")
 	challenge := fs.String("challenge", "", "code this file in the 2015 snapshot challenge layout at levels 8-13 (no other section runs)")
 	export := fs.String("export-challenge", "", "write the script's run in the 2015 snapshot challenge layout to this file (no other section runs)")
-	clients := fs.String("clients", "", "measure the server's cost per client instead: every strategy with each number of thin clients in this list (1,2,4,8,16,32,64); -frames sets the ticks measured (default 600)")
+	clients := fs.String("clients", "", "measure the server's cost per client instead: every strategy with each number of thin clients in this list (1,2,4,8,16,32,64); -frames sets the ticks measured (default 600), -only the strategies (rows whose name contains it, e.g. \"compression 1\")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -192,7 +192,7 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 		if *frames == 0 {
 			b.frames = 600
 		}
-		if err := runScale(b, counts, b.progress); err != nil {
+		if err := runScale(b, counts, *only, b.progress); err != nil {
 			return nil, err
 		}
 		return nil, writePlots(b, *plotDir, stderr)

@@ -82,6 +82,7 @@ type Encoder struct {
 	overflow  bool
 	finished  bool
 	finishedN int
+	decisions int
 
 	// Tag selects which entry of Costs the following decisions are
 	// charged to (0..NumTags-1; the caller's categories). Costs sums, per
@@ -135,6 +136,7 @@ func (e *Encoder) Encode(p *Prob, bit int) {
 // encodeP codes bit with the probability pv/4096 of a 0, in (0, 4096).
 func (e *Encoder) encodeP(pv uint32, bit int) {
 	t := &e.Costs[e.Tag&(NumTags-1)]
+	e.decisions++
 	bound := (e.rng >> probBits) * pv
 	if bit == 0 {
 		*t += uint64(costTable[pv>>4])
@@ -155,6 +157,7 @@ func (e *Encoder) encodeP(pv uint32, bit int) {
 // large magnitude).
 func (e *Encoder) EncodeDirect(v uint32, n int) {
 	e.Costs[e.Tag&(NumTags-1)] += uint64(n) * CostScale
+	e.decisions += n
 	for i := n - 1; i >= 0; i-- {
 		e.rng >>= 1
 		if v>>uint(i)&1 != 0 {
@@ -185,6 +188,10 @@ func (e *Encoder) Finish() ([]byte, error) {
 	}
 	return e.buf[:e.finishedN], nil
 }
+
+// Decisions is the number of binary decisions coded since Reset, direct
+// bits included: the coder's work, which its speed is measured in.
+func (e *Encoder) Decisions() int { return e.decisions }
 
 // Len is the number of bytes written so far (the flushed length after
 // Finish).
