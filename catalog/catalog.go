@@ -7,6 +7,7 @@ package catalog
 import (
 	"strconv"
 
+	"netcubes/authority"
 	"netcubes/lockstep"
 	"netcubes/predict"
 	"netcubes/snapshot"
@@ -23,6 +24,7 @@ func All() []strategy.Strategy {
 		statesync.New(statesync.DefaultConfig()),
 		lockstep.New(lockstep.DefaultConfig()),
 		predict.New(predict.DefaultConfig()),
+		authority.New(authority.DefaultConfig()),
 	}
 }
 
