@@ -5,7 +5,7 @@ import (
 )
 
 // cheat is the cheating bot's machine lying about the cubes it owns: every
-// CheatEvery ticks it lifts one of them 2 m and flings it at
+// CheatEvery ticks it lifts one of them CheatLift metres and flings it at
 // CheatSpeed, in its own world, which is what it then sends. With
 // authority the lie is the truth for everyone else, unless the host
 // judges it implausible (host.take): the lesson of "it invites cheating".
@@ -26,9 +26,10 @@ func (st *Strategy) cheat(f int) {
 	}
 	st.flung = f
 	c := m.w.Cube(best)
-	c.Position = c.Position.Add(mgl64.Vec3{0, 0, 2})
+	c.Position = c.Position.Add(mgl64.Vec3{0, 0, st.cfg.CheatLift})
 	c.LinearVelocity = mgl64.Vec3{st.cfg.CheatSpeed * 0.6, st.cfg.CheatSpeed * 0.6, st.cfg.CheatSpeed * 0.5}
 	if m.w.SetCube(best, c) == nil {
 		m.stats.Cheats++
+		st.lie = best // sent first, this tick
 	}
 }

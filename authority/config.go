@@ -40,29 +40,32 @@ type Config struct {
 	// (0.3 s); DisputeTicks how long a disputed cube stays outlined (1 s).
 	FlashTicks, DisputeTicks int
 
-	// The host's plausibility check on the cubes a client simulates: a
-	// claimed cube must be within ReachMetres of the claimant's player (a
-	// chain of touching cubes reaches about that far: a 1.5 m player, a
-	// katamari ball of radius 1.8 m and two 0.4 m cubes); an update may
-	// not move a cube faster than MaxSpeed (m/s: the solver clamps at 32)
-	// jump farther than MaxJumpMetres from the host's own copy, nor change
-	// its velocity by more than MaxDeltaV (m/s) against that copy (the
-	// first state of a hand-over excepted: the host's copy may have drifted
-	// while nobody sent it). Measured over 20 s of three honest players on
-	// the intercontinental link: jumps at most 0.39 m, velocity changes at
-	// most 15.7 m/s (99 % under 5.7). The excess (metres, and m/s over 5)
-	// accumulates per player, decaying by DivergenceDecay each tick: beyond
-	// DivergenceLimit the host flags the client and takes its cubes back
-	// for SuspendTicks. Tighter limits catch cheats sooner and false alarm
-	// on a real lag spike; looser let a cheat through.
-	ReachMetres, MaxSpeed, MaxJumpMetres, MaxDeltaV float64
+	// The host's plausibility check on what a client says about its
+	// cubes. A new claim must be within ReachMetres of the claimant's
+	// player in the host's world (a chain of touching cubes reaches about
+	// that far: a 1.5 m player, a katamari ball of radius 1.8 m, a few
+	// 0.4 m cubes); farther is refused. A state is judged for what no
+	// push can do: a speed over MaxSpeed (m/s; the solver clamps at 32),
+	// an energy per kilogram over MaxEnergy (J/kg: g·height + v²/2; a cube
+	// at the speed limit on a 6 m heap has 632), and a jump from the
+	// host's own copy beyond MaxJumpMetres plus what both could have moved
+	// at the speed limit since the host last heard of it. Chaos alone
+	// cannot fail these (the katamari's pull may change a cube's velocity
+	// by 30 m/s in a tick, so velocity changes are not judged). Each
+	// excess (one per limit broken, and the jump's metres) accumulates per
+	// player and decays by DivergenceDecay per tick (0.995: a half-life of
+	// 2.3 s); past DivergenceLimit the host flags the player and takes its
+	// cubes back for SuspendTicks. Tighter catches sooner and risks false
+	// alarms; looser lets small lies through (a lie within physics is not
+	// caught at all: the scheme's price).
+	ReachMetres, MaxSpeed, MaxEnergy, MaxJumpMetres float64
 	DivergenceDecay, DivergenceLimit                float64
 	SuspendTicks                                    int
-	// CheatEvery is how often the cheating bot flings a cube it owns
-	// (ticks), and CheatSpeed how hard (m/s: just under MaxSpeed, so only
-	// the jump and the divergence catch it, not the speed limit alone).
-	CheatEvery int
-	CheatSpeed float64
+	// CheatEvery is how often the cheating bot lies about a cube it owns
+	// (ticks): it lifts it CheatLift metres and flings it at CheatSpeed
+	// m/s, beyond what physics allows, so the check can see it.
+	CheatEvery            int
+	CheatLift, CheatSpeed float64
 }
 
 // MaxUpdates is the most cube updates a packet carries.
@@ -74,9 +77,9 @@ func DefaultConfig() Config {
 		BandwidthKbps: 256, MaxUpdates: MaxUpdates,
 		PlayerPriority: 1e6, OwnedPriority: 300, InteractingPriority: 100, RestingPriority: 1,
 		ReturnTicks: 60, HostReturnMargin: 30, FlashTicks: 18, DisputeTicks: 60,
-		ReachMetres: 6, MaxSpeed: 40, MaxJumpMetres: 1.5, MaxDeltaV: 20,
+		ReachMetres: 8, MaxSpeed: 40, MaxEnergy: 700, MaxJumpMetres: 1.5,
 		DivergenceDecay: 0.995, DivergenceLimit: 3, SuspendTicks: 180,
-		CheatEvery: 45, CheatSpeed: 30,
+		CheatEvery: 45, CheatLift: 10, CheatSpeed: 50,
 	}
 }
 
@@ -101,11 +104,12 @@ func (c *Config) Validate() error {
 		valid.Field{Name: "ReachMetres", V: c.ReachMetres, Hi: most, AboveLo: true},
 		valid.Field{Name: "MaxSpeed", V: c.MaxSpeed, Hi: most, AboveLo: true},
 		valid.Field{Name: "MaxJumpMetres", V: c.MaxJumpMetres, Hi: most, AboveLo: true},
-		valid.Field{Name: "MaxDeltaV", V: c.MaxDeltaV, Hi: most, AboveLo: true},
+		valid.Field{Name: "MaxEnergy", V: c.MaxEnergy, Hi: most, AboveLo: true},
 		valid.Field{Name: "DivergenceDecay", V: c.DivergenceDecay, Hi: 1},
 		valid.Field{Name: "DivergenceLimit", V: c.DivergenceLimit, Hi: most, AboveLo: true},
 		valid.Field{Name: "SuspendTicks", V: float64(c.SuspendTicks), Lo: 1, Hi: 36000},
 		valid.Field{Name: "CheatEvery", V: float64(c.CheatEvery), Lo: 1, Hi: 36000},
+		valid.Field{Name: "CheatLift", V: c.CheatLift, Hi: most},
 		valid.Field{Name: "CheatSpeed", V: c.CheatSpeed, Hi: most},
 	)
 }

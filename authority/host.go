@@ -200,8 +200,7 @@ func (h *host) handOver(st *Strategy, left *cubes.World, id int32, i int, f int)
 	t := &h.t
 	me := left.Cube(left.PlayerCube(int(id - 1))).Position
 	if left.Cube(i).Position.Sub(me).Len() > st.cfg.ReachMetres {
-		h.stats.Implausible++
-		h.divergence[id-1] += 0.5 // a claim nobody could make honestly
+		h.stats.Implausible++ // refused, not held against the player: a chain of cubes may reach far
 		return false
 	}
 	if t.owner[i] != t.def {
@@ -250,15 +249,7 @@ func (h *host) take(st *Strategy, left *cubes.World, id int32, i int, u *Update,
 func (h *host) takeState(st *Strategy, left *cubes.World, id int32, i int, u *Update, f int, fresh bool) {
 	s := stateOf(&u.State)
 	old := left.Cube(i)
-	jump := s.Position.Sub(old.Position).Len()
-	dv := s.LinearVelocity.Sub(old.LinearVelocity).Len()
-	excess := 0.0
-	if !fresh {
-		excess = max(0, jump-st.cfg.MaxJumpMetres) + max(0, dv-st.cfg.MaxDeltaV)/5
-	}
-	if s.LinearVelocity.Len() > st.cfg.MaxSpeed {
-		excess += 1
-	}
+	excess := h.implausible(st, &old, &s, f-h.heard[i], fresh)
 	d := &h.divergence[id-1]
 	*d += excess
 	if *d > st.cfg.DivergenceLimit {
@@ -271,6 +262,31 @@ func (h *host) takeState(st *Strategy, left *cubes.World, id int32, i int, u *Up
 		h.stats.Applied++
 	}
 }
+
+// implausible is how far a state a player sent is beyond what physics
+// allows (0: plausible): faster than the solver's speed limit, more energy
+// (height and speed) than any push gives, or farther from the host's own
+// copy than both could have moved since the host last heard of it (age
+// ticks; not judged for the first state of a hand-over, fresh).
+func (h *host) implausible(st *Strategy, old, s *cubes.CubeState, age int, fresh bool) float64 {
+	cfg := &st.cfg
+	excess := 0.0
+	v := s.LinearVelocity.Len()
+	if v > cfg.MaxSpeed {
+		excess++
+	}
+	if gravity*s.Position[2]+v*v/2 > cfg.MaxEnergy {
+		excess++
+	}
+	if !fresh && age > 0 {
+		allowed := cfg.MaxJumpMetres + 2*cfg.MaxSpeed*float64(age)/wire.TicksPerSecond
+		excess += max(0, s.Position.Sub(old.Position).Len()-allowed)
+	}
+	return excess
+}
+
+// gravity is the world's, m/s² (the energy check's height term).
+const gravity = 20
 
 // flag takes every cube of a player flagged by the plausibility check
 // back to the default and refuses its claims for a while.

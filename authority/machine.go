@@ -163,9 +163,6 @@ func (m *machine) snap(i int, u *Update, now int) {
 // as relayed; then its claims and releases.
 func (m *machine) step(st *Strategy, ctx strategy.Context, in cubes.Input) {
 	f := ctx.Frame()
-	m.stats.claims.open(f)
-	m.stats.lost.open(f)
-	m.stats.pops.open(f)
 	m.inputs[ctx.Player()] = in
 	m.w.StepAll(&m.inputs)
 	m.smooth.Decay(replication.SmoothingAdaptive)
@@ -177,6 +174,10 @@ func (m *machine) step(st *Strategy, ctx strategy.Context, in cubes.Input) {
 	if step >= StepReturn {
 		m.releaseResting(st, f)
 	}
+	// The next tick's slots: what its packets bring is counted there.
+	m.stats.claims.open(f + 1)
+	m.stats.lost.open(f + 1)
+	m.stats.pops.open(f + 1)
 }
 
 // ownPlayer sets the owner of every player's cube for the step.

@@ -58,6 +58,7 @@ type Strategy struct {
 	back   outbox // this client → host (and its peers)
 	in     Packet // scratch for reading
 	flung  int    // the last frame the cheat flung a cube
+	lie    int    // the cube the cheat just flung (−1: none)
 }
 
 var (
@@ -206,7 +207,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	}
 	r.mesh.reset(ctx.Players())
 	st.out, st.back = outbox{}, outbox{}
-	st.flung = ctx.Frame()
+	st.flung, st.lie = ctx.Frame(), -1
 }
 
 // Release implements strategy.Releaser: the machine's world goes.
@@ -318,6 +319,7 @@ func (st *Strategy) SendBack(ctx strategy.Context) {
 				}
 			})
 	}
+	st.lie = -1
 	_, _ = ctx.SendBack(p)
 	if st.set.P2P && !st.thin {
 		st.room.mesh.send(st, ctx, p)
@@ -331,6 +333,8 @@ func (st *Strategy) ownPriority(i int) float64 {
 	cfg := &st.cfg
 	switch {
 	case i == m.own && st.set.Step >= StepOwnCube:
+		return cfg.PlayerPriority
+	case i == st.lie:
 		return cfg.PlayerPriority
 	case m.released[i]:
 		return cfg.OwnedPriority * 10
