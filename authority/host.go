@@ -128,6 +128,9 @@ func (h *host) judge(st *Strategy, left *cubes.World, id int32, u *Update, f int
 		return
 	case f < h.suspended[id-1] && i != own:
 		h.stats.Implausible++
+		if t := &h.t; h.step >= StepSequences && t.owner[i] == t.def && u.Owner == id && u.OwnSeq == t.ownSeq[i]+1 {
+			t.ownSeq[i]++ // refused: a new ownership tells the claimant
+		}
 		return
 	}
 	if i == own {
@@ -199,8 +202,14 @@ func (h *host) claimBySequence(st *Strategy, left *cubes.World, id int32, i int,
 func (h *host) handOver(st *Strategy, left *cubes.World, id int32, i int, f int) bool {
 	t := &h.t
 	me := left.Cube(left.PlayerCube(int(id - 1))).Position
-	if left.Cube(i).Position.Sub(me).Len() > st.cfg.ReachMetres {
-		h.stats.Implausible++ // refused, not held against the player: a chain of cubes may reach far
+	if h.step >= StepSequences && left.Cube(i).Position.Sub(me).Len() > st.cfg.ReachMetres {
+		// Refused, not held against the player (a chain of cubes may
+		// reach far); a new ownership sequence tells the claimant.
+		h.stats.Implausible++
+		if t.owner[i] == t.def {
+			t.ownSeq[i]++
+			t.disputed[i] = f
+		}
 		return false
 	}
 	if t.owner[i] != t.def {
@@ -358,13 +367,15 @@ func (h *host) priority(st *Strategy, left *cubes.World, i int, id int32, f int)
 	o := t.owner[i]
 	cfg := &st.cfg
 	switch {
+	case o == id && f-t.changed[i] < cfg.FlashTicks:
+		return cfg.OwnedPriority // the confirmation of its claim (step 4+)
 	case o == id:
 		return 0 // its own: it knows better
 	case h.p2p && o != t.def:
 		return 0 // the owner sends it straight to every peer
 	case left.IsPlayer(i):
 		return cfg.PlayerPriority
-	case o != t.def || f-t.changed[i] < cfg.FlashTicks:
+	case o != t.def || f-t.changed[i] < cfg.FlashTicks || f-t.disputed[i] < cfg.FlashTicks:
 		return cfg.OwnedPriority
 	}
 	return replication.BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority)

@@ -42,10 +42,11 @@ type machine struct {
 	w        *cubes.World
 	fresh    cubes.Saved
 	t        table
-	me       int32 // this machine's player id (1..players)
-	own      int   // its player's cube
-	heard    []int // the frame of the newest state applied per cube
-	released []bool
+	me       int32  // this machine's player id (1..players)
+	own      int    // its player's cube
+	heard    []int  // the frame of the newest state applied per cube
+	released []bool // let go at rest, the release not sent yet
+	pending  []bool // claimed, the host's confirmation not heard yet (step 4+)
 	smooth   replication.Smoother
 	inputs   cubes.Inputs
 	touched  []bool
@@ -71,16 +72,21 @@ func (m *machine) reset(ctx strategy.Context) {
 		m.own = m.w.PlayerCube(ctx.Player())
 	}
 	if cap(m.heard) < n {
-		m.heard, m.touched, m.released = make([]int, n), make([]bool, n), make([]bool, n)
+		m.heard, m.touched, m.released, m.pending = make([]int, n), make([]bool, n), make([]bool, n), make([]bool, n)
 	}
-	m.heard, m.touched, m.released = m.heard[:n], m.touched[:n], m.released[:n]
-	for i := range n {
-		m.heard[i], m.touched[i], m.released[i] = -1, false, false
-	}
+	m.heard, m.touched, m.released, m.pending = m.heard[:n], m.touched[:n], m.released[:n], m.pending[:n]
+	m.forget()
 	m.smooth.SetConfig(replication.DefaultSmoothingConfig())
 	m.smooth.Resize(n)
 	m.inputs = cubes.Inputs{}
 	m.stats = machineStats{}
+}
+
+// forget clears what the machine heard and claimed (a reset, a restart).
+func (m *machine) forget() {
+	for i := range m.heard {
+		m.heard[i], m.touched[i], m.released[i], m.pending[i] = -1, false, false, false
+	}
 }
 
 // apply takes one update heard from the host or a peer (sent at frame
@@ -116,22 +122,28 @@ func (m *machine) apply(st *Strategy, u *Update, sent, now int, fromHost bool) {
 }
 
 // loses reports whether an update about a cube this machine owns takes
-// it away: a lower id (step 3), or a newer ownership (step 4+).
+// it away: a lower id (step 3); from step 4, a newer ownership than the
+// one this machine heard last (someone took it, the host refused the
+// claim or took the cube back), or, while its claim waits for the host,
+// a lower id at the same ownership (the race went to the lower id). The
+// same owner at the same sequence is the host confirming.
 func (m *machine) loses(step Step, u *Update) bool {
 	i := int(u.Index)
-	if step < StepLowestID {
+	t := &m.t
+	switch {
+	case step < StepLowestID:
 		return true // steps 1-2: only the own cube is owned, handled before
+	case step < StepSequences:
+		return u.Owner < m.me
+	case u.Owner == m.me:
+		if !newer(t.ownSeq[i], u.OwnSeq) {
+			t.ownSeq[i], m.pending[i] = u.OwnSeq, false // confirmed
+		}
+		return false
+	case newer(u.OwnSeq, t.ownSeq[i]):
+		return true
 	}
-	if step >= StepSequences {
-		// A newer ownership, or another owner at the one this machine
-		// proposed (the race went to a lower id); the same owner at the
-		// same sequence is the host confirming.
-		return newer(u.OwnSeq, m.t.ownSeq[i]) || u.Owner != m.me
-	}
-	if u.Owner == m.me {
-		return false // the host confirms: nothing to change
-	}
-	return u.Owner < m.me
+	return m.pending[i] && u.OwnSeq == t.ownSeq[i] && u.Owner < m.me
 }
 
 // snap puts cube i where the update says, smoothing the drawn pose, and
@@ -155,6 +167,7 @@ func (m *machine) snap(i int, u *Update, now int) {
 	}
 	t.give(i, u.Owner, now)
 	t.ownSeq[i], t.authSeq[i] = u.OwnSeq, u.AuthSeq
+	m.pending[i] = false
 	m.heard[i] = now
 	m.stats.Applied++
 }
@@ -223,12 +236,10 @@ func (m *machine) claim(st *Strategy, f int, in cubes.Input) {
 }
 
 // spreads reports whether cube i passes this machine's authority on to
-// what it touches: its own player, or a moving cube it owns.
+// what it touches: its own player or a cube it owns, while it moves (a
+// pile leaning on a player at rest is not being pushed).
 func (m *machine) spreads(i int) bool {
-	if i == m.own {
-		return true
-	}
-	return m.t.owner[i] == m.me && !m.w.AtRest(i)
+	return (i == m.own || m.t.owner[i] == m.me) && !m.w.AtRest(i)
 }
 
 // touchPulled marks the cubes the katamari pull reaches (they touch the
@@ -248,7 +259,7 @@ func (m *machine) take(i int, f int) {
 	t := &m.t
 	t.give(i, m.me, f)
 	t.authSeq[i]++
-	t.ownSeq[i]++
+	m.pending[i] = true // step 4+: it proposes the next ownership until the host confirms
 	m.released[i] = false
 	m.stats.Claims++
 	m.stats.claims.add(f, 1)
@@ -268,10 +279,13 @@ func (m *machine) releaseResting(st *Strategy, f int) {
 			t.rest[i] = 0
 		}
 		if t.rest[i] >= st.cfg.ReturnTicks {
+			if m.pending[i] {
+				t.ownSeq[i]++ // the claim the host never confirmed is the one released
+			}
 			t.give(i, t.def, f)
 			t.authSeq[i]++
 			t.ownSeq[i]++ // the release starts the next ownership
-			m.released[i] = true
+			m.released[i], m.pending[i] = true, false
 			m.stats.Releases++
 		}
 	}

@@ -174,9 +174,7 @@ func (st *Strategy) RestartsAfter(int) bool { return true }
 func (st *Strategy) Restart(ctx strategy.Context) {
 	st.room.host.reset(ctx, st.set)
 	st.m.t.reset(ctx.Left().NumCubes(), ctx.Players())
-	for i := range st.m.heard {
-		st.m.heard[i] = -1
-	}
+	st.m.forget()
 }
 
 // Clone implements strategy.Strategy: the same settings and the same
@@ -314,6 +312,9 @@ func (st *Strategy) SendBack(ctx strategy.Context) {
 			func(u *Update) {
 				i := u.Index
 				u.Owner, u.OwnSeq, u.AuthSeq = m.t.owner[i], m.t.ownSeq[i], m.t.authSeq[i]
+				if m.pending[i] {
+					u.OwnSeq++ // a claim proposes the next ownership
+				}
 				if m.released[i] {
 					m.released[i] = false // one release is enough; the host times out otherwise
 				}
