@@ -154,7 +154,7 @@ func (st *Strategy) Explain() string {
 
 // SideLabels implements strategy.RightDriven.
 func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
-	return "HOST", "judges claims · tint: who simulates each cube", fmt.Sprintf("PLAYER %d", st.player+1), "its own machine: its input at once"
+	return "HOST", "judges claims · tint: who simulates each cube", "A PLAYER'S MACHINE", "its own input at once · tint: who it thinks simulates each cube"
 }
 
 // SubMode implements strategy.Strategy: the five steps.

@@ -161,7 +161,7 @@ func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 // flashes toward white.
 func ownerColor(p *scene.Palette, c *viewmodel.CubeView, base scene.RGBA) scene.RGBA {
 	if c.Owner > 0 {
-		base = scene.Mix(base, p.PlayerColor(c.Owner), 0.8)
+		base = scene.Mix(p.Resting, p.PlayerColor(c.Owner), 0.8)
 	}
 	if c.HandOff {
 		base = scene.Mix(base, scene.RGBA{R: 1, G: 1, B: 1, A: 1}, 0.6)
