@@ -91,6 +91,9 @@ func (st *Strategy) Facts() string {
 	if len(own) > 0 {
 		parts = append(parts, "owned "+strings.Join(own, " "))
 	}
+	if errs := st.machineErrors(); errs != "" {
+		parts = append(parts, "error vs host cm "+errs)
+	}
 	if f := h.stats.Flags; f > 0 {
 		parts = append(parts, fmt.Sprintf("cheats flagged %d", f))
 	}
@@ -102,4 +105,23 @@ func (st *Strategy) Facts() string {
 		parts = append(parts, "P2P upload kbit/s "+strings.Join(up, " "))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// machineErrors is each player's machine's RMS error against the host's
+// world at the same frame, as drawn, in cm ("P1 0.4 P2 3.1"), or "" when
+// the machines are not in this process.
+func (st *Strategy) machineErrors() string {
+	r := st.room
+	left := r.host.left
+	if left == nil {
+		return ""
+	}
+	var out []string
+	for p, m := range r.machines[:r.host.players] {
+		if m == nil || m.w == nil || m.w.NumCubes() != left.NumCubes() {
+			return ""
+		}
+		out = append(out, fmt.Sprintf("P%d %.1f", p+1, 100*machineErr(m, left)))
+	}
+	return strings.Join(out, " ")
 }

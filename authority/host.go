@@ -63,7 +63,7 @@ type host struct {
 	flagged    [cubes.MaxPlayers]uint64
 	prepared   int // the frame of the last per-tick work
 	stats      hostStats
-	bytes      [cubes.MaxPlayers]int // bytes received from each player this tick (bandwidth figure)
+	left       *cubes.World // the host's world, to read (the machines' error figures)
 }
 
 func (h *host) reset(ctx strategy.Context, set Settings) {
@@ -84,6 +84,7 @@ func (h *host) reset(ctx strategy.Context, set Settings) {
 	h.flagged = [cubes.MaxPlayers]uint64{}
 	h.prepared = -1
 	h.stats = hostStats{}
+	h.left = nil
 }
 
 // Errors the host's reader returns (the packet is dropped and counted by
@@ -323,6 +324,7 @@ func (h *host) prepare(st *Strategy, ctx strategy.Context) {
 		return
 	}
 	h.prepared = f
+	h.left = ctx.Left()
 	h.stats.claims.open(f + 1)
 	h.stats.conflicts.open(f + 1)
 	h.stats.lost.open(f + 1)

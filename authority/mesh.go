@@ -88,9 +88,8 @@ func (ms *mesh) send(st *Strategy, ctx strategy.Context, p *Packet) {
 		if b == a {
 			continue
 		}
-		pkt := append([]byte(nil), data...)
-		ms.link(a, b, ctx.Link()).Send(wire.Tick(f), pkt)
-		ms.up[a].add(f, wire.WireBytes(len(pkt)))
+		ms.link(a, b, ctx.Link()).Send(wire.Tick(f), data) // the link keeps a copy
+		ms.up[a].add(f, wire.WireBytes(len(data)))
 	}
 }
 

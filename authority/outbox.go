@@ -17,6 +17,7 @@ type outbox struct {
 	m    *wire.MeasureStream
 	sel  []int32
 	pkt  Packet
+	cand Update // the update being measured (a field: a local would escape)
 }
 
 // fill builds o.pkt (its header already set) from world w: prio(i) is
@@ -50,16 +51,17 @@ func (o *outbox) fill(w *cubes.World, budgetBits, maxUpdates int, prio func(i in
 		if !ok || o.prio.Value(int(i)) <= 0 {
 			break
 		}
-		u := Update{Index: i, State: quantized(w, int(i))}
-		upd(&u)
+		u := &o.cand
+		*u = Update{Index: i, State: quantized(w, int(i))}
+		upd(u)
 		o.m.Reset()
-		if p.serializeUpdate(o.m, &u) != nil {
+		if p.serializeUpdate(o.m, u) != nil {
 			continue
 		}
 		if b := o.m.BitsProcessed(); used+b <= budgetBits {
 			used += b
 			o.sel = append(o.sel, i)
-			p.Updates[len(o.sel)-1] = u
+			p.Updates[len(o.sel)-1] = *u
 		}
 	}
 	// The wire wants increasing indices; the choice was by priority.

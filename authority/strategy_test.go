@@ -36,7 +36,9 @@ func session(t testing.TB, side, players int, lc link.Config, set func(*Settings
 	t.Helper()
 	cfg := game.DefaultConfig()
 	cfg.World.Players = players
-	cfg.World.GridSide = side
+	if side > 0 {
+		cfg.World.GridSide = side
+	}
 	cfg.Link = lc
 	st := New(DefaultConfig())
 	s := st.Settings()
