@@ -58,18 +58,23 @@ type machine struct {
 // built one, at the session's frame.
 func (m *machine) reset(ctx strategy.Context) {
 	n := ctx.Left().NumCubes()
-	if m.w == nil || m.w.NumCubes() != n || !m.fresh.Valid() {
+	switch {
+	case ctx.Thin():
+		m.w = nil // it only sends its input: nothing draws it (the scale bench)
+	case m.w == nil || m.w.NumCubes() != n || !m.fresh.Valid():
 		m.w = ctx.NewWorld()
 		m.w.Save(&m.fresh)
-	} else if m.w.Restore(&m.fresh) != nil {
+	case m.w.Restore(&m.fresh) != nil:
 		m.w = ctx.NewWorld()
 	}
-	m.w.SetFrame(ctx.Frame())
+	if m.w != nil {
+		m.w.SetFrame(ctx.Frame())
+	}
 	m.t.reset(n, ctx.Players())
 	m.me = int32(ctx.Player() + 1)
-	m.own = cubes.Player
-	if ctx.Player() > 0 {
-		m.own = m.w.PlayerCube(ctx.Player())
+	m.own = -1 // a spectator's machine owns nothing
+	if p := ctx.Player(); p >= 0 && p < ctx.Left().NumPlayers() {
+		m.own = ctx.Left().PlayerCube(p)
 	}
 	if cap(m.heard) < n {
 		m.heard, m.touched, m.released, m.pending = make([]int, n), make([]bool, n), make([]bool, n), make([]bool, n)
@@ -176,7 +181,9 @@ func (m *machine) snap(i int, u *Update, now int) {
 // as relayed; then its claims and releases.
 func (m *machine) step(st *Strategy, ctx strategy.Context, in cubes.Input) {
 	f := ctx.Frame()
-	m.inputs[ctx.Player()] = in
+	if p := ctx.Player(); p >= 0 && p < len(m.inputs) {
+		m.inputs[p] = in
+	}
 	m.w.StepAll(&m.inputs)
 	m.smooth.Decay(replication.SmoothingAdaptive)
 	step := st.set.Step
@@ -225,7 +232,7 @@ func (m *machine) claim(st *Strategy, f int, in cubes.Input) {
 			m.touched[a] = true
 		}
 	}
-	if in.Katamari {
+	if in.Katamari && m.own >= 0 {
 		m.touchPulled()
 	}
 	for i, yes := range m.touched {

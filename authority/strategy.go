@@ -192,7 +192,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.player, st.thin = ctx.Player(), ctx.Thin()
 	st.m.reset(ctx)
 	left := ctx.EditLeft()
-	if left.NumCubes() == st.m.w.NumCubes() && left.Restore(&st.m.fresh) == nil {
+	if st.m.w != nil && left.NumCubes() == st.m.w.NumCubes() && left.Restore(&st.m.fresh) == nil {
 		left.SetFrame(ctx.Frame())
 	}
 	r := st.room
