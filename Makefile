@@ -106,7 +106,7 @@ FUZZMINIMIZE ?= 100x
 FUZZJOBS ?= 2
 FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHeader ./wire/arith:FuzzArith \
 	./snapshot:FuzzSnapshotPacket ./snapshot:FuzzSnapshotReceive ./snapshot:FuzzReadChallenge \
-	./statesync:FuzzStateSyncPacket ./statesync:FuzzStateSyncReceive \
+	./replication:FuzzStateSyncPacket ./statesync:FuzzStateSyncReceive \
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
 	./predict:FuzzPredictInputPacketPlayers ./predict:FuzzPredictServerPacketPlayers ./predict:FuzzPredictReceivePlayers \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
@@ -114,7 +114,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs \
 	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
-	./udp:FuzzConnecting
+	./udp:FuzzConnecting \
+	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

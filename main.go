@@ -204,13 +204,21 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	}
 	// A strategy whose modes are network conditions (lockstep) starts on
 	// its mode's link, unless the command line chose the network.
-	netFlag := false
+	netFlag, playersFlag := false, false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "preset", "latency", "jitter", "loss", "cap", "corrupt":
 			netFlag = true
+		case "players":
+			playersFlag = true
 		}
 	})
+	// A strategy about several players (distributed authority) starts
+	// with them, unless the command line said how many.
+	if mp, ok := list[entry].(strategy.Multiplayer); ok && !playersFlag {
+		w := &o.ui.Session.World
+		w.Players = max(w.Players, mp.MinPlayers())
+	}
 	if _, ok := list[entry].(strategy.LinkChooser); ok && !netFlag {
 		o.ui.Session.ChosenLink = true
 	}

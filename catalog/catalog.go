@@ -7,6 +7,7 @@ package catalog
 import (
 	"strconv"
 
+	"netcubes/authority"
 	"netcubes/lockstep"
 	"netcubes/predict"
 	"netcubes/rollback"
@@ -24,6 +25,7 @@ func All() []strategy.Strategy {
 		statesync.New(statesync.DefaultConfig()),
 		lockstep.New(lockstep.DefaultConfig()),
 		predict.New(predict.DefaultConfig()),
+		authority.New(authority.DefaultConfig()),
 		rollback.New(rollback.DefaultConfig()),
 	}
 }

@@ -758,7 +758,7 @@ func (s *Session) finish() {
 	// A strategy says what overlays it fills each tick: the flags of the
 	// one before must not outlive a switch (the E legend stayed up in
 	// strategies without offsets).
-	s.right.HasPriority, s.right.HasErrorOffsets = false, false
+	s.right.HasPriority, s.right.HasErrorOffsets, s.right.HasOwners = false, false, false
 	shown, ok := c.st.View(&s.right)
 	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
@@ -777,6 +777,11 @@ func (s *Session) fillLeftView() {
 		})
 	}
 	s.markPlayers(&s.leftView)
+	s.leftView.HasOwners = false
+	s.leftView.Marks = s.leftView.Marks[:0]
+	if lo, ok := s.clients[s.shown].st.(strategy.LeftOverlay); ok {
+		lo.FillLeft(&s.leftView)
+	}
 }
 
 // markPlayers marks the players' cubes in a view (Player, PlayerNum) and

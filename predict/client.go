@@ -8,7 +8,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/geom"
-	"netcubes/statesync"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -196,7 +196,7 @@ type client struct {
 	serverPlayer cubes.CubeState
 	hasServer    bool
 
-	smooth *statesync.Smoother
+	smooth *replication.Smoother
 	oldPos []mgl64.Vec3 // scratch: poses before a replay
 	oldRot []mgl64.Quat
 
@@ -245,7 +245,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	}
 	c.parkOthers()
 	if c.smooth == nil || len(c.oldPos) != c.n {
-		c.smooth = statesync.NewSmoother(statesync.DefaultSmoothingConfig(), c.n)
+		c.smooth = replication.NewSmoother(replication.DefaultSmoothingConfig(), c.n)
 		c.oldPos, c.oldRot = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n)
 	}
 	c.smooth.Reset()
@@ -452,14 +452,14 @@ func (c *client) shownFrame() int {
 }
 
 // smoothMode maps the settings' smoothing onto state synchronization's.
-func (s Settings) smoothMode() statesync.SmoothingMode {
+func (s Settings) smoothMode() replication.SmoothingMode {
 	switch s.Smoothing {
 	case Smooth2004:
-		return statesync.Smoothing2004
+		return replication.Smoothing2004
 	case SmoothAdaptive:
-		return statesync.SmoothingAdaptive
+		return replication.SmoothingAdaptive
 	}
-	return statesync.SmoothingNone
+	return replication.SmoothingNone
 }
 
 // sendBack writes the unacknowledged inputs, up to MaxInputs.
@@ -530,7 +530,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	if ctx.Thin() {
 		return nil // only the clock and the acks above: nothing is simulated
 	}
-	c.serverIns = serverInputs(&p.State, statesync.Inputs-1)
+	c.serverIns = serverInputs(&p.State, replication.Inputs-1)
 	hasPlayer := false
 	for k := range p.State.NumUpdates {
 		if u := &p.State.Updates[k]; int(u.Index) == c.me && c.player >= 0 {
@@ -595,15 +595,15 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 // with: an input that reached the server late (while the clock settles
 // ahead of the server, or after a burst of loss longer than the inputs'
 // redundancy) or not at all. The packet says
-// which inputs the server used for its last statesync.Inputs frames, so
+// which inputs the server used for its last replication.Inputs frames, so
 // the client knows its prediction is wrong before the error shows: it
 // corrects now, while the difference is small, instead of letting it grow
 // until it crosses the threshold (on a perfect link that took 125 frames
 // and 2 cm).
 func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
-	for k := range statesync.Inputs {
+	for k := range replication.Inputs {
 		bits := serverInputs(&p.State, k)[c.player].Bits()
-		g := f - statesync.Inputs + k
+		g := f - replication.Inputs + k
 		if g < c.adopted {
 			continue
 		}
@@ -616,7 +616,7 @@ func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
 
 // catchUp brings a client that is behind the server to frame f by stepping
 // its own world with the inputs the server used (the packet carries the
-// last statesync.Inputs of them), when that world is still the one both
+// last replication.Inputs of them), when that world is still the one both
 // sides started from: a session that starts with this strategy builds the
 // same world at frame 0 on both sides, so stepping it with the same inputs
 // gives the server's state bit for bit. Taking the server's quantized
@@ -626,11 +626,11 @@ func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
 // whole-world scope can do this: the player-only world is not the
 // server's.
 func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
-	if !c.shared || !c.world || f <= c.ct || f-c.ct > statesync.Inputs {
+	if !c.shared || !c.world || f <= c.ct || f-c.ct > replication.Inputs {
 		return false
 	}
 	for g := c.ct; g < f; g++ {
-		ins := serverInputs(&p.State, statesync.Inputs-(f-g))
+		ins := serverInputs(&p.State, replication.Inputs-(f-g))
 		in := ins[c.player]
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
@@ -745,7 +745,7 @@ func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 }
 
 // stateOf is an update's cube state.
-func stateOf(u *statesync.StateUpdate) cubes.CubeState {
+func stateOf(u *replication.StateUpdate) cubes.CubeState {
 	p, r, l, a := u.State.Dequantize()
 	return cubes.CubeState{Position: p, Orientation: r, LinearVelocity: l, AngularVelocity: a, Interacting: u.Interacting}
 }
@@ -799,8 +799,8 @@ func (c *client) stepInputs(own cubes.Input) cubes.Inputs {
 }
 
 // serverInputs are every player's inputs of input slot k of a server
-// packet (slot statesync.Inputs−1 is the packet's frame − 1).
-func serverInputs(p *statesync.Packet, k int) cubes.Inputs {
+// packet (slot replication.Inputs−1 is the packet's frame − 1).
+func serverInputs(p *replication.Packet, k int) cubes.Inputs {
 	ins := cubes.Inputs{cubes.InputFromBits(p.Inputs[k])}
 	for q := 1; q < int(p.Players); q++ {
 		ins[q] = cubes.InputFromBits(p.Others[q-1][k])

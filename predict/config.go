@@ -77,7 +77,7 @@ type Config struct {
 	// synchronization's default): the priority accumulator fills each
 	// packet up to it, the player first.
 	BandwidthKbps int
-	// MaxUpdates bounds the cube updates per packet (statesync.MaxUpdates).
+	// MaxUpdates bounds the cube updates per packet (replication.MaxUpdates).
 	MaxUpdates int
 	// PlayerPriority, InteractingPriority and RestingPriority are the
 	// accumulator's increments per tick (state synchronization's values).

@@ -7,8 +7,8 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/geom"
-	"netcubes/snapshot"
-	"netcubes/statesync"
+	"netcubes/playout"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -23,7 +23,7 @@ import (
 //     added delay, but the motion steps with every late or lost packet.
 //  2. interpolated (seeds/001): every state is kept in a small buffer by
 //     server frame, and the player is drawn a fixed time in the past, on a
-//     playout clock locked to the server's packets (snapshot.Clock, the
+//     playout clock locked to the server's packets (playout.Clock, the
 //     phase-locked loop snapshot interpolation uses): between two states
 //     the client has, never beyond the newest (it holds there, starved).
 //  3. extrapolated: dead reckoning from the newest state at its velocity,
@@ -197,7 +197,7 @@ type othersRec struct {
 
 // others is the client's side of the other players.
 type others struct {
-	clock *snapshot.Clock
+	clock *playout.Clock
 	bufs  [cubes.MaxPlayers]stateRing
 	drawn [cubes.MaxPlayers]otherDrawn
 	view  float64 // this tick's playout time (server frame, eighths)
@@ -218,7 +218,7 @@ const othersRing = 256
 
 func (o *others) reset(st *Strategy) {
 	if o.clock == nil {
-		o.clock = snapshot.NewClock(st.cfg.Others.Clock)
+		o.clock = playout.NewClock(st.cfg.Others.Clock)
 		o.rec = make([]othersRec, othersRing)
 		o.pend = make([]pendingCmp, othersRing)
 	}
@@ -555,7 +555,7 @@ func (o *others) end(st *Strategy, c *client, ctx strategy.Context) {
 // stateOfSeen is a quantized server state as the client decodes it: what
 // the server's lag compensation rebuilds.
 func stateOfSeen(s cubes.CubeState) cubes.CubeState {
-	q := statesync.QuantizeState(s.Position, s.Orientation, s.LinearVelocity, s.AngularVelocity)
-	u := statesync.StateUpdate{State: q, Interacting: s.Interacting}
+	q := replication.QuantizeState(s.Position, s.Orientation, s.LinearVelocity, s.AngularVelocity)
+	u := replication.StateUpdate{State: q, Interacting: s.Interacting}
 	return stateOf(&u)
 }

@@ -3,7 +3,7 @@ package predict
 import (
 	"fmt"
 
-	"netcubes/snapshot"
+	"netcubes/playout"
 )
 
 // The settings and tunables of other players and tags (others.go, tag.go).
@@ -116,7 +116,7 @@ type OthersConfig struct {
 	// at every burst of loss.
 	ExtrapolateLimitTicks int
 	// Clock is the playout clock's tuning (snapshot interpolation's).
-	Clock snapshot.ClockConfig
+	Clock playout.ClockConfig
 
 	// TagReach is how close (m, centre to centre) another player must be
 	// for a tag to hit: 3 m, a player's own edge (1.5 m) beyond touching,
@@ -146,7 +146,7 @@ func DefaultOthersConfig() OthersConfig {
 	return OthersConfig{
 		InterpDelayTicks:      5,
 		ExtrapolateLimitTicks: 15,
-		Clock:                 snapshot.DefaultClockConfig(),
+		Clock:                 playout.DefaultClockConfig(),
 		TagReach:              3,
 		AutoTagRange:          4.5,
 		TagCooldownTicks:      15,

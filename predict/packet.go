@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"netcubes/cubes"
-	"netcubes/statesync"
+	"netcubes/replication"
 	"netcubes/wire"
 )
 
@@ -29,7 +29,7 @@ import (
 //	acked input    1 + 31 bits  wire.CategoryAcks: the newest client input frame the server holds
 //	early report   1 + 8 + 31   wire.CategoryHeader: how many ticks early inputs arrived (−127..127),
 //	                            and the frame of the input that arrived that early
-//	state packet   statesync.Packet (compressed, relative positions, no delta)
+//	state packet   replication.Packet (compressed, relative positions, no delta)
 //
 // The sequence number before both (the session's) is the server frame the
 // state is for. Reading validates every field; frames are bounded to 31
@@ -107,7 +107,7 @@ type ServerPacket struct {
 	EarlyFrame int32
 	// State is state synchronization's packet: the cube updates and the
 	// 32 inputs the server stepped with, frames seq−32 .. seq−1.
-	State statesync.Packet
+	State replication.Packet
 	// Frame is the packet's frame (the session's sequence number,
 	// unwrapped): not sent; a reader sets it before reading. With other
 	// players (State.Players > 1) the packet ends with the verdicts of

@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"netcubes/statesync"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/strategy/strategytest"
 	"netcubes/wire"
@@ -26,7 +26,7 @@ func TestPacketRoundTrip(t *testing.T) {
 
 	sp := ServerPacket{HasAck: true, AckedInput: 77, HasEarly: true, Early: -3, EarlyFrame: 70}
 	sp.State.NumCubes, sp.State.Compressed, sp.State.NumUpdates = 901, true, 1
-	sp.State.Updates[0] = statesync.StateUpdate{Index: 0, State: statesync.QuantizeState(
+	sp.State.Updates[0] = replication.StateUpdate{Index: 0, State: replication.QuantizeState(
 		mgl64.Vec3{1, 2, 3}, mgl64.QuatIdent(), mgl64.Vec3{}, mgl64.Vec3{})}
 	w = wire.NewWriteStream(buf)
 	if err := sp.Serialize(w); err != nil || w.SerializeAlign() != nil {
@@ -71,7 +71,7 @@ func FuzzPredictServerPacket(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var p ServerPacket
 		p.State.NumCubes = 901
-		if p.Serialize(wire.NewReadStream(data)) == nil && (p.State.NumUpdates > statesync.MaxUpdates || p.Early < -MaxEarly || p.Early > MaxEarly) {
+		if p.Serialize(wire.NewReadStream(data)) == nil && (p.State.NumUpdates > replication.MaxUpdates || p.Early < -MaxEarly || p.Early > MaxEarly) {
 			t.Fatalf("accepted %+v", p)
 		}
 	})
@@ -206,7 +206,7 @@ func FuzzPredictServerPacketPlayers(f *testing.F) {
 		if p.Serialize(wire.NewReadStream(data)) != nil {
 			return
 		}
-		if p.State.NumUpdates > statesync.MaxUpdates || p.Verdicts.N < 0 || p.Verdicts.N > MaxVerdicts || (p.State.Players < 2 && p.Verdicts.N != 0) {
+		if p.State.NumUpdates > replication.MaxUpdates || p.Verdicts.N < 0 || p.Verdicts.N > MaxVerdicts || (p.State.Players < 2 && p.Verdicts.N != 0) {
 			t.Fatalf("accepted %+v", p)
 		}
 		for k := range p.Verdicts.N {

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"netcubes/cubes"
-	"netcubes/statesync"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -55,11 +55,11 @@ type server struct {
 
 	lastSim int // the last frame simulated (−1: none)
 
-	prio     *statesync.PriorityAccumulator
+	prio     *replication.PriorityAccumulator
 	quant    *quantCache // shared by every client's instance
 	pkt      ServerPacket
 	m        *wire.MeasureStream
-	cand     statesync.StateUpdate
+	cand     replication.StateUpdate
 	selected []int32
 }
 
@@ -80,7 +80,7 @@ func (s *server) reset(st *Strategy, ctx strategy.Context) {
 	}
 	s.lastSim = ctx.Frame() - 1
 	if s.prio == nil || s.prio.Len() != n {
-		s.prio = statesync.NewPriorityAccumulator(n)
+		s.prio = replication.NewPriorityAccumulator(n)
 		s.m = wire.NewMeasureStream()
 	}
 	s.prio.Reset()
@@ -183,23 +183,23 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 	pk.Quantized, pk.Compressed, pk.Delta, pk.HasBaseAck, pk.Relative = false, true, false, false, false
 	pk.History = nil
 	for k := range pk.Inputs {
-		pk.Inputs[k] = ctx.PlayerInput(0, frame-statesync.Inputs+k).Bits()
+		pk.Inputs[k] = ctx.PlayerInput(0, frame-replication.Inputs+k).Bits()
 	}
 	for q := 1; q < ctx.Players(); q++ {
 		for k := range pk.Others[q-1] {
-			pk.Others[q-1][k] = ctx.PlayerInput(q, frame-statesync.Inputs+k).Bits()
+			pk.Others[q-1][k] = ctx.PlayerInput(q, frame-replication.Inputs+k).Bits()
 		}
 	}
 	pk.NumUpdates = 0
 	for i := 0; i < left.NumCubes(); i++ {
-		s.prio.Add(i, statesync.BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority))
+		s.prio.Add(i, replication.BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority))
 	}
 	hb, err := ctx.Measure(p)
 	if err != nil {
 		return
 	}
 	used := hb.Total()
-	budget := statesync.BudgetBytes(cfg.BandwidthKbps) * 8
+	budget := replication.BudgetBytes(cfg.BandwidthKbps) * 8
 	s.selected = s.selected[:0]
 	// The player first, always: the client's corrections need it in every
 	// packet, and it anchors positions sent relative to it.
@@ -213,7 +213,7 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 		s.selected = append(s.selected, me)
 	}
 	rank := s.prio.Rank()
-	minBits := statesync.MinUpdateBits(left.NumCubes())
+	minBits := replication.MinUpdateBits(left.NumCubes())
 	for i, more := rank.Next(); more; i, more = rank.Next() {
 		if len(s.selected) >= cfg.MaxUpdates || budget-used < minBits {
 			break // nothing further down can fit
@@ -246,7 +246,7 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 
 // candidate fills s.cand with cube i's quantized state.
 func (s *server) candidate(left *cubes.World, i int32) {
-	s.cand = statesync.StateUpdate{Index: i, Interacting: left.Interacting(int(i)), State: *s.quant.state(left, int(i))}
+	s.cand = replication.StateUpdate{Index: i, Interacting: left.Interacting(int(i)), State: *s.quant.state(left, int(i))}
 }
 
 // quantCache is the server's world quantized for the wire this tick, cube
@@ -255,7 +255,7 @@ func (s *server) candidate(left *cubes.World, i int32) {
 // clients send it.
 type quantCache struct {
 	at []int // the frame each entry was quantized at, −1: never
-	q  []statesync.QuantizedCubeState
+	q  []replication.QuantizedCubeState
 }
 
 // prepare quantizes every cube of left at its frame (the parallel sends
@@ -267,17 +267,17 @@ func (c *quantCache) prepare(left *cubes.World) {
 }
 
 // state is cube i of left quantized at left's frame.
-func (c *quantCache) state(left *cubes.World, i int) *statesync.QuantizedCubeState {
+func (c *quantCache) state(left *cubes.World, i int) *replication.QuantizedCubeState {
 	if len(c.at) != left.NumCubes() {
 		c.at = make([]int, left.NumCubes())
-		c.q = make([]statesync.QuantizedCubeState, left.NumCubes())
+		c.q = make([]replication.QuantizedCubeState, left.NumCubes())
 		for k := range c.at {
 			c.at[k] = -1
 		}
 	}
 	if f := left.Frame(); c.at[i] != f {
 		s := left.Cube(i)
-		c.q[i] = statesync.QuantizeState(s.Position, s.Orientation, s.LinearVelocity, s.AngularVelocity)
+		c.q[i] = replication.QuantizeState(s.Position, s.Orientation, s.LinearVelocity, s.AngularVelocity)
 		c.at[i] = f
 	}
 	return &c.q[i]

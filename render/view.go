@@ -140,6 +140,8 @@ func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
 	if c.Player {
 		base = p.PlayerColor(c.PlayerNum)
+	} else if m.HasOwners {
+		base = ownerColor(p, c, base)
 	}
 	switch tint {
 	case TintPriority:
@@ -149,6 +151,20 @@ func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	case TintUpdated:
 		dim := scene.Mix(base, scene.RGBA{R: 0.45, G: 0.47, B: 0.5, A: 1}, 0.6)
 		return scene.Mix(dim, p.Updated, v.easer.Flash(i))
+	}
+	return base
+}
+
+// ownerColor tints a cube by the player whose machine simulates it
+// (distributed authority): the default authority keeps the usual colours,
+// a player's cubes take its colour, and a cube that just changed hands
+// flashes toward white.
+func ownerColor(p *scene.Palette, c *viewmodel.CubeView, base scene.RGBA) scene.RGBA {
+	if c.Owner > 0 {
+		base = scene.Mix(p.Resting, p.PlayerColor(c.Owner), 0.8)
+	}
+	if c.HandOff {
+		base = scene.Mix(base, scene.RGBA{R: 1, G: 1, B: 1, A: 1}, 0.6)
 	}
 	return base
 }
@@ -242,6 +258,8 @@ func (v *View) drawMarks(b *scene.Builder, marks []viewmodel.Mark) {
 			b.AddSegment(mk.Position, mk.To, 3, magenta)
 		case viewmodel.MarkTruth:
 			b.AddWireframe(c, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
+		case viewmodel.MarkContested:
+			b.AddWireframe(c, 2.2, scene.RGBA{R: 1, G: 0.55, B: 0.05, A: 0.95})
 		case viewmodel.MarkDisputed:
 			red := scene.RGBA{R: 0.95, G: 0.1, B: 0.1, A: 0.95}
 			b.AddWireframe(c, 2.2, red)

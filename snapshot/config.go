@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"netcubes/playout"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -144,7 +145,7 @@ type Config struct {
 	// but not to fling cubes across the map during an outage.
 	ExtrapolateLimitTicks float64
 	// Clock tunes the playout clock (ClockConfig).
-	Clock ClockConfig
+	Clock playout.ClockConfig
 	// SenderSnapshots is how many sent snapshots the left keeps as
 	// candidate baselines (the newest acked one is used). At 60 Hz, 64 is
 	// a little over a second: a round trip longer than that (or an ack
@@ -202,7 +203,7 @@ func DefaultConfig() Config {
 	c := Config{
 		StarveExtrapolateTicks: 3,
 		ExtrapolateLimitTicks:  30,
-		Clock:                  DefaultClockConfig(),
+		Clock:                  playout.DefaultClockConfig(),
 		SenderSnapshots:        64,
 		ReceiverSnapshots:      128,
 		CarryModels:            true,
@@ -259,7 +260,10 @@ func (c *Config) Validate() error {
 	case c.ReceiverSnapshots < c.SenderSnapshots+8 || c.ReceiverSnapshots > maxHeldSnapshots:
 		return bad("ReceiverSnapshots", c.ReceiverSnapshots, fmt.Sprintf("SenderSnapshots + 8 (%d)..%d", c.SenderSnapshots+8, maxHeldSnapshots))
 	}
-	return c.Clock.Validate()
+	if err := c.Clock.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	return nil
 }
 
 // nonNegative reports whether v is finite and 0 or more (false for NaN).

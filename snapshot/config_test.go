@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"netcubes/playout"
 )
 
 // TestConfigValidate: the default and both demos' settings are valid;
@@ -39,7 +41,7 @@ func TestConfigValidate(t *testing.T) {
 		{"Clock.FollowRate", func(c *Config) { c.Clock.FollowRate = 0 }},
 		{"Clock.FollowRate", func(c *Config) { c.Clock.FollowRate = 1.5 }},
 		{"Clock.MaxSlew", func(c *Config) { c.Clock.MaxSlew = 0 }},
-		{"Clock.RelockPackets", func(c *Config) { c.Clock.RelockPackets = snapMaxRelockPackets + 1 }},
+		{"Clock.RelockPackets", func(c *Config) { c.Clock.RelockPackets = 17 }},
 		{"Clock.JitterSmoothing", func(c *Config) { c.Clock.JitterSmoothing = math.Inf(1) }},
 		{"Clock.AcquireSpeedup", func(c *Config) { c.Clock.AcquireSpeedup = 0.5 }},
 	}
@@ -59,7 +61,7 @@ func TestConfigValidate(t *testing.T) {
 		if !panics(func() { New(c) }) {
 			t.Errorf("%s: New took it", tc.field)
 		}
-		if strings.HasPrefix(tc.field, "Clock.") && !panics(func() { NewClock(c.Clock) }) {
+		if strings.HasPrefix(tc.field, "Clock.") && !panics(func() { playout.NewClock(c.Clock) }) {
 			t.Errorf("%s: NewClock took it", tc.field)
 		}
 	}

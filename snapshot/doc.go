@@ -51,7 +51,7 @@
 // The right draws the world a delay behind the newest frame it expects
 // (Config.DelayTicks: about three send intervals, so two lost packets in a
 // row still leave one to move toward), sampled from the buffer by a
-// RenderMode (latest, linear, hermite, extrapolation). Its Clock follows
+// RenderMode (latest, linear, hermite, extrapolation). Its clock (playout.Clock) follows
 // the sender's frames like a phase-locked loop: gently, never jumping per
 // packet.
 //

@@ -12,7 +12,7 @@ import (
 // Design note: the interpolation buffer of snapshot interpolation. The
 // receiver runs no simulation; it keeps the last few snapshots it received,
 // each tagged with the sender's frame, and draws the world as it was at a
-// playout time t a little in the past (see clock.go for the clock that
+// playout time t a little in the past (see package playout for the clock that
 // chooses t). Between the snapshot at or before t (A) and the one after it
 // (B) it interpolates; past the newest one it has nothing to interpolate
 // toward, is "starved", and holds or briefly extrapolates.

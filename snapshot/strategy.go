@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"netcubes/cubes"
+	"netcubes/playout"
 	"netcubes/strategy"
 	"netcubes/viewmodel"
 	"netcubes/wire"
@@ -38,7 +39,7 @@ import (
 // Gaps: when the playout time passes the newest snapshot (lost or late
 // packets), an interpolating right is "starved": it moves cubes on at their
 // last velocity for StarveExtrapolateTicks, then holds them, and counts the
-// tick (Stats().StarvedTicks). The playout clock (clock.go) keeps
+// tick (Stats().StarvedTicks). The playout clock (playout.Clock) keeps
 // running at the sender's rate meanwhile and re-locks when the link's
 // latency changes a lot.
 //
@@ -274,7 +275,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 		st.halves[i] = w.HalfExtent(i)
 	}
 	// The clock is cheap to build: take any change of its settings.
-	st.recv.clock = NewClock(st.cfg.Clock)
+	st.recv.clock = playout.NewClock(st.cfg.Clock)
 	initial := ctx.Initial()
 	st.send.reset(initial)
 	st.recv.reset(initial, ctx.Frame())
@@ -575,7 +576,7 @@ type snapshotReceiver struct {
 	scratch []Cube     // decoding target, swapped into buffer
 	sent    []bool
 	packet  Packet
-	clock   *Clock
+	clock   *playout.Clock
 
 	newest    int // newest frame received
 	hasNewest bool
@@ -599,7 +600,7 @@ func (r *snapshotReceiver) build(cfg Config, n int) {
 	r.poses = make([]CubePose, n)
 	r.scratch = make([]Cube, n)
 	r.sent = make([]bool, n)
-	r.clock = NewClock(cfg.Clock)
+	r.clock = playout.NewClock(cfg.Clock)
 	r.packet.Baselines = r
 	r.models.fresh = newModels
 }

@@ -120,7 +120,12 @@ func BenchmarkStateSyncSend64(b *testing.B) {
 	var keep [clients]saved
 	for k := range clients {
 		sts[k] = s.ClientStrategy(k).(*Strategy)
-		keep[k] = saved{slices.Clone(sts[k].snd.prio.acc), slices.Clone(sts[k].snd.lastSent)}
+		p := sts[k].snd.prio
+		acc := make([]float64, p.Len())
+		for i := range acc {
+			acc[i] = p.Value(i)
+		}
+		keep[k] = saved{acc, slices.Clone(sts[k].snd.lastSent)}
 	}
 	// The thread's CPU time too: on a shared machine the wall time of a
 	// send grows with whatever else runs.
@@ -137,7 +142,9 @@ func BenchmarkStateSyncSend64(b *testing.B) {
 		b.StopTimer()
 		cpu += t1 - t0
 		updates += st.Stats().LastUpdates
-		copy(st.snd.prio.acc, keep[k].acc)
+		for i, v := range keep[k].acc {
+			st.snd.prio.Set(i, v)
+		}
 		copy(st.snd.lastSent, keep[k].lastSent)
 		b.StartTimer()
 	}

@@ -12,13 +12,14 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
 
 // referenceChoose is choose as it was before the size classes: the player,
 // then every cube in priority order (Rank), each measured and taken if it
-// fits, until fewer than MinUpdateBits remain. It runs on the sender's
+// fits, until fewer than replication.MinUpdateBits remain. It runs on the sender's
 // state as choose found it (the accumulator, the header, the bases) and
 // puts the packet back as it found it, so the sender carries on with what
 // choose chose. It returns the cubes taken, in the order taken, the
@@ -32,9 +33,9 @@ func referenceChoose(s *stateSyncSender, st *Strategy, left *cubes.World, frame,
 
 	used, budget := headerBits, math.MaxInt
 	if set.LimitBandwidth {
-		budget = BudgetBytes(st.budgetKbps()) * 8
+		budget = replication.BudgetBytes(st.budgetKbps()) * 8
 	}
-	minBits := MinUpdateBits(st.n)
+	minBits := replication.MinUpdateBits(st.n)
 	s.candidate(st, left, frame, cubes.Player)
 	if bits, err := pkt.MeasureUpdate(s.m, &s.cand); err == nil && used+bits <= budget {
 		used += bits
@@ -189,7 +190,7 @@ func runChooseCase(t *testing.T, tc chooseCase, frames int) (choices, passedOver
 			if passed > 0 {
 				nPassed.Add(1)
 			}
-			if st.set.LimitBandwidth && used == BudgetBytes(st.budgetKbps())*8 {
+			if st.set.LimitBandwidth && used == replication.BudgetBytes(st.budgetKbps())*8 {
 				nExact.Add(1)
 			}
 		}
@@ -219,14 +220,14 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 	randPos := func() wire.QuantizedVec3 {
 		return wire.QuantizedVec3{xyMin + rng.Int32N(xyMax-xyMin+1), xyMin + rng.Int32N(xyMax-xyMin+1), rng.Int32N(zMax + 1)}
 	}
-	randState := func(near wire.QuantizedVec3, atRest bool) QuantizedCubeState {
+	randState := func(near wire.QuantizedVec3, atRest bool) replication.QuantizedCubeState {
 		var pos wire.QuantizedVec3
 		switch rng.IntN(3) {
 		case 0:
 			pos = randPos()
 		case 1: // inside the player's box, or just outside it
 			for a := range pos {
-				pos[a] = near[a] + rng.Int32N(2*relativeHalf+4) - relativeHalf - 2
+				pos[a] = near[a] + rng.Int32N(2*(replication.RelativeRange*wire.StateSyncPositionResolution)+4) - replication.RelativeRange*wire.StateSyncPositionResolution - 2
 			}
 			pos[2] = min(max(pos[2], 0), zMax)
 		default:
@@ -241,7 +242,7 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 			lin = mgl64.Vec3{rng.NormFloat64() * 3, rng.NormFloat64() * 3, rng.NormFloat64() * 3}
 			ang = mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		}
-		q := QuantizeState(mgl64.Vec3{}, quat(rng.Float64()*2*math.Pi, axis), lin, ang)
+		q := replication.QuantizeState(mgl64.Vec3{}, mgl64.QuatRotate(rng.Float64()*2*math.Pi, axis.Normalize()), lin, ang)
 		q.Position = pos
 		if !atRest && q.AtRest {
 			q.LinearVelocity[0], q.AtRest = 1, false
@@ -249,7 +250,7 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 		return q
 	}
 	// nearBase is a base a little off the state: small and large deltas.
-	nearBase := func(q QuantizedCubeState) QuantizedCubeState {
+	nearBase := func(q replication.QuantizedCubeState) replication.QuantizedCubeState {
 		b := q
 		scale := int32(1) << rng.IntN(16)
 		for a := range b.Position {
@@ -265,7 +266,7 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			b.LinearVelocity, b.AngularVelocity, b.AtRest = wire.QuantizedVec3{}, wire.QuantizedVec3{}, true
 		} else {
-			vlo, vhi := wire.VelocityLimits(LinearVelocityBits)
+			vlo, vhi := wire.VelocityLimits(replication.LinearVelocityBits)
 			for a := range b.LinearVelocity {
 				b.LinearVelocity[a] = min(max(b.LinearVelocity[a]+rng.Int32N(2*scale+1)-scale, vlo), vhi)
 			}
@@ -275,21 +276,21 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 	}
 	checked := 0
 	for range 400 {
-		pkt := &Packet{NumCubes: int32(2 + rng.IntN(1000)), Compressed: rng.IntN(4) != 0}
+		pkt := &replication.Packet{NumCubes: int32(2 + rng.IntN(1000)), Compressed: rng.IntN(4) != 0}
 		if pkt.Compressed {
 			pkt.Relative, pkt.Delta = rng.IntN(2) == 0, rng.IntN(2) == 0
 			pkt.HasBaseAck = pkt.Delta && rng.IntN(4) != 0
 		}
 		player := randState(randPos(), rng.IntN(2) == 0).Position
 		if rng.IntN(4) != 0 {
-			pkt.Updates[0] = StateUpdate{Index: 0, State: QuantizedCubeState{Position: player, AtRest: true}}
+			pkt.Updates[0] = replication.StateUpdate{Index: 0, State: replication.QuantizedCubeState{Position: player, AtRest: true}}
 			pkt.NumUpdates = 1
 		}
-		var bounds [numClasses]int
-		pkt.classBounds(m, player, &bounds)
+		var bounds [replication.NumClasses]int
+		pkt.ClassBounds(m, player, &bounds)
 		for range 200 {
 			atRest := rng.IntN(2) == 0
-			u := StateUpdate{Index: 1 + rng.Int32N(pkt.NumCubes-1), Interacting: rng.IntN(2) == 0}
+			u := replication.StateUpdate{Index: 1 + rng.Int32N(pkt.NumCubes-1), Interacting: rng.IntN(2) == 0}
 			u.State = randState(player, atRest)
 			lin := mgl64.Vec3{}
 			if !atRest {
@@ -298,13 +299,13 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 					lin[0] = 1
 				}
 			}
-			u.Raw = RawState(mgl64.Vec3{rng.Float64(), 1, 2}, quat(rng.Float64(), mgl64.Vec3{0, 0, 1}), lin, mgl64.Vec3{})
+			u.Raw = replication.RawState(mgl64.Vec3{rng.Float64(), 1, 2}, mgl64.QuatRotate(rng.Float64(), mgl64.Vec3{0, 0, 1}), lin, mgl64.Vec3{})
 			atRest = u.State.AtRest
 			if !pkt.Compressed {
 				atRest = u.Raw.AtRest
 			}
 			if pkt.HasBaseAck && rng.IntN(3) != 0 {
-				u.HasBase, u.BaseOffset = true, rng.Int32N(MaxBaseOffset+1)
+				u.HasBase, u.BaseOffset = true, rng.Int32N(replication.MaxBaseOffset+1)
 				u.Base = u.State
 				if rng.IntN(2) == 0 {
 					u.Base = nearBase(u.State)
@@ -314,13 +315,13 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 			}
 			c := 0
 			if atRest {
-				c |= classAtRest
+				c |= replication.ClassAtRest
 			}
-			if nearPlayer(u.State.Position, player) {
-				c |= classNear
+			if replication.NearPlayer(u.State.Position, player) {
+				c |= replication.ClassNear
 			}
 			if u.HasBase || rng.IntN(4) == 0 { // a class may expect a base the cube then lacks
-				c |= classBase
+				c |= replication.ClassBase
 			}
 			bits, err := pkt.MeasureUpdate(m, &u)
 			if err != nil {
@@ -331,7 +332,7 @@ func TestClassBoundsAreLowerBounds(t *testing.T) {
 				t.Fatalf("packet %+v, update %+v: %d bits, below its class %03b bound %d", *pkt, u, bits, c, bounds[c])
 			}
 		}
-		for c := range numClasses {
+		for c := range replication.NumClasses {
 			if bounds[c] <= 0 {
 				t.Errorf("packet %+v: class %03b has no bound", *pkt, c)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/viewmodel"
 	"netcubes/wire"
@@ -45,8 +46,8 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "S", Label: "smoothing", Help: "smoothing: none / basic / adaptive / 2004", Action: strategy.Cycle,
 			Value: func() string { return st.set.Smoothing.String() },
 			Do: func(dir int) {
-				n := int(NumSmoothingModes)
-				st.SetSmoothing(SmoothingMode((int(st.set.Smoothing) + dir + n) % n))
+				n := int(replication.NumSmoothingModes)
+				st.SetSmoothing(replication.SmoothingMode((int(st.set.Smoothing) + dir + n) % n))
 			}},
 		st.toggle("C", "compressed updates", "compressed updates on / off", func(s *Settings) *bool { return &s.Compressed }),
 		st.needsCompressed(st.toggle("V", "positions relative to the player", "positions relative to the player on / off",
@@ -108,7 +109,7 @@ func (st *Strategy) SubMode(dir int) string {
 	return msg
 }
 
-// smoothingFlagNames are the -smoothing values, in SmoothingMode order.
+// smoothingFlagNames are the -smoothing values, in replication.SmoothingMode order.
 var smoothingFlagNames = []string{"none", "basic", "adaptive", "2004"}
 
 // Flags implements strategy.Flagged.
@@ -127,7 +128,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		}},
 		strategy.IntFlag("jitter-buffer", "state sync jitter buffer in frames, 0-10 (default 5)", 0, MaxJitterFrames, st.SetJitterFrames),
 		strategy.ChoiceFlag("smoothing", "state sync smoothing: none, basic, adaptive or 2004", smoothingFlagNames,
-			func(i int) { st.SetSmoothing(SmoothingMode(i)) }),
+			func(i int) { st.SetSmoothing(replication.SmoothingMode(i)) }),
 		st.orig.Flag(st.SetOriginal),
 	}
 }

@@ -12,7 +12,7 @@
 // # Choosing what to send
 //
 // Every tick each cube's priority (the player most, then the cubes it set
-// interacting, then the rest) is added to its PriorityAccumulator; the
+// interacting, then the rest) is added to its replication.PriorityAccumulator; the
 // sender walks the cubes in order of accumulated priority, measures each
 // update and takes it only while the packet fits its byte budget (from the
 // bandwidth limit), and resets the accumulators of the cubes it sent. A
@@ -30,11 +30,11 @@
 //
 // # On the wire
 //
-// A Packet carries the last inputs redundantly (a lost packet loses no
+// A replication.Packet carries the last inputs redundantly (a lost packet loses no
 // input) and cube updates: float32s, or quantized to the grid both worlds
 // snap to ("quantize both sides"), positions near the player relative to
 // it, and each update delta-encoded against the newest acked packet that
-// carried the cube (History keeps what each side needs to agree on those
+// carried the cube (replication.History keeps what each side needs to agree on those
 // bases). A cube that came to rest is resent until a packet carrying it at
 // rest is acked (the at-rest commit).
 //
@@ -43,7 +43,7 @@
 // A JitterBuffer holds packets until their frame comes up on the
 // PlayoutClock, so updates apply evenly despite jitter; each update snaps
 // the physics state hard (blending it instead is the mistake the article
-// warns about), and visual smoothing (Smoother: error offsets that fade,
+// warns about), and visual smoothing (replication.Smoother: error offsets that fade,
 // adaptively by the error's size) hides the jumps without touching the
 // simulation.
 package statesync

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"netcubes/link"
+	"netcubes/replication"
 	"netcubes/strategy"
 )
 
@@ -36,7 +37,7 @@ type OriginalMode struct {
 }
 
 // withSmoothing is s with smoothing m.
-func withSmoothing(s Settings, m SmoothingMode) Settings {
+func withSmoothing(s Settings, m replication.SmoothingMode) Settings {
 	s.Smoothing = m
 	return s
 }
@@ -52,7 +53,7 @@ var OriginalModes = []OriginalMode{
 	{Name: "compressed", Settings: StepSettings(5)},
 	{Name: "quantize both sides", Settings: StepSettings(6)},
 	{Name: "packet loss", Settings: StepSettings(6), Link: tenPercent},
-	{Name: "basic smoothing", Settings: withSmoothing(StepSettings(6), SmoothingBasic), Link: tenPercent},
+	{Name: "basic smoothing", Settings: withSmoothing(StepSettings(6), replication.SmoothingBasic), Link: tenPercent},
 	{Name: "adaptive smoothing", Settings: StepSettings(7), Link: tenPercent},
 }
 

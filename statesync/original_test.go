@@ -7,6 +7,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -34,7 +35,7 @@ func TestOriginalModes(t *testing.T) {
 		if wantLoss := n >= 4; (c.LossPercent == 10) != wantLoss {
 			t.Errorf("mode %d: %v %% loss", n, c.LossPercent)
 		}
-		if n == 5 && (st.Settings().Smoothing != SmoothingBasic || !strings.Contains(st.Explain(), "0.975")) {
+		if n == 5 && (st.Settings().Smoothing != replication.SmoothingBasic || !strings.Contains(st.Explain(), "0.975")) {
 			t.Errorf("mode 5: smoothing %v, explain %q", st.Settings().Smoothing, st.Explain())
 		}
 	}

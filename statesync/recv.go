@@ -5,6 +5,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/geom"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -43,9 +44,9 @@ type recvPacket struct {
 	frame      int
 	n          int32
 	compressed bool
-	index      [MaxUpdates]int32
-	state      [MaxUpdates]cubes.CubeState
-	q          [MaxUpdates]QuantizedCubeState // compressed packets
+	index      [replication.MaxUpdates]int32
+	state      [replication.MaxUpdates]cubes.CubeState
+	q          [replication.MaxUpdates]replication.QuantizedCubeState // compressed packets
 }
 
 // maxClockTransit is the oldest a packet may be (ticks since its frame) and
@@ -87,8 +88,8 @@ type stateSyncReceiver struct {
 	quant       quantizer
 	clock       *PlayoutClock
 	jb          *JitterBuffer[recvPacket]
-	hist        *History
-	pkt         Packet
+	hist        *replication.History
+	pkt         replication.Packet
 	inputs      [inputRing]recvInput // by frame
 	quantized   [inputRing]recvFlag  // by frame: the packet's Quantized flag
 	lastInput   cubes.Inputs
@@ -102,7 +103,7 @@ type stateSyncReceiver struct {
 	colour      []bool
 	updated     []bool
 	updatedList []int32
-	smooth      smoother
+	smooth      replication.Smoother
 
 	// recordInputs keeps the input each frame was stepped with (tests).
 	recordInputs bool
@@ -118,7 +119,7 @@ func (r *stateSyncReceiver) reset(st *Strategy, ctx strategy.Context) {
 		r.colour = make([]bool, n)
 		r.updated = make([]bool, n)
 		r.updatedList = make([]int32, 0, n)
-		r.hist = NewHistory()
+		r.hist = replication.NewHistory()
 		r.jb = NewJitterBuffer[recvPacket](64)
 	}
 	if r.clock == nil {
@@ -139,7 +140,7 @@ func (r *stateSyncReceiver) reset(st *Strategy, ctx strategy.Context) {
 		r.updated[i] = false
 	}
 	r.updatedList = r.updatedList[:0]
-	r.smooth.reset(n)
+	r.smooth.Resize(n)
 	r.usedInputs = r.usedInputs[:0]
 }
 
@@ -165,10 +166,10 @@ func (r *stateSyncReceiver) receive(st *Strategy, ctx strategy.Context, seq uint
 	r.hist.Record(seq, pkt)
 	st.stats.Packets++
 
-	// Inputs: Inputs[k] is frame − 32 + k. An input first learned from a
+	// replication.Inputs: replication.Inputs[k] is frame − 32 + k. An input first learned from a
 	// packet other than the next frame's is one the redundancy saved.
 	for k, b := range pkt.Inputs {
-		f := frame - Inputs + k
+		f := frame - replication.Inputs + k
 		if f < 0 {
 			continue
 		}
@@ -253,7 +254,7 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 			r.deliver(st, r.frame()) // late packets, while the clock holds
 		}
 	}
-	r.smooth.decay(st.set.Smoothing)
+	r.smooth.Decay(st.set.Smoothing)
 	r.fillStats(st, now)
 }
 
@@ -349,7 +350,7 @@ func (r *stateSyncReceiver) apply(st *Strategy, p *recvPacket) {
 		if p.compressed && set.Snap {
 			r.quant.snapped(r.world, i, &p.q[k])
 		}
-		r.smooth.corrected(set.Smoothing, i, old.Position, old.Orientation, ns.Position, ns.Orientation)
+		r.smooth.Corrected(set.Smoothing, i, old.Position, old.Orientation, ns.Position, ns.Orientation)
 		st.stats.AppliedUpdates++
 		if !r.updated[i] {
 			r.updated[i] = true

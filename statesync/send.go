@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"netcubes/cubes"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -41,7 +42,7 @@ import (
 
 // stateSyncSender is the left side. It allocates only in reset.
 type stateSyncSender struct {
-	prio      *PriorityAccumulator
+	prio      *replication.PriorityAccumulator
 	quant     *quantizer  // this tick's quantized state of every left cube (shared with the clones)
 	inputs    *tickInputs // the inputs this tick's packets repeat (shared with the clones)
 	wasAtRest []bool      // at rest (zero velocity on the wire) last tick
@@ -60,13 +61,13 @@ type stateSyncSender struct {
 	newestAck   int // newest acked frame, −1
 	start       int // frame of the reset
 
-	hist     *History
-	pkt      Packet
-	cand     StateUpdate
+	hist     *replication.History
+	pkt      replication.Packet
+	cand     replication.StateUpdate
 	m        *wire.MeasureStream
 	selected []int32
-	class    []uint8         // each cube's size class this tick (sizeClass)
-	bounds   [numClasses]int // each class's smallest update in this packet, bits (Packet.classBounds)
+	class    []uint8                     // each cube's size class this tick (sizeClass)
+	bounds   [replication.NumClasses]int // each class's smallest update in this packet, bits (replication.Packet.ClassBounds)
 
 	// chosen, when set (tests), sees every choice, after choose.
 	chosen func(st *Strategy, left *cubes.World, frame, headerBits, used int)
@@ -85,7 +86,7 @@ type sentStat struct {
 func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 	n := st.n
 	if s.prio == nil || s.prio.Len() != n {
-		s.prio = NewPriorityAccumulator(n)
+		s.prio = replication.NewPriorityAccumulator(n)
 		s.wasAtRest = make([]bool, n)
 		s.pending = make([]bool, n)
 		s.committed = make([]bool, n)
@@ -94,9 +95,9 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 		s.lastSent = make([]int, n)
 		s.colourKnown = make([]bool, n)
 		s.colourAt = make([]int, n)
-		s.hist = NewHistory()
+		s.hist = replication.NewHistory()
 		s.m = wire.NewMeasureStream()
-		s.selected = make([]int32, 0, MaxUpdates)
+		s.selected = make([]int32, 0, replication.MaxUpdates)
 		s.class = make([]uint8, n)
 	}
 	s.prio.Reset()
@@ -118,12 +119,6 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 	// before it, as before every later one.
 	s.quant.run(ctx.Left(), st.set.Quantize)
 	s.win = [wire.TicksPerSecond]sentStat{}
-}
-
-// BudgetBytes is the payload bytes per packet (the sequence number included,
-// the IP and UDP headers not) that keeps 60 packets per second within kbps.
-func BudgetBytes(kbps int) int {
-	return kbps*1000/8/wire.TicksPerSecond - wire.PacketHeaderBytes
 }
 
 // send is one tick of the left, its phases in the design note's order.
@@ -174,7 +169,7 @@ func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int)
 		}
 		s.wasAtRest[i] = atRest
 
-		p := BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority)
+		p := replication.BasePriority(left, i, cfg.PlayerPriority, cfg.InteractingPriority, cfg.RestingPriority)
 		if set.RestCommit {
 			switch {
 			case s.pending[i]:
@@ -213,20 +208,20 @@ func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int)
 }
 
 // sizeClass is cube i's size class this tick (the classes are defined in
-// packet.go). A class may expect a smaller update than the cube turns out
+// replication/packet.go). A class may expect a smaller update than the cube turns out
 // to have (a base the history no longer holds, a packet that is not
 // relative, not delta encoded or not compressed at all), never a larger
 // one: its bound is then only looser.
 func (s *stateSyncSender) sizeClass(i int, atRest bool, frame int) uint8 {
 	c := uint8(0)
 	if atRest {
-		c |= classAtRest
+		c |= replication.ClassAtRest
 	}
 	if s.quant.near[i] {
-		c |= classNear
+		c |= replication.ClassNear
 	}
 	if _, ok := s.baseFrame(i, frame); ok {
-		c |= classBase
+		c |= replication.ClassBase
 	}
 	return c
 }
@@ -242,7 +237,7 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 	pkt.Compressed = set.Compressed
 	pkt.Delta = set.Compressed && set.DeltaEncoding
 	pkt.Relative = false // decided once the player is in
-	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < BaseWindow
+	pkt.HasBaseAck = pkt.Delta && s.newestAck >= 0 && frame-s.newestAck < replication.BaseWindow
 	pkt.BaseAck = uint16(s.newestAck)
 	// Every player's inputs: the right steps its world with all of them.
 	in := s.inputs
@@ -261,14 +256,14 @@ func (s *stateSyncSender) writeHeader(st *Strategy, ctx strategy.Context) (int, 
 	return hb.Total(), nil
 }
 
-// tickInputs are the inputs a packet repeats: the last Inputs of every
+// tickInputs are the inputs a packet repeats: the last replication.Inputs of every
 // player, the same in every client's packet of a tick, so the server reads
 // them once a tick for all its clients (PrepareSend; the clones share
 // them, as they share the quantizer).
 type tickInputs struct {
 	at, players int // the frame and the number of players they are for (at −1: none)
-	own         [Inputs]uint8
-	others      [cubes.MaxPlayers - 1][Inputs]uint8
+	own         [replication.Inputs]uint8
+	others      [cubes.MaxPlayers - 1][replication.Inputs]uint8
 }
 
 // read reads the inputs of ctx's frame, unless it has them already.
@@ -278,11 +273,11 @@ func (t *tickInputs) read(ctx strategy.Context) {
 		return
 	}
 	for k := range t.own {
-		t.own[k] = ctx.PlayerInput(0, frame-Inputs+k).Bits()
+		t.own[k] = ctx.PlayerInput(0, frame-replication.Inputs+k).Bits()
 	}
 	for p := 1; p < players; p++ {
 		for k := range t.others[p-1] {
-			t.others[p-1][k] = ctx.PlayerInput(p, frame-Inputs+k).Bits()
+			t.others[p-1][k] = ctx.PlayerInput(p, frame-replication.Inputs+k).Bits()
 		}
 	}
 	t.at, t.players = frame, players
@@ -296,8 +291,8 @@ func (t *tickInputs) read(ctx strategy.Context) {
 // Once a packet is nearly full, almost no cube fits, and measuring every
 // one of them would cost most of the send (a server does it for every
 // client every tick). So each cube has a size class (sizeClass), whose
-// smallest update in this packet is measured once (Packet.classBounds),
-// and the walk over the priority order (PriorityAccumulator.RankGroups)
+// smallest update in this packet is measured once (replication.Packet.ClassBounds),
+// and the walk over the priority order (replication.PriorityAccumulator.RankGroups)
 // passes over the cubes of the classes whose smallest update no longer
 // fits, without ranking or measuring them. Such a cube would not have
 // fitted anyway, and passing over it leaves the room as it was, so the
@@ -310,7 +305,7 @@ func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerB
 	used = headerBits
 	budget = math.MaxInt
 	if set.LimitBandwidth {
-		budget = BudgetBytes(st.budgetKbps()) * 8
+		budget = replication.BudgetBytes(st.budgetKbps()) * 8
 	}
 	s.selected = s.selected[:0]
 
@@ -322,7 +317,7 @@ func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerB
 		s.selected = append(s.selected, cubes.Player)
 		pkt.Relative = set.Compressed && set.RelativeToPlayer
 	}
-	pkt.classBounds(s.m, s.quant.q[cubes.Player].Position, &s.bounds)
+	pkt.ClassBounds(s.m, s.quant.q[cubes.Player].Position, &s.bounds)
 	rank := s.prio.RankGroups(s.class, s.bounds[:])
 	for len(s.selected) < cfg.MaxUpdates {
 		i, more := rank.Next(budget - used)
@@ -414,11 +409,11 @@ func (s *stateSyncSender) account(st *Strategy, frame, headerBits, used, budget,
 // packet is delta encoded, its base.
 func (s *stateSyncSender) candidate(st *Strategy, left *cubes.World, frame int, i int32) {
 	u := &s.cand
-	*u = StateUpdate{Index: i, Interacting: left.Interacting(int(i))}
+	*u = replication.StateUpdate{Index: i, Interacting: left.Interacting(int(i))}
 	pkt := &s.pkt
 	if !pkt.Compressed {
 		c := left.Cube(int(i))
-		u.Raw = RawState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		u.Raw = replication.RawState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
 		return
 	}
 	u.State = s.quant.q[i]
@@ -441,7 +436,7 @@ func (s *stateSyncSender) candidate(st *Strategy, left *cubes.World, frame int, 
 // ack fits in 5 bits and the receiver surely still holds it.
 func (s *stateSyncSender) baseFrame(i, frame int) (int, bool) {
 	b := s.ackedBase[i]
-	if b < 0 || s.newestAck-b > MaxBaseOffset || frame-b >= BaseWindow {
+	if b < 0 || s.newestAck-b > replication.MaxBaseOffset || frame-b >= replication.BaseWindow {
 		return 0, false
 	}
 	return b, true
@@ -490,22 +485,3 @@ func sortInt32s(a []int32) {
 		a[j] = v
 	}
 }
-
-// BasePriority is the article's rule for how much a cube's state matters
-// this tick, before any refinement: the player most, then the cubes it set
-// interacting, then the rest. The 2004 server (package predict) ranks its
-// updates by the same rule.
-func BasePriority(left *cubes.World, i int, player, interacting, resting float64) float64 {
-	switch {
-	case left.IsPlayer(i):
-		return player
-	case left.Interacting(i):
-		return interacting
-	}
-	return resting
-}
-
-// MinUpdateBits is the fewest bits any cube update of a world of n cubes
-// takes (an index and three flag bits): once a packet has less room than
-// that, nothing further down the priority order can fit.
-func MinUpdateBits(n int) int { return wire.BitsRequired(0, n-1) + 3 }

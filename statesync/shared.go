@@ -1,6 +1,7 @@
 package statesync
 
 import (
+	"netcubes/replication"
 	"netcubes/wire"
 )
 
@@ -25,7 +26,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &jitter, 0, MaxJitterFrames); err != nil {
 		return err
 	}
-	if err := wire.SerializeInt(s, &x.Smoothing, 0, NumSmoothingModes-1); err != nil {
+	if err := wire.SerializeInt(s, &x.Smoothing, 0, replication.NumSmoothingModes-1); err != nil {
 		return err
 	}
 	original := int32(st.orig.Shown)

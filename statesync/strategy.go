@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"netcubes/cubes"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/viewmodel"
 	"netcubes/wire"
@@ -101,7 +102,7 @@ type Settings struct {
 	Quantize bool
 	// Smoothing hides corrections in error offsets that fade over a few
 	// ticks; it changes only what is drawn, never the simulation.
-	Smoothing SmoothingMode
+	Smoothing replication.SmoothingMode
 	// RelativeToPlayer sends positions within ±2 m of the player as
 	// offsets from it (compressed only): 43 bits instead of 59.
 	RelativeToPlayer bool
@@ -146,7 +147,7 @@ func StepSettings(n int) Settings {
 	s.Compressed = n >= 5
 	s.Quantize = n >= 6
 	if n >= 7 {
-		s.Smoothing = SmoothingAdaptive
+		s.Smoothing = replication.SmoothingAdaptive
 	}
 	s.RelativeToPlayer = n >= 8
 	s.DeltaEncoding = n >= 8
@@ -189,8 +190,8 @@ func (s Settings) WithStep(n int) Settings {
 func (s Settings) clamped() Settings {
 	s.BandwidthKbps = min(max(s.BandwidthKbps, MinKbps), MaxKbps)
 	s.JitterFrames = min(max(s.JitterFrames, 0), MaxJitterFrames)
-	if s.Smoothing < 0 || s.Smoothing >= NumSmoothingModes {
-		s.Smoothing = SmoothingNone
+	if s.Smoothing < 0 || s.Smoothing >= replication.NumSmoothingModes {
+		s.Smoothing = replication.SmoothingNone
 	}
 	return s
 }
@@ -237,7 +238,7 @@ func (s Settings) String() string {
 	if s.Quantize {
 		part("quantize")
 	}
-	if s.Smoothing != SmoothingNone {
+	if s.Smoothing != replication.SmoothingNone {
 		part(s.Smoothing.String())
 	}
 	if s.Compressed && s.RelativeToPlayer {
@@ -313,7 +314,7 @@ type Config struct {
 	// on purpose).
 	StarvationTicks int
 	// MaxUpdates caps the updates per packet (the article's 64, at most
-	// MaxUpdates).
+	// replication.MaxUpdates).
 	MaxUpdates int
 	// BlendFactor is how far the (wrong) blend mode moves the simulation
 	// toward an update, 0..1. 0.5: halfway, so a cube's state is a mix of
@@ -323,7 +324,7 @@ type Config struct {
 	// fastest packet (see PlayoutConfig).
 	JitterWindowTicks int
 	// Smoothing holds the visual smoothing factors.
-	Smoothing SmoothingConfig
+	Smoothing replication.SmoothingConfig
 	// Initial are the settings a new strategy starts with.
 	Initial Settings
 }
@@ -337,10 +338,10 @@ func DefaultConfig() Config {
 		RestingPriority:     1,
 		RestCommitPriority:  100,
 		StarvationTicks:     5 * wire.TicksPerSecond,
-		MaxUpdates:          MaxUpdates,
+		MaxUpdates:          replication.MaxUpdates,
 		BlendFactor:         0.5,
 		JitterWindowTicks:   2 * wire.TicksPerSecond,
-		Smoothing:           DefaultSmoothingConfig(),
+		Smoothing:           replication.DefaultSmoothingConfig(),
 		Initial:             StepSettings(Steps),
 	}
 }
@@ -375,7 +376,7 @@ type Stats struct {
 	AppliedUpdates    uint64
 	StaleUpdates      uint64 // skipped: a newer update of the cube was applied already
 	IgnoredUpdates    uint64 // skipped because sync is off
-	// Inputs: steps taken with the input of that very frame, steps that had
+	// replication.Inputs: steps taken with the input of that very frame, steps that had
 	// to reuse the latest input known, and frames whose input arrived only
 	// thanks to the redundant copies (its newest copy was lost or late).
 	InputsExact, InputsGuessed, InputsRecovered uint64
@@ -405,13 +406,13 @@ type Strategy struct {
 // New returns the strategy with cfg (the session calls Reset before
 // using it).
 func New(cfg Config) *Strategy {
-	if cfg.MaxUpdates < 1 || cfg.MaxUpdates > MaxUpdates {
-		cfg.MaxUpdates = MaxUpdates
+	if cfg.MaxUpdates < 1 || cfg.MaxUpdates > replication.MaxUpdates {
+		cfg.MaxUpdates = replication.MaxUpdates
 	}
 	st := &Strategy{cfg: cfg}
 	st.snd.quant = &quantizer{}
 	st.snd.inputs = &tickInputs{at: -1}
-	st.rcv.smooth.cfg = cfg.Smoothing
+	st.rcv.smooth.SetConfig(cfg.Smoothing)
 	st.SetSettings(cfg.Initial)
 	st.orig.N = len(OriginalModes)
 	st.controls = append(st.buildControls(), st.originalControl())
@@ -560,14 +561,16 @@ func (st *Strategy) SetJitterFrames(n int) {
 }
 
 // SetSmoothing selects the visual smoothing.
-func (st *Strategy) SetSmoothing(m SmoothingMode) {
+func (st *Strategy) SetSmoothing(m replication.SmoothingMode) {
 	s := st.set
 	s.Smoothing = m
 	st.SetSettings(s)
 }
 
 // CycleSmoothing goes none → basic → adaptive → none.
-func (st *Strategy) CycleSmoothing() { st.SetSmoothing((st.set.Smoothing + 1) % NumSmoothingModes) }
+func (st *Strategy) CycleSmoothing() {
+	st.SetSmoothing((st.set.Smoothing + 1) % replication.NumSmoothingModes)
+}
 
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
@@ -598,7 +601,7 @@ func (st *Strategy) Release() {
 	*q, *in = quantizer{}, tickInputs{at: -1}
 	st.snd = stateSyncSender{quant: q, inputs: in}
 	st.rcv = stateSyncReceiver{recordInputs: rec}
-	st.rcv.smooth.cfg = st.cfg.Smoothing
+	st.rcv.smooth.SetConfig(st.cfg.Smoothing)
 }
 
 // Send implements strategy.Strategy (the left: send.go; adapt.go measures
@@ -646,7 +649,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	}
 	for i := 0; i < w.NumCubes(); i++ {
 		c := w.Cube(i)
-		p, q := r.smooth.rendered(i, c.Position, c.Orientation)
+		p, q := r.smooth.Rendered(i, c.Position, c.Orientation)
 		v.Cubes = append(v.Cubes, viewmodel.CubeView{
 			Position:    p,
 			Orientation: q,
@@ -656,7 +659,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 			AtRest:      w.AtRest(i),
 			Updated:     r.updated[i],
 			Priority:    st.snd.prio.Value(i) * scale,
-			ErrorOffset: r.smooth.pos[i],
+			ErrorOffset: r.smooth.Offset(i),
 		})
 	}
 	if !r.clock.Started() {
@@ -670,7 +673,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 var errFrameOutOfRange = errors.New("statesync: packet sequence is not a frame the left has reached")
 
 // stateFromQuantized builds a cube state from a quantized one.
-func stateFromQuantized(q *QuantizedCubeState, interacting bool) cubes.CubeState {
+func stateFromQuantized(q *replication.QuantizedCubeState, interacting bool) cubes.CubeState {
 	p, r, l, a := q.Dequantize()
 	return cubes.CubeState{Position: p, Orientation: r, LinearVelocity: l, AngularVelocity: a, Interacting: interacting}
 }
@@ -690,7 +693,7 @@ func sameState(a, b *cubes.CubeState) bool {
 // free. Quantizing a state already on the grid is then never repeated, so a
 // cube's quantized state cannot flicker between two codes (see snapped).
 type quantizer struct {
-	q     []QuantizedCubeState
+	q     []replication.QuantizedCubeState
 	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
 	valid []bool
 	// ranAt is the frame of the last runOnce (−1: none since the reset),
@@ -716,14 +719,14 @@ func (z *quantizer) runOnce(w *cubes.World, apply bool) {
 	}
 	player := z.q[cubes.Player].Position
 	for i := range z.near {
-		z.near[i] = nearPlayer(z.q[i].Position, player)
+		z.near[i] = replication.NearPlayer(z.q[i].Position, player)
 	}
 }
 
 func (z *quantizer) reset(n int) {
 	z.ranAt = -1
 	if len(z.q) != n {
-		z.q = make([]QuantizedCubeState, n)
+		z.q = make([]replication.QuantizedCubeState, n)
 		z.last = make([]cubes.CubeState, n)
 		z.valid = make([]bool, n)
 		z.near = make([]bool, n)
@@ -739,7 +742,7 @@ func (z *quantizer) reset(n int) {
 // not idempotent where two components tie for largest (quantizing the
 // dequantized value can pick the other one), and the left, whose quantizer
 // remembers q, never re-quantizes it either.
-func (z *quantizer) snapped(w *cubes.World, i int, q *QuantizedCubeState) {
+func (z *quantizer) snapped(w *cubes.World, i int, q *replication.QuantizedCubeState) {
 	z.q[i] = *q
 	z.last[i] = w.Cube(i)
 	z.valid[i] = true
@@ -752,7 +755,7 @@ func (z *quantizer) run(w *cubes.World, apply bool) {
 		if z.valid[i] && sameState(&c, &z.last[i]) {
 			continue
 		}
-		z.q[i] = QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		z.q[i] = replication.QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
 		z.valid[i] = true
 		z.last[i] = c
 		if !apply {

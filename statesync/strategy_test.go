@@ -10,6 +10,7 @@ import (
 	"netcubes/game"
 	"netcubes/internal/testutil"
 	"netcubes/link"
+	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/strategy/strategytest"
 	"netcubes/viewmodel"
@@ -136,7 +137,7 @@ func TestStateSyncSettings(t *testing.T) {
 	s := st.Settings()
 	s.BandwidthKbps, s.JitterFrames, s.Smoothing = 1, 99, 7
 	st.SetSettings(s)
-	if s := st.Settings(); s.BandwidthKbps != MinKbps || s.JitterFrames != MaxJitterFrames || s.Smoothing != SmoothingNone {
+	if s := st.Settings(); s.BandwidthKbps != MinKbps || s.JitterFrames != MaxJitterFrames || s.Smoothing != replication.SmoothingNone {
 		t.Errorf("not clamped: %+v", s)
 	}
 	for range 20 {
@@ -145,9 +146,9 @@ func TestStateSyncSettings(t *testing.T) {
 	if st.Settings().BandwidthKbps != BandwidthSteps[len(BandwidthSteps)-1] {
 		t.Errorf("bandwidth up stops at %d", st.Settings().BandwidthKbps)
 	}
-	st.SetSmoothing(SmoothingBasic)
+	st.SetSmoothing(replication.SmoothingBasic)
 	findControl(t, st, "S").Press(1)
-	if st.Settings().Smoothing != SmoothingAdaptive {
+	if st.Settings().Smoothing != replication.SmoothingAdaptive {
 		t.Errorf("cycle from basic: %v", st.Settings().Smoothing)
 	}
 }
@@ -165,7 +166,7 @@ func TestStateSyncBudget(t *testing.T) {
 			set := st.Settings()
 			set.BandwidthKbps = kbps
 			st.SetSettings(set)
-			budget := BudgetBytes(kbps)
+			budget := replication.BudgetBytes(kbps)
 			peak, maxBytes, maxUpd, packets, withPlayer := 0.0, 0, 0, 0, 0
 			for f := 0; f < 500; f++ {
 				s.Step(sc.InputAt(f))
@@ -449,7 +450,7 @@ func TestStateSyncOutageSmoothing(t *testing.T) {
 		pop, maxErr, errAfter, maxAfter float64
 		back                            int
 	}
-	run := func(sc *cubes.Script, mode SmoothingMode) (r result) {
+	run := func(sc *cubes.Script, mode replication.SmoothingMode) (r result) {
 		s, st := stateSyncSession(t, link.PresetIntercontinental.Config(), 8)
 		st.SetSmoothing(mode)
 		r.back = -1
@@ -485,12 +486,12 @@ func TestStateSyncOutageSmoothing(t *testing.T) {
 		text := strings.Replace(nudgeScenario, "420-434 up katamari\n435-719 katamari",
 			fmt.Sprintf("420-%d up katamari\n%d-719 katamari", nudgeAt+nudge-1, nudgeAt+nudge), 1)
 		sc := scenario(t, text)
-		none := run(sc, SmoothingNone)
+		none := run(sc, replication.SmoothingNone)
 		tried = append(tried, fmt.Sprintf("%d ticks: %.0f cm jump", nudge, none.pop))
 		if none.pop < 50 || none.pop > 160 {
 			continue
 		}
-		a := run(sc, SmoothingAdaptive)
+		a := run(sc, replication.SmoothingAdaptive)
 		t.Logf("nudge of %d ticks during the outage (tried %s)", nudge, strings.Join(tried, ", "))
 		t.Logf("adaptive: largest jump %.1f cm, largest error %.0f cm, RMS under 5 cm %.2f s after the outage; 3 s after: RMS %.2f cm, max %.2f cm",
 			a.pop, a.maxErr, float64(a.back-outageAt-outage)/wire.TicksPerSecond, a.errAfter, a.maxAfter)

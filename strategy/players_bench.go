@@ -43,3 +43,12 @@ type PlayersRun interface {
 	StepPlayers(ins *cubes.Inputs, given uint8)
 	ClientStrategy(k int) Strategy
 }
+
+// StrategyMaker is implemented by a Bench that can build a fresh instance
+// of any strategy of the app's catalog by its ID (cmd/bench does): a
+// table comparing strategies (distributed authority's rows for state sync
+// and the 2004 prediction) gets them without importing another strategy's
+// package.
+type StrategyMaker interface {
+	NewStrategy(id string) (Strategy, bool)
+}

@@ -323,3 +323,20 @@ type Eventful interface {
 type KeyFigures interface {
 	KeyFigures() (lead string, parts []string)
 }
+
+// Multiplayer is implemented by a strategy that teaches with several
+// players from the start (distributed authority: players pushing the same
+// pile). When the presenter picks it and the world has fewer players,
+// the app adds bots up to MinPlayers; more players stay.
+type Multiplayer interface {
+	MinPlayers() int
+}
+
+// LeftOverlay is implemented by a strategy with something of its own to
+// show over the left's world (distributed authority tints each cube by
+// the machine that simulates it, as the host sees it). The session calls
+// FillLeft on the shown client's instance after it filled the left view
+// from the left world.
+type LeftOverlay interface {
+	FillLeft(v *viewmodel.View)
+}

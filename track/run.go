@@ -7,6 +7,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
+	"netcubes/strategy"
 	"netcubes/viewmodel"
 )
 
@@ -120,6 +121,10 @@ func (r *run) apply(c *Command, m mode) string {
 			return err.Error()
 		}
 		r.captions.Reset()
+		if mp, ok := s.Strategy().(strategy.Multiplayer); ok && s.NumPlayers() < mp.MinPlayers() && s.Role() != game.RoleRight {
+			// A strategy about several players starts with them.
+			r.players(mp.MinPlayers())
+		}
 		s.Refresh()
 		r.kbps.Clear()
 		r.d.gen++

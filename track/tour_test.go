@@ -10,7 +10,7 @@ import (
 )
 
 // TestTourWalksThroughEverything: the built-in tour lasts 10 to 15
-// minutes, visits the six strategies in the menu's order, each with
+// minutes, visits the seven strategies in the menu's order, each with
 // captions, and walks every build-up: the render modes, compression levels
 // from 1 to 13, the eight state sync steps, the seven lockstep modes, the
 // five prediction steps and the five rollback steps; and it starts the world over at least once a
@@ -65,7 +65,7 @@ func TestTourWalksThroughEverything(t *testing.T) {
 			sets[f[1]][f[2]] = true
 		}
 	}
-	if got, want := strings.Join(order, " "), "compression statesync lockstep predict rollback"; got != want {
+	if got, want := strings.Join(order, " "), "compression statesync lockstep predict authority rollback"; got != want {
 		t.Errorf("strategies after interpolation: %s, want %s", got, want)
 	}
 	for _, id := range catalog.IDs() {

@@ -21,6 +21,8 @@ type CubeView struct {
 	Updated     bool       // a state update for this cube was applied this tick
 	Priority    float64    // priority accumulator scaled to 0..1 (state sync)
 	ErrorOffset mgl64.Vec3 // rendered position minus simulation position (visual smoothing), metres
+	Owner       uint8      // distributed authority: the player (1..8) whose machine simulates it, 0 for the default (the host)
+	HandOff     bool       // distributed authority: it changed hands a moment ago (drawn as a flash)
 }
 
 // View is everything one side shows for one tick.
@@ -33,6 +35,9 @@ type View struct {
 	// overlay fields, so the renderer can say "not available" instead of
 	// drawing zeros.
 	HasPriority, HasErrorOffsets bool
+	// HasOwners says the strategy fills Owner and HandOff: the renderer
+	// tints each cube in its owner's colour.
+	HasOwners bool
 	// Marks are a strategy's own outlines over its view (the 2004
 	// client's last known server pose and the jump of its last replay);
 	// the renderer draws them with the ghost overlay.
@@ -54,6 +59,9 @@ const (
 	// where the client saw the tagged player; To is where the server
 	// judged it.
 	MarkDisputed
+	// MarkContested is a cube two machines claimed a moment ago
+	// (distributed authority).
+	MarkContested
 )
 
 // Mark is one outlined cube pose.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
@@ -42,4 +43,15 @@ func (b *bench) PlayPlayers(section, name string, r strategy.PlayersRun, frames 
 		}
 		b.progress.step(f + 1)
 	}
+}
+
+// NewStrategy implements strategy.StrategyMaker: a fresh instance from the
+// catalog.
+func (b *bench) NewStrategy(id string) (strategy.Strategy, bool) {
+	list := catalog.All()
+	i, ok := catalog.Find(list, id)
+	if !ok {
+		return nil, false
+	}
+	return list[i], true
 }

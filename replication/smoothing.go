@@ -1,4 +1,4 @@
-package statesync
+package replication
 
 import (
 	"fmt"
@@ -229,8 +229,9 @@ func (c *SmoothingConfig) rule2004(e mgl64.Vec3, q mgl64.Quat) (mgl64.Vec3, mgl6
 	return e, q
 }
 
-// Smoother is the per-cube visual smoothing for another strategy's
-// receiver (the 2004 client draws its corrections with it): error offsets
+// Smoother is the per-cube visual smoothing of a receiver (state sync's
+// right, the 2004 client and the distributed-authority machines draw their
+// corrections with it): error offsets
 // that keep the drawn pose still when the simulation jumps, then decay.
 type Smoother struct{ s smoother }
 
@@ -243,6 +244,13 @@ func NewSmoother(cfg SmoothingConfig, n int) *Smoother {
 
 // Reset clears every offset.
 func (sm *Smoother) Reset() { sm.s.reset(len(sm.s.pos)) }
+
+// Resize clears every offset and makes room for n cubes (a zero Smoother
+// is ready after SetConfig and Resize).
+func (sm *Smoother) Resize(n int) { sm.s.reset(n) }
+
+// SetConfig sets the factors the modes use (from the next Decay).
+func (sm *Smoother) SetConfig(cfg SmoothingConfig) { sm.s.cfg = cfg }
 
 // Corrected re-bases cube i's offsets for a jump of its simulation pose.
 func (sm *Smoother) Corrected(mode SmoothingMode, i int, oldPos mgl64.Vec3, oldRot mgl64.Quat, newPos mgl64.Vec3, newRot mgl64.Quat) {

@@ -1,4 +1,4 @@
-package statesync
+package replication
 
 import (
 	"errors"
@@ -125,10 +125,10 @@ const (
 
 // ErrMissingBase: a delta-encoded update names a base the receiver does not
 // hold.
-var ErrMissingBase = errors.New("statesync: delta base not held")
+var ErrMissingBase = errors.New("replication: delta base not held")
 
 // ErrBadOrder: update indices in a state packet must increase.
-var ErrBadOrder = errors.New("statesync: update indices out of order")
+var ErrBadOrder = errors.New("replication: update indices out of order")
 
 // QuantizedCubeState is one cube's state on the state synchronization grid:
 // what a compressed update carries, and what "quantize both sides" snaps each
@@ -440,9 +440,9 @@ func (p *Packet) serializeUpdate(s wire.Stream, u *StateUpdate, k, prev int32) e
 	return nil
 }
 
-// nearPlayer reports whether a cube at pos is within the player's box, so
+// NearPlayer reports whether a cube at pos is within the player's box, so
 // that its position may be sent relative to the player's.
-func nearPlayer(pos, player wire.QuantizedVec3) bool {
+func NearPlayer(pos, player wire.QuantizedVec3) bool {
 	return fitsRange3(diff3(pos, player), -relativeHalf, relativeHalf-1)
 }
 
@@ -469,7 +469,7 @@ func (p *Packet) serializePosition(s wire.Stream, st, base *QuantizedCubeState, 
 			// player is cheaper (a cube in a rolling ball moves a lot
 			// between bases but stays near the player).
 			if player, ok := p.relativeTo(k); small && ok {
-				if nearPlayer(st.Position, player) &&
+				if NearPlayer(st.Position, player) &&
 					1+3*relativeBitsPerAxis < tieredBits3(d, positionDeltaSmall, positionDeltaLarge) {
 					small = false
 				}
@@ -496,7 +496,7 @@ func (p *Packet) serializePosition(s wire.Stream, st, base *QuantizedCubeState, 
 		near := false
 		if !reading {
 			d = diff3(st.Position, player)
-			near = nearPlayer(st.Position, player)
+			near = NearPlayer(st.Position, player)
 		}
 		if err := wire.SerializeBool(s, &near); err != nil {
 			return err
@@ -726,13 +726,13 @@ func inPositionLimits(p wire.QuantizedVec3, xyMin, xyMax, zMax int32) bool {
 // A cube's size class in a packet: what decides the smallest update it may
 // have there. Each is a bit of the class number.
 const (
-	classAtRest = 1 << iota // at rest: no velocities
-	classNear               // within the player's box (nearPlayer): may be sent relative to it
-	classBase               // may have a delta base
-	numClasses  = 1 << iota
+	ClassAtRest = 1 << iota // at rest: no velocities
+	ClassNear               // within the player's box (NearPlayer): may be sent relative to it
+	ClassBase               // may have a delta base
+	NumClasses  = 1 << iota
 )
 
-// classBounds measures, into bits, the smallest update of each size class
+// ClassBounds measures, into bits, the smallest update of each size class
 // in this packet as it stands (the player, when it is in, at slot 0 at
 // player): a cube of the class, at rest or moving, at the player or far
 // from it, and, when it may have a base, equal to a moving or resting base
@@ -742,7 +742,7 @@ const (
 // the bounds follow the encoding wherever it goes; a class it cannot
 // measure gets 0, no bound. The sender walks its cubes with these bounds
 // (stateSyncSender.choose).
-func (p *Packet) classBounds(m *wire.MeasureStream, player wire.QuantizedVec3, bits *[numClasses]int) {
+func (p *Packet) ClassBounds(m *wire.MeasureStream, player wire.QuantizedVec3, bits *[NumClasses]int) {
 	xyMin, xyMax, _ := wire.PositionLimits(wire.StateSyncPositionResolution)
 	far := player
 	if far[0]+2*relativeHalf <= xyMax {
@@ -750,20 +750,20 @@ func (p *Packet) classBounds(m *wire.MeasureStream, player wire.QuantizedVec3, b
 	} else {
 		far[0] = max(far[0]-2*relativeHalf, xyMin)
 	}
-	for c := range numClasses {
+	for c := range NumClasses {
 		u := StateUpdate{Index: p.NumCubes - 1}
-		atRest := c&classAtRest != 0
+		atRest := c&ClassAtRest != 0
 		u.Raw.AtRest, u.State.AtRest = atRest, atRest
 		if !atRest {
 			u.Raw.LinearVelocity[0], u.State.LinearVelocity[0] = 1, 1
 		}
 		u.State.Position = far
-		if c&classNear != 0 {
+		if c&ClassNear != 0 {
 			u.State.Position = player
 		}
 		u.State.Orientation.Largest = 3 // the identity
 		b, err := p.MeasureUpdate(m, &u)
-		if c&classBase != 0 && p.Delta && p.HasBaseAck {
+		if c&ClassBase != 0 && p.Delta && p.HasBaseAck {
 			u.HasBase, u.Base = true, u.State
 			if bb, berr := p.MeasureUpdate(m, &u); berr == nil && (err != nil || bb < b) {
 				b, err = bb, nil

@@ -1,4 +1,4 @@
-package statesync
+package replication
 
 import (
 	"cmp"

@@ -1,10 +1,14 @@
-package snapshot
+package playout
 
 import (
+	"errors"
 	"math"
 
 	"netcubes/internal/valid"
 )
+
+// ErrInvalidConfig is wrapped by the error ClockConfig.Validate returns.
+var ErrInvalidConfig = errors.New("playout: invalid clock config")
 
 // Design note: the playout clock of snapshot interpolation. The receiver
 // must decide, every tick, which sender frame to show: late enough that the

@@ -1,0 +1,127 @@
+package authority
+
+import (
+	"fmt"
+	"strings"
+
+	"netcubes/strategy"
+	"netcubes/wire"
+)
+
+// The presenter's handles: the steps on [ ], O the topology, C the cheat,
+// B the budget; the HUD's facts line; the settings a right process needs.
+
+func (st *Strategy) buildControls() []strategy.Control {
+	return []strategy.Control{
+		{Key: "O", Label: "topology", Help: "topology: relay through the host / peer to peer", Action: strategy.Toggle,
+			Value: st.topology,
+			Do:    func(int) { s := st.set; s.P2P = !s.P2P; st.SetSettings(s) }},
+		{Key: "C", Label: "cheat", Help: "player 2 cheats: flings the cubes it owns (the host's check catches it)", Action: strategy.Toggle,
+			Value: func() string { return strategy.OnOff(st.set.Cheat) },
+			Do:    func(int) { s := st.set; s.Cheat = !s.Cheat; st.SetSettings(s) }},
+		{Key: "B", Label: "budget", Help: "bandwidth budget per machine and peer up / down", Action: strategy.Adjust,
+			Value: func() string { return fmt.Sprintf("%d kbit/s", st.set.BandwidthKbps) },
+			Do:    func(dir int) { s := st.set; s.BandwidthKbps += dir * kbpsStep; st.SetSettings(s) }},
+	}
+}
+
+// Controls implements strategy.Strategy.
+func (st *Strategy) Controls() []strategy.Control { return st.controls }
+
+// Flags implements strategy.Flagged.
+func (st *Strategy) Flags() []strategy.Flag {
+	return []strategy.Flag{
+		strategy.IntFlag("authority-step", "distributed authority step 1-5 (default 3: the lowest id wins)", 1, NumSteps,
+			func(n int) { s := st.set; s.Step = Step(n); st.SetSettings(s) }),
+		strategy.ChoiceFlag("authority-topology", "distributed authority topology: relay or p2p", []string{"relay", "p2p"},
+			func(i int) { s := st.set; s.P2P = i == 1; st.SetSettings(s) }),
+	}
+}
+
+// SerializeSettings implements strategy.Shared.
+func (st *Strategy) SerializeSettings(s wire.Stream) error {
+	x := st.set
+	kbps := int32(x.BandwidthKbps)
+	s.SetCategory(wire.CategoryOther)
+	if err := wire.SerializeInt(s, &x.Step, StepHost, StepReturn); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(s, &x.P2P); err != nil {
+		return err
+	}
+	if err := wire.SerializeBool(s, &x.Cheat); err != nil {
+		return err
+	}
+	if err := wire.SerializeInt(s, &kbps, MinKbps, MaxKbps); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		x.BandwidthKbps = int(kbps)
+		st.SetSettings(x)
+	}
+	return nil
+}
+
+// Facts implements strategy.Facts: the lesson's figures first (the HUD
+// wraps between the parts): claims, conflicts and lost claims per second,
+// the largest pop of the last 5 s, the cubes each player owns, then each
+// machine's error against the host and (peer to peer) its upload.
+func (st *Strategy) Facts() string {
+	r := st.room
+	h := &r.host
+	var lost, pops int
+	largest := 0.0
+	for _, m := range r.machines {
+		if m != nil {
+			lost += m.stats.lost.perSecond()
+			largest = max(largest, m.stats.pops.largest())
+			pops++
+		}
+	}
+	parts := []string{
+		fmt.Sprintf("claims %d/s · conflicts %d/s · lost %d/s", h.stats.claims.perSecond(), h.stats.conflicts.perSecond(), h.stats.lost.perSecond()+lost),
+		fmt.Sprintf("largest pop %.0f cm", largest*100),
+	}
+	var owned [9]int
+	h.t.owned(&owned)
+	var own []string
+	for p := range h.players {
+		own = append(own, fmt.Sprintf("P%d %d", p+1, owned[p]))
+	}
+	if len(own) > 0 {
+		parts = append(parts, "owned "+strings.Join(own, " "))
+	}
+	if errs := st.machineErrors(); errs != "" {
+		parts = append(parts, "error vs host cm "+errs)
+	}
+	if f := h.stats.Flags; f > 0 {
+		parts = append(parts, fmt.Sprintf("cheats flagged %d", f))
+	}
+	if st.set.P2P {
+		var up []string
+		for p := range h.players {
+			up = append(up, fmt.Sprintf("P%d %.0f", p+1, r.mesh.up[p].kbps()))
+		}
+		parts = append(parts, "P2P upload kbit/s "+strings.Join(up, " "))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// machineErrors is each player's machine's RMS error against the host's
+// world at the same frame, as drawn, in cm ("P1 0.4 P2 3.1"), or "" when
+// the machines are not in this process.
+func (st *Strategy) machineErrors() string {
+	r := st.room
+	left := r.host.left
+	if left == nil {
+		return ""
+	}
+	var out []string
+	for p, m := range r.machines[:r.host.players] {
+		if m == nil || m.w == nil || m.w.NumCubes() != left.NumCubes() {
+			return ""
+		}
+		out = append(out, fmt.Sprintf("P%d %.1f", p+1, 100*machineErr(m, left)))
+	}
+	return strings.Join(out, " ")
+}
