@@ -79,6 +79,15 @@ func benchAuthority(b strategy.Bench) error {
 		}
 	}
 	benchNotes(t, frames)
+	t.Charts = []strategy.Chart{{
+		File: "authority", Title: "Distributed authority against state sync and the 2004 prediction, by players, piles and link",
+		X: []string{"players", "piles", "strategy"}, Series: "link", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "pushed ms vs host", Label: "pushed cubes on your screen, after the host's"},
+			{Y: "err P1 cm", Label: "player 1's screen against the host"},
+			{Y: "up kbit/s", Label: "player 1's upload"},
+		},
+	}}
 	return b.Print(t)
 }
 
