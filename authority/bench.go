@@ -91,9 +91,9 @@ func benchAuthority(b strategy.Bench) error {
 		File: "authority", Title: "Four players pushing one pile: distributed authority against state sync and the 2004 prediction",
 		X: []string{"strategy"}, Series: "link", Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "pushed ms vs host", Label: "pushed cubes on your screen, after the host's"},
-			{Y: "err P1 cm", Label: "player 1's screen against the host"},
-			{Y: "up kbit/s", Label: "player 1's upload"},
+			{Y: "pushed ms vs host", Label: "pushed, after the host"},
+			{Y: "err P1 cm", Label: "P1 screen vs host"},
+			{Y: "up kbit/s", Label: "P1 upload"},
 		},
 	}}
 	return b.Print(four)
