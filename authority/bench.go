@@ -64,7 +64,7 @@ func benchAuthority(b strategy.Bench) error {
 	if l := b.FrameLimit(); l > 0 {
 		frames = max(min(l, frames), benchPress+60)
 	}
-	t := newBenchTable()
+	t, four := newBenchTable(), newBenchTable()
 	for _, players := range []int{2, 4} {
 		for _, pr := range []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetTerrible} {
 			for _, same := range []bool{false, true} {
@@ -74,12 +74,29 @@ func benchAuthority(b strategy.Bench) error {
 						return err
 					}
 					t.Add(r...)
+					if players == 4 && same {
+						four.Add(r...)
+					}
 				}
 			}
 		}
 	}
 	benchNotes(t, frames)
-	return b.Print(t)
+	if err := b.Print(t); err != nil {
+		return err
+	}
+	// The lesson's case again, charted: four players pushing one pile.
+	four.Note("The rows above of four players pushing the same pile, by link.")
+	four.Charts = []strategy.Chart{{
+		File: "authority", Title: "Four players pushing one pile: distributed authority against state sync and the 2004 prediction",
+		X: []string{"strategy"}, Series: "link", Bars: true,
+		Panels: []strategy.Panel{
+			{Y: "pushed ms vs host", Label: "pushed, after the host"},
+			{Y: "err P1 cm", Label: "P1 screen vs host"},
+			{Y: "up kbit/s", Label: "P1 upload"},
+		},
+	}}
+	return b.Print(four)
 }
 
 func newBenchTable() *strategy.Table {

@@ -8,8 +8,8 @@ import (
 	"netcubes/wire"
 )
 
-// The presenter's handles: the steps on [ ], O the topology, C the cheat,
-// B the budget; the HUD's facts line; the settings a right process needs.
+// The presenter's handles: the steps on [ ], O the topology, C the cheat
+// (the budget is a flag, -authority-budget); the HUD's facts line; the settings a right process needs.
 
 func (st *Strategy) buildControls() []strategy.Control {
 	return []strategy.Control{
@@ -19,9 +19,6 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "C", Label: "cheat", Help: "player 2 cheats: flings the cubes it owns (the host's check catches it)", Action: strategy.Toggle,
 			Value: func() string { return strategy.OnOff(st.set.Cheat) },
 			Do:    func(int) { s := st.set; s.Cheat = !s.Cheat; st.SetSettings(s) }},
-		{Key: "B", Label: "budget", Help: "bandwidth budget per machine and peer up / down", Action: strategy.Adjust,
-			Value: func() string { return fmt.Sprintf("%d kbit/s", st.set.BandwidthKbps) },
-			Do:    func(dir int) { s := st.set; s.BandwidthKbps += dir * kbpsStep; st.SetSettings(s) }},
 	}
 }
 
@@ -33,6 +30,8 @@ func (st *Strategy) Flags() []strategy.Flag {
 	return []strategy.Flag{
 		strategy.IntFlag("authority-step", "distributed authority step 1-5 (default 3: the lowest id wins)", 1, NumSteps,
 			func(n int) { s := st.set; s.Step = Step(n); st.SetSettings(s) }),
+		strategy.IntFlag("authority-budget", "distributed authority: each machine's budget per peer, kbit/s (default 256)", MinKbps, MaxKbps,
+			func(n int) { s := st.set; s.BandwidthKbps = n; st.SetSettings(s) }),
 		strategy.ChoiceFlag("authority-topology", "distributed authority topology: relay or p2p", []string{"relay", "p2p"},
 			func(i int) { s := st.set; s.P2P = i == 1; st.SetSettings(s) }),
 	}

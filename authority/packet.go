@@ -14,8 +14,8 @@ import (
 //	sequence          16 bits  (written by the session: the frame number)
 //	from host          1 bit
 //	step               3 bits  1..5: which rules the sender runs (say whether sequences follow)
-//	sender             3 bits  the sending player's id − 1 (0 from the host)
 //	players            3 bits  players − 1
+//	sender             4 bits  0 from the host, else the sending player's id (1..8)
 //	cubes             11 bits  cubes in the world (1..2047)
 //	inputs  players × 6 bits   from the host: every player's input it stepped this frame;
 //	                           from a client: its own input this frame (6 bits)

@@ -122,6 +122,9 @@ func TestSeparatePiles(t *testing.T) {
 		if h.Conflicts != 0 || h.Lost != 0 || h.Claims == 0 {
 			t.Errorf("%s: claims %d, conflicts %d, lost %d: want claims and no dispute", pr, h.Claims, h.Conflicts, h.Lost)
 		}
+		if h.Flags != 0 {
+			t.Errorf("%s: an honest player flagged %d times", pr, h.Flags)
+		}
 		for p, m := range st.room.machines[:2] {
 			if m.stats.Lost != 0 {
 				t.Errorf("%s: player %d lost %d cubes", pr, p+1, m.stats.Lost)
@@ -156,6 +159,9 @@ func TestSamePile(t *testing.T) {
 			t.Errorf("step %d: no conflict and no lost claim: the players never claimed the same cube", step)
 		}
 		drive(s, 1200, in, nil)
+		if h.stats.Flags != 0 {
+			t.Errorf("step %d: an honest player flagged %d times", step, h.stats.Flags)
+		}
 		for i, o := range h.t.owner {
 			for p, m := range st.room.machines[:2] {
 				if m.t.owner[i] != o {
@@ -190,5 +196,22 @@ func TestDeterminism(t *testing.T) {
 		if a[k] != b[k] {
 			t.Errorf("world %d (0: the host): hash %x with GOMAXPROCS 1, %x with 4", k, a[k], b[k])
 		}
+	}
+}
+
+// The cheat: player 2's machine lies about the cubes it owns (beyond
+// physics); the host flags player 2, and only player 2, and takes its
+// cubes back.
+func TestCheatIsFlagged(t *testing.T) {
+	s, st := session(t, 12, 2, link.PresetLAN.Config(), func(x *Settings) { x.Step = StepReturn; x.Cheat = true })
+	drive(s, 400, func(f, p int) cubes.Input {
+		return cubes.Input{Left: p == 1 && f < 200, Right: p == 0 && f%100 < 30}
+	}, nil)
+	h := &st.room.host
+	if st.room.machines[1].stats.Cheats == 0 {
+		t.Fatal("the cheat never lied: player 2 owned no cube")
+	}
+	if h.flagged[1] == 0 || h.flagged[0] != 0 {
+		t.Errorf("flags: player 1 %d, player 2 %d; want only player 2 (it lied %d times)", h.flagged[0], h.flagged[1], st.room.machines[1].stats.Cheats)
 	}
 }
