@@ -208,10 +208,12 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.flung, st.lie = ctx.Frame(), -1
 }
 
-// Release implements strategy.Releaser: the machine's world goes.
+// Release implements strategy.Releaser: the machine's world goes, and so
+// does what the room shares (the host's tables and its view of the left
+// world, the peer-to-peer links); Reset builds them again.
 func (st *Strategy) Release() {
 	st.m = machine{}
-	st.room.machines = [cubes.MaxPlayers]*machine{}
+	*st.room = room{}
 	st.out, st.back = outbox{}, outbox{}
 }
 
