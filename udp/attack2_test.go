@@ -86,7 +86,7 @@ func TestJoinDuringConnectFlood(t *testing.T) {
 		send := func() {
 			for i := range tc.perTick {
 				flood[i%len(flood)].conn.WriteToUDPAddrPort(connect, to)
-				if i%50 == 49 {
+				if i%25 == 24 {
 					time.Sleep(100 * time.Microsecond) // the left's reader keeps up; the kernel's buffer does not overflow
 				}
 			}
