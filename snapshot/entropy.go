@@ -556,9 +556,10 @@ func (p *Packet) fitCorrection(e *entropyState, base []Cube) [6]int32 {
 // parallel: a fit is a function of its key's snapshots, so which client
 // fits it first changes nothing but who waits.
 type fitShare struct {
-	mu   sync.Mutex
-	seq  uint16 // the tick's snapshot
-	fits []fitted
+	mu    sync.Mutex
+	seq   uint16 // the tick's snapshot
+	fits  []fitted
+	found int // fits taken from another client's packet (tests)
 }
 
 type fitKey struct {
@@ -577,6 +578,7 @@ func (s *fitShare) find(k fitKey) ([6]int32, bool) {
 	defer s.mu.Unlock()
 	for _, f := range s.fits {
 		if f.key == k {
+			s.found++
 			return f.c, true
 		}
 	}

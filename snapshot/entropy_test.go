@@ -579,3 +579,50 @@ func TestModelsOnlyForPossibleBaselines(t *testing.T) {
 		}
 	}
 }
+
+// TestServerSharingSameBits: a server with several clients at level 12
+// or 13 codes each packet once (the write sends the payload the measure
+// coded) and fits the player prediction's correction once per baseline
+// for all its clients; every client's packets are the bits of a server
+// that does neither, on a perfect link (every client acks the same
+// snapshots: the fits are shared) and a lossy one (each its own).
+func TestServerSharingSameBits(t *testing.T) {
+	t.Parallel() // whole sessions of their own: CPU-bound, shares nothing
+	sc := loadScript(t, "katamari")
+	const clients, frames = 2, 200
+	run := func(l Level, p link.Preset, apart bool) ([]uint64, int) {
+		st := NewCompression()
+		st.SetLevel(l)
+		cfg := game.DefaultConfig()
+		cfg.Strategies = []strategy.Strategy{st}
+		cfg.Link = p.Config()
+		cfg.Clients, cfg.Thin = clients, true
+		s, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.send.shared.apart = apart
+		for f := range frames {
+			s.Step(sc.InputAt(f))
+		}
+		hs := make([]uint64, clients)
+		for k := range hs {
+			hs[k] = s.ClientSentHash(k)
+		}
+		return hs, st.send.shared.fits.found
+	}
+	for _, c := range []struct {
+		l Level
+		p link.Preset
+	}{{RangeCoded, link.PresetPerfect}, {MotionPredicted, link.PresetPerfect}, {MotionPredicted, link.PresetIntercontinental}} {
+		shared, found := run(c.l, c.p, false)
+		apart, none := run(c.l, c.p, true)
+		if !slices.Equal(shared, apart) {
+			t.Errorf("level %d, %s: packets %x shared, %x apart", c.l, c.p, shared, apart)
+		}
+		if none != 0 || (c.p == link.PresetPerfect && found < (clients-1)*frames/2) {
+			t.Errorf("level %d, %s: %d fits shared (%d apart)", c.l, c.p, found, none)
+		}
+		t.Logf("level %d, %s: %d fits shared", c.l, c.p, found)
+	}
+}

@@ -358,6 +358,9 @@ type quantized struct {
 	// fits are the player prediction's corrections fitted this tick
 	// (levels 12-13), one per baseline the clients' packets name.
 	fits fitShare
+	// apart (tests): every instance fits its own corrections and codes
+	// its packets twice (measure, then write), as before they shared.
+	apart bool
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -469,6 +472,9 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
 	p.fits = &s.shared.fits
+	if s.shared.apart {
+		p.fits = nil
+	}
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
@@ -494,7 +500,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	b := s.measure.Breakdown()
 	// The packet is written as measured: at levels 12-13 the coded
 	// payload is sent again rather than coded a second time.
-	p.reuse = true
+	p.reuse = !s.shared.apart
 	_, err := ctx.Send(p)
 	p.reuse = false
 	if err != nil {
