@@ -302,6 +302,10 @@ type entropyState struct {
 	nbrHead [nbrBuckets]int32 // each bucket's last entry, +1 (0: empty)
 }
 
+func newEntropyState() *entropyState {
+	return &entropyState{buf: make([]byte, entropyBufBytes), models: new(entropyModels)}
+}
+
 // entropyBufBytes bounds a coded payload: far above the worst case (901
 // cubes sent absolute cost about 11 kB even with poorly adapted models).
 const entropyBufBytes = 32 * 1024
@@ -600,7 +604,7 @@ func (s *fitShare) add(k fitKey, c [6]int32) {
 // charged to categories.
 func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	if p.ent == nil {
-		p.ent = &entropyState{buf: make([]byte, entropyBufBytes), models: new(entropyModels)}
+		p.ent = newEntropyState()
 	}
 	e := p.ent
 	if ok, err := p.reuseCoded(s); ok {

@@ -361,6 +361,9 @@ type quantized struct {
 	// apart (tests): every instance fits its own corrections and codes
 	// its packets twice (measure, then write), as before they shared.
 	apart bool
+	// packets are the level 12-13 packets coded this tick, for the
+	// clients whose packets are the same bits (sendshare.go).
+	packets packetShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -491,13 +494,26 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 			}
 		}
 	}
-	if _, err := p.ChooseEncoding(s.measure); err != nil {
-		// Only a programming error gets here (every quantized value is in
-		// range); send nothing rather than a packet the right cannot read.
-		s.stats.tick(f, nil, wire.Breakdown{}, nil)
-		return
+	var chain uint64
+	var sp *sharedPacket
+	publish := false
+	if k, ok := s.packetKey(p, f); ok {
+		chain, sp, publish = s.shared.packets.claim(k)
 	}
-	b := s.measure.Breakdown()
+	var b wire.Breakdown
+	if sp != nil && !publish {
+		p.load(sp) // another client's packet, the same bits
+		b = sp.b
+	} else {
+		if _, err := p.ChooseEncoding(s.measure); err != nil {
+			// Only a programming error gets here (every quantized value
+			// is in range); send nothing rather than a packet the right
+			// cannot read.
+			s.stats.tick(f, nil, wire.Breakdown{}, nil)
+			return
+		}
+		b = s.measure.Breakdown()
+	}
 	// The packet is written as measured: at levels 12-13 the coded
 	// payload is sent again rather than coded a second time.
 	p.reuse = !s.shared.apart
@@ -512,7 +528,12 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Level = level
 		e.Acked = false
 		e.Cubes, s.current = s.current, e.Cubes
+		coded := p.ent != nil && p.ent.coded
 		keepModels(e, p, &s.models)
+		e.chain = chain
+		if publish && coded {
+			s.shared.packets.publish(sp, p, b, e.Models)
+		}
 	}
 }
 
