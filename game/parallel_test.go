@@ -8,21 +8,27 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
+	"netcubes/snapshot"
 )
 
 // TestParallelSendsSameBits: with enough clients the session encodes them
 // in parallel; every packet of every client, and the server's world, must
-// be the bits a serial run (GOMAXPROCS 1) sends, for every strategy.
+// be the bits a serial run (GOMAXPROCS 1) sends, for every strategy, and
+// for snapshot compression at level 13 (whose clients share the player
+// prediction's corrections fitted in parallel).
 func TestParallelSendsSameBits(t *testing.T) {
 	sc, err := cubes.LoadScript("katamari")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const clients, frames = 16, 150
-	run := func(i, procs int) ([]uint64, uint64) {
+	run := func(i, procs int, level snapshot.Level) ([]uint64, uint64) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		cfg := game.DefaultConfig()
 		cfg.Strategies, cfg.Start = catalog.All(), i
+		if sn, ok := cfg.Strategies[i].(*snapshot.Strategy); ok && level > 0 {
+			sn.SetLevel(level)
+		}
 		cfg.Clients = clients
 		cfg.World.Players = 4
 		cfg.Link = link.PresetMobile.Config()
@@ -41,14 +47,20 @@ func TestParallelSendsSameBits(t *testing.T) {
 		return hs, s.Left().StateHash()
 	}
 	for i, st := range catalog.All() {
-		one, left1 := run(i, 1)
-		two, left2 := run(i, 2)
-		if left1 != left2 {
-			t.Errorf("%s: the server's world differs with 2 cores", st.ID())
+		levels := []snapshot.Level{0}
+		if st.ID() == "compression" {
+			levels = append(levels, snapshot.MotionPredicted)
 		}
-		for k := range one {
-			if one[k] != two[k] || one[k] == 0 {
-				t.Errorf("%s: client %d's packets differ with 2 cores (%#x, %#x)", st.ID(), k+1, one[k], two[k])
+		for _, l := range levels {
+			one, left1 := run(i, 1, l)
+			two, left2 := run(i, 2, l)
+			if left1 != left2 {
+				t.Errorf("%s (level %d): the server's world differs with 2 cores", st.ID(), l)
+			}
+			for k := range one {
+				if one[k] != two[k] || one[k] == 0 {
+					t.Errorf("%s (level %d): client %d's packets differ with 2 cores (%#x, %#x)", st.ID(), l, k+1, one[k], two[k])
+				}
 			}
 		}
 	}

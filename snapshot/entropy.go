@@ -302,6 +302,10 @@ type entropyState struct {
 	nbrHead [nbrBuckets]int32 // each bucket's last entry, +1 (0: empty)
 }
 
+func newEntropyState() *entropyState {
+	return &entropyState{buf: make([]byte, entropyBufBytes), models: new(entropyModels)}
+}
+
 // entropyBufBytes bounds a coded payload: far above the worst case (901
 // cubes sent absolute cost about 11 kB even with poorly adapted models).
 const entropyBufBytes = 32 * 1024
@@ -556,9 +560,10 @@ func (p *Packet) fitCorrection(e *entropyState, base []Cube) [6]int32 {
 // parallel: a fit is a function of its key's snapshots, so which client
 // fits it first changes nothing but who waits.
 type fitShare struct {
-	mu   sync.Mutex
-	seq  uint16 // the tick's snapshot
-	fits []fitted
+	mu    sync.Mutex
+	seq   uint16 // the tick's snapshot
+	fits  []fitted
+	found int // fits taken from another client's packet (tests)
 }
 
 type fitKey struct {
@@ -577,6 +582,7 @@ func (s *fitShare) find(k fitKey) ([6]int32, bool) {
 	defer s.mu.Unlock()
 	for _, f := range s.fits {
 		if f.key == k {
+			s.found++
 			return f.c, true
 		}
 	}
@@ -598,7 +604,7 @@ func (s *fitShare) add(k fitKey, c [6]int32) {
 // charged to categories.
 func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	if p.ent == nil {
-		p.ent = &entropyState{buf: make([]byte, entropyBufBytes), models: new(entropyModels)}
+		p.ent = newEntropyState()
 	}
 	e := p.ent
 	if ok, err := p.reuseCoded(s); ok {

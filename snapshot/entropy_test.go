@@ -579,3 +579,52 @@ func TestModelsOnlyForPossibleBaselines(t *testing.T) {
 		}
 	}
 }
+
+// TestServerSharingSameBits: a server with several clients at level 12
+// or 13 codes each packet once (the write sends the payload the measure
+// coded), fits the player prediction's correction once per baseline for
+// all its clients, and codes a packet once for all the clients whose
+// chains of baselines agree; every client's packets are the bits of a
+// server that does none of it, on a perfect link (every client acks the
+// same snapshots: the packets are shared) and a lossy one (each its own).
+func TestServerSharingSameBits(t *testing.T) {
+	t.Parallel() // whole sessions of their own: CPU-bound, shares nothing
+	sc := loadScript(t, "katamari")
+	const clients, frames = 2, 200
+	run := func(l Level, p link.Preset, apart bool) ([]uint64, int, int) {
+		st := NewCompression()
+		st.SetLevel(l)
+		cfg := game.DefaultConfig()
+		cfg.Strategies = []strategy.Strategy{st}
+		cfg.Link = p.Config()
+		cfg.Clients, cfg.Thin = clients, true
+		s, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.send.shared.apart = apart
+		for f := range frames {
+			s.Step(sc.InputAt(f))
+		}
+		hs := make([]uint64, clients)
+		for k := range hs {
+			hs[k] = s.ClientSentHash(k)
+		}
+		return hs, st.send.shared.fits.found, st.send.shared.packets.taken
+	}
+	for _, c := range []struct {
+		l Level
+		p link.Preset
+	}{{RangeCoded, link.PresetPerfect}, {MotionPredicted, link.PresetPerfect}, {MotionPredicted, link.PresetIntercontinental}} {
+		shared, found, taken := run(c.l, c.p, false)
+		apart, none, noneTaken := run(c.l, c.p, true)
+		if !slices.Equal(shared, apart) {
+			t.Errorf("level %d, %s: packets %x shared, %x apart", c.l, c.p, shared, apart)
+		}
+		if none != 0 || noneTaken != 0 || (c.p == link.PresetPerfect && taken < (clients-1)*frames*9/10) ||
+			(c.p != link.PresetPerfect && found == 0) {
+			t.Errorf("level %d, %s: %d fits and %d packets shared (%d and %d apart)", c.l, c.p, found, taken, none, noneTaken)
+		}
+		t.Logf("level %d, %s: %d fits and %d packets shared", c.l, c.p, found, taken)
+	}
+}

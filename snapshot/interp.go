@@ -93,6 +93,10 @@ type Entry struct {
 	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// chain (sender buffers only, levels 12-13): the id of the chain of
+	// baselines this snapshot's packet was coded along, shared by the
+	// clients whose packets were the same bits (sendshare.go); 0: none.
+	chain uint64
 	// Base (receiver buffers only) is the frame of the baseline this
 	// snapshot's packet was coded against (−1: none, or the initial
 	// state): the receiver's lower bound for the baselines to come.

@@ -359,6 +359,12 @@ type quantized struct {
 	// fits are the player prediction's corrections fitted this tick
 	// (levels 12-13), one per baseline the clients' packets name.
 	fits fitShare
+	// apart (tests): every instance fits its own corrections and codes
+	// its packets twice (measure, then write), as before they shared.
+	apart bool
+	// packets are the level 12-13 packets coded this tick, for the
+	// clients whose packets are the same bits (sendshare.go).
+	packets packetShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -470,6 +476,9 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
 	p.fits = &s.shared.fits
+	if s.shared.apart {
+		p.fits = nil
+	}
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
 	p.Initial, p.Baseline = true, 0
@@ -486,16 +495,29 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 			}
 		}
 	}
-	if _, err := p.ChooseEncoding(s.measure); err != nil {
-		// Only a programming error gets here (every quantized value is in
-		// range); send nothing rather than a packet the right cannot read.
-		s.stats.tick(f, nil, wire.Breakdown{}, nil)
-		return
+	var chain uint64
+	var sp *sharedPacket
+	publish := false
+	if k, ok := s.packetKey(p, f); ok {
+		chain, sp, publish = s.shared.packets.claim(k)
 	}
-	b := s.measure.Breakdown()
+	var b wire.Breakdown
+	if sp != nil && !publish {
+		p.load(sp) // another client's packet, the same bits
+		b = sp.b
+	} else {
+		if _, err := p.ChooseEncoding(s.measure); err != nil {
+			// Only a programming error gets here (every quantized value
+			// is in range); send nothing rather than a packet the right
+			// cannot read.
+			s.stats.tick(f, nil, wire.Breakdown{}, nil)
+			return
+		}
+		b = s.measure.Breakdown()
+	}
 	// The packet is written as measured: at levels 12-13 the coded
 	// payload is sent again rather than coded a second time.
-	p.reuse = true
+	p.reuse = !s.shared.apart
 	_, err := ctx.Send(p)
 	p.reuse = false
 	if err != nil {
@@ -507,7 +529,12 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Level = level
 		e.Acked = false
 		e.Cubes, s.current = s.current, e.Cubes
+		coded := p.ent != nil && p.ent.coded
 		keepModels(e, p, &s.models)
+		e.chain = chain
+		if publish && coded {
+			s.shared.packets.publish(sp, p, b, e.Models)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-physics-child", "0"}, "-physics-child wants one argument, the presenter's ticks between decisions"},
 		{[]string{"-physics", "-rounds", "0"}, "-rounds must be at least 1"},
 		{[]string{"-engine", "noequals"}, `invalid value "noequals" for flag -engine: want NAME=COMMAND, got "noequals"`},
+		{[]string{"-clients", "1", "-only", "nothing"}, `no strategy of the scale bench matches -only "nothing"`},
 		{[]string{"-script", "nope"}, `script "nope" is neither built in (idle, katamari, push) nor a readable file: open nope: no such file or directory`},
 	}
 	for _, tt := range tests {

@@ -77,13 +77,19 @@ func scaleEntries() []scaleEntry {
 // runScale measures every strategy whose name contains only (all when
 // empty) at every number of clients.
 func runScale(b *bench, counts []int, only string, progress *progress) error {
+	var entries []scaleEntry
+	for _, e := range scaleEntries() {
+		if strings.Contains(e.name, only) {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) == 0 {
+		return usageError(fmt.Sprintf("no strategy of the scale bench matches -only %q", only))
+	}
 	fmt.Fprintf(b.out, "netcubes bench: scale, script %s, preset %s, seed %d, %d ticks measured after %d of warm-up\n",
 		b.script.Name, b.preset, b.seed, b.frames, scaleWarmup)
 	var rows []scaleRow
-	for _, e := range scaleEntries() {
-		if !strings.Contains(e.name, only) {
-			continue
-		}
+	for _, e := range entries {
 		base := 0.0
 		for _, n := range counts {
 			r, err := scaleRun(b, e, n, progress)
@@ -100,9 +106,6 @@ func runScale(b *bench, counts []int, only string, progress *progress) error {
 		}
 	}
 	progress.done()
-	if len(rows) == 0 {
-		return usageError(fmt.Sprintf("no strategy of the scale bench matches -only %q", only))
-	}
 	b.section = "scale"
 	return b.Print(scaleTable(rows))
 }
