@@ -38,6 +38,7 @@ func benchRollback(b strategy.Bench) error {
 		strategy.Column{Head: "players"},
 		strategy.Column{Head: "link"},
 		strategy.Column{Head: "step"},
+		strategy.Column{Head: "delay", Unit: "frames"},
 		strategy.Column{Head: "rollbacks/s", Unit: "1/s"},
 		strategy.Column{Head: "mean frames", Unit: "frames"},
 		strategy.Column{Head: "longest", Unit: "frames"},
@@ -59,7 +60,7 @@ func benchRollback(b strategy.Bench) error {
 		}
 	}
 	t.Note("Client 1's machine (it makes no input: every player's input crosses the links, up the other player's, down its own); the others send their inputs and simulate nothing.")
-	t.Note("step: waits = the build-up's step 1, lockstep's wait (no prediction: the stall ticks to compare); delay 0 / 2 / tuned (the delay it settled on) roll back.")
+	t.Note("step: waits = the build-up's step 1, lockstep's wait (no prediction: the stall ticks to compare); delay 0 / 2 / tuned roll back (delay: the input delay at the end, frames).")
 	t.Note("mean frames: frames resimulated per rollback; resim ms: CPU time of the ticks that rolled back (restore + resimulation), median and p95;")
 	t.Note("stall ticks: ticks the machine did not move while it should have; predicted right: the other players' inputs used before they arrived that proved right;")
 	t.Note("pop: how far a rollback moved a cube the machine showed. kbit/s: server → client 1 with IP/UDP headers; back: client 1's acks.")
@@ -97,13 +98,13 @@ func benchRun(b strategy.Bench, pb strategy.PlayersBench, t *strategy.Table, pla
 		}
 	})
 	f := &st.m.fig
-	name := []string{"waits", "delay 0", "delay 2", fmt.Sprintf("tuned (%d)", st.delay())}[step]
+	name := []string{"waits", "delay 0", "delay 2", "tuned"}[step]
 	hit := 100.0
 	if f.Predicted > 0 {
 		hit = 100 * float64(f.PredictedHit) / float64(f.Predicted)
 	}
 	secs := float64(max(ticks, 1)) / wire.TicksPerSecond
-	t.Add(strategy.Int(players), strategy.Text(p.String()), strategy.Text(name),
+	t.Add(strategy.Int(players), strategy.Text(p.String()), strategy.Text(name), strategy.Int(st.delay()),
 		strategy.Num(float64(f.Rollbacks)/secs, "%.1f"),
 		strategy.Num(float64(f.Resimulated)/float64(max(f.Rollbacks, 1)), "%.1f"),
 		strategy.Int(f.LongestRoll),
