@@ -99,9 +99,9 @@ func benchRun(b strategy.Bench, pb strategy.PlayersBench, t *strategy.Table, pla
 	})
 	f := &st.m.fig
 	name := []string{"waits", "delay 0", "delay 2", "tuned"}[step]
-	hit := 100.0
+	hit := strategy.Text("–") // nothing was predicted
 	if f.Predicted > 0 {
-		hit = 100 * float64(f.PredictedHit) / float64(f.Predicted)
+		hit = strategy.Num(100*float64(f.PredictedHit)/float64(f.Predicted), "%.0f")
 	}
 	secs := float64(max(ticks, 1)) / wire.TicksPerSecond
 	t.Add(strategy.Int(players), strategy.Text(p.String()), strategy.Text(name), strategy.Int(st.delay()),
@@ -109,7 +109,7 @@ func benchRun(b strategy.Bench, pb strategy.PlayersBench, t *strategy.Table, pla
 		strategy.Num(float64(f.Resimulated)/float64(max(f.Rollbacks, 1)), "%.1f"),
 		strategy.Int(f.LongestRoll),
 		strategy.Num(quantile(ns, 0.5), "%.2f"), strategy.Num(quantile(ns, 0.95), "%.2f"),
-		strategy.Int(f.StallTicks), strategy.Num(hit, "%.0f"), strategy.Num(f.MaxPopCm, "%.1f"),
+		strategy.Int(f.StallTicks), hit, strategy.Num(f.MaxPopCm, "%.1f"),
 		strategy.Num(sum.AvgWireKbps(), "%.1f"), strategy.Num(back/float64(max(ticks, 1)), "%.1f"))
 	if f.Desync >= 0 {
 		return fmt.Errorf("rollback bench: %d players, %s, step %d: desync at frame %d", players, p, step+1, f.Desync)
