@@ -38,6 +38,7 @@ func benchRollback(b strategy.Bench) error {
 		strategy.Column{Head: "players"},
 		strategy.Column{Head: "link"},
 		strategy.Column{Head: "step"},
+		strategy.Column{Head: "delay", Unit: "frames"},
 		strategy.Column{Head: "rollbacks/s", Unit: "1/s"},
 		strategy.Column{Head: "mean frames", Unit: "frames"},
 		strategy.Column{Head: "longest", Unit: "frames"},
@@ -59,7 +60,7 @@ func benchRollback(b strategy.Bench) error {
 		}
 	}
 	t.Note("Client 1's machine (it makes no input: every player's input crosses the links, up the other player's, down its own); the others send their inputs and simulate nothing.")
-	t.Note("step: waits = the build-up's step 1, lockstep's wait (no prediction: the stall ticks to compare); delay 0 / 2 / tuned (the delay it settled on) roll back.")
+	t.Note("step: waits = the build-up's step 1, lockstep's wait (no prediction: the stall ticks to compare); delay 0 / 2 / tuned roll back (delay: the input delay at the end, frames).")
 	t.Note("mean frames: frames resimulated per rollback; resim ms: CPU time of the ticks that rolled back (restore + resimulation), median and p95;")
 	t.Note("stall ticks: ticks the machine did not move while it should have; predicted right: the other players' inputs used before they arrived that proved right;")
 	t.Note("pop: how far a rollback moved a cube the machine showed. kbit/s: server → client 1 with IP/UDP headers; back: client 1's acks.")
@@ -97,18 +98,18 @@ func benchRun(b strategy.Bench, pb strategy.PlayersBench, t *strategy.Table, pla
 		}
 	})
 	f := &st.m.fig
-	name := []string{"waits", "delay 0", "delay 2", fmt.Sprintf("tuned (%d)", st.delay())}[step]
-	hit := 100.0
+	name := []string{"waits", "delay 0", "delay 2", "tuned"}[step]
+	hit := strategy.Text("–") // nothing was predicted
 	if f.Predicted > 0 {
-		hit = 100 * float64(f.PredictedHit) / float64(f.Predicted)
+		hit = strategy.Num(100*float64(f.PredictedHit)/float64(f.Predicted), "%.0f")
 	}
 	secs := float64(max(ticks, 1)) / wire.TicksPerSecond
-	t.Add(strategy.Int(players), strategy.Text(p.String()), strategy.Text(name),
+	t.Add(strategy.Int(players), strategy.Text(p.String()), strategy.Text(name), strategy.Int(st.delay()),
 		strategy.Num(float64(f.Rollbacks)/secs, "%.1f"),
 		strategy.Num(float64(f.Resimulated)/float64(max(f.Rollbacks, 1)), "%.1f"),
 		strategy.Int(f.LongestRoll),
 		strategy.Num(quantile(ns, 0.5), "%.2f"), strategy.Num(quantile(ns, 0.95), "%.2f"),
-		strategy.Int(f.StallTicks), strategy.Num(hit, "%.0f"), strategy.Num(f.MaxPopCm, "%.1f"),
+		strategy.Int(f.StallTicks), hit, strategy.Num(f.MaxPopCm, "%.1f"),
 		strategy.Num(sum.AvgWireKbps(), "%.1f"), strategy.Num(back/float64(max(ticks, 1)), "%.1f"))
 	if f.Desync >= 0 {
 		return fmt.Errorf("rollback bench: %d players, %s, step %d: desync at frame %d", players, p, step+1, f.Desync)
@@ -137,9 +138,14 @@ func benchDepth(b strategy.Bench) error {
 		strategy.Column{Head: "ms worst", Unit: "ms"},
 		strategy.Column{Head: "share of a tick p95", Unit: "%"},
 	)
-	const samples = 2 * wire.TicksPerSecond
+	// 5 s in (the gather phase), 2 s of rollbacks; -frames squeezes both
+	// into its ticks.
+	from, samples := 5*wire.TicksPerSecond, 2*wire.TicksPerSecond
+	if lim := b.FrameLimit(); lim > 0 && lim < from+samples {
+		from, samples = lim/2, max(lim-lim/2, 1)
+	}
 	for _, depth := range []int{1, 2, 4, 8} {
-		ms, err := timeDepth(depth, samples)
+		ms, err := timeDepth(depth, from, samples)
 		if err != nil {
 			return err
 		}
@@ -147,14 +153,18 @@ func benchDepth(b strategy.Bench) error {
 		t.Add(strategy.Int(depth), strategy.Num(quantile(ms, 0.5), "%.2f"), strategy.Num(p95, "%.2f"),
 			strategy.Num(quantile(ms, 1), "%.2f"), strategy.Num(100*p95/(1000.0/wire.TicksPerSecond), "%.0f"))
 	}
-	t.Notef("The spiral presenter's gather phase (cubes.Spiral), from 5 s in, %d rollbacks each: restore the save, step the frames again, save each;", samples)
+	t.Notef("The spiral presenter's run (cubes.Spiral; its gather phase from 1 s), from %.1f s in, %d rollbacks each: restore the save, step the frames again, save each;",
+		float64(from)/wire.TicksPerSecond, samples)
+	if from < 5*wire.TicksPerSecond {
+		t.Notef("Squeezed into -frames %d: the rollbacks start before the gather phase, in a world mostly at rest.", b.FrameLimit())
+	}
 	t.Note("CPU time of the thread, on this machine's one core. The native step budget is 9 steps a tick (a window of 8 and the step forward); the browser's, about 3× slower, 3.")
 	return b.Print(t)
 }
 
-// timeDepth runs the gather phase and, each tick from 5 s in, rolls back
+// timeDepth runs the gather phase and, each tick from frame from on, rolls back
 // depth frames and resimulates them, timing it.
-func timeDepth(depth, samples int) ([]float64, error) {
+func timeDepth(depth, from, samples int) ([]float64, error) {
 	w, err := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
 	if err != nil {
 		return nil, err
@@ -162,7 +172,6 @@ func timeDepth(depth, samples int) ([]float64, error) {
 	sp := cubes.DefaultSpiral()
 	var saves [saveRing]cubes.Saved
 	var ins [ring]cubes.Inputs
-	const from = 5 * wire.TicksPerSecond
 	out := make([]float64, 0, samples)
 	for f := 0; f < from+samples; f++ {
 		w.Save(&saves[f%saveRing])

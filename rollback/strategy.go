@@ -209,7 +209,7 @@ var _ strategy.Releaser = (*Strategy)(nil)
 func (st *Strategy) Release() {
 	st.m.world = nil
 	st.m.saves = [saveRing]cubes.Saved{}
-	st.m.popBuf = nil
+	st.m.popBuf, st.m.popAfter = nil, nil
 	st.fresh = cubes.Saved{}
 }
 
