@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -32,10 +33,17 @@ type helpRow struct {
 	first, last bool // the group's first and last row
 }
 
+// minHelpText is the smallest help text worth drawing, in pixels: below
+// it the panel is unreadable from the first row of a hall.
+const minHelpText = 9
+
 // helpRows flattens the help's groups into rows.
-func helpRows() []helpRow {
+func helpRows() []helpRow { return rowsOf(helpGroups()) }
+
+// rowsOf flattens groups into rows.
+func rowsOf(groups []helpGroup) []helpRow {
 	var rows []helpRow
-	for _, g := range helpGroups() {
+	for _, g := range groups {
 		for k, r := range g.rows {
 			rows = append(rows, helpRow{KeyHelp: r, group: g.name, first: k == 0, last: k == len(g.rows)-1})
 		}
@@ -101,6 +109,7 @@ func splitRows(rows []helpRow, m helpMetrics, cols int) ([]int, float64) {
 
 // helpPanel is where and how large the help overlay is drawn.
 type helpPanel struct {
+	rows   []helpRow // the rows shown
 	rect   image.Rectangle
 	starts []int   // the first row of each column
 	size   float64 // the body text size
@@ -119,7 +128,51 @@ const contSuffix = " (cont.)"
 // lets the text be larger, shrunk only when even that does not fit. ok is
 // false when there is no room at all.
 func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
-	rows := helpRows()
+	p, ok = a.helpLayoutOf(helpRows(), w, h, l)
+	if ok && p.size >= minHelpText {
+		return p, ok
+	}
+	// Every strategy's keys do not fit at a readable size (a small window,
+	// large text): the active strategy's keys stay, the others' become one
+	// line saying how to see them.
+	return a.helpLayoutOf(rowsOf(activeHelpGroups(helpGroups(), a.otherFamilies())), w, h, l)
+}
+
+// otherFamilies are the help headings of the strategy families that are
+// not active.
+func (a *App) otherFamilies() map[string]bool {
+	list := a.sess.Strategies()
+	active := a.sess.StrategyIndex()
+	other := map[string]bool{}
+	for _, f := range families(list) {
+		if !slices.Contains(f.members, active) {
+			other[f.heading()] = true
+		}
+	}
+	return other
+}
+
+// activeHelpGroups are groups without the other families' (named in
+// other), and a group saying how to see their keys in their place.
+func activeHelpGroups(groups []helpGroup, other map[string]bool) []helpGroup {
+	var out []helpGroup
+	dropped := false
+	for _, g := range groups {
+		if other[g.name] {
+			if !dropped {
+				out = append(out, helpGroup{name: "Other strategies", rows: []KeyHelp{{Group: "Other strategies",
+					Key: "their keys", Help: "press the strategy's number, then H"}}})
+			}
+			dropped = true
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// helpLayoutOf fits rows into the band (see helpLayout).
+func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, ok bool) {
 	// Measure at the base size; every length scales with the font size.
 	base := a.fonts.size(h) * 0.8
 	keyFace := a.fonts.face(a.fonts.bold, base)
@@ -146,7 +199,7 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 		ch := tallest + titleH + 2*pad
 		sc := math.Min(1, math.Min(availW/cw, availH/ch))
 		if sc > scale+1e-9 {
-			best = helpPanel{starts: starts, colX: colX, keyW: keyW}
+			best = helpPanel{rows: rows, starts: starts, colX: colX, keyW: keyW}
 			scale, contentW, contentH = sc, cw, ch
 		}
 	}
@@ -209,7 +262,7 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 	if !ok {
 		return
 	}
-	rows := helpRows()
+	rows := p.rows
 	size := p.size
 	keyFace := a.fonts.face(a.fonts.bold, size)
 	txt := a.fonts.face(a.fonts.regular, size)

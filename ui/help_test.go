@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -103,6 +104,45 @@ func TestHelpNeverCoversTheHUD(t *testing.T) {
 			if p.size < 9 {
 				t.Errorf("%dx%d scale %v: help text %.1f px", w, h, scale, p.size)
 			}
+		}
+	}
+}
+
+// TestHelpKeepsTheActiveStrategysKeys: where every strategy's keys do not
+// fit at a readable size, the help keeps the active strategy's group and
+// says how to see the others'; where they fit, it shows them all.
+func TestHelpKeepsTheActiveStrategysKeys(t *testing.T) {
+	f, sess := newTestApp(t, "statesync")
+	active := sess.Strategy().Family()
+	for _, c := range []struct {
+		w, h  int
+		scale float64
+	}{{1920, 1080, 1}, {1280, 720, 2}} {
+		f.scale = c.scale
+		a := layoutApp(t, f, sess)
+		p, ok := a.helpLayout(c.w, c.h, a.layout(c.w, c.h))
+		if !ok {
+			t.Fatalf("%dx%d: no help", c.w, c.h)
+		}
+		groups := map[string]bool{}
+		for _, r := range p.rows {
+			groups[r.group] = true
+		}
+		hasActive := false
+		for g := range groups {
+			if strings.HasPrefix(g, active+" (") {
+				hasActive = true
+			}
+		}
+		if !hasActive {
+			t.Errorf("%dx%d scale %v: the help lost the active strategy's keys (%s)", c.w, c.h, c.scale, active)
+		}
+		all := len(p.rows) == len(helpRows())
+		if all == groups["Other strategies"] {
+			t.Errorf("%dx%d scale %v: %d of %d rows, and the other strategies' line is there: %v", c.w, c.h, c.scale, len(p.rows), len(helpRows()), groups["Other strategies"])
+		}
+		if p.size < minHelpText {
+			t.Errorf("%dx%d scale %v: help text %.1f px", c.w, c.h, c.scale, p.size)
 		}
 	}
 }
