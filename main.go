@@ -71,24 +71,62 @@ func parseFlags(args []string, help io.Writer) (options, error) {
 	return o, err
 }
 
+// parseArgs defines the flags, parses args, and runs the steps that check
+// and apply them in order (each a usage error of its own).
 func parseArgs(args []string, help io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("netcubes", flag.ContinueOnError)
 	// The flag package prints its error followed by the whole usage; keep
 	// errors to one line and show the usage only when asked for.
 	fs.SetOutput(io.Discard)
-	list := catalog.All()
+	f := defineFlags(fs, &o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(help)
+			fmt.Fprintln(help, "usage: netcubes [flags]")
+			fs.PrintDefaults()
+			return o, err
+		}
+		return o, ui.UsageError(err.Error())
+	}
+	if fs.NArg() > 0 {
+		return o, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	for _, step := range []func(*options, *flags) error{
+		checkRun, applyShow, applyNetwork, applyPlayers, checkFiles, applyScript, applyStrategy, checkNet,
+	} {
+		if err := step(&o, f); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// flags are the values of the flags that are not set straight into the
+// options, and the functions that apply the groups defined elsewhere.
+type flags struct {
+	fs                             *flag.FlagSet
+	list                           []strategy.Strategy
+	strategy, preset, script, show *string
+	seed                           *uint64
+	checksum, antiAlias            *bool
+	link                           []linkFlag
+	strategyFlags                  func() ([]track.Setting, error)
+	players                        func(o *options, presets string) error
+	net                            func() (netOptions, error)
+}
+
+// defineFlags defines every flag on fs: the app's own into o, the link's
+// figures from the link's table, the strategies' from their descriptions.
+func defineFlags(fs *flag.FlagSet, o *options) *flags {
 	ids := catalog.IDs()
-	strategyName := fs.String("strategy", ids[0], "strategy to start with: "+strings.Join(ids, ", ")+" (or its number key)")
-	preset := fs.String("preset", "perfect", "network preset: "+presetNames()+"; a comma-separated list gives each client its own (lan,mobile,terrible)")
-	latency := fs.Float64("latency", -1, "one-way latency in ms (-1 keeps the preset's)")
-	jitter := fs.Float64("jitter", -1, "jitter in ms, ± around the latency (-1 keeps the preset's)")
-	loss := fs.Float64("loss", -1, "packet loss in percent (-1 keeps the preset's)")
-	bwCap := fs.Float64("cap", -1, "bandwidth cap of both directions in kbit/s, a bottleneck with a queue (0: none; -1 keeps the preset's)")
-	corrupt := fs.Float64("corrupt", -1, "percent of packets with a bit flipped, both directions (-1 keeps the preset's)")
-	checksum := fs.Bool("checksum", false, "a CRC-32C on every packet: a damaged packet is dropped instead of decoded")
-	seed := fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
-	script := fs.String("script", "", "play a script or a talk track: a built-in name ("+strings.Join(track.Names(), ", ")+") or a file")
+	f := &flags{fs: fs, list: catalog.All()}
+	f.strategy = fs.String("strategy", ids[0], "strategy to start with: "+strings.Join(ids, ", ")+" (or its number key)")
+	f.preset = fs.String("preset", "perfect", "network preset: "+presetNames()+"; a comma-separated list gives each client its own (lan,mobile,terrible)")
+	f.link = linkFlags(fs)
+	f.checksum = fs.Bool("checksum", false, "a CRC-32C on every packet: a damaged packet is dropped instead of decoded")
+	f.seed = fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
+	f.script = fs.String("script", "", "play a script or a talk track: a built-in name ("+strings.Join(track.Names(), ", ")+") or a file")
 	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run (every key, the players' input, the settings) to `FILE` as a script that replays it (saved every second and on exit)")
 	fs.StringVar(&o.ui.Capture.Dir, "capture", "", "draw every tick of the run to numbered PNGs in `DIR` (frame-exact, as fast as the machine draws)")
 	fs.StringVar(&o.ui.Capture.Video, "video", "", "write the run as a video `FILE`: .gif by the app itself, .mp4 (or .webm, .mkv) through ffmpeg")
@@ -99,127 +137,168 @@ func parseArgs(args []string, help io.Writer) (options, error) {
 	fs.IntVar(&o.height, "height", defaultHeight, "window height in pixels")
 	fs.BoolVar(&o.ui.NoAudio, "mute", false, "start muted: the sound device is not opened until M unmutes")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
-	show := fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost, chart")
-	antiAlias := fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
-	applyStrategyFlags := ui.StrategyFlags(fs, list)
-	applyPlayers := playersFlags(fs)
-	checkNet := netFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(help)
-			fmt.Fprintln(help, "usage: netcubes [flags]")
-			fs.PrintDefaults()
-			return o, err
-		}
-		return o, ui.UsageError(err.Error())
-	}
+	f.show = fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost, chart")
+	f.antiAlias = fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
+	f.strategyFlags = ui.StrategyFlags(fs, f.list)
+	f.players = playersFlags(fs)
+	f.net = netFlags(fs)
+	return f
+}
+
+// checkRun refuses a run the window and the capture cannot make.
+func checkRun(o *options, f *flags) error {
 	switch {
-	case fs.NArg() > 0:
-		return o, usagef("unexpected argument %q", fs.Arg(0))
 	case o.ui.Frames < 0:
-		return o, usagef("-frames must be >= 0, got %d", o.ui.Frames)
+		return usagef("-frames must be >= 0, got %d", o.ui.Frames)
 	case o.ui.Screenshot != "" && o.ui.Frames == 0:
-		return o, usagef("-screenshot needs -frames N with N > 0")
-	case o.ui.Capture.On() && o.ui.Frames == 0 && *script == "":
-		return o, usagef("-capture and -video need -script (captured to its end) or -frames N")
+		return usagef("-screenshot needs -frames N with N > 0")
+	case o.ui.Capture.On() && o.ui.Frames == 0 && *f.script == "":
+		return usagef("-capture and -video need -script (captured to its end) or -frames N")
 	case o.width < minWidth || o.height < minHeight || o.width > maxWindowSide || o.height > maxWindowSide:
-		return o, usagef("window must be %dx%d to %dx%d pixels, got %dx%d",
+		return usagef("window must be %dx%d to %dx%d pixels, got %dx%d",
 			minWidth, minHeight, maxWindowSide, maxWindowSide, o.width, o.height)
 	case !(o.ui.TextScale >= 0.6 && o.ui.TextScale <= 2): // also NaN
-		return o, usagef("-text-scale must be in 0.6..2, got %g", o.ui.TextScale)
+		return usagef("-text-scale must be in 0.6..2, got %g", o.ui.TextScale)
 	}
-	o.ui.NoAntiAlias = !*antiAlias
+	return nil
+}
+
+// applyShow sets the drawing options: anti-aliasing and the overlays.
+func applyShow(o *options, f *flags) error {
+	o.ui.NoAntiAlias = !*f.antiAlias
 	var err error
-	if o.ui.Show, err = ui.ParseShow(*show); err != nil {
-		return o, err
-	}
-	entry, ok := catalog.Find(list, *strategyName)
+	o.ui.Show, err = ui.ParseShow(*f.show)
+	return err
+}
+
+// applyNetwork builds the session's configuration: the strategy to start
+// with, the preset, the link's figures, the seed and the checksum.
+func applyNetwork(o *options, f *flags) error {
+	entry, ok := catalog.Find(f.list, *f.strategy)
 	if !ok {
-		return o, usagef("unknown -strategy %q (strategies: %s)", *strategyName, strings.Join(ids, ", "))
+		return usagef("unknown -strategy %q (strategies: %s)", *f.strategy, strings.Join(catalog.IDs(), ", "))
 	}
-	first, _, _ := strings.Cut(*preset, ",") // a list gives each client its own: main_players.go
+	first, _, _ := strings.Cut(*f.preset, ",") // a list gives each client its own: main_players.go
 	p, ok := link.PresetByName(strings.TrimSpace(first))
 	if !ok {
-		return o, usagef("unknown -preset %q (presets: %s)", *preset, presetNames())
+		return usagef("unknown -preset %q (presets: %s)", *f.preset, presetNames())
 	}
 	cfg := game.DefaultConfig()
-	cfg.Strategies, cfg.Start = list, entry
-	cfg.Seed = *seed
+	cfg.Strategies, cfg.Start = f.list, entry
+	cfg.Seed = *f.seed
 	cfg.Link = p.Config()
 	if pair := p.Pair(); !pair.IsSymmetric() {
 		cfg.Up = &pair.Up // the right → left direction differs ("asymmetric")
 	}
 	o.ui.Preset = p.String()
 	o.ui.Fresh = catalog.All
-	for _, k := range []struct {
-		name     string
-		v        float64
-		max      float64
-		dst      *float64
-		isSetMsg string
-	}{
-		{"latency", *latency, 5000, &cfg.Link.LatencyMs, "ms"},
-		{"jitter", *jitter, 5000, &cfg.Link.JitterMs, "ms"},
-		{"loss", *loss, 100, &cfg.Link.LossPercent, "%"},
-		{"cap", *bwCap, 1e6, &cfg.Link.BandwidthKbps, "kbit/s"},
-		{"corrupt", *corrupt, 100, &cfg.Link.CorruptPercent, "%"},
-	} {
-		if k.v == -1 {
+	for _, k := range f.link {
+		v := *k.v
+		if v == -1 {
 			continue
 		}
-		if !(k.v >= 0 && k.v <= k.max) { // also NaN and the infinities
-			return o, usagef("-%s must be in 0..%g %s, got %g", k.name, k.max, k.isSetMsg, k.v)
+		in := k.f.Info()
+		if k.f.Check(v) != nil { // also NaN and the infinities
+			return usagef("-%s must be in %g..%g %s, got %g", in.Name, in.Lo, in.Hi, in.Unit, v)
 		}
-		*k.dst = k.v
+		cfg.Link.Set(k.f, v)
 		o.ui.Custom = true // numbers adjusted away from the preset
 		cfg.Up = nil       // the numbers set both directions
 	}
-	cfg.Checksum = *checksum
+	cfg.Checksum = *f.checksum
 	o.ui.Session = cfg
-	if err := applyPlayers(&o, *preset); err != nil {
-		return o, err
-	}
+	return nil
+}
+
+// applyPlayers applies -players, -bots and a list of presets.
+func applyPlayers(o *options, f *flags) error { return f.players(o, *f.preset) }
+
+// checkFiles refuses now, not after the talk, a recording or a capture
+// that could not be written.
+func checkFiles(o *options, _ *flags) error {
 	if o.ui.RecordPath != "" {
-		// Fail now, not after the talk.
 		if err := checkRecordPath(o.ui.RecordPath); err != nil {
-			return o, usagef("-record: %v", err)
+			return usagef("-record: %v", err)
 		}
 	}
 	if o.ui.Capture.On() {
 		if err := checkCapture(o.ui.Capture); err != nil {
-			return o, ui.UsageError(err.Error())
+			return ui.UsageError(err.Error())
 		}
 		o.ui.Width, o.ui.Height = o.width, o.height
 	}
-	if *script != "" {
-		t, err := loadTrack(*script)
-		if err != nil {
-			return o, ui.UsageError(err.Error())
-		}
-		o.ui.Track = t
+	return nil
+}
+
+// applyScript loads -script.
+func applyScript(o *options, f *flags) error {
+	if *f.script == "" {
+		return nil
 	}
-	if o.ui.Settings, err = applyStrategyFlags(); err != nil {
-		return o, err
+	t, err := loadTrack(*f.script)
+	if err != nil {
+		return ui.UsageError(err.Error())
 	}
-	// A strategy whose modes are network conditions (lockstep) starts on
-	// its mode's link, unless the command line chose the network.
+	o.ui.Track = t
+	return nil
+}
+
+// applyStrategy applies the strategies' own flags; a strategy whose modes
+// are network conditions (lockstep) starts on its mode's link, unless the
+// command line chose the network.
+func applyStrategy(o *options, f *flags) error {
+	var err error
+	if o.ui.Settings, err = f.strategyFlags(); err != nil {
+		return err
+	}
 	netFlag := false
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "preset", "latency", "jitter", "loss", "cap", "corrupt":
+	f.fs.Visit(func(fl *flag.Flag) {
+		if _, ok := link.FieldByName(fl.Name); ok || fl.Name == "preset" {
 			netFlag = true
 		}
 	})
-	if _, ok := list[entry].(strategy.LinkChooser); ok && !netFlag {
+	if _, ok := f.list[o.ui.Session.Start].(strategy.LinkChooser); ok && !netFlag {
 		o.ui.Session.ChosenLink = true
 	}
-	if o.net, err = checkNet(); err != nil {
-		return o, err
+	return nil
+}
+
+// checkNet checks the two-process flags, and refuses a talk track with
+// commands where no presenter could play it.
+func checkNet(o *options, f *flags) error {
+	var err error
+	if o.net, err = f.net(); err != nil {
+		return err
 	}
 	if t := o.ui.Track; t != nil && t.HasCommands() && (o.net.role == game.RoleRight || o.net.headless) {
-		return o, usagef("-script %s has commands (strategies, network, captions): play it in one process or on the left with a window", *script)
+		return usagef("-script %s has commands (strategies, network, captions): play it in one process or on the left with a window", *f.script)
 	}
-	return o, nil
+	return nil
+}
+
+// linkFlag is a flag that sets a figure of the link, both directions; its
+// name, unit and range are the link's own (link.FieldInfo).
+type linkFlag struct {
+	f link.Field
+	v *float64
+}
+
+// linkFlags defines a flag per figure of the link the command line sets.
+func linkFlags(fs *flag.FlagSet) []linkFlag {
+	var out []linkFlag
+	for _, d := range []struct {
+		f     link.Field
+		usage string
+	}{
+		{link.FieldLatency, "one-way latency in ms (-1 keeps the preset's)"},
+		{link.FieldJitter, "jitter in ms, ± around the latency (-1 keeps the preset's)"},
+		{link.FieldLoss, "packet loss in percent (-1 keeps the preset's)"},
+		{link.FieldCap, "bandwidth cap of both directions in kbit/s, a bottleneck with a queue (0: none; -1 keeps the preset's)"},
+		{link.FieldCorrupt, "percent of packets with a bit flipped, both directions (-1 keeps the preset's)"},
+	} {
+		out = append(out, linkFlag{d.f, fs.Float64(d.f.String(), -1, d.usage)})
+	}
+	return out
 }
 
 func presetNames() string {

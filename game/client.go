@@ -115,12 +115,17 @@ func (c *client) startOver(restart bool) {
 }
 
 // setLinks changes the conditions of the two directions live; packets in
-// flight keep the delay they were given.
+// flight keep the delay they were given. Conditions out of range are
+// refused whole (the client keeps its links): the keys, the talk tracks
+// and the wire check a value where it arrives, so this is a last guard.
 func (c *client) setLinks(l link.Pair) {
+	if l.Validate() != nil {
+		return
+	}
 	c.linkBy = ""
 	c.link = l
-	c.toRight.SetConfig(l.Down)
-	c.toLeft.SetConfig(l.Up)
+	_ = c.toRight.SetConfig(l.Down) // valid: checked above
+	_ = c.toLeft.SetConfig(l.Up)
 }
 
 // collect lists the packets of deliveries (reusing the client's slice).

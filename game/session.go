@@ -157,35 +157,54 @@ type Session struct {
 	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
 }
 
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("game: invalid config")
+
+// Validate reports the first setting out of its range, naming it (the
+// error wraps ErrInvalidConfig, or the world's, physics' or link's own).
+// New refuses an invalid Config.
+func (c *Config) Validate() error {
+	if c.HistoryTicks < 2 || c.InputTicks < 32 {
+		return fmt.Errorf("%w: HistoryTicks = %d, InputTicks = %d: want ≥ 2 and ≥ 32", ErrInvalidConfig, c.HistoryTicks, c.InputTicks)
+	}
+	if len(c.Strategies) == 0 {
+		return fmt.Errorf("%w: Strategies is empty", ErrInvalidConfig)
+	}
+	if c.Start < 0 || c.Start >= len(c.Strategies) {
+		return fmt.Errorf("%w: Start = %d: want 0..%d", ErrInvalidConfig, c.Start, len(c.Strategies)-1)
+	}
+	for i, st := range c.Strategies {
+		if st == nil {
+			return fmt.Errorf("%w: Strategies[%d] is nil", ErrInvalidConfig, i)
+		}
+		for _, o := range c.Strategies[:i] {
+			if o.ID() == st.ID() || o == st {
+				return fmt.Errorf("%w: Strategies: %q is in the list twice", ErrInvalidConfig, st.ID())
+			}
+		}
+	}
+	if (c.Role == RoleLeft && c.Server == nil) || (c.Role == RoleRight && c.Client == nil) {
+		return fmt.Errorf("%w: the two-process mode needs a connection (Server or Client)", ErrInvalidConfig)
+	}
+	if c.Clients < 0 || c.Clients > MaxClients {
+		return fmt.Errorf("%w: Clients = %d: want 0..%d", ErrInvalidConfig, c.Clients, MaxClients)
+	}
+	if err := c.World.Validate(); err != nil {
+		return err
+	}
+	if err := c.Physics.Validate(); err != nil {
+		return err
+	}
+	return c.validateLinks()
+}
+
 // New creates a session at frame 0 with cfg.Strategies, starting with
 // cfg.Start. The session keeps the strategies (they are not copied): a
 // caller may hold on to one to change its settings between Steps; the
 // other clients' instances are clones that follow those settings.
 func New(cfg Config) (*Session, error) {
-	if cfg.HistoryTicks < 2 || cfg.InputTicks < 32 {
-		return nil, errors.New("game: HistoryTicks must be ≥ 2 and InputTicks ≥ 32")
-	}
-	if len(cfg.Strategies) == 0 {
-		return nil, errors.New("game: no strategies")
-	}
-	if cfg.Start < 0 || cfg.Start >= len(cfg.Strategies) {
-		return nil, fmt.Errorf("game: no strategy %d", cfg.Start)
-	}
-	for i, st := range cfg.Strategies {
-		if st == nil {
-			return nil, fmt.Errorf("game: strategy %d is nil", i)
-		}
-		for _, o := range cfg.Strategies[:i] {
-			if o.ID() == st.ID() || o == st {
-				return nil, fmt.Errorf("game: strategy %q is in the list twice", st.ID())
-			}
-		}
-	}
-	if (cfg.Role == RoleLeft && cfg.Server == nil) || (cfg.Role == RoleRight && cfg.Client == nil) {
-		return nil, errors.New("game: the two-process mode needs a connection")
-	}
-	if cfg.Clients < 0 || cfg.Clients > MaxClients {
-		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg)}
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
@@ -219,6 +238,24 @@ func New(cfg Config) (*Session, error) {
 		}
 	}
 	return s, nil
+}
+
+// validateLinks refuses conditions out of range, naming the field.
+func (cfg *Config) validateLinks() error {
+	if err := cfg.Link.Validate(); err != nil {
+		return fmt.Errorf("game: Link: %w", err)
+	}
+	if cfg.Up != nil {
+		if err := cfg.Up.Validate(); err != nil {
+			return fmt.Errorf("game: Up: %w", err)
+		}
+	}
+	for k, p := range cfg.ClientLinks {
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("game: ClientLinks[%d]: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // addClient appends client k on its conditions, with a clone of the active
@@ -548,8 +585,12 @@ func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link.Down 
 // LinksOf returns client k's conditions in both directions.
 func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }
 
-// setDefaultLinks makes p the conditions new clients start on.
+// setDefaultLinks makes p the conditions new clients start on, unless a
+// value is out of its range (then they stay).
 func (s *Session) setDefaultLinks(p link.Pair) {
+	if p.Validate() != nil {
+		return
+	}
 	s.cfg.Link, s.linkBy, s.cfg.Up = p.Down, "", nil
 	if !p.IsSymmetric() {
 		up := p.Up

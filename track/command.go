@@ -19,7 +19,7 @@ type Op uint8
 // that changes the session into one of these, so a recording is the list
 // of commands the presenter gave, each at its frame.
 const (
-	OpNone     Op = iota
+	opNone     Op = iota
 	OpStrategy    // strategy ID: switch strategy (the number keys)
 	OpSubMode     // submode next|prev: the `]` and `[` keys
 	OpKey         // key K, key shift+K: a press of a strategy's setting key
@@ -97,7 +97,7 @@ type Command struct {
 	Client int // 0-based, or AllClients
 	Kind   int // OutageFor/Start/End, ChartOff/On/Clear
 	Lines  []string
-	Edits  []LinkEdit
+	Edits  []link.Edit
 	Player int           // play: the player (0-based)
 	Script *cubes.Script // play: the source (nil: off)
 }
@@ -151,14 +151,14 @@ func (c *Command) String() string {
 	case OpPreset:
 		w(c.Name)
 	case OpLink:
-		dir := DirBoth
+		dir := link.DirBoth
 		for _, e := range c.Edits {
 			if e.Dir != dir {
 				dir = e.Dir
 				w(dirNames[dir])
 			}
 			w(e.Field.String())
-			w(e.valueString())
+			w(editValue(e))
 		}
 	case OpOutage:
 		switch c.Kind {

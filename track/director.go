@@ -281,9 +281,6 @@ func (d *Director) TrackStatus() (name string, at, length int, on bool) {
 	return d.tr.Name, d.cur.at - d.trStart, d.tr.Length, d.trOn
 }
 
-// Track is the track the director plays (nil: none).
-func (d *Director) Track() *Track { return d.tr }
-
 func (d *Director) say(format string, args ...any) {
 	if d.o.Say != nil {
 		d.o.Say(fmt.Sprintf(format, args...))
@@ -548,8 +545,8 @@ func (d *Director) CyclePreset(dir int) {
 
 // AdjustLink changes a figure of the shown client's link (L, U, K, F7,
 // F10, Y), both directions each from its own value.
-func (d *Director) AdjustLink(e LinkEdit) {
-	d.Do(Command{Op: OpLink, Edits: []LinkEdit{e}, Client: d.target()})
+func (d *Director) AdjustLink(e link.Edit) {
+	d.Do(Command{Op: OpLink, Edits: []link.Edit{e}, Client: d.target()})
 }
 
 // OutageKey drops every packet of the shown client's links while held

@@ -143,9 +143,9 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 	d := newTestDirector(t, o)
 	p := presenter{
 		5:  func(d *Director) { d.CyclePreset(+1) },
-		10: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldLatency, Kind: EditAdd, Value: 10}) },
-		12: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldLoss, Kind: EditAdd, Value: 1}) },
-		13: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldJitter, Kind: EditAdd, Value: 5}) },
+		10: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldLatency, Kind: link.EditAdd, Value: 10}) },
+		12: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldLoss, Kind: link.EditAdd, Value: 1}) },
+		13: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldJitter, Kind: link.EditAdd, Value: 5}) },
 		20: func(d *Director) { d.ControlKey("F8", 1) },
 		25: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: 1}) },
 		30: func(d *Director) { d.ControlKey("R", 1) },
@@ -169,10 +169,10 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		148: func(d *Director) { d.ControlKey("F2", 1) },
 		150: func(d *Director) { d.ControlKey("B", -1) },
 		155: func(d *Director) { d.ControlKey("S", 1) },
-		160: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldCap, Kind: EditNext}) },
-		170: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldCorrupt, Kind: EditNext}) },
+		160: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldCap, Kind: link.EditNext}) },
+		170: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldCorrupt, Kind: link.EditNext}) },
 		175: func(d *Director) { d.Do(Command{Op: OpChecksum, On: true}) },
-		180: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldTCP, Kind: EditToggle}) },
+		180: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldTCP, Kind: link.EditToggle}) },
 		200: func(d *Director) { d.ChangePlayers(+1) },
 		210: func(d *Director) { d.CycleClient(+1) },
 		215: func(d *Director) { d.CyclePreset(+1) },
@@ -204,7 +204,7 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		455: func(d *Director) { d.ControlKey("I", 1) },
 		460: func(d *Director) { d.Do(Command{Op: OpPreset, Name: "asymmetric"}) },
 		470: func(d *Director) {
-			d.Do(Command{Op: OpLink, Edits: []LinkEdit{{Dir: DirUp, Field: FieldLoss, Value: 7}}})
+			d.Do(Command{Op: OpLink, Edits: []link.Edit{{Dir: link.DirUp, Field: link.FieldLoss, Value: 7}}})
 		},
 		480: func(d *Director) { d.Do(Command{Op: OpOutage, N: 30}) },
 		490: func(d *Director) { d.TogglePause() },
@@ -244,7 +244,7 @@ func TestRecordReplayLossy(t *testing.T) {
 	o.Config.Seed = 7
 	d := newTestDirector(t, o)
 	p := presenter{
-		100: func(d *Director) { d.AdjustLink(LinkEdit{Field: FieldLoss, Kind: EditAdd, Value: 1}) },
+		100: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldLoss, Kind: link.EditAdd, Value: 1}) },
 		200: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: -1}) },
 	}
 	keys := func(tick int) cubes.Input {

@@ -278,12 +278,12 @@ func (r *run) preset(c *Command) string {
 func (r *run) link(c *Command) string {
 	s := r.sess
 	if c.Client == AllClients {
-		s.SetDefaultLinks(applyEdits(s.DefaultLinks(), c.Edits))
+		s.SetDefaultLinks(s.DefaultLinks().Apply(c.Edits))
 		r.st.def.Custom = true
 	}
 	shown := s.Shown()
 	for _, k := range r.targets(c.Client) {
-		s.SetClientLinks(k, applyEdits(s.LinksOf(k), c.Edits))
+		s.SetClientLinks(k, s.LinksOf(k).Apply(c.Edits))
 		r.st.choice(k).Custom = true
 		if c.Client != AllClients {
 			shown = k

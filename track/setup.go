@@ -45,7 +45,7 @@ func applySetup(cfg *game.Config, st *stage, cmds []Command) (after []Command, s
 			setupLinks(cfg, st, c.Client, &LinkChoice{Preset: p}, func(link.Pair) link.Pair { return p.Pair() })
 		case OpLink:
 			linked = true
-			setupLinks(cfg, st, c.Client, nil, func(q link.Pair) link.Pair { return applyEdits(q, c.Edits) })
+			setupLinks(cfg, st, c.Client, nil, func(q link.Pair) link.Pair { return q.Apply(c.Edits) })
 		case OpChosen:
 			cfg.ChosenLink = true
 		case OpChecksum:
@@ -279,12 +279,12 @@ func header(o *Options) []Command {
 // the name reads "custom" again).
 func linkLines(ch LinkChoice, p link.Pair, k int) []Command {
 	out := []Command{{Op: OpPreset, Name: ch.Preset.String(), Client: k}}
-	edits, _ := linkDiff(ch.Preset.Pair(), p)
+	edits, _ := link.Diff(ch.Preset.Pair(), p)
 	if len(edits) == 0 && ch.Custom {
-		edits = []LinkEdit{{Dir: DirBoth, Field: FieldLatency, Value: p.Down.LatencyMs}}
+		edits = []link.Edit{{Dir: link.DirBoth, Field: link.FieldLatency, Value: p.Down.LatencyMs}}
 		if !p.IsSymmetric() {
-			edits = []LinkEdit{{Dir: DirDown, Field: FieldLatency, Value: p.Down.LatencyMs},
-				{Dir: DirUp, Field: FieldLatency, Value: p.Up.LatencyMs}}
+			edits = []link.Edit{{Dir: link.DirDown, Field: link.FieldLatency, Value: p.Down.LatencyMs},
+				{Dir: link.DirUp, Field: link.FieldLatency, Value: p.Up.LatencyMs}}
 		}
 	}
 	if len(edits) > 0 {
