@@ -152,6 +152,7 @@ type Session struct {
 	// The two-process mode (twoproc.go): its connection, formats' buffers
 	// and what a right knows of the left; nil in one process.
 	tp     *twoProc
+	proc   process  // what this process runs of each tick (process.go)
 	events []string // the session's own notes for Events
 
 	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
@@ -183,8 +184,8 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
-	if (c.Role == RoleLeft && c.Server == nil) || (c.Role == RoleRight && c.Client == nil) {
-		return fmt.Errorf("%w: the two-process mode needs a connection (Server or Client)", ErrInvalidConfig)
+	if err := c.checkConnection(); err != nil {
+		return err
 	}
 	if c.Clients < 0 || c.Clients > MaxClients {
 		return fmt.Errorf("%w: Clients = %d: want 0..%d", ErrInvalidConfig, c.Clients, MaxClients)
@@ -207,6 +208,7 @@ func New(cfg Config) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg)}
+	s.proc = newProcess(cfg, s.tp)
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
 	if err != nil {
 		return nil, err
@@ -231,12 +233,7 @@ func New(cfg Config) (*Session, error) {
 	s.resetNetwork()
 	s.hist.record(0, s.left)
 	s.fillLeftView()
-	if cfg.Role == RoleLeft {
-		// A right may connect before the first tick: it starts from here.
-		if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(0, 0)); body != nil {
-			s.tp.server.SetAccept(body)
-		}
-	}
+	s.proc.start(s)
 	return s, nil
 }
 
@@ -710,22 +707,19 @@ func (s *Session) StepPlayers(ins *cubes.Inputs, given uint8) {
 		switch {
 		case given&(1<<p) != 0:
 			s.presenter[p] = ins[p]
-		case p > 0 && s.cfg.Role != RoleRight: // the bots run where the world is
+		case p > 0 && s.proc.botsHere():
 			s.presenter[p] = s.bots[p-1].Input(s.left, p)
 		default:
 			s.presenter[p] = cubes.Input{}
 		}
 	}
 	s.syncSettings(false)
-	now := wire.Tick(s.frame + 1)
-	switch s.cfg.Role {
-	case RoleLeft:
-		s.stepLeftProcess(now)
-		return
-	case RoleRight:
-		s.stepRightProcess(now)
-		return
-	}
+	s.proc.step(s, wire.Tick(s.frame+1))
+}
+
+// stepBoth is the network part of a tick in one process: the acks back to
+// the left, the left's half, the packets to every client's right.
+func (s *Session) stepBoth(now wire.Tick) {
 	var t0 time.Duration
 	if s.cfg.Timing {
 		t0, _ = cputime.Thread()
@@ -839,7 +833,7 @@ func (s *Session) markPlayers(v *viewmodel.View) {
 func (s *Session) ownError() {
 	c := s.clients[s.shown]
 	oe, has := c.st.(strategy.OwnError)
-	if !has || s.cfg.Role == RoleLeft {
+	if !has || !s.proc.measuresRight() {
 		return
 	}
 	e, ok := oe.OwnError()

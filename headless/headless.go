@@ -34,7 +34,7 @@ type Options struct {
 // Run steps s until ctx is done (or Frames ticks), writing events and
 // status lines to out. s must be a left-process session (game.RoleLeft).
 func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
-	if s.Role() != game.RoleLeft {
+	if s.Server() == nil {
 		return fmt.Errorf("headless: runs the left; this session is the %s", s.Role())
 	}
 	tick := time.NewTicker(time.Second / wire.TicksPerSecond)

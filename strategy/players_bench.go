@@ -51,7 +51,7 @@ func (c PlayersConfig) Validate() error {
 	}
 	for k, l := range c.Links {
 		if err := l.Validate(); err != nil {
-			return fmt.Errorf("Links[%d]: %w", k, err)
+			return fmt.Errorf("strategy: PlayersConfig.Links[%d]: %w", k, err)
 		}
 	}
 	return nil

@@ -472,7 +472,7 @@ func (d *Director) stepLive(live cubes.Input) {
 				given |= 1 << p
 			}
 		}
-	} else if r.sess.Role() == game.RoleBoth {
+	} else if r.sess.FencesPresenter() {
 		// The presenter's own keys stop at the field's edge.
 		var fenced bool
 		ins[0], fenced = game.KeepOnField(r.sess.Left(), 0, ins[0])
@@ -585,7 +585,7 @@ func (d *Director) CycleClient(dir int) {
 // ChangePlayers adds (dir +1) or removes (−1) a player (F4).
 func (d *Director) ChangePlayers(dir int) {
 	s := d.cur.sess
-	if s.Role() == game.RoleRight {
+	if !s.SetsPlayers() {
 		d.say("the left sets the players")
 		return
 	}

@@ -298,7 +298,7 @@ func (r *run) link(c *Command) string {
 // players sets the number of players.
 func (r *run) players(n int) string {
 	s := r.sess
-	if s.Role() == game.RoleRight {
+	if !s.SetsPlayers() {
 		return "the left sets the players"
 	}
 	before := s.NumClients()

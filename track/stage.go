@@ -3,7 +3,6 @@ package track
 import (
 	"fmt"
 
-	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/viewmodel"
@@ -97,11 +96,11 @@ func (r *run) ClientTitle(k int) string {
 	switch p := s.ClientPlayer(k); {
 	case p < 0:
 		t += " · spectator"
-	case s.Role() == game.RoleRight && rightDriven:
+	case s.PlayersElsewhere() && rightDriven:
 		t += fmt.Sprintf(" · player %d (you)", p+1)
-	case s.Role() == game.RoleRight && p == 0:
+	case s.PlayersElsewhere() && p == 0:
 		t += " · player 1 (the left's presenter)"
-	case s.Role() == game.RoleRight:
+	case s.PlayersElsewhere():
 		t += fmt.Sprintf(" · player %d (a bot on the left)", p+1)
 	case p == 0:
 		t += " · player 1 (you)"
