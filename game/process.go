@@ -46,6 +46,8 @@ type process interface {
 	// playersElsewhere says whether every player is driven in another
 	// process (the left): this one shows them.
 	playersElsewhere() bool
+	// halves says which halves of the session run here.
+	halves() (left, right bool)
 	// timeline appends the shown client's packets of the last seconds.
 	timeline(s *Session, c *client, dst []viewmodel.PacketRecord) []viewmodel.PacketRecord
 }
@@ -75,6 +77,7 @@ func (oneProcess) readsCharged() bool                                 { return f
 func (oneProcess) measuresRight() bool                                { return true }
 func (oneProcess) refresh(s *Session)                                 { s.finish() }
 func (oneProcess) fencesPresenter() bool                              { return true }
+func (oneProcess) halves() (bool, bool)                               { return true, true }
 func (oneProcess) playersElsewhere() bool                             { return false }
 
 func (oneProcess) setPlayers(s *Session) (bool, error) { return s.cfg.Clients == 0, nil }
@@ -99,3 +102,7 @@ func (s *Session) FencesPresenter() bool { return s.proc.fencesPresenter() }
 // PlayersElsewhere reports whether the players are driven in another
 // process (the left's presenter and bots): this one only shows them.
 func (s *Session) PlayersElsewhere() bool { return s.proc.playersElsewhere() }
+
+// Halves says which halves of the session this process runs: both in one
+// process, the left or the right in two. The screen shows the views it has.
+func (s *Session) Halves() (left, right bool) { return s.proc.halves() }

@@ -30,6 +30,7 @@ func (leftProcess) readsCharged() bool              { return false }
 func (leftProcess) measuresRight() bool             { return false }
 func (leftProcess) refresh(*Session)                {}
 func (leftProcess) fencesPresenter() bool           { return false }
+func (leftProcess) halves() (bool, bool)            { return true, false }
 func (leftProcess) playersElsewhere() bool          { return false }
 
 // linkFigures: the acks and the strategy's data come in over the socket.
@@ -56,6 +57,7 @@ func (rightProcess) readsCharged() bool             { return true }
 func (rightProcess) measuresRight() bool            { return true }
 func (rightProcess) refresh(*Session)               {}
 func (rightProcess) fencesPresenter() bool          { return false }
+func (rightProcess) halves() (bool, bool)           { return false, true }
 func (rightProcess) playersElsewhere() bool         { return true }
 
 // linkFigures: the left's data as it arrives here; the RTT and the loss

@@ -13,7 +13,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
-	"netcubes/game"
 	"netcubes/link"
 	"netcubes/render"
 	"netcubes/render/scene"
@@ -236,10 +235,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{title, c}, span{"  " + sub, colDim})
 	}
 	leftSub, rightSub := "the authoritative simulation you drive", "rebuilt only from packets"
-	switch a.opts.Session.Role {
-	case game.RoleLeft:
+	switch hasLeft, hasRight := a.sess.Halves(); {
+	case !hasRight:
 		leftSub = "the authoritative simulation, this process; the right is another"
-	case game.RoleRight:
+	case !hasLeft:
 		rightSub = "rebuilt only from UDP datagrams; the left is another process"
 	}
 	if a.overlays.Ghost && m.Valid {
@@ -250,7 +249,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		// The right owns the player: the strategy names the two sides.
 		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
 	}
-	if n := a.sess.NumClients(); n > 1 || a.sess.Role() == game.RoleRight && a.sess.NumPlayers() > 1 {
+	if n := a.sess.NumClients(); n > 1 || a.sess.PlayersElsewhere() && a.sess.NumPlayers() > 1 {
 		// Several clients: the right is one client's screen; say whose.
 		k := a.sess.Shown()
 		id := a.sess.ClientID(k)
@@ -424,7 +423,7 @@ func captionFace(a *App, l hudLayout, s string, width float64) *text.GoTextFace 
 	return f
 }
 
-// drawCaption draws the caption of what just happened (game.Captions) on
+// drawCaption draws the caption of what just happened (the session's Captions) on
 // one line across the top of the views, and returns the y under it (the
 // top of the views when there is none).
 func (a *App) drawCaption(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) float64 {
@@ -518,31 +517,6 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 	return box
 }
 
-// describeRTT writes the round trip the left measures from acks and, in
-// one process, what it is made of: the link's share is known and the rest
-// is ticks (a packet sent after the left's step is read at the right's
-// next half-tick and its ack leaves with the next tick's ack packet), so
-// even a 0 ms link measures 17 ms, one tick. The HUD says so rather than
-// leave "RTT 17 ms" on a perfect link unexplained: why is the lesson
-// ("RTT = 2 × 0 ms on the link + 1 tick"), tail its explanation, dropped
-// first when the column is narrow. Before enough acks the figure says
-// "measuring…" (game.RTTMeasured).
-func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why, tail string) {
-	if !game.RTTMeasured(m) {
-		return "RTT measuring…", "", ""
-	}
-	rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
-	if !oneProcess {
-		return rtt, "", ""
-	}
-	ticks := int(math.Round((m.RTTms - 2*lc.LatencyMs) * wire.TicksPerSecond / 1000))
-	if ticks < 0 {
-		return rtt, "", ""
-	}
-	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s", lc.LatencyMs, viewmodel.Plural(ticks, "tick")),
-		"(packets and acks leave once a tick)"
-}
-
 // drawBottom writes the bottom panel's three columns onto dst, or only
 // measures them when dst is nil, and returns each column's height and the
 // key text that did not fit.
@@ -572,28 +546,6 @@ func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]f
 		texts[i] = cols[i].texts
 	}
 	return hs, cut, texts
-}
-
-// describeLoss is the loss key figure and, when it needs one, a note. The
-// left measures loss from acks: a packet the right's acks never mention
-// counts as lost. On a TCP-like link the link resends what it loses, and
-// the acks of packets that arrive late behind a retransmission can come
-// too late for the ack window (measured: 5 % link loss read as 10-24 %
-// over 20 s, with every packet delivered), so there the figure says
-// "unacked" and a note says why it is not loss. (The note does not say
-// "nothing is lost": the packet counter under it counts what was lost
-// before the link turned TCP-like, and a capped TCP-like link refuses
-// what its full send buffer cannot take.) Before enough packets have been
-// judged the figure says "measuring…" (game.LossMeasured).
-func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail string) {
-	name, value := "loss", fmt.Sprintf("%.1f %%", 100*m.Loss)
-	if !game.LossMeasured(m) {
-		value = "measuring…"
-	}
-	if lc.TCPLike {
-		return "unacked " + value, "TCP-like: acks come late", "(the link resends what it loses)"
-	}
-	return name + " " + value, "", ""
 }
 
 // networkColumn: the conditions (preset, what is real in two processes),
@@ -635,8 +587,9 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 		}
 		c.line(desc, face, colText, false)
 	}
-	rtt, why, tail := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
-	loss, lossNote, lossTail := describeLoss(m, lc)
+	hasLeft, hasRight := a.sess.Halves()
+	rtt, why, tail := viewmodel.DescribeRTT(m, lc, hasLeft && hasRight)
+	loss, lossNote, lossTail := viewmodel.DescribeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
 	if l.compact {
 		// The lessons stay; their explanations go.
@@ -650,7 +603,7 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 	}
 	if !l.compact {
 		packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
-		if a.sess.Role() == game.RoleRight {
+		if !hasLeft {
 			packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
 		}
 		c.line(packets, l.small, colDim, false)
@@ -700,7 +653,7 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		kc = colBad
 	}
 	verb, facts := "sent", strategyFacts(st)
-	if a.sess.Role() == game.RoleRight {
+	if hasLeft, _ := a.sess.Halves(); !hasLeft {
 		// A right process receives; the sender's figures are the left's,
 		// which its control datagrams carry.
 		verb, facts = "received", a.sess.Remote().Facts
@@ -795,7 +748,7 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	small := l.small
 	switch {
-	case m.Valid && game.ErrorMeasured(m):
+	case m.Valid && m.ErrorMeasured():
 		ec := colGood
 		if m.PosMaxCm > 10 {
 			ec = colBad
@@ -832,7 +785,7 @@ func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 			}
 			c.figuresLed(lead, l.bold, parts, l.fig, nc)
 		}
-		if a.opts.Session.Role == game.RoleRight && !l.compact {
+		if hasLeft, _ := a.sess.Halves(); !hasLeft && !l.compact {
 			c.line("vs. the left's diagnostics (2 mm grid, outside the bandwidth)", small, colDim, false)
 		}
 	case m.Valid:
@@ -840,7 +793,7 @@ func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 		c.lesson(m.ErrorOf, "", small, colDim)
 	default:
 		key, tail := "Error: waiting for the right", "to show something"
-		if a.opts.Session.Role == game.RoleLeft {
+		if _, hasRight := a.sess.Halves(); !hasRight {
 			key, tail = "Error: measured on the right", "(its own process)"
 		}
 		c.lesson(key, tail, l.bold, colDim)
