@@ -110,7 +110,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
 	./predict:FuzzPredictInputPacketPlayers ./predict:FuzzPredictServerPacketPlayers ./predict:FuzzPredictReceivePlayers \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
-	./cubes:FuzzParseScript ./cubes:FuzzRecording ./track:FuzzParseTrack \
+	./cubes:FuzzParseScript ./cubes:FuzzRecording ./talk:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
 	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs
 

@@ -18,12 +18,13 @@ import (
 	"strings"
 
 	"netcubes/catalog"
+	"netcubes/control"
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/internal/cliutil"
 	"netcubes/link"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/ui"
 )
 
@@ -53,7 +54,7 @@ const (
 // The files the flags name are reached through these, so the fuzz target
 // of the flag parser can keep it off the file system.
 var (
-	loadTrack       = track.Load
+	loadTrack       = talk.Load
 	checkRecordPath = cubes.CheckRecordPath
 	checkCapture    = ui.CheckCapture
 )
@@ -111,7 +112,7 @@ type flags struct {
 	seed                           *uint64
 	checksum, antiAlias            *bool
 	link                           []linkFlag
-	strategyFlags                  func() ([]track.Setting, error)
+	strategyFlags                  func() ([]control.Setting, error)
 	players                        func(o *options, presets string) error
 	net                            func() (netOptions, error)
 }
@@ -126,7 +127,7 @@ func defineFlags(fs *flag.FlagSet, o *options) *flags {
 	f.link = linkFlags(fs)
 	f.checksum = fs.Bool("checksum", false, "a CRC-32C on every packet: a damaged packet is dropped instead of decoded")
 	f.seed = fs.Uint64("seed", 1, "seed of the simulated link: the same seed and inputs repeat a run exactly")
-	f.script = fs.String("script", "", "play a script or a talk track: a built-in name ("+strings.Join(track.Names(), ", ")+") or a file")
+	f.script = fs.String("script", "", "play a script or a talk track: a built-in name ("+strings.Join(talk.Names(), ", ")+") or a file")
 	fs.StringVar(&o.ui.RecordPath, "record", "", "record the run (every key, the players' input, the settings) to `FILE` as a script that replays it (saved every second and on exit)")
 	fs.StringVar(&o.ui.Capture.Dir, "capture", "", "draw every tick of the run to numbered PNGs in `DIR` (frame-exact, as fast as the machine draws)")
 	fs.StringVar(&o.ui.Capture.Video, "video", "", "write the run as a video `FILE`: .gif by the app itself, .mp4 (or .webm, .mkv) through ffmpeg")

@@ -11,7 +11,7 @@ import (
 	"netcubes/assets"
 	"netcubes/cubes"
 	"netcubes/internal/cliutil"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/ui"
 )
 
@@ -28,10 +28,10 @@ func FuzzParseFlags(f *testing.F) {
 		}
 		return nil, errors.New("not a built-in script (the fuzz target reads no files)")
 	}
-	loadTrack = func(name string) (*track.Track, error) {
+	loadTrack = func(name string) (*talk.Track, error) {
 		_, isScript := assets.Script(name)
 		if _, isTrack := assets.Track(name); isScript || isTrack {
-			return track.LoadWith(name, builtinOnly)
+			return talk.LoadWith(name, builtinOnly)
 		}
 		return nil, errors.New("not a built-in script (the fuzz target reads no files)")
 	}

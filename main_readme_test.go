@@ -15,7 +15,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // readmeSection is the README's text between the heading and the next
@@ -151,7 +151,7 @@ func TestReadmeTrackExampleParses(t *testing.T) {
 		}
 		found++
 		body := b[strings.Index(b, "\n")+1:]
-		if _, err := track.Parse("README.md", strings.NewReader(body)); err != nil {
+		if _, err := talk.Parse("README.md", strings.NewReader(body)); err != nil {
 			t.Errorf("the README's talk example does not parse: %v", err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/physics"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // startApp starts the app (this test binary as main) with args and returns
@@ -34,7 +34,7 @@ func startApp(t *testing.T, out *bytes.Buffer, args ...string) *exec.Cmd {
 
 // savedFrames is the length of the recording at path, or 0.
 func savedFrames(path string) int {
-	s, err := track.Load(path)
+	s, err := talk.Load(path)
 	if err != nil {
 		return 0
 	}
@@ -167,7 +167,7 @@ func TestRecordingSurvivesAnyStop(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d\n%s", code, tt.code, out.String())
 			}
-			rec, err := track.Load(path)
+			rec, err := talk.Load(path)
 			if err != nil {
 				t.Fatalf("the recording does not load: %v", err)
 			}
@@ -202,7 +202,7 @@ func signalStop(sig syscall.Signal) func(t *testing.T, cmd *exec.Cmd) {
 // replayMatches plays the recording and the script it recorded on two
 // worlds and compares their state hashes at every frame the recording
 // holds.
-func replayMatches(t *testing.T, rec *track.Track, src *cubes.Script) {
+func replayMatches(t *testing.T, rec *talk.Track, src *cubes.Script) {
 	t.Helper()
 	a, err := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
 	if err != nil {

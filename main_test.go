@@ -14,7 +14,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/ui"
 )
 
@@ -267,7 +267,7 @@ func TestRecordWritesAReplayableScript(t *testing.T) {
 	if err != nil {
 		t.Fatalf("app failed: %v\n%s", err, out)
 	}
-	rec, err := track.Load(path)
+	rec, err := talk.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"netcubes/assets"
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // webArgs turns the query of the page's address (without the "?") into the
@@ -59,13 +59,13 @@ func webLoadScript(name string) (*cubes.Script, error) {
 
 // webLoadTrack loads only the built-in scripts and talk tracks (whose
 // play commands play built-in scripts only).
-func webLoadTrack(name string) (*track.Track, error) {
+func webLoadTrack(name string) (*talk.Track, error) {
 	_, isScript := assets.Script(name)
 	if _, isTrack := assets.Track(name); !isScript && !isTrack {
 		return nil, fmt.Errorf("script %q: a web page reads no files; the built-in scripts are %s",
-			name, strings.Join(track.Names(), ", "))
+			name, strings.Join(talk.Names(), ", "))
 	}
-	return track.LoadWith(name, webLoadScript)
+	return talk.LoadWith(name, webLoadScript)
 }
 
 // webCheck refuses, in one line each, what needs a file system or sockets.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"netcubes/game"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/ui"
 )
 
@@ -50,7 +50,7 @@ func TestWebArgs(t *testing.T) {
 // one line, what it does differently is a note, and the rest parses as on
 // the desktop.
 func TestWebRefusesFilesAndSockets(t *testing.T) {
-	defer func(l func(string) (*track.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
+	defer func(l func(string) (*talk.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
 	loadTrack, checkRecordPath = webLoadTrack, func(string) error { return nil }
 	tests := []struct {
 		query string
@@ -96,7 +96,7 @@ func TestWebRefusesFilesAndSockets(t *testing.T) {
 // Whatever it holds, webArgs gives flags ("-name" or "-name=value") or a
 // one-line usage error, and the flag parser takes them without a panic.
 func FuzzWebArgs(f *testing.F) {
-	defer func(l func(string) (*track.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
+	defer func(l func(string) (*talk.Track, error), c func(string) error) { loadTrack, checkRecordPath = l, c }(loadTrack, checkRecordPath)
 	loadTrack, checkRecordPath = webLoadTrack, func(string) error { return nil }
 	for _, seed := range []string{
 		"strategy=statesync&preset=mobile",

@@ -17,7 +17,7 @@ import (
 	"netcubes/render"
 	"netcubes/render/scene"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -210,7 +210,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		status = append(status, span{"SLOW ×¼  ", colAccent})
 	}
 	if name, at, length, on := a.d.TrackStatus(); on {
-		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, track.Clock(at), track.Clock(length)), colDim})
+		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, talk.Clock(at), talk.Clock(length)), colDim})
 	}
 	if a.opts.RecordPath != "" {
 		status = append(status, span{"● REC  ", colBad})

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -33,7 +34,7 @@ type restartPoint struct {
 	at, event int // the log frame; the log events applied by then
 	cfg       game.Config
 	snaps     []snap
-	after     []Command
+	after     []talk.Command
 	choices   []LinkChoice
 	st        stage
 	compare   *viewmodel.Comparison
@@ -81,7 +82,7 @@ func (d *Director) Jump() (what string, done float64, ok bool) {
 	if j.target > start {
 		done = float64(at-start) / float64(j.target-start)
 	}
-	return fmt.Sprintf("%s to %s", j.what(), Clock(j.target-d.trackOrigin())), done, true
+	return fmt.Sprintf("%s to %s", j.what(), talk.Clock(j.target-d.trackOrigin())), done, true
 }
 
 // trackOrigin is the log frame times are told from: the track's frame 0,
@@ -116,7 +117,7 @@ func (d *Director) GoTo(t int) {
 	}
 	t = max(t, d.presenterT)
 	if t >= d.cur.at {
-		d.say("already at the start: %s", Clock(d.cur.at-d.trackOrigin()))
+		d.say("already at the start: %s", talk.Clock(d.cur.at-d.trackOrigin()))
 		return
 	}
 	p := d.pointFor(t)
@@ -150,7 +151,7 @@ func (d *Director) NextCaption() {
 			return
 		}
 	}
-	d.say("no caption after %s", Clock(f))
+	d.say("no caption after %s", talk.Clock(f))
 }
 
 // PrevCaption goes back to the start of the caption on screen, or of the
@@ -161,7 +162,7 @@ func (d *Director) PrevCaption() {
 		if e.At < d.presenterT {
 			break
 		}
-		if e.Cmd.Op == OpCaption && e.Cmd.Lines != nil && e.At < d.cur.at-wire.TicksPerSecond {
+		if e.Cmd.Op == talk.OpCaption && e.Cmd.Lines != nil && e.At < d.cur.at-wire.TicksPerSecond {
 			d.GoTo(e.At)
 			return
 		}
@@ -181,7 +182,7 @@ func (d *Director) work() {
 			}
 		} else if d.forwardStep(j) {
 			d.job = nil
-			d.say("on to %s", Clock(d.cur.at-d.trackOrigin()))
+			d.say("on to %s", talk.Clock(d.cur.at-d.trackOrigin()))
 			return
 		}
 		if d.budget > 0 && time.Since(start) >= d.budget {
@@ -200,7 +201,7 @@ func (d *Director) resimStep(j *job) bool {
 		c := ev[j.next].Cmd
 		j.next++
 		switch c.Op {
-		case OpPause, OpSlow, OpPlay:
+		case talk.OpPause, talk.OpSlow, talk.OpPlay:
 			continue // time, not the run
 		}
 		r.apply(&c, modeResim)
@@ -241,7 +242,7 @@ func (d *Director) finishBack(j *job) {
 	d.held, d.hold = 0, 0
 	d.outageDown = -1
 	if d.tr == nil {
-		d.say("back to %s", Clock(t))
+		d.say("back to %s", talk.Clock(t))
 		return
 	}
 	f := t - d.trStart
@@ -250,7 +251,7 @@ func (d *Director) finishBack(j *job) {
 	on := f < d.tr.Length && (d.trStopped < 0 || t < d.trStopped)
 	d.trOn = on
 	if !on {
-		d.say("back to %s", Clock(f))
+		d.say("back to %s", talk.Clock(f))
 		return
 	}
 	d.trStopped = -1
@@ -264,7 +265,7 @@ func (d *Director) finishBack(j *job) {
 		}
 	}
 	d.trNext = next
-	d.say("back to %s · the script plays on", Clock(f))
+	d.say("back to %s · the script plays on", talk.Clock(f))
 }
 
 // forwardStep steps the current run one frame towards the target, with

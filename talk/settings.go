@@ -1,4 +1,4 @@
-package track
+package talk
 
 import (
 	"bytes"
@@ -28,8 +28,8 @@ import (
 // budget's steps fit).
 const maxPresses = 64
 
-// settingsOf returns st's settings as bytes, or nil when it shares none.
-func settingsOf(st strategy.Strategy) []byte {
+// SettingsOf returns st's settings as bytes, or nil when it shares none.
+func SettingsOf(st strategy.Strategy) []byte {
 	sh, ok := st.(strategy.Shared)
 	if !ok {
 		return nil
@@ -42,8 +42,8 @@ func settingsOf(st strategy.Strategy) []byte {
 	return append([]byte(nil), w.Bytes()...)
 }
 
-// putSettings reads settings bytes into st.
-func putSettings(st strategy.Strategy, b []byte) error {
+// PutSettings reads settings bytes into st.
+func PutSettings(st strategy.Strategy, b []byte) error {
 	sh, ok := st.(strategy.Shared)
 	if !ok || b == nil {
 		return fmt.Errorf("strategy %s shares no settings", st.ID())
@@ -51,27 +51,27 @@ func putSettings(st strategy.Strategy, b []byte) error {
 	return sh.SerializeSettings(wire.NewReadStream(b))
 }
 
-// sameSettings compares two instances' settings (their modes when they
+// SameSettings compares two instances' settings (their modes when they
 // share none).
-func sameSettings(a, b strategy.Strategy) bool {
-	sa, sb := settingsOf(a), settingsOf(b)
+func SameSettings(a, b strategy.Strategy) bool {
+	sa, sb := SettingsOf(a), SettingsOf(b)
 	if sa == nil || sb == nil {
 		return a.Mode() == b.Mode()
 	}
 	return bytes.Equal(sa, sb)
 }
 
-// copyOf returns a fresh instance (from fresh, the strategy's own kind in
+// CopyOf returns a fresh instance (from fresh, the strategy's own kind in
 // a new list) with st's settings; without shared settings, st's clone.
-func copyOf(st, fresh strategy.Strategy) strategy.Strategy {
-	if b := settingsOf(st); b != nil && putSettings(fresh, b) == nil {
+func CopyOf(st, fresh strategy.Strategy) strategy.Strategy {
+	if b := SettingsOf(st); b != nil && PutSettings(fresh, b) == nil {
 		return fresh.Clone()
 	}
 	return st.Clone()
 }
 
-// flagOf finds st's flag name.
-func flagOf(st strategy.Strategy, name string) (strategy.Flag, bool) {
+// FlagOf finds st's flag name.
+func FlagOf(st strategy.Strategy, name string) (strategy.Flag, bool) {
 	if fl, ok := st.(strategy.Flagged); ok {
 		for _, f := range fl.Flags() {
 			if f.Name == name {
@@ -86,8 +86,8 @@ func flagOf(st strategy.Strategy, name string) (strategy.Flag, bool) {
 // ("congestion-avoidance").
 func controlName(c *strategy.Control) string { return strings.ReplaceAll(c.Label, " ", "-") }
 
-// controlOf finds st's control by its name.
-func controlOf(st strategy.Strategy, name string) (int, bool) {
+// ControlOf finds st's control by its name.
+func ControlOf(st strategy.Strategy, name string) (int, bool) {
 	cs := st.Controls()
 	for i := range cs {
 		if controlName(&cs[i]) == name {
@@ -97,8 +97,8 @@ func controlOf(st strategy.Strategy, name string) (int, bool) {
 	return 0, false
 }
 
-// controlByKey finds st's control on key.
-func controlByKey(st strategy.Strategy, key string) (int, bool) {
+// ControlByKey finds st's control on key.
+func ControlByKey(st strategy.Strategy, key string) (int, bool) {
 	cs := st.Controls()
 	for i := range cs {
 		if cs[i].Key == key {
@@ -115,11 +115,11 @@ func valueIs(value, v string) bool {
 	return value == v || strings.HasPrefix(value, v+" ")
 }
 
-// pressesTo counts the presses of control i (direction dir) that take a
+// PressesTo counts the presses of control i (direction dir) that take a
 // copy of st to value v, trying forward first: ok is false when none does.
-func pressesTo(st strategy.Strategy, fresh func() strategy.Strategy, i int, v string) (n, dir int, ok bool) {
+func PressesTo(st strategy.Strategy, fresh func() strategy.Strategy, i int, v string) (n, dir int, ok bool) {
 	for _, d := range []int{1, -1} {
-		s := copyOf(st, fresh())
+		s := CopyOf(st, fresh())
 		c := s.Controls()[i]
 		for k := 0; k <= maxPresses; k++ {
 			if valueIs(c.Value(), v) {
@@ -134,14 +134,14 @@ func pressesTo(st strategy.Strategy, fresh func() strategy.Strategy, i int, v st
 	return 0, 0, false
 }
 
-// subModeSteps counts the sub-mode steps that give a copy of st the
+// SubModeSteps counts the sub-mode steps that give a copy of st the
 // settings of target: ok is false when no number of steps does.
-func subModeSteps(st, target strategy.Strategy, fresh func() strategy.Strategy) (n, dir int, ok bool) {
+func SubModeSteps(st, target strategy.Strategy, fresh func() strategy.Strategy) (n, dir int, ok bool) {
 	for _, d := range []int{1, -1} {
-		s := copyOf(st, fresh())
+		s := CopyOf(st, fresh())
 		for k := 1; k <= maxPresses; k++ {
 			s.SubMode(d)
-			if sameSettings(s, target) {
+			if SameSettings(s, target) {
 				return k, d, true
 			}
 		}
@@ -183,18 +183,18 @@ func settingNames(list []strategy.Strategy) []string {
 // wrong when not.
 func checkSetting(list []strategy.Strategy, fresh func(i int) strategy.Strategy, name, value string) error {
 	found := false
-	byFlag := isFlag(list, name)
+	byFlag := IsFlag(list, name)
 	for i, st := range list {
-		if f, ok := flagOf(st, name); ok {
+		if f, ok := FlagOf(st, name); ok {
 			found = true
 			if err := f.Set(value); err != nil {
 				return fmt.Errorf("set %s: %s", name, strings.TrimPrefix(err.Error(), "-"))
 			}
 			continue
 		}
-		if k, ok := controlOf(st, name); ok && !byFlag {
+		if k, ok := ControlOf(st, name); ok && !byFlag {
 			found = true
-			if _, _, ok := pressesTo(st, func() strategy.Strategy { return fresh(i) }, k, value); !ok {
+			if _, _, ok := PressesTo(st, func() strategy.Strategy { return fresh(i) }, k, value); !ok {
 				return fmt.Errorf("set %s %s: no press of %s gives it (now %s)", name, quote(value),
 					st.Controls()[k].Key, quote(st.Controls()[k].Value()))
 			}
@@ -222,12 +222,12 @@ func controlKeys(list []strategy.Strategy) []string {
 	return keys
 }
 
-// isFlag reports whether some strategy of list has a flag called name: a
+// IsFlag reports whether some strategy of list has a flag called name: a
 // name is a flag's before it is a control's ("smoothing" is state sync's
 // flag, and the 2004 strategy's control is set as predict-smoothing).
-func isFlag(list []strategy.Strategy, name string) bool {
+func IsFlag(list []strategy.Strategy, name string) bool {
 	for _, st := range list {
-		if _, ok := flagOf(st, name); ok {
+		if _, ok := FlagOf(st, name); ok {
 			return true
 		}
 	}

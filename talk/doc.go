@@ -1,6 +1,8 @@
-// Package track is the talk tracks: a run of netcubes written as a file
-// that plays the same way every time, and the director that plays it, takes
-// the presenter's keys, records everything and goes back in time.
+// Package talk is the talk-track language: a run of netcubes written as a
+// file that plays the same way every time. It parses a track (Parse, Load),
+// prints one (Track.WriteTo, Command.String) and checks every word against
+// the strategies' own settings; playing one, taking the presenter's keys,
+// recording and going back in time are package control's.
 //
 // # The language
 //
@@ -47,29 +49,4 @@
 // frames ("0-89") keeps its last frame, as scripts always have. Every
 // error names the file, the line and the word, and says what was wanted:
 // "talk.txt:12: unknown preset "terrble" (presets: perfect, LAN, …)".
-//
-// # Recordings
-//
-// The app's -record writes a track: the setup the command line gave, then
-// every command the presenter's keys gave, each at its frame, the time the
-// run stood still, and the players' keys as ranges. Played back it is the
-// same run bit for bit: the same state hashes and the same figures at
-// every frame (the tests compare them with every kind of command, and over
-// a lossy preset).
-//
-// # The presenter during playback
-//
-// While a track plays the presenter keeps the time keys (pause, step, slow
-// motion, back 5 s, previous and next caption) and the view keys (the
-// overlays G, T, E and F3, the help, the client shown (Tab), text size,
-// fullscreen, mute): they are recorded, the track plays on. One rule for
-// the rest: a key that
-// changes the session takes over — the track stops, the note says so, the
-// key applies and is recorded; going back (Backspace, PageUp) plays the
-// track on again from there. While a jump in time is being re-simulated,
-// keys that change the session are refused with a note ("a moment").
-//
-// Going back re-simulates from the last restart point the log holds (the
-// start, a reset, a scene), fast, with a progress figure on the HUD; the
-// frames it reaches are the frames the straight run had.
-package track
+package talk

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/link"
+	"netcubes/strategy"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 )
 
@@ -41,7 +43,7 @@ type run struct {
 	// config named (a client added later takes its own back).
 	cfg     game.Config
 	snaps   []snap
-	after   []Command
+	after   []talk.Command
 	choices []LinkChoice
 }
 
@@ -85,7 +87,7 @@ func (r *run) step(ins *cubes.Inputs, given uint8) {
 
 // clientPrefix names the client a note is about, when there are several.
 func (r *run) clientPrefix(k int) string {
-	if k == AllClients || r.sess.NumClients() < 2 {
+	if k == talk.AllClients || r.sess.NumClients() < 2 {
 		return ""
 	}
 	return fmt.Sprintf("client %d ", k+1)
@@ -93,7 +95,7 @@ func (r *run) clientPrefix(k int) string {
 
 // targets are the clients a command acts on.
 func (r *run) targets(k int) []int {
-	if k != AllClients {
+	if k != talk.AllClients {
 		if k < r.sess.NumClients() {
 			return []int{k}
 		}
@@ -108,10 +110,10 @@ func (r *run) targets(k int) []int {
 
 // apply applies a command and returns its note (what the HUD says after
 // the key).
-func (r *run) apply(c *Command, m mode) string {
+func (r *run) apply(c *talk.Command, m mode) string {
 	s := r.sess
 	switch c.Op {
-	case OpStrategy:
+	case talk.OpStrategy:
 		i, ok := catalog.Find(s.Strategies(), c.Name)
 		if !ok {
 			return fmt.Sprintf("no strategy %s in this session", c.Name)
@@ -129,11 +131,11 @@ func (r *run) apply(c *Command, m mode) string {
 			return fmt.Sprintf("%s · link restored: %s", s.Strategy().Name(), r.LinkName(s.Shown()))
 		}
 		return s.Strategy().Name()
-	case OpSubMode:
+	case talk.OpSubMode:
 		return s.SubMode(c.Dir)
-	case OpKey:
+	case talk.OpKey:
 		st := s.Strategy()
-		k, ok := controlByKey(st, c.Name)
+		k, ok := talk.ControlByKey(st, c.Name)
 		if !ok {
 			return r.notMine(c.Name)
 		}
@@ -142,50 +144,50 @@ func (r *run) apply(c *Command, m mode) string {
 		// link (the original demos' modes), or back.
 		s.SettingsChanged()
 		return note
-	case OpSet:
+	case talk.OpSet:
 		note := r.set(c)
 		s.SettingsChanged()
 		return note
-	case OpPreset:
+	case talk.OpPreset:
 		return r.preset(c)
-	case OpLink:
+	case talk.OpLink:
 		return r.link(c)
-	case OpOutage:
+	case talk.OpOutage:
 		for _, k := range r.targets(c.Client) {
 			switch c.Kind {
-			case OutageStart:
+			case talk.OutageStart:
 				s.HoldClientOutage(k, true)
-			case OutageEnd:
+			case talk.OutageEnd:
 				s.HoldClientOutage(k, false)
 			default:
 				s.ClientOutage(k, c.N)
 			}
 		}
-		if c.Kind == OutageEnd {
+		if c.Kind == talk.OutageEnd {
 			return ""
 		}
 		return r.clientPrefix(c.Client) + "outage: every packet dropped"
-	case OpChecksum:
+	case talk.OpChecksum:
 		s.SetChecksum(c.On)
-		return "checksum: " + onOff(c.On)
-	case OpPlayers:
+		return "checksum: " + strategy.OnOff(c.On)
+	case talk.OpPlayers:
 		return r.players(c.N)
-	case OpShow:
+	case talk.OpShow:
 		if err := s.SetShown(c.N); err != nil {
 			return fmt.Sprintf("no client %d to show (%d clients)", c.N+1, s.NumClients())
 		}
 		r.kbps.Clear()
 		r.d.gen++
 		return "showing " + r.ClientTitle(c.N)
-	case OpGhost, OpTint, OpOffsets, OpChart, OpHelp:
+	case talk.OpGhost, talk.OpTint, talk.OpOffsets, talk.OpChart, talk.OpHelp:
 		return r.view(c)
-	case OpCaption:
+	case talk.OpCaption:
 		r.st.caption = Caption{}
 		if c.Lines != nil {
-			r.st.caption = Caption{Lines: append([]string(nil), c.Lines...), Left: captionTicks(c.N)}
+			r.st.caption = Caption{Lines: append([]string(nil), c.Lines...), Left: talk.CaptionTicks(c.N)}
 		}
 		return ""
-	case OpReset, OpScene, OpRestart:
+	case talk.OpReset, talk.OpScene, talk.OpRestart:
 		return r.restart(c.Op, m)
 	}
 	return ""
@@ -197,7 +199,7 @@ func (r *run) notMine(key string) string {
 	var fam string
 	var members []string
 	for i, st := range list {
-		if _, ok := controlByKey(st, key); ok {
+		if _, ok := talk.ControlByKey(st, key); ok {
 			if fam == "" {
 				fam = st.Family()
 			}
@@ -229,7 +231,7 @@ func orList(s []string) string {
 
 // set applies "set NAME VALUE" to every strategy that has the setting; a
 // sub-mode of the active one goes through the session's sub-mode steps.
-func (r *run) set(c *Command) string {
+func (r *run) set(c *talk.Command) string {
 	s := r.sess
 	note := ""
 	err := setEverywhere(s.Strategies(), s.StrategyIndex(), func(n, dir int) {
@@ -244,7 +246,7 @@ func (r *run) set(c *Command) string {
 		return note
 	}
 	st := s.Strategy()
-	if k, ok := controlOf(st, c.Name); ok {
+	if k, ok := talk.ControlOf(st, c.Name); ok {
 		cc := st.Controls()[k]
 		return cc.Label + ": " + cc.Value()
 	}
@@ -253,11 +255,11 @@ func (r *run) set(c *Command) string {
 
 // preset sets a preset on the clients named (every client and the
 // default, or one).
-func (r *run) preset(c *Command) string {
+func (r *run) preset(c *talk.Command) string {
 	s := r.sess
 	p, _ := link.PresetByName(c.Name)
 	ch := LinkChoice{Preset: p}
-	if c.Client == AllClients {
+	if c.Client == talk.AllClients {
 		s.SetLinks(p.Pair())
 		r.st.def = ch
 		for k := range s.NumClients() {
@@ -275,9 +277,9 @@ func (r *run) preset(c *Command) string {
 
 // link changes link figures of the clients named, each direction from its
 // own value; every client's also changes the default.
-func (r *run) link(c *Command) string {
+func (r *run) link(c *talk.Command) string {
 	s := r.sess
-	if c.Client == AllClients {
+	if c.Client == talk.AllClients {
 		s.SetDefaultLinks(s.DefaultLinks().Apply(c.Edits))
 		r.st.def.Custom = true
 	}
@@ -285,11 +287,11 @@ func (r *run) link(c *Command) string {
 	for _, k := range r.targets(c.Client) {
 		s.SetClientLinks(k, s.LinksOf(k).Apply(c.Edits))
 		r.st.choice(k).Custom = true
-		if c.Client != AllClients {
+		if c.Client != talk.AllClients {
 			shown = k
 		}
 	}
-	if c.Client != AllClients && c.Client >= s.NumClients() {
+	if c.Client != talk.AllClients && c.Client >= s.NumClients() {
 		return fmt.Sprintf("no client %d (%d clients)", c.Client+1, s.NumClients())
 	}
 	return r.clientPrefix(c.Client) + "network: " + DescribeLinks(s.LinksOf(shown))
@@ -328,26 +330,26 @@ func (r *run) players(n int) string {
 }
 
 // view changes an overlay.
-func (r *run) view(c *Command) string {
+func (r *run) view(c *talk.Command) string {
 	v := &r.st.view
 	applyView(v, c)
 	switch c.Op {
-	case OpGhost:
-		return "ghost " + onOff(!v.NoGhost)
-	case OpTint:
+	case talk.OpGhost:
+		return "ghost " + strategy.OnOff(!v.NoGhost)
+	case talk.OpTint:
 		return "tint: " + c.Name
-	case OpOffsets:
+	case talk.OpOffsets:
 		if v.Offsets && !r.sess.RightView().HasErrorOffsets {
 			return "error offsets on: none in this strategy (state sync and the 2004 client smooth)"
 		}
-		return "error offsets " + onOff(v.Offsets)
-	case OpChart:
-		if c.Kind == ChartClear {
+		return "error offsets " + strategy.OnOff(v.Offsets)
+	case talk.OpChart:
+		if c.Kind == talk.ChartClear {
 			r.compare.Clear()
 			v.Chart = true
 			return "comparison chart cleared"
 		}
-		return "comparison chart " + onOff(v.Chart)
+		return "comparison chart " + strategy.OnOff(v.Chart)
 	}
 	return ""
 }
@@ -355,7 +357,7 @@ func (r *run) view(c *Command) string {
 // restart builds a new session: reset (F5) keeps every setting and link,
 // scene (Home) puts the active strategy's settings and the links back as
 // they started, restart puts everything back as the setup left it.
-func (r *run) restart(op Op, m mode) string {
+func (r *run) restart(op talk.Op, m mode) string {
 	d := r.d
 	old := r.sess
 	cfg := d.base
@@ -363,7 +365,7 @@ func (r *run) restart(op Op, m mode) string {
 	cfg.Start = old.StrategyIndex()
 	snaps := d.snapshot(old.Strategies())
 	switch op {
-	case OpReset:
+	case talk.OpReset:
 		// The players and every client's link carry over; a link a
 		// strategy chose (lockstep's modes), still as it chose it, is
 		// chosen again over the presenter's own, which leaving the
@@ -376,13 +378,13 @@ func (r *run) restart(op Op, m mode) string {
 			cfg.ClientLinks, cfg.ChosenLink = before[1:], true
 		}
 		cfg.Checksum = old.Checksum()
-	case OpScene:
+	case talk.OpScene:
 		i := cfg.Start
 		snaps[i] = d.baseSnap[i]
 		cfg.ChosenLink = true
 		base := d.baseStage.clone()
 		r.st.links, r.st.def = base.links, base.def
-	case OpRestart:
+	case talk.OpRestart:
 		cfg = d.base
 		snaps = d.baseSnap
 		r.st = d.baseStage.clone()
@@ -392,16 +394,16 @@ func (r *run) restart(op Op, m mode) string {
 		return err.Error()
 	}
 	r.after = nil
-	if op == OpRestart {
+	if op == talk.OpRestart {
 		r.after = d.baseAfter
 		for _, c := range d.baseAfter {
 			r.apply(&c, modeSetup)
 		}
 	}
 	switch op {
-	case OpScene:
+	case talk.OpScene:
 		return fmt.Sprintf("scene: %s from its start · %s link", r.sess.Strategy().Name(), r.LinkName(r.sess.Shown()))
-	case OpRestart:
+	case talk.OpRestart:
 		return "restart: everything as the script's setup left it"
 	}
 	return "reset"
@@ -417,4 +419,6 @@ func setPair(cfg *game.Config, p link.Pair) {
 }
 
 // isRestart reports whether op builds a new session.
-func isRestart(op Op) bool { return op == OpReset || op == OpScene || op == OpRestart }
+func isRestart(op talk.Op) bool {
+	return op == talk.OpReset || op == talk.OpScene || op == talk.OpRestart
+}

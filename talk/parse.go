@@ -1,4 +1,4 @@
-package track
+package talk
 
 import (
 	"bufio"
@@ -139,7 +139,7 @@ func (ctx *parseContext) parseKey(c *Command, args []word) error {
 		k, c.Dir = rest, -1
 	}
 	for _, st := range ctx.list() {
-		if _, ok := controlByKey(st, k); ok {
+		if _, ok := ControlByKey(st, k); ok {
 			c.Name = k
 			return nil
 		}
@@ -296,7 +296,7 @@ func (p *parser) readLine(text string) error {
 	p.need(at + 1)
 	switch {
 	case c.Op == OpCaption && c.Lines != nil:
-		p.need(at + captionTicks(c.N))
+		p.need(at + CaptionTicks(c.N))
 	case c.Op == OpOutage && c.Kind == OutageFor:
 		p.need(at + c.N)
 	case c.Op == OpPlay:

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
+	"netcubes/talk"
 	"netcubes/wire"
 )
 
@@ -17,7 +18,7 @@ import (
 // minute, so going back never re-simulates more. (The whole tour is the
 // soak's to play, make tour; here a prefix runs, below.)
 func TestTourWalksThroughEverything(t *testing.T) {
-	tr, err := Load("tour")
+	tr, err := talk.Load("tour")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,33 +31,33 @@ func TestTourWalksThroughEverything(t *testing.T) {
 	for _, e := range tr.Events {
 		if isRestart(e.Cmd.Op) {
 			if e.At-last > 60*wire.TicksPerSecond {
-				t.Errorf("no reset between %s and %s: going back there re-simulates more than a minute", Clock(last), Clock(e.At))
+				t.Errorf("no reset between %s and %s: going back there re-simulates more than a minute", talk.Clock(last), talk.Clock(e.At))
 			}
 			last = e.At
 		}
 	}
 	if tr.Length-last > 60*wire.TicksPerSecond {
-		t.Errorf("no reset after %s", Clock(last))
+		t.Errorf("no reset after %s", talk.Clock(last))
 	}
 	var order []string
 	captions := map[string]int{}
 	sets := map[string]map[string]bool{}
 	cur := ""
 	for _, c := range tr.Setup {
-		if c.Op == OpStrategy {
+		if c.Op == talk.OpStrategy {
 			cur = c.Name
 		}
 	}
 	for _, e := range tr.Events {
 		switch e.Cmd.Op {
-		case OpStrategy:
+		case talk.OpStrategy:
 			cur = e.Cmd.Name
 			order = append(order, cur)
-		case OpCaption:
+		case talk.OpCaption:
 			if e.Cmd.Lines != nil {
 				captions[cur]++
 			}
-		case OpSet:
+		case talk.OpSet:
 			// "set level 9": the setting's name and value as written.
 			f := strings.Fields(e.Cmd.String())
 			if sets[f[1]] == nil {
@@ -96,7 +97,7 @@ func TestTourWalksThroughEverything(t *testing.T) {
 // on the HUD), the katamari drive moves the player, and the script's clock
 // says where it is.
 func TestTourPrefixPlays(t *testing.T) {
-	tr, err := Load("tour")
+	tr, err := talk.Load("tour")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +120,10 @@ func TestTourPrefixPlays(t *testing.T) {
 		c, on := d.Caption()
 		st := d.Session().Strategy()
 		if !on || !strings.HasPrefix(c.Lines[0], w.caption) {
-			t.Errorf("at %s the caption is %q (on %v), want %q…", Clock(d.Frame()), c.Lines, on, w.caption)
+			t.Errorf("at %s the caption is %q (on %v), want %q…", talk.Clock(d.Frame()), c.Lines, on, w.caption)
 		}
 		if st.ID() != "interpolation" || !strings.Contains(st.Mode(), w.mode) {
-			t.Errorf("at %s: %s %q, want interpolation with %q", Clock(d.Frame()), st.ID(), st.Mode(), w.mode)
+			t.Errorf("at %s: %s %q, want interpolation with %q", talk.Clock(d.Frame()), st.ID(), st.Mode(), w.mode)
 		}
 	}
 	if name, at, length, on := d.TrackStatus(); name != "tour" || !on || at != 40*60 || length != tr.Length {

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/talk"
 )
 
 // Setup lines configure the session before its first frame, over what the
@@ -18,59 +19,59 @@ import (
 // applySetup applies setup commands to cfg (its strategies too) and to the
 // stage; the commands that act on a built session (show client) are
 // returned for after it is built.
-func applySetup(cfg *game.Config, st *stage, cmds []Command) (after []Command, slow bool, err error) {
+func applySetup(cfg *game.Config, st *stage, cmds []talk.Command) (after []talk.Command, slow bool, err error) {
 	chose, linked := false, false
 	for i := range cmds {
 		c := &cmds[i]
 		switch c.Op {
-		case OpSeed:
+		case talk.OpSeed:
 			cfg.Seed = c.Seed
-		case OpPlayers:
+		case talk.OpPlayers:
 			cfg.World.Players = c.N
-		case OpBots:
+		case talk.OpBots:
 			kinds, err := cubes.ParseBots(c.Name)
 			if err != nil {
 				return nil, false, err
 			}
 			cfg.Bots = kinds
-		case OpStrategy:
+		case talk.OpStrategy:
 			k, ok := catalog.Find(cfg.Strategies, c.Name)
 			if !ok {
 				return nil, false, fmt.Errorf("no strategy %q in this session", c.Name)
 			}
 			cfg.Start, chose = k, true
-		case OpPreset:
+		case talk.OpPreset:
 			linked = true
 			p, _ := link.PresetByName(c.Name)
 			setupLinks(cfg, st, c.Client, &LinkChoice{Preset: p}, func(link.Pair) link.Pair { return p.Pair() })
-		case OpLink:
+		case talk.OpLink:
 			linked = true
 			setupLinks(cfg, st, c.Client, nil, func(q link.Pair) link.Pair { return q.Apply(c.Edits) })
-		case OpChosen:
+		case talk.OpChosen:
 			cfg.ChosenLink = true
-		case OpChecksum:
+		case talk.OpChecksum:
 			cfg.Checksum = c.On
-		case OpSet:
+		case talk.OpSet:
 			if err := setEverywhere(cfg.Strategies, -1, nil, c.Name, c.Value); err != nil {
 				return nil, false, err
 			}
-		case OpKey:
+		case talk.OpKey:
 			s := cfg.Strategies[cfg.Start]
-			if k, ok := controlByKey(s, c.Name); ok {
+			if k, ok := talk.ControlByKey(s, c.Name); ok {
 				s.Controls()[k].Do(c.Dir)
 			}
-		case OpSubMode:
+		case talk.OpSubMode:
 			cfg.Strategies[cfg.Start].SubMode(c.Dir)
-		case OpSlow:
+		case talk.OpSlow:
 			slow = c.On
-		case OpShow:
+		case talk.OpShow:
 			after = append(after, *c)
 		default:
 			if !applyView(&st.view, c) {
 				return nil, false, fmt.Errorf("%s cannot be a setup line", c.Op)
 			}
 		}
-		if c.Op == OpChosen {
+		if c.Op == talk.OpChosen {
 			linked = false
 		}
 	}
@@ -103,7 +104,7 @@ func setupLinks(cfg *game.Config, st *stage, k int, ch *LinkChoice, f func(link.
 		}
 		return *ch
 	}
-	if k == AllClients {
+	if k == talk.AllClients {
 		def = f(def)
 		cfg.Link, cfg.Up = def.Down, nil
 		if !def.IsSymmetric() {
@@ -128,21 +129,21 @@ func setupLinks(cfg *game.Config, st *stage, k int, ch *LinkChoice, f func(link.
 }
 
 // applyView applies an overlay command to v; false when c is none.
-func applyView(v *View, c *Command) bool {
+func applyView(v *View, c *talk.Command) bool {
 	switch c.Op {
-	case OpGhost:
+	case talk.OpGhost:
 		v.NoGhost = !c.On
-	case OpTint:
-		for i, n := range TintNames {
+	case talk.OpTint:
+		for i, n := range talk.TintNames {
 			if n == c.Name {
 				v.Tint = i
 			}
 		}
-	case OpOffsets:
+	case talk.OpOffsets:
 		v.Offsets = c.On
-	case OpChart:
-		v.Chart = c.Kind != ChartOff
-	case OpHelp:
+	case talk.OpChart:
+		v.Chart = c.Kind != talk.ChartOff
+	case talk.OpHelp:
 		v.Help = c.On
 	default:
 		return false
@@ -168,20 +169,20 @@ func setEverywhere(list []strategy.Strategy, active int, sub func(steps, dir int
 			return list[i].Clone()
 		}
 	}
-	byFlag := isFlag(list, name)
+	byFlag := talk.IsFlag(list, name)
 	for i, st := range list {
-		if f, ok := flagOf(st, name); ok {
+		if f, ok := talk.FlagOf(st, name); ok {
 			found = true
 			if i == active && sub != nil {
-				target := copyOf(st, freshOf(i)())
-				tf, _ := flagOf(target, name)
+				target := talk.CopyOf(st, freshOf(i)())
+				tf, _ := talk.FlagOf(target, name)
 				if err := tf.Set(value); err != nil {
 					return err
 				}
-				if sameSettings(st, target) {
+				if talk.SameSettings(st, target) {
 					continue
 				}
-				if n, dir, ok := subModeSteps(st, target, freshOf(i)); ok {
+				if n, dir, ok := talk.SubModeSteps(st, target, freshOf(i)); ok {
 					sub(n, dir)
 					continue
 				}
@@ -191,9 +192,9 @@ func setEverywhere(list []strategy.Strategy, active int, sub func(steps, dir int
 			}
 			continue
 		}
-		if k, ok := controlOf(st, name); ok && !byFlag {
+		if k, ok := talk.ControlOf(st, name); ok && !byFlag {
 			found = true
-			n, dir, ok := pressesTo(st, freshOf(i), k, value)
+			n, dir, ok := talk.PressesTo(st, freshOf(i), k, value)
 			if !ok {
 				return fmt.Errorf("set %s %s: no press of %s gives it", name, value, st.Controls()[k].Key)
 			}
@@ -212,13 +213,13 @@ func setEverywhere(list []strategy.Strategy, active int, sub func(steps, dir int
 // every client's link, the checksum, the strategy settings and the
 // overlays the director started with (the command line's), as setup lines
 // that rebuild them.
-func header(o *Options) []Command {
+func header(o *Options) []talk.Command {
 	cfg := &o.Config
-	var h []Command
-	add := func(c Command) { h = append(h, c) }
-	add(Command{Op: OpSeed, Seed: cfg.Seed})
+	var h []talk.Command
+	add := func(c talk.Command) { h = append(h, c) }
+	add(talk.Command{Op: talk.OpSeed, Seed: cfg.Seed})
 	if n := max(cfg.World.Players, 1); n != 1 {
-		add(Command{Op: OpPlayers, N: n})
+		add(talk.Command{Op: talk.OpPlayers, N: n})
 	}
 	if len(cfg.Bots) > 0 {
 		names := ""
@@ -228,16 +229,16 @@ func header(o *Options) []Command {
 			}
 			names += b.String()
 		}
-		add(Command{Op: OpBots, Name: names})
+		add(talk.Command{Op: talk.OpBots, Name: names})
 	}
 	if cfg.Start >= 0 && cfg.Start < len(cfg.Strategies) {
-		add(Command{Op: OpStrategy, Name: cfg.Strategies[cfg.Start].ID()})
+		add(talk.Command{Op: talk.OpStrategy, Name: cfg.Strategies[cfg.Start].ID()})
 	}
 	def := link.Symmetric(cfg.Link)
 	if cfg.Up != nil {
 		def.Up = *cfg.Up
 	}
-	h = append(h, linkLines(o.startChoice(0, true), def, AllClients)...)
+	h = append(h, linkLines(o.startChoice(0, true), def, talk.AllClients)...)
 	for k, p := range cfg.ClientLinks {
 		ch := o.startChoice(k, false)
 		if p == def && ch == o.startChoice(0, true) {
@@ -246,29 +247,29 @@ func header(o *Options) []Command {
 		h = append(h, linkLines(ch, p, k)...)
 	}
 	if cfg.ChosenLink {
-		add(Command{Op: OpChosen})
+		add(talk.Command{Op: talk.OpChosen})
 	}
 	if cfg.Checksum {
-		add(Command{Op: OpChecksum, On: true})
+		add(talk.Command{Op: talk.OpChecksum, On: true})
 	}
 	for _, s := range o.Settings {
-		add(Command{Op: OpSet, Name: s.Name, Value: s.Value})
+		add(talk.Command{Op: talk.OpSet, Name: s.Name, Value: s.Value})
 	}
 	v := o.View
 	if v.NoGhost {
-		add(Command{Op: OpGhost})
+		add(talk.Command{Op: talk.OpGhost})
 	}
 	if v.Tint != 0 {
-		add(Command{Op: OpTint, Name: TintNames[v.Tint]})
+		add(talk.Command{Op: talk.OpTint, Name: talk.TintNames[v.Tint]})
 	}
 	if v.Offsets {
-		add(Command{Op: OpOffsets, On: true})
+		add(talk.Command{Op: talk.OpOffsets, On: true})
 	}
 	if v.Chart {
-		add(Command{Op: OpChart, Kind: ChartOn})
+		add(talk.Command{Op: talk.OpChart, Kind: talk.ChartOn})
 	}
 	if v.Help {
-		add(Command{Op: OpHelp, On: true})
+		add(talk.Command{Op: talk.OpHelp, On: true})
 	}
 	return h
 }
@@ -277,8 +278,8 @@ func header(o *Options) []Command {
 // pair p chosen as ch: its preset, then the figures that differ from it
 // (a no-op edit when the choice is custom with the preset's figures, so
 // the name reads "custom" again).
-func linkLines(ch LinkChoice, p link.Pair, k int) []Command {
-	out := []Command{{Op: OpPreset, Name: ch.Preset.String(), Client: k}}
+func linkLines(ch LinkChoice, p link.Pair, k int) []talk.Command {
+	out := []talk.Command{{Op: talk.OpPreset, Name: ch.Preset.String(), Client: k}}
 	edits, _ := link.Diff(ch.Preset.Pair(), p)
 	if len(edits) == 0 && ch.Custom {
 		edits = []link.Edit{{Dir: link.DirBoth, Field: link.FieldLatency, Value: p.Down.LatencyMs}}
@@ -288,7 +289,7 @@ func linkLines(ch LinkChoice, p link.Pair, k int) []Command {
 		}
 	}
 	if len(edits) > 0 {
-		out = append(out, Command{Op: OpLink, Edits: edits, Client: k})
+		out = append(out, talk.Command{Op: talk.OpLink, Edits: edits, Client: k})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"netcubes/internal/testutil"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/talk"
 )
 
 // testGrid is the grid of the tests' worlds: 100 cubes instead of 900, so
@@ -104,7 +105,7 @@ func replay(t *testing.T, d *Director, ticks int) (text string, perTick []int, p
 		t.Fatal(err)
 	}
 	text = buf.String()
-	tr, err := Parse("rec.txt", strings.NewReader(text))
+	tr, err := talk.Parse("rec.txt", strings.NewReader(text))
 	if err != nil {
 		t.Fatalf("the recording does not read back: %v\n%s", err, text)
 	}
@@ -147,66 +148,68 @@ func TestRecordReplayEveryEvent(t *testing.T) {
 		12: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldLoss, Kind: link.EditAdd, Value: 1}) },
 		13: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldJitter, Kind: link.EditAdd, Value: 5}) },
 		20: func(d *Director) { d.ControlKey("F8", 1) },
-		25: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: 1}) },
+		25: func(d *Director) { d.Do(talk.Command{Op: talk.OpSubMode, Dir: 1}) },
 		30: func(d *Director) { d.ControlKey("R", 1) },
 		40: func(d *Director) { d.OutageKey(true) },
 		45: func(d *Director) { d.OutageKey(false) },
-		60: func(d *Director) { d.Do(Command{Op: OpSet, Name: "level", Value: "9"}) },
-		62: func(d *Director) { d.Do(Command{Op: OpSet, Name: "adaptive-delay", Value: "on"}) },
+		60: func(d *Director) { d.Do(talk.Command{Op: talk.OpSet, Name: "level", Value: "9"}) },
+		62: func(d *Director) { d.Do(talk.Command{Op: talk.OpSet, Name: "adaptive-delay", Value: "on"}) },
 		70: func(d *Director) { d.TogglePause() },
-		90: func(d *Director) { d.Do(Command{Op: OpGhost, On: false}) },
+		90: func(d *Director) { d.Do(talk.Command{Op: talk.OpGhost, On: false}) },
 		100: func(d *Director) {
 			d.StepOnce()
 		},
 		110: func(d *Director) { d.StepOnce() },
-		115: func(d *Director) { d.Do(Command{Op: OpCaption, N: 120, Lines: []string{"paused", "and stepped"}}) },
+		115: func(d *Director) {
+			d.Do(talk.Command{Op: talk.OpCaption, N: 120, Lines: []string{"paused", "and stepped"}})
+		},
 		130: func(d *Director) { d.TogglePause() },
-		140: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "statesync"}) },
+		140: func(d *Director) { d.Do(talk.Command{Op: talk.OpStrategy, Name: "statesync"}) },
 		// The original demo's mode list (F2), whose modes choose the
 		// link, a step in it, and back to the build-up.
 		144: func(d *Director) { d.ControlKey("F2", 1) },
-		146: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: 1}) },
+		146: func(d *Director) { d.Do(talk.Command{Op: talk.OpSubMode, Dir: 1}) },
 		148: func(d *Director) { d.ControlKey("F2", 1) },
 		150: func(d *Director) { d.ControlKey("B", -1) },
 		155: func(d *Director) { d.ControlKey("S", 1) },
 		160: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldCap, Kind: link.EditNext}) },
 		170: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldCorrupt, Kind: link.EditNext}) },
-		175: func(d *Director) { d.Do(Command{Op: OpChecksum, On: true}) },
+		175: func(d *Director) { d.Do(talk.Command{Op: talk.OpChecksum, On: true}) },
 		180: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldTCP, Kind: link.EditToggle}) },
 		200: func(d *Director) { d.ChangePlayers(+1) },
 		210: func(d *Director) { d.CycleClient(+1) },
 		215: func(d *Director) { d.CyclePreset(+1) },
 		220: func(d *Director) { d.OutageKey(true) },
 		230: func(d *Director) { d.CycleClient(+1) },
-		240: func(d *Director) { d.Do(Command{Op: OpTint, Name: "priority"}) },
-		245: func(d *Director) { d.Do(Command{Op: OpOffsets, On: true}) },
-		250: func(d *Director) { d.Do(Command{Op: OpChart, Kind: ChartOn}) },
-		255: func(d *Director) { d.Do(Command{Op: OpHelp, On: true}) },
+		240: func(d *Director) { d.Do(talk.Command{Op: talk.OpTint, Name: "priority"}) },
+		245: func(d *Director) { d.Do(talk.Command{Op: talk.OpOffsets, On: true}) },
+		250: func(d *Director) { d.Do(talk.Command{Op: talk.OpChart, Kind: talk.ChartOn}) },
+		255: func(d *Director) { d.Do(talk.Command{Op: talk.OpHelp, On: true}) },
 		260: func(d *Director) { d.SetSlow(true) },
-		290: func(d *Director) { d.Do(Command{Op: OpShow, N: 1}) },
+		290: func(d *Director) { d.Do(talk.Command{Op: talk.OpShow, N: 1}) },
 		300: func(d *Director) { d.SetSlow(false); d.OutageKey(false) },
-		320: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "lockstep"}) },
-		330: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: 1}) },
+		320: func(d *Director) { d.Do(talk.Command{Op: talk.OpStrategy, Name: "lockstep"}) },
+		330: func(d *Director) { d.Do(talk.Command{Op: talk.OpSubMode, Dir: 1}) },
 		340: func(d *Director) { d.ControlKey("D", 1) },
 		360: func(d *Director) { d.Restart() },
-		380: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "predict"}) },
+		380: func(d *Director) { d.Do(talk.Command{Op: talk.OpStrategy, Name: "predict"}) },
 		390: func(d *Director) { d.ControlKey("S", 1) },
 		395: func(d *Director) { d.ControlKey("W", 1) },
-		400: func(d *Director) { d.Do(Command{Op: OpChart, Kind: ChartClear}) },
+		400: func(d *Director) { d.Do(talk.Command{Op: talk.OpChart, Kind: talk.ChartClear}) },
 		// The 2004 strategy's keys for the other players: how they are
 		// drawn, and a tag of the nearest (two players since tick 200).
 		405: func(d *Director) { d.ControlKey("I", 1) },
 		410: func(d *Director) { d.ControlKey("Slash", 1) },
-		415: func(d *Director) { d.Do(Command{Op: OpSet, Name: "predict-delay", Value: "8"}) },
+		415: func(d *Director) { d.Do(talk.Command{Op: talk.OpSet, Name: "predict-delay", Value: "8"}) },
 		420: func(d *Director) { d.Scene() },
 		440: func(d *Director) { d.ChangePlayers(-1) },
-		450: func(d *Director) { d.Do(Command{Op: OpStrategy, Name: "interpolation"}) },
+		450: func(d *Director) { d.Do(talk.Command{Op: talk.OpStrategy, Name: "interpolation"}) },
 		455: func(d *Director) { d.ControlKey("I", 1) },
-		460: func(d *Director) { d.Do(Command{Op: OpPreset, Name: "asymmetric"}) },
+		460: func(d *Director) { d.Do(talk.Command{Op: talk.OpPreset, Name: "asymmetric"}) },
 		470: func(d *Director) {
-			d.Do(Command{Op: OpLink, Edits: []link.Edit{{Dir: link.DirUp, Field: link.FieldLoss, Value: 7}}})
+			d.Do(talk.Command{Op: talk.OpLink, Edits: []link.Edit{{Dir: link.DirUp, Field: link.FieldLoss, Value: 7}}})
 		},
-		480: func(d *Director) { d.Do(Command{Op: OpOutage, N: 30}) },
+		480: func(d *Director) { d.Do(talk.Command{Op: talk.OpOutage, N: 30}) },
 		490: func(d *Director) { d.TogglePause() },
 	}
 	keys := func(tick int) cubes.Input {
@@ -245,7 +248,7 @@ func TestRecordReplayLossy(t *testing.T) {
 	d := newTestDirector(t, o)
 	p := presenter{
 		100: func(d *Director) { d.AdjustLink(link.Edit{Field: link.FieldLoss, Kind: link.EditAdd, Value: 1}) },
-		200: func(d *Director) { d.Do(Command{Op: OpSubMode, Dir: -1}) },
+		200: func(d *Director) { d.Do(talk.Command{Op: talk.OpSubMode, Dir: -1}) },
 	}
 	keys := func(tick int) cubes.Input {
 		return cubes.Input{Up: tick%120 < 60, Left: tick%120 >= 60, Katamari: tick > 40}
@@ -279,7 +282,7 @@ const jumpTrack = `strategy statesync
 // reaches the same frames as the straight run, hash for hash and figure
 // for figure, also across a reset of the world.
 func TestBackThenForward(t *testing.T) {
-	tr, err := Parse("jump.txt", strings.NewReader(jumpTrack))
+	tr, err := talk.Parse("jump.txt", strings.NewReader(jumpTrack))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +338,7 @@ func TestBackThenForward(t *testing.T) {
 // the track and says so; the view keys and pausing do not; going back
 // plays the track on from there.
 func TestTakeOver(t *testing.T) {
-	tr, err := Parse("jump.txt", strings.NewReader(jumpTrack))
+	tr, err := talk.Parse("jump.txt", strings.NewReader(jumpTrack))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +350,7 @@ func TestTakeOver(t *testing.T) {
 	for range 120 {
 		d.Tick(cubes.Input{})
 	}
-	d.Do(Command{Op: OpGhost, On: false})
+	d.Do(talk.Command{Op: talk.OpGhost, On: false})
 	d.TogglePause()
 	d.Tick(cubes.Input{})
 	d.TogglePause()
@@ -376,19 +379,19 @@ func TestTakeOver(t *testing.T) {
 // name presses the control.
 func TestSettingsByName(t *testing.T) {
 	d := newTestDirector(t, testOptions("lockstep", "perfect"))
-	d.Do(Command{Op: OpSet, Name: "lockstep-mode", Value: "3"})
+	d.Do(talk.Command{Op: talk.OpSet, Name: "lockstep-mode", Value: "3"})
 	if src := d.Session().LinkSource(); !strings.Contains(src, "mode 3") {
 		t.Errorf("set lockstep-mode 3: the link is set by %q, want lockstep mode 3", src)
 	}
-	d.Do(Command{Op: OpStrategy, Name: "statesync"})
-	d.Do(Command{Op: OpSet, Name: "congestion-avoidance", Value: "on"})
-	d.Do(Command{Op: OpSet, Name: "budget", Value: "128"})
+	d.Do(talk.Command{Op: talk.OpStrategy, Name: "statesync"})
+	d.Do(talk.Command{Op: talk.OpSet, Name: "congestion-avoidance", Value: "on"})
+	d.Do(talk.Command{Op: talk.OpSet, Name: "budget", Value: "128"})
 	mode := d.Session().Strategy().Mode()
 	if !strings.Contains(mode, "128") {
 		t.Errorf("state sync after set budget 128: %q", mode)
 	}
 	c := d.Session().Strategy().Controls()
-	k, _ := controlByKey(d.Session().Strategy(), "F8")
+	k, _ := talk.ControlByKey(d.Session().Strategy(), "F8")
 	if v := c[k].Value(); v != "on" {
 		t.Errorf("congestion avoidance %q after set congestion-avoidance on", v)
 	}
@@ -397,8 +400,8 @@ func TestSettingsByName(t *testing.T) {
 // TestBuiltinTracksParse: every built-in track reads, and the tracks the
 // README's clip and comparison chart are made from.
 func TestBuiltinTracksParse(t *testing.T) {
-	for _, n := range append(Names(), "../docs/clip.txt", "../docs/compare.txt") {
-		if _, err := Load(n); err != nil {
+	for _, n := range append(talk.Names(), "../docs/clip.txt", "../docs/compare.txt") {
+		if _, err := talk.Load(n); err != nil {
 			t.Errorf("%s: %v", n, err)
 		}
 	}

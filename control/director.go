@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -36,7 +37,7 @@ type Options struct {
 	// View is what the overlays show at the start (-show).
 	View View
 	// Track is played from its first frame (nil: none).
-	Track *Track
+	Track *talk.Track
 	// Unattended says nobody is at the keys (a capture): a track's pause
 	// without a duration holds UnattendedPause instead of waiting for P.
 	Unattended bool
@@ -78,8 +79,8 @@ type Director struct {
 	baseSnap   []snap
 	baseStage  stage
 	baseSlow   bool
-	baseAfter  []Command
-	header     []Command
+	baseAfter  []talk.Command
+	header     []talk.Command
 	presenterT int // frame of the last restart by the presenter: going back stops there
 
 	log    Log
@@ -99,7 +100,7 @@ type Director struct {
 	// The track playing: its frame 0 is frame trStart of the log; trNext
 	// is its next event; trStopped is the frame the presenter took over
 	// (−1: never).
-	tr        *Track
+	tr        *talk.Track
 	trOn      bool
 	trStart   int
 	trNext    int
@@ -126,7 +127,7 @@ func New(o Options) (*Director, error) {
 	}
 	cfg := o.Config
 	if len(cfg.Strategies) == 0 {
-		return nil, fmt.Errorf("track: no strategies")
+		return nil, fmt.Errorf("control: no strategies")
 	}
 	st := stage{def: o.startChoice(0, true), view: o.View}
 	for k := range o.Presets {
@@ -170,7 +171,7 @@ type snap struct {
 func (d *Director) snapshot(list []strategy.Strategy) []snap {
 	out := make([]snap, len(list))
 	for i, st := range list {
-		out[i] = snap{id: st.ID(), settings: settingsOf(st)}
+		out[i] = snap{id: st.ID(), settings: talk.SettingsOf(st)}
 		if out[i].settings == nil {
 			out[i].proto = st.Clone()
 		}
@@ -188,7 +189,7 @@ func (d *Director) instances(snaps []snap) []strategy.Strategy {
 	out := make([]strategy.Strategy, len(snaps))
 	for i, s := range snaps {
 		for _, f := range fresh {
-			if f.ID() == s.id && s.settings != nil && putSettings(f, s.settings) == nil {
+			if f.ID() == s.id && s.settings != nil && talk.PutSettings(f, s.settings) == nil {
 				out[i] = f.Clone()
 			}
 		}
@@ -289,9 +290,9 @@ func (d *Director) say(format string, args ...any) {
 
 // record logs a command given now (src: the track event, −1: the
 // presenter), after the ticks time stood still before it.
-func (d *Director) record(c Command, src int) {
+func (d *Director) record(c talk.Command, src int) {
 	switch c.Op {
-	case OpPause, OpPlay:
+	case talk.OpPause, talk.OpPlay:
 		return // the held ticks are logged as such; the keys a play gives are logged as keys
 	}
 	d.flushHeld()
@@ -301,7 +302,7 @@ func (d *Director) record(c Command, src int) {
 // flushHeld logs the ticks time stood still at this frame so far.
 func (d *Director) flushHeld() {
 	if d.held > 0 {
-		d.log.add(d.cur.at, Command{Op: OpPause, N: d.held}, -1)
+		d.log.add(d.cur.at, talk.Command{Op: talk.OpPause, N: d.held}, -1)
 		d.held = 0
 	}
 }
@@ -309,7 +310,7 @@ func (d *Director) flushHeld() {
 // Do applies a command the presenter gave. One that changes the
 // simulation while a track plays takes over from the track, which stops
 // and says so (Back goes back into it).
-func (d *Director) Do(c Command) {
+func (d *Director) Do(c talk.Command) {
 	if d.job != nil {
 		if c.ChangesSession() {
 			d.say("%s: a moment", d.job.what())
@@ -321,10 +322,10 @@ func (d *Director) Do(c Command) {
 		stopped = d.takeOver()
 	}
 	switch c.Op {
-	case OpPause:
+	case talk.OpPause:
 		d.TogglePause()
 		return
-	case OpSlow:
+	case talk.OpSlow:
 		d.SetSlow(c.On)
 		return
 	}
@@ -338,11 +339,11 @@ func (d *Director) Do(c Command) {
 
 // afterApply shows a live command's note and what the app's views must
 // follow.
-func (d *Director) afterApply(c *Command, note string) {
+func (d *Director) afterApply(c *talk.Command, note string) {
 	if isRestart(c.Op) {
 		d.addPoint(len(d.log.events))
 	}
-	if c.Op == OpStrategy && d.cur.sess.LinksRestored() {
+	if c.Op == talk.OpStrategy && d.cur.sess.LinksRestored() {
 		d.restoredTicks = restoredNoteTicks
 	}
 	if note != "" {
@@ -360,7 +361,7 @@ func (d *Director) takeOver() string {
 	d.trOn = false
 	d.trStopped = d.cur.at
 	d.hold = 0
-	return fmt.Sprintf("script stopped at %s: you have the controls (Backspace goes back into it)", Clock(d.cur.at-d.trStart))
+	return fmt.Sprintf("script stopped at %s: you have the controls (Backspace goes back into it)", talk.Clock(d.cur.at-d.trStart))
 }
 
 // TogglePause pauses or resumes (P). Resuming also ends a track's pause.
@@ -380,8 +381,8 @@ func (d *Director) StepOnce() {
 // SetSlow turns slow motion on or off (,): a frame every fourth tick.
 func (d *Director) SetSlow(on bool) {
 	d.slow, d.slowPhase = on, 0
-	d.record(Command{Op: OpSlow, On: on}, -1)
-	d.say("slow motion %s", onOff(on))
+	d.record(talk.Command{Op: talk.OpSlow, On: on}, -1)
+	d.say("slow motion %s", strategy.OnOff(on))
 }
 
 // Tick is one tick of the app (1/60 s): the presenter's commands were
@@ -435,7 +436,7 @@ func (d *Director) applyDue() bool {
 		i := d.trNext
 		d.trNext++
 		e := d.tr.Events[i]
-		if e.Cmd.Op == OpPause {
+		if e.Cmd.Op == talk.OpPause {
 			d.hold = e.Cmd.N
 			if d.hold == 0 {
 				d.hold = -1
@@ -446,7 +447,7 @@ func (d *Director) applyDue() bool {
 			return false
 		}
 		c := e.Cmd
-		if c.Op == OpSlow {
+		if c.Op == talk.OpSlow {
 			d.slow, d.slowPhase = c.On, 0
 		}
 		note := d.cur.apply(&c, modeTrack)
@@ -489,28 +490,28 @@ func (d *Director) stepLive(live cubes.Input) {
 	}
 	if d.trOn && r.at-d.trStart >= d.tr.Length {
 		d.trOn = false
-		d.say("script %s ended at %s", d.tr.Name, Clock(d.tr.Length))
+		d.say("script %s ended at %s", d.tr.Name, talk.Clock(d.tr.Length))
 	}
 }
 
 // Restart starts the world over (F5). A track starts over too; one that
 // sets things up (commands, not just keys) starts from everything as its
 // setup left it, so it plays the same way again.
-func (d *Director) Restart() { d.restartBy(OpReset) }
+func (d *Director) Restart() { d.restartBy(talk.OpReset) }
 
 // Scene puts the active strategy back to where it started, its settings
 // and link, the world over (Home); with a track that sets things up, as F5.
-func (d *Director) Scene() { d.restartBy(OpScene) }
+func (d *Director) Scene() { d.restartBy(talk.OpScene) }
 
-func (d *Director) restartBy(op Op) {
+func (d *Director) restartBy(op talk.Op) {
 	if d.job != nil {
 		d.say("%s: a moment", d.job.what())
 		return
 	}
 	if d.tr != nil && d.tr.HasCommands() {
-		op = OpRestart
+		op = talk.OpRestart
 	}
-	c := Command{Op: op}
+	c := talk.Command{Op: op}
 	note := d.cur.apply(&c, modeLive)
 	d.record(c, -1)
 	d.afterApply(&c, note)
@@ -528,7 +529,7 @@ func (d *Director) restartBy(op Op) {
 // client when there is only one.
 func (d *Director) target() int {
 	if d.cur.sess.NumClients() < 2 {
-		return AllClients
+		return talk.AllClients
 	}
 	return d.cur.sess.Shown()
 }
@@ -540,13 +541,13 @@ func (d *Director) CyclePreset(dir int) {
 	ch := d.cur.st.choice(max(k, 0))
 	n := int(link.NumPresets)
 	p := link.Preset((int(ch.Preset) + dir + n) % n)
-	d.Do(Command{Op: OpPreset, Name: p.String(), Client: k})
+	d.Do(talk.Command{Op: talk.OpPreset, Name: p.String(), Client: k})
 }
 
 // AdjustLink changes a figure of the shown client's link (L, U, K, F7,
 // F10, Y), both directions each from its own value.
 func (d *Director) AdjustLink(e link.Edit) {
-	d.Do(Command{Op: OpLink, Edits: []link.Edit{e}, Client: d.target()})
+	d.Do(talk.Command{Op: talk.OpLink, Edits: []link.Edit{e}, Client: d.target()})
 }
 
 // OutageKey drops every packet of the shown client's links while held
@@ -554,7 +555,7 @@ func (d *Director) AdjustLink(e link.Edit) {
 func (d *Director) OutageKey(down bool) {
 	if down {
 		d.outageDown, d.outageClient = d.ticks, d.target()
-		d.Do(Command{Op: OpOutage, Kind: OutageStart, Client: d.outageClient})
+		d.Do(talk.Command{Op: talk.OpOutage, Kind: talk.OutageStart, Client: d.outageClient})
 		return
 	}
 	if d.outageDown < 0 {
@@ -562,9 +563,9 @@ func (d *Director) OutageKey(down bool) {
 	}
 	held := d.ticks - d.outageDown
 	d.outageDown = -1
-	d.Do(Command{Op: OpOutage, Kind: OutageEnd, Client: d.outageClient})
+	d.Do(talk.Command{Op: talk.OpOutage, Kind: talk.OutageEnd, Client: d.outageClient})
 	if held < tapOutage {
-		d.Do(Command{Op: OpOutage, Kind: OutageFor, N: tapOutage - held, Client: d.outageClient})
+		d.Do(talk.Command{Op: talk.OpOutage, Kind: talk.OutageFor, N: tapOutage - held, Client: d.outageClient})
 	}
 }
 
@@ -579,7 +580,7 @@ func (d *Director) CycleClient(dir int) {
 		d.say("one client: add players with F4 (or start with -players N)")
 		return
 	}
-	d.Do(Command{Op: OpShow, N: ((s.Shown()+dir)%n + n) % n})
+	d.Do(talk.Command{Op: talk.OpShow, N: ((s.Shown()+dir)%n + n) % n})
 }
 
 // ChangePlayers adds (dir +1) or removes (−1) a player (F4).
@@ -594,31 +595,31 @@ func (d *Director) ChangePlayers(dir int) {
 		d.say("players: %d (1 to %d)", s.NumPlayers(), cubes.MaxPlayers)
 		return
 	}
-	d.Do(Command{Op: OpPlayers, N: n})
+	d.Do(talk.Command{Op: talk.OpPlayers, N: n})
 }
 
 // ControlKey presses the active strategy's setting on key (dir −1 with
 // Shift), or says which strategies the key belongs to.
 func (d *Director) ControlKey(key string, dir int) {
-	if _, ok := controlByKey(d.cur.sess.Strategy(), key); !ok {
+	if _, ok := talk.ControlByKey(d.cur.sess.Strategy(), key); !ok {
 		d.say("%s", d.cur.notMine(key))
 		return
 	}
-	d.Do(Command{Op: OpKey, Name: key, Dir: dir})
+	d.Do(talk.Command{Op: talk.OpKey, Name: key, Dir: dir})
 }
 
 // Recording is the log as a track: the header, every command at its frame
 // and every player's keys, and how long time stood still; a recording
 // replays the run frame for frame.
-func (d *Director) Recording(name string) *Track {
-	t := &Track{Name: name, Setup: append([]Command(nil), d.header...), Input: d.log.script(name)}
+func (d *Director) Recording(name string) *talk.Track {
+	t := &talk.Track{Name: name, Setup: append([]talk.Command(nil), d.header...), Input: d.log.script(name)}
 	t.Length = max(d.log.frames, 1)
 	t.Input.Length = t.Length
 	for _, e := range d.log.events {
-		t.Events = append(t.Events, Event{At: e.At, Cmd: e.Cmd})
+		t.Events = append(t.Events, talk.Event{At: e.At, Cmd: e.Cmd})
 	}
 	if d.held > 0 {
-		t.Events = append(t.Events, Event{At: d.cur.at, Cmd: Command{Op: OpPause, N: d.held}})
+		t.Events = append(t.Events, talk.Event{At: d.cur.at, Cmd: talk.Command{Op: talk.OpPause, N: d.held}})
 	}
 	if last := len(t.Events) - 1; last >= 0 && t.Events[last].At >= t.Length {
 		t.Length = t.Events[last].At + 1

@@ -1,4 +1,4 @@
-package track
+package control
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func (c LinkChoice) Name() string {
 // View is what the overlays show (the keys G, T, E, F3, H; -show).
 type View struct {
 	NoGhost bool // the ghost (the left's true pose on the right) is off
-	Tint    int  // index into TintNames
+	Tint    int  // index into talk.TintNames
 	Offsets bool // state sync's smoothing offsets as lines
 	Chart   bool // the comparison chart
 	Help    bool // the key list

@@ -1,4 +1,4 @@
-package track
+package talk
 
 import (
 	"fmt"

@@ -1,9 +1,10 @@
-package track
+package control
 
 import (
 	"sort"
 
 	"netcubes/cubes"
+	"netcubes/talk"
 )
 
 // Design note: the log. The director writes down everything that changes
@@ -30,7 +31,7 @@ type logRange struct {
 // logEvent is a command in the log.
 type logEvent struct {
 	At  int
-	Cmd Command
+	Cmd talk.Command
 	// Src is the index of the track event it came from, −1 for the
 	// presenter's.
 	Src int
@@ -51,7 +52,7 @@ func (l *Log) Frames() int { return l.frames }
 // when it changed.
 func (l *Log) Changes() int { return l.changes }
 
-func (l *Log) add(at int, c Command, src int) {
+func (l *Log) add(at int, c talk.Command, src int) {
 	l.events = append(l.events, logEvent{At: at, Cmd: c, Src: src})
 	l.changes++
 }

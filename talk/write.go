@@ -1,4 +1,4 @@
-package track
+package talk
 
 import (
 	"fmt"
@@ -68,8 +68,8 @@ func (t *Track) WriteTo(w io.Writer) (int64, error) {
 // enough to read two lines aloud.
 const DefaultCaptionTicks = 5 * wire.TicksPerSecond
 
-// captionTicks is a caption's duration (n, or the default when 0).
-func captionTicks(n int) int {
+// CaptionTicks is a caption's duration (n, or the default when 0).
+func CaptionTicks(n int) int {
 	if n > 0 {
 		return n
 	}
