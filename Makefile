@@ -112,7 +112,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording ./talk:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
-	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs
+	./adapt:FuzzEstimator ./launch:FuzzParseFlags ./launch:FuzzWebArgs
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -1,4 +1,4 @@
-package main
+package launch
 
 // The two-process mode on the command line: -role left with -listen, or
 // -role right with -connect and -token, and -headless for a left without a

@@ -1,4 +1,4 @@
-package main
+package launch
 
 // The browser build's rules (main_js.go uses them), kept free of
 // syscall/js so that the tests run them natively: how the page's address

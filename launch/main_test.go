@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ const runAsMainEnv = "NETCUBES_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsMainEnv) == "1" || os.Getenv(ui.AudioProbeEnv) == "1" {
-		main()
+		Main()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -389,6 +389,7 @@ func TestWithoutDisplay(t *testing.T) {
 // TestReadmeListsEveryKey keeps the README's keys table in step with the
 // app's key bindings.
 func TestReadmeListsEveryKey(t *testing.T) {
+	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

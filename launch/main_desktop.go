@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package launch
 
 // The desktop app's side of main: the command line is os.Args, messages go
 // to the terminal, signals end the run as Ctrl+Q does and the recording is

@@ -1,4 +1,4 @@
-package main
+package launch
 
 // The browser build's side of main (main_desktop.go is the desktop's):
 // the command line comes from the page's address (web.go), messages go on
