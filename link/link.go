@@ -755,20 +755,8 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 	rBit := l.crng.Uint64()
 	l.syncCap(now)
 
-	if p.burst {
-		if l.bad {
-			if uBurst < p.b2g {
-				l.bad = false
-			}
-		} else if uBurst < p.g2b {
-			l.bad = true
-		}
-	}
+	lossP := l.stepBurst(uBurst)
 	ev.Burst = l.bad
-	lossP := p.loss
-	if l.bad {
-		lossP = p.badLoss
-	}
 
 	outage := l.InOutage(now)
 	if outage && !p.tcp {
@@ -853,6 +841,26 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 	}
 	ev.Arrival = tickOf(arrive)
 	return id
+}
+
+// stepBurst moves the Gilbert–Elliott chain one packet on with the draw u
+// (when bursts are on) and returns the loss probability of the state it
+// is in.
+func (l *Link) stepBurst(u float64) float64 {
+	p := &l.p
+	if p.burst {
+		if l.bad {
+			if u < p.b2g {
+				l.bad = false
+			}
+		} else if u < p.g2b {
+			l.bad = true
+		}
+	}
+	if l.bad {
+		return p.badLoss
+	}
+	return p.loss
 }
 
 // corrupt flips bit `bit` (counted from the first byte's lowest bit) of

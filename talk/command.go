@@ -273,44 +273,16 @@ func parseCommand(ws []word, ctx *parseContext) (Command, error) {
 		}
 	case "players":
 		c.Op = OpPlayers
-		err = want(args, 1, fmt.Sprintf("players N, N from 1 to %d", cubes.MaxPlayers))
-		if err == nil {
-			c.N, err = parseCount(args[0].s, "players", 1, cubes.MaxPlayers)
-		}
+		err = parsePlayers(&c, args)
 	case "show":
 		c.Op = OpShow
-		err = want(args, 2, "show client N")
-		if err == nil && args[0].s != "client" {
-			err = fmt.Errorf("show %s: want \"show client N\" (the client the right view shows)", quote(args[0].s))
-		}
-		if err == nil {
-			c.N, err = parseCount(args[1].s, "client", 1, game.MaxClients)
-			c.N--
-		}
+		err = parseShow(&c, args)
 	case "tint":
 		c.Op = OpTint
-		err = want(args, 1, "tint interacting, tint priority or tint updated")
-		if err == nil {
-			c.Name = args[0].s
-			if !validTint(c.Name) {
-				err = fmt.Errorf("unknown tint %s (tints: %s)", quote(c.Name), strings.Join(TintNames, ", "))
-			}
-		}
+		err = parseTint(&c, args)
 	case "chart":
 		c.Op = OpChart
-		err = want(args, 1, "chart on, chart off or chart clear")
-		if err == nil {
-			switch args[0].s {
-			case "on":
-				c.Kind = ChartOn
-			case "off":
-				c.Kind = ChartOff
-			case "clear":
-				c.Kind = ChartClear
-			default:
-				err = fmt.Errorf("chart %s: want on, off or clear", quote(args[0].s))
-			}
-		}
+		err = parseChart(&c, args)
 	case "caption":
 		c.Op = OpCaption
 		err = parseCaption(&c, args)
@@ -332,20 +304,10 @@ func parseCommand(ws []word, ctx *parseContext) (Command, error) {
 		err = ctx.parsePlay(&c, args)
 	case "seed":
 		c.Op = OpSeed
-		err = want(args, 1, "seed N")
-		if err == nil {
-			c.Seed, err = strconv.ParseUint(args[0].s, 10, 64)
-			if err != nil {
-				err = fmt.Errorf("bad seed %s: want a whole number 0 or more", quote(args[0].s))
-			}
-		}
+		err = parseSeed(&c, args)
 	case "bots":
 		c.Op = OpBots
-		err = want(args, 1, "bots LIST, such as bots push,gather")
-		if err == nil {
-			_, err = cubes.ParseBots(args[0].s)
-			c.Name = args[0].s
-		}
+		err = parseBots(&c, args)
 	default:
 		return c, fmt.Errorf("unknown command %s (commands: %s; or keys for a frame's input: %s -)",
 			quote(head.s), commandList, strings.Join(cubes.KeyNames(), " "))
@@ -360,6 +322,82 @@ func parseCommand(ws []word, ctx *parseContext) (Command, error) {
 		return c, fmt.Errorf("%s is a setup line: write it without a time, before the timeline", c.Op)
 	}
 	return c, nil
+}
+
+// parsePlayers reads "players N".
+func parsePlayers(c *Command, args []word) error {
+	if err := want(args, 1, fmt.Sprintf("players N, N from 1 to %d", cubes.MaxPlayers)); err != nil {
+		return err
+	}
+	var err error
+	c.N, err = parseCount(args[0].s, "players", 1, cubes.MaxPlayers)
+	return err
+}
+
+// parseShow reads "show client N" (N counted from 1; c.N from 0).
+func parseShow(c *Command, args []word) error {
+	if err := want(args, 2, "show client N"); err != nil {
+		return err
+	}
+	if args[0].s != "client" {
+		return fmt.Errorf("show %s: want \"show client N\" (the client the right view shows)", quote(args[0].s))
+	}
+	var err error
+	c.N, err = parseCount(args[1].s, "client", 1, game.MaxClients)
+	c.N--
+	return err
+}
+
+// parseTint reads "tint NAME".
+func parseTint(c *Command, args []word) error {
+	if err := want(args, 1, "tint interacting, tint priority or tint updated"); err != nil {
+		return err
+	}
+	c.Name = args[0].s
+	if !validTint(c.Name) {
+		return fmt.Errorf("unknown tint %s (tints: %s)", quote(c.Name), strings.Join(TintNames, ", "))
+	}
+	return nil
+}
+
+// parseChart reads "chart on", "chart off" or "chart clear".
+func parseChart(c *Command, args []word) error {
+	if err := want(args, 1, "chart on, chart off or chart clear"); err != nil {
+		return err
+	}
+	switch args[0].s {
+	case "on":
+		c.Kind = ChartOn
+	case "off":
+		c.Kind = ChartOff
+	case "clear":
+		c.Kind = ChartClear
+	default:
+		return fmt.Errorf("chart %s: want on, off or clear", quote(args[0].s))
+	}
+	return nil
+}
+
+// parseSeed reads "seed N".
+func parseSeed(c *Command, args []word) error {
+	if err := want(args, 1, "seed N"); err != nil {
+		return err
+	}
+	var err error
+	if c.Seed, err = strconv.ParseUint(args[0].s, 10, 64); err != nil {
+		return fmt.Errorf("bad seed %s: want a whole number 0 or more", quote(args[0].s))
+	}
+	return nil
+}
+
+// parseBots reads "bots LIST".
+func parseBots(c *Command, args []word) error {
+	if err := want(args, 1, "bots LIST, such as bots push,gather"); err != nil {
+		return err
+	}
+	c.Name = args[0].s
+	_, err := cubes.ParseBots(args[0].s)
+	return err
 }
 
 // want checks that a command has n words after it.

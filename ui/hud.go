@@ -200,24 +200,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		label(dst, ln, bold, x, my, colAccent)
 	}
 	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
-	var status []span
-	switch what, done, ok := a.d.Jump(); {
-	case ok:
-		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
-	case a.d.Paused():
-		status = append(status, span{"PAUSED  ", colBad})
-	case a.d.Slow():
-		status = append(status, span{"SLOW ×¼  ", colAccent})
-	}
-	if name, at, length, on := a.d.TrackStatus(); on {
-		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, talk.Clock(at), talk.Clock(length)), colDim})
-	}
-	if a.opts.RecordPath != "" {
-		status = append(status, span{"● REC  ", colBad})
-	}
-	// (A capture says nothing here: its frames are the clip, and the
-	// progress line on the terminal says it is capturing.)
-	status = append(status, span{"H help", colAccent})
+	status := a.statusSpans()
 	sw := 0.0
 	for _, s := range status {
 		ww, _ := text.Measure(s.s, small, 0)
@@ -234,37 +217,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
 		spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{title, c}, span{"  " + sub, colDim})
 	}
-	leftSub, rightSub := "the authoritative simulation you drive", "rebuilt only from packets"
-	switch hasLeft, hasRight := a.sess.Halves(); {
-	case !hasRight:
-		leftSub = "the authoritative simulation, this process; the right is another"
-	case !hasLeft:
-		rightSub = "rebuilt only from UDP datagrams; the left is another process"
-	}
-	if a.overlays.Ghost && m.Valid {
-		rightSub += " · green: the truth where it differs"
-	}
-	leftTitle, rightTitle := "LEFT", "RIGHT"
-	if rd, ok := a.sess.Strategy().(strategy.RightDriven); ok {
-		// The right owns the player: the strategy names the two sides.
-		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
-	}
-	if n := a.sess.NumClients(); n > 1 || a.sess.PlayersElsewhere() && a.sess.NumPlayers() > 1 {
-		// Several clients: the right is one client's screen; say whose.
-		k := a.sess.Shown()
-		id := a.sess.ClientID(k)
-		if rightTitle == "CLIENT" {
-			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
-		} else {
-			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
-		}
-		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
-		if n > 1 {
-			rightTitle += fmt.Sprintf(" of %d", n)
-			rightSub += " · Tab: next"
-			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
-		}
-	}
+	leftTitle, leftSub, rightTitle, rightSub := a.viewTitles(m)
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
 	}
@@ -303,6 +256,67 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	}
 
 	return legend
+}
+
+// statusSpans are the top bar's status, right-aligned: a jump in time,
+// pause or slow motion, the script's position, the recording, the help key.
+func (a *App) statusSpans() []span {
+	var status []span
+	switch what, done, ok := a.d.Jump(); {
+	case ok:
+		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
+	case a.d.Paused():
+		status = append(status, span{"PAUSED  ", colBad})
+	case a.d.Slow():
+		status = append(status, span{"SLOW ×¼  ", colAccent})
+	}
+	if name, at, length, on := a.d.TrackStatus(); on {
+		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, talk.Clock(at), talk.Clock(length)), colDim})
+	}
+	if a.opts.RecordPath != "" {
+		status = append(status, span{"● REC  ", colBad})
+	}
+	// (A capture says nothing here: its frames are the clip, and the
+	// progress line on the terminal says it is capturing.)
+	status = append(status, span{"H help", colAccent})
+	return status
+}
+
+// viewTitles are the two views' labels: whose view it is and what it
+// shows, as the process, the strategy and the clients have it.
+func (a *App) viewTitles(m *viewmodel.Metrics) (leftTitle, leftSub, rightTitle, rightSub string) {
+	leftSub, rightSub = "the authoritative simulation you drive", "rebuilt only from packets"
+	switch hasLeft, hasRight := a.sess.Halves(); {
+	case !hasRight:
+		leftSub = "the authoritative simulation, this process; the right is another"
+	case !hasLeft:
+		rightSub = "rebuilt only from UDP datagrams; the left is another process"
+	}
+	if a.overlays.Ghost && m.Valid {
+		rightSub += " · green: the truth where it differs"
+	}
+	leftTitle, rightTitle = "LEFT", "RIGHT"
+	if rd, ok := a.sess.Strategy().(strategy.RightDriven); ok {
+		// The right owns the player: the strategy names the two sides.
+		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
+	}
+	if n := a.sess.NumClients(); n > 1 || a.sess.PlayersElsewhere() && a.sess.NumPlayers() > 1 {
+		// Several clients: the right is one client's screen; say whose.
+		k := a.sess.Shown()
+		id := a.sess.ClientID(k)
+		if rightTitle == "CLIENT" {
+			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
+		} else {
+			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
+		}
+		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
+		if n > 1 {
+			rightTitle += fmt.Sprintf(" of %d", n)
+			rightSub += " · Tab: next"
+			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
+		}
+	}
+	return leftTitle, leftSub, rightTitle, rightSub
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
