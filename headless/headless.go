@@ -32,7 +32,7 @@ type Options struct {
 }
 
 // Run steps s until ctx is done (or Frames ticks), writing events and
-// status lines to out. s must be a left-process session (game.RoleLeft).
+// status lines to out. s must be a left-process session (one with a Server).
 func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
 	if s.Server() == nil {
 		return fmt.Errorf("headless: runs the left; this session is the %s", s.Role())
