@@ -110,9 +110,9 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./predict:FuzzPredictInputPacket ./predict:FuzzPredictServerPacket ./predict:FuzzPredictReceive \
 	./predict:FuzzPredictInputPacketPlayers ./predict:FuzzPredictServerPacketPlayers ./predict:FuzzPredictReceivePlayers \
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
-	./cubes:FuzzParseScript ./cubes:FuzzRecording ./track:FuzzParseTrack \
+	./cubes:FuzzParseScript ./cubes:FuzzRecording ./talk:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
-	./adapt:FuzzEstimator .:FuzzParseFlags .:FuzzWebArgs \
+	./adapt:FuzzEstimator ./launch:FuzzParseFlags ./launch:FuzzWebArgs \
 	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
 	./udp:FuzzConnecting \
 	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive

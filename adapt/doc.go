@@ -19,6 +19,7 @@
 //     on (CapTimeline: the bottleneck preset's phases, in ticks, and its
 //     path), whole or squeezed into a shorter bench run;
 //     strategy.CapStepSeconds draws a run of it second by second.
+//   - keys.go: the two keys every adapting strategy binds (F8, F6).
 //
 // Used by the snapshot strategies (send rate, interpolation delay) and
 // state synchronization (bandwidth budget, jitter buffer). It imports

@@ -1,9 +1,11 @@
 package adapt
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
+	"netcubes/internal/valid"
 	"netcubes/wire"
 )
 
@@ -261,8 +263,41 @@ type Estimator struct {
 	lossPermille                             int
 }
 
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("adapt: invalid config")
+
+// Validate reports the first field out of its range, naming it, its value
+// and the range (the error wraps ErrInvalidConfig). 0 is in every range
+// but the rates': it means DefaultConfig's value.
+func (c Config) Validate() error {
+	const most = valid.Finite
+	f := func(name string, v int, hi float64) valid.Field {
+		return valid.Field{Name: name, V: float64(v), Hi: hi}
+	}
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "MinKbps", V: float64(c.MinKbps), Lo: 1, Hi: most},
+		valid.Field{Name: "MaxKbps", V: float64(c.MaxKbps), Lo: float64(c.MinKbps), Hi: most},
+		f("StartKbps", c.StartKbps, most), f("StartupPermille", c.StartupPermille, most),
+		f("TargetMs", c.TargetMs, most), f("NoiseFactor", c.NoiseFactor, most),
+		f("BucketTicks", c.BucketTicks, ringTicks/4), f("CurrentTicks", c.CurrentTicks, ringTicks/4),
+		f("BaseBuckets", c.BaseBuckets, most),
+		f("RateWindowTicks", c.RateWindowTicks, ringTicks/2), f("LossWindowTicks", c.LossWindowTicks, ringTicks/2),
+		f("DecreasePercent", c.DecreasePercent, 100), f("DrainMs", c.DrainMs, most),
+		f("LossPercent", c.LossPercent, 100), f("RecoverPermille", c.RecoverPermille, most),
+		f("ProbePermille", c.ProbePermille, most), f("ExplorePermille", c.ExplorePermille, most),
+		f("NearPercent", c.NearPercent, 100), f("ForgetTicks", c.ForgetTicks, most),
+		f("BoundPercent", c.BoundPercent, most), f("ConfirmTicks", c.ConfirmTicks, most),
+		f("SteadyTicks", c.SteadyTicks, most),
+	)
+}
+
 // New returns an estimator with cfg (zero fields take DefaultConfig's).
+// cfg must be valid (Validate): an invalid one is a programming error and
+// panics.
 func New(cfg Config) *Estimator {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	d := DefaultConfig(cfg.MinKbps, cfg.MaxKbps)
 	fill := func(v *int, def int) {
 		if *v <= 0 {
@@ -287,19 +322,10 @@ func New(cfg Config) *Estimator {
 	fill(&cfg.SteadyTicks, d.SteadyTicks)
 	fill(&cfg.ConfirmTicks, d.ConfirmTicks)
 	fill(&cfg.StartupPermille, d.StartupPermille)
-	cfg.BucketTicks = min(cfg.BucketTicks, ringTicks/4)
-	cfg.CurrentTicks = min(cfg.CurrentTicks, ringTicks/4)
-	cfg.RateWindowTicks = min(cfg.RateWindowTicks, ringTicks/2)
-	cfg.LossWindowTicks = min(cfg.LossWindowTicks, ringTicks/2)
-	cfg.MinKbps = max(cfg.MinKbps, 1)
-	cfg.MaxKbps = max(cfg.MaxKbps, cfg.MinKbps)
 	e := &Estimator{cfg: cfg, buckets: make([]int64, cfg.BaseBuckets), losses: make([]int, cfg.BaseBuckets)}
 	e.Reset()
 	return e
 }
-
-// Config returns the settings.
-func (e *Estimator) Config() Config { return e.cfg }
 
 // Reset forgets everything: the rate starts again from StartKbps.
 func (e *Estimator) Reset() {
@@ -340,23 +366,9 @@ func (e *Estimator) State() State { return e.state }
 // QueueMs is the queueing delay measured (RTT now − base RTT), ms.
 func (e *Estimator) QueueMs() float64 { return milliToMs(e.qMilli) }
 
-// BaseRTTMs is the round trip of the empty path, ms.
-func (e *Estimator) BaseRTTMs() float64 { return milliToMs(e.baseMilli) }
-
-// TargetMs is the queueing delay the estimator keeps under now (the
-// configured target, or more on a jittery path), ms.
-func (e *Estimator) TargetMs() float64 { return milliToMs(e.targetMilli) }
-
-// DeliveryKbps is the rate acks come back at: what gets through, kbit/s.
-func (e *Estimator) DeliveryKbps() float64 { return float64(e.delivery) / 1000 }
-
 // SendingKbps is the rate the sender sent at over the last rate window,
 // kbit/s.
 func (e *Estimator) SendingKbps() float64 { return float64(e.sending) / 1000 }
-
-// LossPercent is the share of the packets judged over the last second that
-// were lost.
-func (e *Estimator) LossPercent() float64 { return float64(e.lossPermille) / 10 }
 
 // LossWaitTicks is how long the tracker should wait for an ack before
 // judging a packet lost: twice the round trip measured now, at least 15

@@ -66,8 +66,8 @@ func (j *Jitter) Add(transit int) {
 // Count is the number of packets measured.
 func (j *Jitter) Count() int { return j.n }
 
-// MeanTicks is the mean transit time, ticks (clock offset included).
-func (j *Jitter) MeanTicks() float64 { return float64(j.mean) / milli }
+// meanTicks is the mean transit time, ticks (clock offset included).
+func (j *Jitter) meanTicks() float64 { return float64(j.mean) / milli }
 
 // SigmaMilli is the standard deviation of the transit times, milli-ticks.
 func (j *Jitter) SigmaMilli() int64 { return isqrt(j.vari) }
@@ -161,8 +161,8 @@ func (h *Hold) Update(want int) int {
 	return h.cur
 }
 
-// Ticks is the delay in use (0 before the first Update).
-func (h *Hold) Ticks() int { return h.cur }
+// ticks is the delay in use (0 before the first Update).
+func (h *Hold) ticks() int { return h.cur }
 
 // SnapshotDelay is the snapshot formula: (1 + n) × interval + 2σ + 1
 // ticks, σ in milli-ticks, rounded up.

@@ -25,15 +25,15 @@ func TestJitterMeasuresSpread(t *testing.T) {
 	if got := sum / float64(n); math.Abs(got-want) > 0.25 {
 		t.Errorf("σ %.2f ticks, want %.2f", got, want)
 	}
-	if math.Abs(j.MeanTicks()-base) > 1.5 {
-		t.Errorf("mean %.2f ticks", j.MeanTicks())
+	if math.Abs(j.meanTicks()-base) > 1.5 {
+		t.Errorf("mean %.2f ticks", j.meanTicks())
 	}
 	j.Reset()
 	for range 100 {
 		j.Add(7)
 	}
-	if j.SigmaMilli() != 0 || j.MeanTicks() != 7 || j.Count() != 100 {
-		t.Errorf("constant transit: σ %d, mean %.2f", j.SigmaMilli(), j.MeanTicks())
+	if j.SigmaMilli() != 0 || j.meanTicks() != 7 || j.Count() != 100 {
+		t.Errorf("constant transit: σ %d, mean %.2f", j.SigmaMilli(), j.meanTicks())
 	}
 }
 
@@ -100,8 +100,8 @@ func TestHold(t *testing.T) {
 	for range 2 * wire.TicksPerSecond {
 		h.Update(3)
 	}
-	if h.Ticks() != 7 {
-		t.Fatalf("hunted down to %d", h.Ticks())
+	if h.ticks() != 7 {
+		t.Fatalf("hunted down to %d", h.ticks())
 	}
 }
 

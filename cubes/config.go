@@ -1,6 +1,13 @@
 package cubes
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"errors"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/internal/valid"
+)
 
 // Config holds every tunable of the cube world. The defaults reproduce the
 // original demo (ODE, 60 Hz, gravity 20 m/s², μ ≈ 100, speed clamps of
@@ -119,4 +126,37 @@ func DefaultConfig() Config {
 		RestFrames:      6,
 		InteractionHold: 100,
 	}
+}
+
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("cubes: invalid config")
+
+// Validate reports the first field out of its range, naming it, its value
+// and the range (the error wraps ErrInvalidConfig). NewWorld refuses an
+// invalid Config. Players 0 means the original one-player demo.
+func (c *Config) Validate() error {
+	const most = valid.Finite
+	num := func(name string, v float64) valid.Field { return valid.Field{Name: name, V: v, Lo: -most, Hi: most} }
+	pos := func(name string, v float64) valid.Field { return valid.Field{Name: name, V: v, Hi: most} }
+	frac := func(name string, v float64) valid.Field { return valid.Field{Name: name, V: v, Hi: 1} }
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "PlayerSize", V: c.PlayerSize, Hi: most, AboveLo: true},
+		valid.Field{Name: "CubeSize", V: c.CubeSize, Hi: most, AboveLo: true},
+		valid.Field{Name: "GridSide", V: float64(c.GridSide), Lo: 1, Hi: 100},
+		valid.Field{Name: "GridSpacing", V: c.GridSpacing, Lo: c.CubeSize, Hi: most},
+		num("PlayerStart.X", c.PlayerStart[0]), num("PlayerStart.Y", c.PlayerStart[1]), num("PlayerStart.Z", c.PlayerStart[2]),
+		valid.Field{Name: "Players", V: float64(c.Players), Hi: MaxPlayers},
+		num("MoveAccel", c.MoveAccel), pos("TopSpeed", c.TopSpeed), num("RollAccel", c.RollAccel),
+		num("WobbleAccel", c.WobbleAccel), valid.Field{Name: "WobblePeriod", V: float64(c.WobblePeriod), Hi: math.MaxInt32},
+		num("UprightAccel", c.UprightAccel),
+		pos("BlowRadius", c.BlowRadius), num("BlowOriginZ", c.BlowOriginZ), num("BlowStrength", c.BlowStrength),
+		pos("BlowCap", c.BlowCap), num("BlowLiftOffset", c.BlowLiftOffset),
+		num("BobForce", c.BobForce), num("BobTorque", c.BobTorque), num("BobUpright", c.BobUpright),
+		frac("BobDampLinear", c.BobDampLinear), frac("BobDampVertical", c.BobDampVertical), frac("BobDampAngular", c.BobDampAngular),
+		pos("PullMin", c.PullMin), valid.Field{Name: "PullMax", V: c.PullMax, Lo: c.PullMin, Hi: most},
+		num("PullStrength", c.PullStrength), pos("PullCap", c.PullCap),
+		pos("RestSpeed", c.RestSpeed),
+		valid.Field{Name: "RestFrames", V: float64(c.RestFrames), Hi: math.MaxInt32},
+		valid.Field{Name: "InteractionHold", V: float64(c.InteractionHold), Hi: math.MaxInt32},
+	)
 }

@@ -47,8 +47,8 @@ func PlayerOf(cfg Config, i int) int {
 	return -1
 }
 
-// PlayerCubeOf is the cube of player p (0-based) in a world built from cfg.
-func PlayerCubeOf(cfg Config, p int) int {
+// playerCubeOf is the cube of player p (0-based) in a world built from cfg.
+func playerCubeOf(cfg Config, p int) int {
 	if p <= 0 {
 		return Player
 	}

@@ -46,7 +46,7 @@ func TestPlayersLayout(t *testing.T) {
 		}
 		for p := range n {
 			i := w.PlayerCube(p)
-			if !w.IsPlayer(i) || w.PlayerOf(i) != p || PlayerCubeOf(cfg, p) != i || !w.Interacting(i) {
+			if !w.IsPlayer(i) || w.PlayerOf(i) != p || playerCubeOf(cfg, p) != i || !w.Interacting(i) {
 				t.Fatalf("%d players: player %d is cube %d (IsPlayer %v, PlayerOf %d)", n, p, i, w.IsPlayer(i), w.PlayerOf(i))
 			}
 			if got := w.Cube(i).Position; got != PlayerStart(cfg, p) {

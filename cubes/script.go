@@ -414,9 +414,6 @@ func (r *Recorder) Script() *Script {
 	return &s
 }
 
-// Frames is the number of frames recorded so far.
-func (r *Recorder) Frames() int { return r.frame }
-
 // Design note: a recording that survives any stop. A presenter's rehearsal
 // recorded with -record must not depend on the app ending with Ctrl+Q: the
 // app saves the recording as it goes (every second), and again when it is
@@ -460,12 +457,9 @@ func CheckRecordPath(path string) error {
 	return os.Remove(name)
 }
 
-// SaveScript writes s to path atomically: to a temporary file in path's
-// directory, then renamed over path (see the design note above).
-func SaveScript(path string, s *Script) error { return SaveText(path, s) }
-
-// SaveText writes what s writes to path atomically, as SaveScript does (a
-// talk track's recording is saved the same way).
+// SaveText writes what s writes to path atomically: to a temporary file
+// in path's directory, then renamed over path (see the design note
+// above). A script and a talk track's recording are saved the same way.
 func SaveText(path string, s io.WriterTo) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".saving-*")
 	if err != nil {

@@ -256,7 +256,7 @@ func FuzzRecording(f *testing.F) {
 }
 
 // TestRecordPath: a recording path is checked before the run, with one line
-// naming what is wrong; SaveScript replaces the file whole and leaves no
+// naming what is wrong; SaveText replaces the file whole and leaves no
 // temporary file behind.
 func TestRecordPath(t *testing.T) {
 	dir := t.TempDir()
@@ -295,7 +295,7 @@ func TestRecordPath(t *testing.T) {
 		for f := 0; f < 100*n; f++ {
 			rec.Add(Input{Up: f%7 < 3})
 		}
-		if err := SaveScript(ok, rec.Script()); err != nil {
+		if err := SaveText(ok, rec.Script()); err != nil {
 			t.Fatal(err)
 		}
 		s, err := LoadScript(ok)

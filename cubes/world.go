@@ -1,7 +1,6 @@
 package cubes
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -51,14 +50,11 @@ type World struct {
 // NewWorld builds the scene: the player above the grid centre and the grid
 // of cubes resting on the ground.
 func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
-	if cfg.GridSide < 1 || cfg.GridSide > 100 || cfg.CubeSize <= 0 || cfg.PlayerSize <= 0 || cfg.GridSpacing < cfg.CubeSize {
-		return nil, errors.New("cubes: invalid scene configuration")
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	if cfg.Players == 0 {
 		cfg.Players = 1 // the zero value: the original one-player demo
-	}
-	if cfg.Players < 1 || cfg.Players > MaxPlayers {
-		return nil, fmt.Errorf("cubes: %d players: want 1..%d", cfg.Players, MaxPlayers)
 	}
 	phys, err := physics.NewWorld(pcfg)
 	if err != nil {

@@ -124,12 +124,17 @@ func (c *client) startOver(restart bool) {
 }
 
 // setLinks changes the conditions of the two directions live; packets in
-// flight keep the delay they were given.
+// flight keep the delay they were given. Conditions out of range are
+// refused whole (the client keeps its links): the keys, the talk tracks
+// and the wire check a value where it arrives, so this is a last guard.
 func (c *client) setLinks(l link.Pair) {
+	if l.Validate() != nil {
+		return
+	}
 	c.linkBy = ""
 	c.link = l
-	c.toRight.SetConfig(l.Down)
-	c.toLeft.SetConfig(l.Up)
+	_ = c.toRight.SetConfig(l.Down) // valid: checked above
+	_ = c.toLeft.SetConfig(l.Up)
 }
 
 // collect lists the packets of deliveries (reusing the client's slice).
@@ -311,8 +316,8 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 		}
 		c.decoded(k, true)
 		c.rightEP.Received(now, hdr, len(d))
-		if s.cfg.Role == RoleRight {
-			// The right process cannot see the left's packets being
+		if s.proc.readsCharged() {
+			// A right process cannot see the left's packets being
 			// written: it charges the bits of what it read instead, so
 			// its bits bar shows the same breakdown.
 			b := s.r.Breakdown()
@@ -438,19 +443,7 @@ func (c *client) updateLinkMetrics() {
 	m.Loss = c.leftEP.PacketLoss()
 	es := c.leftEP.Stats()
 	m.RTTSamples, m.LossSamples = int(es.Acked), int(es.Judged)
-	switch s.cfg.Role {
-	case RoleLeft:
-		// The acks and the strategy's data come in over the socket.
-		m.AckKbps = c.leftEP.ReceivedKbps(now)
-	case RoleRight:
-		// The left's data as it arrives here; the RTT and the loss as the
-		// left measures them from the acks (its control datagrams say).
-		m.SentKbps = c.rightEP.ReceivedKbps(now)
-		m.PacketsReceived = c.rightEP.Stats().Received
-		r := s.Remote()
-		m.RTTms, m.HasRTT, m.Loss = r.RTTms, r.HasRTT, r.Loss
-		m.RTTSamples, m.LossSamples = -1, -1
-	}
+	s.proc.linkFigures(c, m, now)
 	m.SecondBits = wire.Breakdown{}
 	for i := range c.second {
 		m.SecondBits.Add(c.second[i])
@@ -475,13 +468,8 @@ func (x *clientContext) Link() link.Config          { return x.c.link.Down }
 func (x *clientContext) Client() int                { return x.c.id }
 func (x *clientContext) Player() int                { return x.c.player() }
 func (x *clientContext) Players() int               { return x.c.s.left.NumPlayers() }
-func (x *clientContext) InputClients() int {
-	if x.c.s.cfg.Role != RoleBoth {
-		return 1
-	}
-	return len(x.c.s.clients)
-}
-func (x *clientContext) Thin() bool { return x.c.s.cfg.Thin && x.c.id != x.c.s.shown }
+func (x *clientContext) InputClients() int          { return x.c.s.proc.inputClients(x.c.s) }
+func (x *clientContext) Thin() bool                 { return x.c.s.cfg.Thin && x.c.id != x.c.s.shown }
 
 // Input is the input this client's player used on the left at frame f.
 func (x *clientContext) Input(f int) cubes.Input {
@@ -495,13 +483,10 @@ func (x *clientContext) PlayerInput(p, f int) cubes.Input { return x.c.s.inputAt
 // keys, the script or its bot (idle for a spectator).
 func (x *clientContext) PresenterInput() cubes.Input {
 	p := x.c.player()
-	switch {
-	case p < 0:
+	if p < 0 {
 		return cubes.Input{}
-	case x.c.s.cfg.Role == RoleRight:
-		return x.c.s.presenter[0] // a right process's keys drive its own player
 	}
-	return x.c.s.presenter[p]
+	return x.c.s.presenter[x.c.s.proc.presenter(x.c.s, p)]
 }
 
 func (x *clientContext) Send(p strategy.Payload) (int, error)     { return x.c.send(p) }

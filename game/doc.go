@@ -32,7 +32,11 @@
 // each tick feed the HUD and the sounds.
 //
 // Two processes: the same Session can run split over a real network, each
-// process stepping only its half of every tick (Role). The left is the
+// process stepping only its half of every tick. What differs is one value,
+// the session's process (process.go: the whole session in one process;
+// twoproc_process.go: the left's or the right's half), built once from
+// Config.Role: the tick loop, the clients and the figures ask it, and
+// nothing else tests the role. The left is the
 // authority over the session (epoch, frame, strategy, live settings, link
 // conditions) and sends that state to the right whenever it changes; since
 // the right cannot see the truth, the left also sends its quantized world

@@ -89,7 +89,7 @@ func TestRightBeforeAnyLeftShowsNoFigures(t *testing.T) {
 	for range 5 {
 		r.Step(cubes.Input{})
 	}
-	if rs, m := r.Remote(), r.Metrics(); rs.HasRTT || m.HasRTT || RTTMeasured(m) || LossMeasured(m) {
-		t.Errorf("remote %+v; metrics RTT %v (%.0f ms), loss measured %v", rs, m.HasRTT, m.RTTms, LossMeasured(m))
+	if rs, m := r.Remote(), r.Metrics(); rs.HasRTT || m.HasRTT || m.RTTMeasured() || m.LossMeasured() {
+		t.Errorf("remote %+v; metrics RTT %v (%.0f ms), loss measured %v", rs, m.HasRTT, m.RTTms, m.LossMeasured())
 	}
 }

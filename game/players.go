@@ -60,12 +60,7 @@ func (s *Session) Refresh() { s.finishView() }
 
 // finishView refills the views after the shown client changed between
 // ticks, so what is drawn next is the new client's.
-func (s *Session) finishView() {
-	if s.cfg.Role != RoleBoth {
-		return
-	}
-	s.finish()
-}
+func (s *Session) finishView() { s.proc.refresh(s) }
 
 // SetPlayers changes the number of players live (1..cubes.MaxPlayers): a
 // new player drops in at its start, a removed one (the last) leaves the
@@ -76,8 +71,9 @@ func (s *Session) finishView() {
 // can (its rights follow: they take the slots' players), and its clients
 // stay one per slot.
 func (s *Session) SetPlayers(n int) error {
-	if s.cfg.Role == RoleRight {
-		return fmt.Errorf("game: the left sets the players")
+	follow, err := s.proc.setPlayers(s)
+	if err != nil {
+		return err
 	}
 	if n < 1 || n > cubes.MaxPlayers {
 		return fmt.Errorf("game: %d players: want 1..%d", n, cubes.MaxPlayers)
@@ -88,7 +84,7 @@ func (s *Session) SetPlayers(n int) error {
 	if err := s.resizeWorld(n); err != nil {
 		return err
 	}
-	if s.cfg.Clients == 0 && s.cfg.Role == RoleBoth {
+	if follow {
 		for len(s.clients) < n {
 			s.addClient(len(s.clients))
 		}
@@ -96,9 +92,7 @@ func (s *Session) SetPlayers(n int) error {
 		s.shown = min(s.shown, n-1)
 	}
 	s.resetNetwork()
-	if s.cfg.Role == RoleBoth {
-		s.finish()
-	}
+	s.proc.refresh(s)
 	return nil
 }
 

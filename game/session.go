@@ -153,9 +153,51 @@ type Session struct {
 	// The two-process mode (twoproc.go): its connection, formats' buffers
 	// and what a right knows of the left; nil in one process.
 	tp     *twoProc
+	proc   process  // what this process runs of each tick (process.go)
 	events []string // the session's own notes for Events
 
 	onSend func(pkt []byte) // tests: sees every data packet the left sends to client 0
+}
+
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("game: invalid config")
+
+// Validate reports the first setting out of its range, naming it (the
+// error wraps ErrInvalidConfig, or the world's, physics' or link's own).
+// New refuses an invalid Config.
+func (c *Config) Validate() error {
+	if c.HistoryTicks < 2 || c.InputTicks < 32 {
+		return fmt.Errorf("%w: HistoryTicks = %d, InputTicks = %d: want ≥ 2 and ≥ 32", ErrInvalidConfig, c.HistoryTicks, c.InputTicks)
+	}
+	if len(c.Strategies) == 0 {
+		return fmt.Errorf("%w: Strategies is empty", ErrInvalidConfig)
+	}
+	if c.Start < 0 || c.Start >= len(c.Strategies) {
+		return fmt.Errorf("%w: Start = %d: want 0..%d", ErrInvalidConfig, c.Start, len(c.Strategies)-1)
+	}
+	for i, st := range c.Strategies {
+		if st == nil {
+			return fmt.Errorf("%w: Strategies[%d] is nil", ErrInvalidConfig, i)
+		}
+		for _, o := range c.Strategies[:i] {
+			if o.ID() == st.ID() || o == st {
+				return fmt.Errorf("%w: Strategies: %q is in the list twice", ErrInvalidConfig, st.ID())
+			}
+		}
+	}
+	if err := c.checkConnection(); err != nil {
+		return err
+	}
+	if c.Clients < 0 || c.Clients > MaxClients {
+		return fmt.Errorf("%w: Clients = %d: want 0..%d", ErrInvalidConfig, c.Clients, MaxClients)
+	}
+	if err := c.World.Validate(); err != nil {
+		return err
+	}
+	if err := c.Physics.Validate(); err != nil {
+		return err
+	}
+	return c.validateLinks()
 }
 
 // New creates a session at frame 0 with cfg.Strategies, starting with
@@ -163,32 +205,11 @@ type Session struct {
 // caller may hold on to one to change its settings between Steps; the
 // other clients' instances are clones that follow those settings.
 func New(cfg Config) (*Session, error) {
-	if cfg.HistoryTicks < 2 || cfg.InputTicks < 32 {
-		return nil, errors.New("game: HistoryTicks must be ≥ 2 and InputTicks ≥ 32")
-	}
-	if len(cfg.Strategies) == 0 {
-		return nil, errors.New("game: no strategies")
-	}
-	if cfg.Start < 0 || cfg.Start >= len(cfg.Strategies) {
-		return nil, fmt.Errorf("game: no strategy %d", cfg.Start)
-	}
-	for i, st := range cfg.Strategies {
-		if st == nil {
-			return nil, fmt.Errorf("game: strategy %d is nil", i)
-		}
-		for _, o := range cfg.Strategies[:i] {
-			if o.ID() == st.ID() || o == st {
-				return nil, fmt.Errorf("game: strategy %q is in the list twice", st.ID())
-			}
-		}
-	}
-	if (cfg.Role == RoleLeft && cfg.Server == nil) || (cfg.Role == RoleRight && cfg.Client == nil) {
-		return nil, errors.New("game: the two-process mode needs a connection")
-	}
-	if cfg.Clients < 0 || cfg.Clients > MaxClients {
-		return nil, fmt.Errorf("game: %d clients: want 0..%d", cfg.Clients, MaxClients)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	s := &Session{cfg: cfg, active: cfg.Start, strategies: cfg.Strategies, tp: newTwoProc(cfg)}
+	s.proc = newProcess(cfg, s.tp)
 	left, err := cubes.NewWorld(cfg.World, cfg.Physics)
 	if err != nil {
 		return nil, err
@@ -213,13 +234,26 @@ func New(cfg Config) (*Session, error) {
 	s.resetNetwork()
 	s.hist.record(0, s.left)
 	s.fillLeftView()
-	if cfg.Role == RoleLeft {
-		// A right may connect before the first tick: it starts from here.
-		if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(0, 0)); body != nil {
-			s.tp.server.SetAccept(body)
+	s.proc.start(s)
+	return s, nil
+}
+
+// validateLinks refuses conditions out of range, naming the field.
+func (cfg *Config) validateLinks() error {
+	if err := cfg.Link.Validate(); err != nil {
+		return fmt.Errorf("game: Link: %w", err)
+	}
+	if cfg.Up != nil {
+		if err := cfg.Up.Validate(); err != nil {
+			return fmt.Errorf("game: Up: %w", err)
 		}
 	}
-	return s, nil
+	for k, p := range cfg.ClientLinks {
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("game: ClientLinks[%d]: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // addClient appends client k on its conditions, with a clone of the active
@@ -551,8 +585,12 @@ func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link.Down 
 // LinksOf returns client k's conditions in both directions.
 func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }
 
-// setDefaultLinks makes p the conditions new clients start on.
+// setDefaultLinks makes p the conditions new clients start on, unless a
+// value is out of its range (then they stay).
 func (s *Session) setDefaultLinks(p link.Pair) {
+	if p.Validate() != nil {
+		return
+	}
 	s.cfg.Link, s.linkBy, s.cfg.Up = p.Down, "", nil
 	if !p.IsSymmetric() {
 		up := p.Up
@@ -672,22 +710,19 @@ func (s *Session) StepPlayers(ins *cubes.Inputs, given uint8) {
 		switch {
 		case given&(1<<p) != 0:
 			s.presenter[p] = ins[p]
-		case p > 0 && s.cfg.Role != RoleRight: // the bots run where the world is
+		case p > 0 && s.proc.botsHere():
 			s.presenter[p] = s.bots[p-1].Input(s.left, p)
 		default:
 			s.presenter[p] = cubes.Input{}
 		}
 	}
 	s.syncSettings(false)
-	now := wire.Tick(s.frame + 1)
-	switch s.cfg.Role {
-	case RoleLeft:
-		s.stepLeftProcess(now)
-		return
-	case RoleRight:
-		s.stepRightProcess(now)
-		return
-	}
+	s.proc.step(s, wire.Tick(s.frame+1))
+}
+
+// stepBoth is the network part of a tick in one process: the acks back to
+// the left, the left's half, the packets to every client's right.
+func (s *Session) stepBoth(now wire.Tick) {
 	var t0 time.Duration
 	if s.cfg.Timing {
 		t0, _ = cputime.Thread()
@@ -806,7 +841,7 @@ func (s *Session) markPlayers(v *viewmodel.View) {
 func (s *Session) ownError() {
 	c := s.clients[s.shown]
 	oe, has := c.st.(strategy.OwnError)
-	if !has || s.cfg.Role == RoleLeft {
+	if !has || !s.proc.measuresRight() {
 		return
 	}
 	e, ok := oe.OwnError()

@@ -13,6 +13,7 @@ import (
 	"netcubes/physics"
 	"netcubes/statesync"
 	"netcubes/strategy"
+	"netcubes/viewmodel"
 )
 
 // The stage's rules (issue 32): a mode switch that starts clean, a link
@@ -162,7 +163,7 @@ func TestLinkRestoredAfterLockstep(t *testing.T) {
 
 // TestFiguresMeasuringAfterSwitch: right after a switch the links start
 // over, and the figures with too little behind them say "measuring…"
-// (game.RTTMeasured, LossMeasured, ErrorMeasured) instead of the numbers
+// (Metrics.RTTMeasured, LossMeasured, ErrorMeasured) instead of the numbers
 // the stage report saw: a loss of 0 % on a 5 % link for a second, and the
 // 2004 client's error at 1046 cm RMS while it caught up with a server
 // that had been running. Once measured, they stay measured.
@@ -183,24 +184,24 @@ func TestFiguresMeasuringAfterSwitch(t *testing.T) {
 		f++
 		m := s.Metrics()
 		switch {
-		case game.RTTMeasured(m) && rttAt < 0:
+		case m.RTTMeasured() && rttAt < 0:
 			rttAt = k
-		case !game.RTTMeasured(m) && rttAt >= 0:
+		case !m.RTTMeasured() && rttAt >= 0:
 			t.Errorf("tick %d: RTT measuring again", k)
 		}
 		switch {
-		case game.LossMeasured(m) && lossAt < 0:
+		case m.LossMeasured() && lossAt < 0:
 			lossAt = k
-			if m.LossSamples < game.MinLossSamples {
+			if m.LossSamples < viewmodel.MinLossSamples {
 				t.Errorf("loss shown on %d judged packets", m.LossSamples)
 			}
-		case !game.LossMeasured(m) && lossAt >= 0:
+		case !m.LossMeasured() && lossAt >= 0:
 			t.Errorf("tick %d: loss measuring again", k)
 		}
-		if m.Valid && !game.ErrorMeasured(m) {
+		if m.Valid && !m.ErrorMeasured() {
 			worstHidden = math.Max(worstHidden, m.PosRMSCm)
 		}
-		if game.ErrorMeasured(m) && errAt < 0 {
+		if m.ErrorMeasured() && errAt < 0 {
 			errAt = k
 		}
 	}
@@ -209,7 +210,7 @@ func TestFiguresMeasuringAfterSwitch(t *testing.T) {
 	if rttAt < 0 || lossAt < 0 || errAt < 0 {
 		t.Fatalf("a figure never measured in 6 s: RTT %d, loss %d, error %d", rttAt, lossAt, errAt)
 	}
-	if rttAt == 0 || lossAt == 0 || errAt < game.OwnErrorSettleTicks {
+	if rttAt == 0 || lossAt == 0 || errAt < viewmodel.OwnErrorSettleTicks {
 		t.Errorf("figures shown at once: RTT %d, loss %d, error %d", rttAt, lossAt, errAt)
 	}
 	if worstHidden < 100 {

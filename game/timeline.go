@@ -48,14 +48,12 @@ func (c *client) recordArrival(seq uint16, sent, bytes int) {
 // right process, it is the packets that arrived (recordArrival).
 func (s *Session) Timeline(dst []viewmodel.PacketRecord) []viewmodel.PacketRecord {
 	c := s.clients[s.shown]
-	if s.cfg.Role == RoleRight {
-		for _, r := range c.timelineRecv {
-			if s.frame-r.Arrival <= timelineTicks {
-				dst = append(dst, r)
-			}
-		}
-		return dst
-	}
+	return s.proc.timeline(s, c, dst)
+}
+
+// sentTimeline appends c's data packets sent in the last seconds, with
+// what the link did to each.
+func (s *Session) sentTimeline(c *client, dst []viewmodel.PacketRecord) []viewmodel.PacketRecord {
 	for _, r := range c.timelineSent {
 		if s.frame-r.frame > timelineTicks {
 			continue

@@ -32,9 +32,9 @@ type Options struct {
 }
 
 // Run steps s until ctx is done (or Frames ticks), writing events and
-// status lines to out. s must be a left-process session (game.RoleLeft).
+// status lines to out. s must be a left-process session (one with a Server).
 func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
-	if s.Role() != game.RoleLeft {
+	if s.Server() == nil {
 		return fmt.Errorf("headless: runs the left; this session is the %s", s.Role())
 	}
 	tick := time.NewTicker(time.Second / wire.TicksPerSecond)
@@ -96,7 +96,7 @@ func StatusLine(s *game.Session) string {
 			who = fmt.Sprintf("player %d", p+1)
 		}
 		loss := "loss —"
-		if game.LossMeasured(m) {
+		if m.LossMeasured() {
 			loss = fmt.Sprintf("loss %.1f %%", 100*m.Loss)
 		}
 		fmt.Fprintf(&b, " · right %d (%s) at %v: sent %.1f kbit/s · back %.1f kbit/s · %s · %s",

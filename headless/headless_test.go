@@ -74,7 +74,7 @@ func TestRunServesARight(t *testing.T) {
 	}
 	// 30 frames, the right joining on the way: fewer packets judged than
 	// a loss figure needs, so none is printed.
-	if m := s.ClientMetrics(0); !game.LossMeasured(m) && !strings.Contains(StatusLine(s), "loss —") {
+	if m := s.ClientMetrics(0); !m.LossMeasured() && !strings.Contains(StatusLine(s), "loss —") {
 		t.Errorf("a loss figure with %d packets judged: %s", m.LossSamples, StatusLine(s))
 	}
 }

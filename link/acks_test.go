@@ -222,7 +222,7 @@ func TestMeasuredLoss(t *testing.T) {
 			if math.Abs(measured-truth) > 0.003 {
 				t.Errorf("measured loss %.4f, the link lost %.4f", measured, truth)
 			}
-			want := tc.fwd.ExpectedLoss()
+			want := tc.fwd.expectedLoss()
 			if math.Abs(measured-want) > 0.15*want {
 				t.Errorf("measured loss %.4f, configured %.4f", measured, want)
 			}

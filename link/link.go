@@ -184,7 +184,7 @@ const (
 // Consequences (p = GoodToBad, r = BadToGood, as fractions):
 //   - a bad period lasts 1/r packets on average; a good one 1/p;
 //   - the link spends p/(p+r) of the time in the bad state, so the overall
-//     loss is (r × loss + p × badLoss)/(p + r) (Config.ExpectedLoss);
+//     loss is (r × loss + p × badLoss)/(p + r) (Config.expectedLoss);
 //   - with no loss in the good state, consecutive losses come in runs of
 //     mean length 1/(1 - (1-r) × badLoss), against 1/(1 - loss) for
 //     independent loss at the same rate: bursts.
@@ -340,10 +340,10 @@ func (c Config) CapAt(t int) float64 {
 // presets.go for realistic ones).
 func DefaultConfig() Config { return Config{} }
 
-// ExpectedLoss is the long-run fraction of packets lost (0..1) by the loss
+// expectedLoss is the long-run fraction of packets lost (0..1) by the loss
 // and burst models (TCP-like mode loses nothing; outages and the queue are
 // not included).
-func (c Config) ExpectedLoss() float64 {
+func (c Config) expectedLoss() float64 {
 	loss := clampPercent(c.LossPercent)
 	p := clampPercent(c.Burst.GoodToBadPercent)
 	if p == 0 {
@@ -577,8 +577,13 @@ type Link struct {
 }
 
 // New returns a link with the given configuration, its random generator
-// seeded with seed.
+// seeded with seed. An invalid cfg is a programming error (the flags, keys,
+// talk tracks and the wire refuse a value out of range where it arrives):
+// New panics with Validate's error rather than run a link nobody asked for.
 func New(cfg Config, seed uint64) *Link {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	l := &Link{seed: seed, rng: wire.NewRNG(seed), crng: wire.NewRNG(corruptSeed(seed))}
 	l.cfg = cfg
 	l.p = makeParams(cfg)
@@ -595,7 +600,12 @@ func (l *Link) Config() Config { return l.cfg }
 // SetConfig changes the knobs from now on. Packets already in flight keep
 // their schedule; the burst state and the queue carry over. Leaving
 // TCP-like mode releases packets held by an outage at the latest tick seen.
-func (l *Link) SetConfig(cfg Config) {
+// An invalid cfg is refused (Validate's error) and the link keeps its
+// knobs.
+func (l *Link) SetConfig(cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	wasTCP := l.p.tcp
 	if cfg.CapSchedule != l.cfg.CapSchedule {
 		l.origin = l.last // a new schedule starts now
@@ -610,10 +620,8 @@ func (l *Link) SetConfig(cfg Config) {
 	if !l.p.burst {
 		l.bad = false
 	}
+	return nil
 }
-
-// Seed returns the seed the link was created (or last Reset) with.
-func (l *Link) Seed() uint64 { return l.seed }
 
 // Reset drops everything in flight, clears counters, events and outages, and
 // restarts the random generator from seed. Storage is kept for reuse.
@@ -701,8 +709,8 @@ func (l *Link) InOutage(now wire.Tick) bool {
 // Stats returns the cumulative counters.
 func (l *Link) Stats() Stats { return l.stats }
 
-// InFlight is the number of packets (and copies) on their way.
-func (l *Link) InFlight() int { return len(l.heap) }
+// inFlight is the number of packets (and copies) on their way.
+func (l *Link) inFlight() int { return len(l.heap) }
 
 // uniformInt maps one random word to [-j, j]: the high word of r × (2j+1)
 // (Lemire's multiply without the rejection step; the bias is below 2^-40 for
@@ -747,20 +755,8 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 	rBit := l.crng.Uint64()
 	l.syncCap(now)
 
-	if p.burst {
-		if l.bad {
-			if uBurst < p.b2g {
-				l.bad = false
-			}
-		} else if uBurst < p.g2b {
-			l.bad = true
-		}
-	}
+	lossP := l.stepBurst(uBurst)
 	ev.Burst = l.bad
-	lossP := p.loss
-	if l.bad {
-		lossP = p.badLoss
-	}
 
 	outage := l.InOutage(now)
 	if outage && !p.tcp {
@@ -845,6 +841,26 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 	}
 	ev.Arrival = tickOf(arrive)
 	return id
+}
+
+// stepBurst moves the Gilbert–Elliott chain one packet on with the draw u
+// (when bursts are on) and returns the loss probability of the state it
+// is in.
+func (l *Link) stepBurst(u float64) float64 {
+	p := &l.p
+	if p.burst {
+		if l.bad {
+			if u < p.b2g {
+				l.bad = false
+			}
+		} else if u < p.g2b {
+			l.bad = true
+		}
+	}
+	if l.bad {
+		return p.badLoss
+	}
+	return p.loss
 }
 
 // corrupt flips bit `bit` (counted from the first byte's lowest bit) of
@@ -1032,10 +1048,10 @@ func (l *Link) Event(id uint64) (Event, bool) {
 	return ev, true
 }
 
-// AppendEvents appends to dst the records of the remembered packets sent at
+// appendEvents appends to dst the records of the remembered packets sent at
 // or after tick since, oldest first, and returns the extended slice (give it
 // a slice with capacity EventCapacity to avoid allocating).
-func (l *Link) AppendEvents(dst []Event, since wire.Tick) []Event {
+func (l *Link) appendEvents(dst []Event, since wire.Tick) []Event {
 	first := uint64(0)
 	if l.nextID > EventCapacity {
 		first = l.nextID - EventCapacity

@@ -357,7 +357,7 @@ func TestLinkBurstLoss(t *testing.T) {
 				t.Errorf("mean loss run %.3f, want %.3f", mean, tc.wantRun)
 			}
 			loss := float64(r.stats.Lost) / n
-			want := tc.cfg.ExpectedLoss()
+			want := tc.cfg.expectedLoss()
 			if math.Abs(loss-want) > 0.1*want {
 				t.Errorf("loss %.4f, want %.4f", loss, want)
 			}
@@ -415,8 +415,8 @@ func TestPresets(t *testing.T) {
 		if c.LatencyMs != tc.latency || c.JitterMs != tc.jitter {
 			t.Errorf("%s: %v ms ± %v", tc.name, c.LatencyMs, c.JitterMs)
 		}
-		if math.Abs(c.ExpectedLoss()-tc.totalLoss) > 0.0005 {
-			t.Errorf("%s: expected loss %.4f, table says %.4f", tc.name, c.ExpectedLoss(), tc.totalLoss)
+		if math.Abs(c.expectedLoss()-tc.totalLoss) > 0.0005 {
+			t.Errorf("%s: expected loss %.4f, table says %.4f", tc.name, c.expectedLoss(), tc.totalLoss)
 		}
 		if (c.DuplicatePercent > 0) != tc.dup || (c.ReorderPercent > 0) != tc.reorder || (c.Burst.GoodToBadPercent > 0) != tc.burst {
 			t.Errorf("%s: knobs %+v", tc.name, c)
@@ -650,7 +650,7 @@ func runBottleneck(t *testing.T, c Config, size, interval, ticks int) bottleneck
 			sentAt[id] = tick
 			r.sent++
 		}
-		r.maxInFlight = max(r.maxInFlight, l.InFlight())
+		r.maxInFlight = max(r.maxInFlight, l.inFlight())
 		r.maxQueueBytes = max(r.maxQueueBytes, l.QueueBytes(tick))
 		for _, d := range l.Receive(tick) {
 			if d.Duplicate {
@@ -700,7 +700,7 @@ func TestLinkBottleneck(t *testing.T) {
 				onWire = wire.WireBytes(tt.size)
 			}
 			offered := float64(onWire*8) * wire.TicksPerSecond / float64(tt.interval) / 1000
-			want := min(1, tt.cfg.BandwidthKbps/offered) * (1 - tt.cfg.ExpectedLoss()*boolTo(!tt.cfg.TCPLike))
+			want := min(1, tt.cfg.BandwidthKbps/offered) * (1 - tt.cfg.expectedLoss()*boolTo(!tt.cfg.TCPLike))
 			got := float64(r.delivered) / float64(r.sent)
 			// Delay: latency, at most QueueLimitMs of waiting, one
 			// datagram's clocking out, one tick of rounding; TCP adds
@@ -859,8 +859,8 @@ func TestLinkTCPLikeOutage(t *testing.T) {
 					l.SetHeld(tick, true)
 				}
 				if tick == 160 {
-					if l.InFlight() < 59 {
-						t.Errorf("held packets: %d in flight", l.InFlight())
+					if l.inFlight() < 59 {
+						t.Errorf("held packets: %d in flight", l.inFlight())
 					}
 					l.SetHeld(tick, false)
 				}
@@ -895,8 +895,8 @@ func TestLinkOverflow(t *testing.T) {
 		l.Send(wire.Tick(i), make([]byte, 10))
 	}
 	l.Send(20, make([]byte, 101))
-	if s := l.Stats(); s.OverflowDropped != 3 || l.InFlight() != 10 {
-		t.Fatalf("stats %+v, in flight %d", s, l.InFlight())
+	if s := l.Stats(); s.OverflowDropped != 3 || l.inFlight() != 10 {
+		t.Fatalf("stats %+v, in flight %d", s, l.inFlight())
 	}
 	if ev, _ := l.Event(10); ev.Fate != FateOverflow {
 		t.Fatalf("fate %v", ev.Fate)
@@ -906,7 +906,7 @@ func TestLinkOverflow(t *testing.T) {
 func TestLinkEvents(t *testing.T) {
 	l := New(Config{LatencyMs: 50, LossPercent: 30}, 8)
 	r := runLink(t, l, 3000, 1, 8, 10, nil)
-	evs := l.AppendEvents(make([]Event, 0, EventCapacity), 0)
+	evs := l.appendEvents(make([]Event, 0, EventCapacity), 0)
 	if len(evs) != EventCapacity {
 		t.Fatalf("%d events", len(evs))
 	}
@@ -928,7 +928,7 @@ func TestLinkEvents(t *testing.T) {
 			t.Fatalf("fate %v", ev.Fate)
 		}
 	}
-	if recent := l.AppendEvents(nil, r.sent[2990]); len(recent) != 10 {
+	if recent := l.appendEvents(nil, r.sent[2990]); len(recent) != 10 {
 		t.Fatalf("%d recent events", len(recent))
 	}
 	if _, ok := l.Event(0); ok {
@@ -964,7 +964,7 @@ func TestLinkZeroAllocs(t *testing.T) {
 		}
 		allocs := testing.AllocsPerRun(2000, func() {
 			step()
-			evs = l.AppendEvents(evs[:0], tick-60)
+			evs = l.appendEvents(evs[:0], tick-60)
 		})
 		if allocs != 0 {
 			t.Fatalf("%v: %v allocs per tick", p, allocs)

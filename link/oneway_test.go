@@ -17,9 +17,9 @@ import (
 func TestPresetPairs(t *testing.T) {
 	for p := Preset(0); p < NumPresets; p++ {
 		pair := p.Pair()
-		down, up := p.Directions()
+		down, up := p.directions()
 		if down != pair.Down || up != pair.Up || p.Config() != pair.Down {
-			t.Errorf("%s: Directions, Pair and Config disagree", p)
+			t.Errorf("%s: directions, Pair and Config disagree", p)
 		}
 		if p != PresetAsymmetric {
 			if !pair.IsSymmetric() {
@@ -30,7 +30,7 @@ func TestPresetPairs(t *testing.T) {
 		if pair.IsSymmetric() {
 			t.Fatalf("%s: both directions alike", p)
 		}
-		if !(up.LatencyMs > down.LatencyMs && up.JitterMs > down.JitterMs && up.ExpectedLoss() > down.ExpectedLoss()) {
+		if !(up.LatencyMs > down.LatencyMs && up.JitterMs > down.JitterMs && up.expectedLoss() > down.expectedLoss()) {
 			t.Errorf("%s: the uplink is not the weaker direction: down %+v, up %+v", p, down, up)
 		}
 		if up.BandwidthKbps == 0 || (down.BandwidthKbps != 0 && down.BandwidthKbps < up.BandwidthKbps) {
@@ -60,7 +60,7 @@ func meanTicks(latency, jitter, extraMs float64) float64 {
 // one-way delays come out as each direction was set, and every round trip
 // is exactly the sum of its two one-way delays.
 func TestOneWayDelays(t *testing.T) {
-	downCfg, upCfg := PresetAsymmetric.Directions()
+	downCfg, upCfg := PresetAsymmetric.directions()
 	down, up := New(downCfg, 11), New(upCfg, 12)
 	const ticks = 120 * wire.TicksPerSecond
 	ping := make([]byte, 16)
@@ -123,7 +123,7 @@ func TestOneWayDelays(t *testing.T) {
 	// Both directions lose: the pongs that came back are fewer than the
 	// pings that arrived by about the uplink's loss.
 	lostUp := 1 - float64(upN)/float64(downN)
-	if math.Abs(lostUp-upCfg.ExpectedLoss()) > 0.01 {
-		t.Errorf("uplink lost %.3f, set up for %.3f", lostUp, upCfg.ExpectedLoss())
+	if math.Abs(lostUp-upCfg.expectedLoss()) > 0.01 {
+		t.Errorf("uplink lost %.3f, set up for %.3f", lostUp, upCfg.expectedLoss())
 	}
 }

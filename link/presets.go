@@ -32,7 +32,7 @@ import (
 // (2.9 Mbit/s at 10 Hz) mostly queue and drop, and whatever exceeds the cap
 // shows as delay first, then loss.
 //
-// Every preset but one is the same in both directions (Pair, Directions).
+// Every preset but one is the same in both directions (Pair, directions).
 // "asymmetric" is a phone on a mobile network: the downlink (left → right,
 // the data) is the good direction, the uplink (right → left: acks, and the
 // inputs of lockstep and of the 2004 client) the weak one. A phone's uplink
@@ -52,7 +52,7 @@ import (
 // fits again, which is what congestion avoidance must notice.
 //
 // Latency is one way; the round trip is twice that. "Loss" is the loss in the
-// good state; "total loss" is Config.ExpectedLoss, the long-run average
+// good state; "total loss" is Config.expectedLoss, the long-run average
 // including bursts: Wi-Fi's bad periods last 4 packets on average, mobile's
 // 5. Jitter is uniform in ±jitter. Only DSL and congested cap the bandwidth
 // (and fragment datagrams over their MTU; the others send datagrams whole,
@@ -143,9 +143,9 @@ func (p Preset) Pair() Pair {
 	return Symmetric(p.symmetric())
 }
 
-// Directions returns the preset's down (left → right) and up (right →
+// directions returns the preset's down (left → right) and up (right →
 // left) conditions.
-func (p Preset) Directions() (down, up Config) {
+func (p Preset) directions() (down, up Config) {
 	pair := p.Pair()
 	return pair.Down, pair.Up
 }

@@ -1,7 +1,6 @@
 package link
 
 import (
-	"errors"
 	"math"
 
 	"netcubes/wire"
@@ -15,11 +14,8 @@ import (
 // a terabyte. Floats travel as float64 so the right's Config compares equal
 // to the left's (a preset is recognised by equality).
 //
-// Adding a field to Config is one line in wireFields; TestSerializeEveryField
-// fails until that line is written.
-
-// ErrConfigRange is a link setting out of its range (or not a number).
-var ErrConfigRange = errors.New("link: a setting is out of range")
+// Adding a field to Config is one row in fields.go; TestSerializeEveryField
+// fails until that row is written.
 
 // wireField is one Config field and its accepted range on read.
 type wireField struct {
@@ -29,48 +25,24 @@ type wireField struct {
 	lo, hi float64
 }
 
-const (
-	maxWireMs       = 600_000 // 10 minutes: any delay or timeout beyond is a mistake
-	maxWireKbps     = 1e7     // 10 Gbit/s
-	maxWireBytes    = 1 << 30 // a queue of 1 GB
-	maxWireInFlight = 1 << 20
-	maxWireTicks    = 60 * 60 * 60 // an hour: a cap schedule's step
-)
-
-// wireFields lists every field of c in wire order with its range.
+// wireFields lists every field of c in wire order with its range (the
+// table in fields.go, then the cap schedule's steps).
 func (c *Config) wireFields() []wireField {
-	ms := func(v *float64) wireField { return wireField{f: v, hi: maxWireMs} }
-	pct := func(v *float64) wireField { return wireField{f: v, hi: 100} }
-	fs := []wireField{
-		ms(&c.LatencyMs),
-		ms(&c.JitterMs),
-		pct(&c.LossPercent),
-		pct(&c.DuplicatePercent),
-		pct(&c.ReorderPercent),
-		ms(&c.ReorderExtraMs),
-		pct(&c.Burst.GoodToBadPercent),
-		pct(&c.Burst.BadToGoodPercent),
-		pct(&c.Burst.BadLossPercent),
-		{f: &c.BandwidthKbps, hi: maxWireKbps},
-		{i: &c.QueueLimitBytes, hi: maxWireBytes},
-		ms(&c.QueueLimitMs),
-		{i: &c.MTUBytes, hi: 65535},
-		{b: &c.TCPLike},
-		ms(&c.MinRTOMs),
-		ms(&c.MaxRTOMs),
-		{i: &c.MaxInFlight, hi: maxWireInFlight},
-		{i: &c.MaxPacketBytes, hi: DefaultMaxPacketBytes},
-		pct(&c.CorruptPercent),
+	fs := make([]wireField, 0, NumFields+2*MaxCapSteps+1)
+	for f := Field(0); f < NumFields; f++ {
+		x, i, b := c.ref(f)
+		in := f.Info()
+		fs = append(fs, wireField{f: x, i: i, b: b, lo: in.Lo, hi: in.Hi})
 	}
 	for k := range c.CapSchedule.Steps {
 		st := &c.CapSchedule.Steps[k]
-		fs = append(fs, wireField{f: &st.Kbps, hi: maxWireKbps}, wireField{i: &st.Ticks, hi: maxWireTicks})
+		fs = append(fs, wireField{f: &st.Kbps, hi: maxKbps}, wireField{i: &st.Ticks, hi: maxTicks})
 	}
 	return append(fs, wireField{b: &c.CapSchedule.Repeat})
 }
 
 // Serialize writes, reads or measures every field of c. Reading checks
-// each against its range (ErrConfigRange) and leaves c unchanged unless
+// each against its range (ErrInvalidConfig) and leaves c unchanged unless
 // the whole Config parsed.
 func (c *Config) Serialize(s wire.Stream) error {
 	if !s.IsReading() {
@@ -86,6 +58,9 @@ func (c *Config) Serialize(s wire.Stream) error {
 		if err := f.serialize(s); err != nil {
 			return err
 		}
+	}
+	if err := tmp.Validate(); err != nil { // what one field's range cannot say (the MTU's gap)
+		return s.Fail(err)
 	}
 	*c = tmp
 	return nil
@@ -117,7 +92,7 @@ func (f wireField) serialize(s wire.Stream) error {
 	}
 	if s.IsReading() {
 		if math.IsNaN(v) || v < f.lo || v > f.hi {
-			return s.Fail(ErrConfigRange)
+			return s.Fail(ErrInvalidConfig)
 		}
 		*f.f = v
 	}

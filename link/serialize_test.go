@@ -130,8 +130,8 @@ func TestSerializeRefusesOutOfRange(t *testing.T) {
 			before := PresetDSL.Config()
 			got := before
 			err := got.Serialize(wire.NewReadStream(w.Bytes()))
-			if !errors.Is(err, ErrConfigRange) {
-				t.Fatalf("read %v, want ErrConfigRange", err)
+			if !errors.Is(err, ErrInvalidConfig) {
+				t.Fatalf("read %v, want ErrInvalidConfig", err)
 			}
 			if got != before {
 				t.Fatal("a refused config changed the destination")

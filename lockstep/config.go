@@ -1,6 +1,9 @@
 package lockstep
 
 import (
+	"errors"
+
+	"netcubes/internal/valid"
 	"netcubes/link"
 	"netcubes/wire"
 )
@@ -25,6 +28,19 @@ type Config struct {
 // frames per tick to catch up, the perturbation 1 s in.
 func DefaultConfig() Config {
 	return Config{WindowFrames: MaxWindow, MaxCatchUp: 4, PerturbAfterFrames: wire.TicksPerSecond}
+}
+
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("lockstep: invalid config")
+
+// Validate reports the first field out of its range, naming it, its value
+// and the range (the error wraps ErrInvalidConfig).
+func (c Config) Validate() error {
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "WindowFrames", V: float64(c.WindowFrames), Lo: 1, Hi: MaxWindow},
+		valid.Field{Name: "MaxCatchUp", V: float64(c.MaxCatchUp), Lo: 1, Hi: valid.Finite},
+		valid.Field{Name: "PerturbAfterFrames", V: float64(c.PerturbAfterFrames), Hi: valid.Finite},
+	)
 }
 
 // MaxWindow is the largest window a packet can carry (its count field).

@@ -19,7 +19,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 	return []strategy.Control{
 		{Key: "D", Label: "playout delay", Help: fmt.Sprintf("playout delay +%d / −%d ms (lockstep)", delayStepMs, delayStepMs), Action: strategy.Adjust,
 			Value: func() string { return fmt.Sprintf("%.0f ms", st.delayMs) },
-			Do:    func(dir int) { st.SetDelayMs(st.delayMs + float64(dir*delayStepMs)) }},
+			Do:    func(dir int) { st.SetDelayMs(min(max(st.delayMs+float64(dir*delayStepMs), 0), MaxDelayMs)) }}, // the key stops at the ends
 	}
 }
 
@@ -30,7 +30,7 @@ func (st *Strategy) Controls() []strategy.Control { return st.controls }
 func (st *Strategy) Flags() []strategy.Flag {
 	return []strategy.Flag{
 		strategy.IntFlag("lockstep-mode", "lockstep network mode 1-7 (deterministic, non-deterministic, TCP-like 50/100/125 ms, UDP 25 %/50 % loss)", 1, len(Modes), func(n int) { st.SetMode(n - 1) }),
-		strategy.IntFlag("lockstep-delay", "lockstep playout delay in ms, 0-1000 (default: the mode's)", 0, 1000, func(n int) { st.SetDelayMs(float64(n)) }),
+		strategy.IntFlag("lockstep-delay", "lockstep playout delay in ms, 0-1000 (default: the mode's)", 0, MaxDelayMs, func(n int) { st.SetDelayMs(float64(n)) }),
 	}
 }
 

@@ -111,10 +111,9 @@ type hashAt struct {
 
 // New returns lockstep in its first mode.
 func New(cfg Config) *Strategy {
-	if cfg.WindowFrames < 1 || cfg.WindowFrames > MaxWindow {
-		cfg.WindowFrames = MaxWindow
+	if err := cfg.Validate(); err != nil {
+		panic(err) // a programming error: see Config.Validate
 	}
-	cfg.MaxCatchUp = max(cfg.MaxCatchUp, 1)
 	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}}
 	st.SetMode(0)
 	st.controls = st.buildControls()
@@ -146,7 +145,10 @@ func (st *Strategy) Explain() string {
 
 // SetMode selects mode i (0-based, clamped), with its playout delay.
 func (st *Strategy) SetMode(i int) {
-	st.mode = min(max(i, 0), len(Modes)-1)
+	if i < 0 || i >= len(Modes) {
+		return // refused: the mode stays
+	}
+	st.mode = i
 	st.delayMs = Modes[st.mode].DelayMs
 	if st.hasLink {
 		st.link = Modes[st.mode].Link // the session applies it (LinkChooser)
@@ -156,16 +158,16 @@ func (st *Strategy) SetMode(i int) {
 // ModeIndex is the current mode, 0-based.
 func (st *Strategy) ModeIndex() int { return st.mode }
 
-// SetDelayMs sets the playout delay (0-1000 ms).
+// SetDelayMs sets the playout delay, 0..MaxDelayMs; a delay out of that
+// range is ignored.
 func (st *Strategy) SetDelayMs(ms float64) {
-	if math.IsNaN(ms) {
-		return
+	if ms >= 0 && ms <= MaxDelayMs { // false for NaN
+		st.delayMs = ms
 	}
-	st.delayMs = min(max(ms, 0), 1000)
 }
 
-// DelayMs is the playout delay.
-func (st *Strategy) DelayMs() float64 { return st.delayMs }
+// MaxDelayMs is the longest playout delay offered.
+const MaxDelayMs = 1000
 
 // modeName is the mode's name, unless the presenter has since changed the
 // link the mode chose: then the name would describe a link that is no

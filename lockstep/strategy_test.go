@@ -169,8 +169,8 @@ func TestLockstepSubModesSetTheLink(t *testing.T) {
 	for i := 1; i <= len(Modes); i++ {
 		s.SubMode(+1)
 		want := Modes[i%len(Modes)]
-		if s.Link() != want.Link || st.DelayMs() != want.DelayMs {
-			t.Errorf("after %d presses: link %+v delay %v, want mode %q", i, s.Link(), st.DelayMs(), want.Name)
+		if s.Link() != want.Link || st.delayMs != want.DelayMs {
+			t.Errorf("after %d presses: link %+v delay %v, want mode %q", i, s.Link(), st.delayMs, want.Name)
 		}
 		if s.LinkSource() == "" {
 			t.Errorf("mode %q: the HUD does not say the mode set the link", want.Name)

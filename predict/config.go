@@ -1,8 +1,11 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"netcubes/internal/valid"
 )
 
 // Design note: every number the client and the server use to decide
@@ -118,21 +121,41 @@ func DefaultConfig() Config {
 	}
 }
 
-// validate checks the fields a bad value would break.
-func (c *Config) validate() error {
-	switch {
-	case c.MoveRing < 8 || c.MoveRing > 1024:
-		return fmt.Errorf("predict: MoveRing %d not in 8..1024", c.MoveRing)
-	case c.MinSaves < 1 || c.MinSaves > c.MoveRing || c.SaveMargin < 0 || c.SaveMargin > c.MoveRing:
-		return fmt.Errorf("predict: MinSaves %d not in 1..MoveRing or SaveMargin %d not in 0..MoveRing", c.MinSaves, c.SaveMargin)
-	case c.MaxInputs < 1 || c.MaxInputs > MaxInputs:
-		return fmt.Errorf("predict: MaxInputs %d not in 1..%d", c.MaxInputs, MaxInputs)
-	case c.AdjustEvery < 1 || c.EarlyWindow < 1 || c.MarkTicks < 0:
-		return fmt.Errorf("predict: AdjustEvery, EarlyWindow must be ≥ 1")
-	case c.MaxUpdates < 1 || c.MaxUpdates > 64 || c.BandwidthKbps < 8:
-		return fmt.Errorf("predict: MaxUpdates 1..64 and BandwidthKbps ≥ 8")
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("predict: invalid config")
+
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig). A Config is
+// checked, never repaired (docs/design/config-validation.md): New panics
+// on an invalid one.
+func (c *Config) Validate() error {
+	const most = valid.Finite
+	ring := float64(c.MoveRing)
+	err := valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "MoveRing", V: ring, Lo: 8, Hi: 1024},
+		valid.Field{Name: "MinSaves", V: float64(c.MinSaves), Lo: 1, Hi: ring},
+		valid.Field{Name: "SaveMargin", V: float64(c.SaveMargin), Hi: ring},
+		valid.Field{Name: "MaxInputs", V: float64(c.MaxInputs), Lo: 1, Hi: MaxInputs},
+		valid.Field{Name: "CorrectPosition", V: c.CorrectPosition, Hi: most},
+		valid.Field{Name: "CorrectAngle", V: c.CorrectAngle, Hi: most},
+		valid.Field{Name: "SnapDistance", V: c.SnapDistance, Hi: most},
+		valid.Field{Name: "SmoothDistance", V: c.SmoothDistance, Hi: most},
+		valid.Field{Name: "SmoothFraction", V: c.SmoothFraction, Hi: 1},
+		valid.Field{Name: "TargetEarly", V: float64(c.TargetEarly), Hi: most},
+		valid.Field{Name: "EarlyBand", V: float64(c.EarlyBand), Hi: most},
+		valid.Field{Name: "AdjustEvery", V: float64(c.AdjustEvery), Lo: 1, Hi: most},
+		valid.Field{Name: "EarlyWindow", V: float64(c.EarlyWindow), Lo: 1, Hi: most},
+		valid.Field{Name: "BandwidthKbps", V: float64(c.BandwidthKbps), Lo: 8, Hi: most},
+		valid.Field{Name: "MaxUpdates", V: float64(c.MaxUpdates), Lo: 1, Hi: 64},
+		valid.Field{Name: "PlayerPriority", V: c.PlayerPriority, Hi: most},
+		valid.Field{Name: "InteractingPriority", V: c.InteractingPriority, Hi: most},
+		valid.Field{Name: "RestingPriority", V: c.RestingPriority, Hi: most},
+		valid.Field{Name: "MarkTicks", V: float64(c.MarkTicks), Hi: most},
+	)
+	if err != nil {
+		return err
 	}
-	return c.Others.validate()
+	return c.Others.Validate()
 }
 
 // Mode is a step of the article's build-up (the `[`/`]` sub-modes).

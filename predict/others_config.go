@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 
+	"netcubes/internal/valid"
 	"netcubes/playout"
 )
 
@@ -155,17 +156,21 @@ func DefaultOthersConfig() OthersConfig {
 	}
 }
 
-// validate checks the fields a bad value would break.
-func (c *OthersConfig) validate() error {
-	switch {
-	case c.InterpDelayTicks < 0 || c.InterpDelayTicks > stateRingSize/2:
-		return fmt.Errorf("predict: InterpDelayTicks %d not in 0..%d", c.InterpDelayTicks, stateRingSize/2)
-	case c.ExtrapolateLimitTicks < 0:
-		return fmt.Errorf("predict: ExtrapolateLimitTicks must be ≥ 0")
-	case c.TagCooldownTicks < 1 || c.MaxRewindTicks < 1 || c.MaxRewindTicks > maxViewBack || c.DisputeTicks < 0:
-		return fmt.Errorf("predict: TagCooldownTicks ≥ 1, MaxRewindTicks 1..%d, DisputeTicks ≥ 0", maxViewBack)
-	case !(c.TagReach > 0) || !(c.AutoTagRange >= 0):
-		return fmt.Errorf("predict: TagReach must be > 0")
+// Validate reports the first setting out of its range, naming it (the
+// error wraps ErrInvalidConfig).
+func (c *OthersConfig) Validate() error {
+	const most = valid.Finite
+	err := valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "Others.InterpDelayTicks", V: float64(c.InterpDelayTicks), Hi: stateRingSize / 2},
+		valid.Field{Name: "Others.ExtrapolateLimitTicks", V: float64(c.ExtrapolateLimitTicks), Hi: most},
+		valid.Field{Name: "Others.TagReach", V: c.TagReach, Hi: most, AboveLo: true},
+		valid.Field{Name: "Others.AutoTagRange", V: c.AutoTagRange, Hi: most},
+		valid.Field{Name: "Others.TagCooldownTicks", V: float64(c.TagCooldownTicks), Lo: 1, Hi: most},
+		valid.Field{Name: "Others.MaxRewindTicks", V: float64(c.MaxRewindTicks), Lo: 1, Hi: maxViewBack},
+		valid.Field{Name: "Others.DisputeTicks", V: float64(c.DisputeTicks), Hi: most},
+	)
+	if err != nil {
+		return err
 	}
-	return nil
+	return c.Clock.Validate()
 }

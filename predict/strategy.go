@@ -44,11 +44,12 @@ var (
 )
 
 // New returns the strategy at sub-mode 4 (rewind and replay with the 2004
-// smoothing: the article's complete client). An invalid cfg is replaced by
-// DefaultConfig.
+// smoothing: the article's complete client). cfg must be valid (Validate;
+// DefaultConfig is): an invalid one is a programming error and panics, as
+// snapshot.New does, rather than run with settings nobody asked for.
 func New(cfg Config) *Strategy {
-	if cfg.validate() != nil {
-		cfg = DefaultConfig()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
 	}
 	st := &Strategy{cfg: cfg, set: ModeSettings(ReplaySmooth)}
 	st.srv.quant = &quantCache{}

@@ -1,10 +1,13 @@
 package replication
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"netcubes/internal/valid"
 )
 
 // Design note: visual smoothing for state synchronization (Glenn Fiedler,
@@ -125,6 +128,28 @@ func DefaultSmoothingConfig() SmoothingConfig {
 		MoveAngle:        0.1,
 		MoveFraction:     0.1,
 	}
+}
+
+// Validate reports the first factor or distance out of its range, naming
+// it (the error wraps ErrInvalidConfig).
+func (c SmoothingConfig) Validate() error {
+	const most = valid.Finite
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "Smoothing.BasicFactor", V: c.BasicFactor, Hi: 1},
+		valid.Field{Name: "Smoothing.SmallFactor", V: c.SmallFactor, Hi: 1},
+		valid.Field{Name: "Smoothing.LargeFactor", V: c.LargeFactor, Hi: 1},
+		valid.Field{Name: "Smoothing.SmallPosition", V: c.SmallPosition, Hi: most},
+		valid.Field{Name: "Smoothing.LargePosition", V: c.LargePosition, Lo: c.SmallPosition, Hi: most, AboveLo: true},
+		valid.Field{Name: "Smoothing.SmallOrientation", V: c.SmallOrientation, Hi: most},
+		valid.Field{Name: "Smoothing.LargeOrientation", V: c.LargeOrientation, Lo: c.SmallOrientation, Hi: most, AboveLo: true},
+		valid.Field{Name: "Smoothing.ClearPosition", V: c.ClearPosition, Hi: most},
+		valid.Field{Name: "Smoothing.ClearAngle", V: c.ClearAngle, Hi: most},
+		valid.Field{Name: "Smoothing.SnapPosition", V: c.SnapPosition, Hi: most},
+		valid.Field{Name: "Smoothing.MovePosition", V: c.MovePosition, Hi: most},
+		valid.Field{Name: "Smoothing.SnapAngle", V: c.SnapAngle, Hi: most},
+		valid.Field{Name: "Smoothing.MoveAngle", V: c.MoveAngle, Hi: most},
+		valid.Field{Name: "Smoothing.MoveFraction", V: c.MoveFraction, Hi: 1},
+	)
 }
 
 // AdaptiveFactor blends between small and large by where x lies between
@@ -291,3 +316,7 @@ func (s *smoother) rendered(i int, p mgl64.Vec3, q mgl64.Quat) (mgl64.Vec3, mgl6
 	}
 	return p.Add(s.pos[i]), s.rot[i].Mul(q)
 }
+
+// ErrInvalidConfig is wrapped by the error a Validate of this package
+// returns.
+var ErrInvalidConfig = errors.New("replication: invalid config")

@@ -37,12 +37,6 @@ import (
 //     the interpolating render modes (linear, hermite): the others have no
 //     delay to size.
 
-// The keys of the two settings, the same in state synchronization.
-const (
-	CongestionKey = "F8"
-	PlayoutKey    = "F6"
-)
-
 // Tunables of the rate adaptation.
 const (
 	// ProbeWaitTicks is how long the path must be clear after a change of

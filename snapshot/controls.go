@@ -3,6 +3,7 @@ package snapshot
 import (
 	"fmt"
 	"math"
+	"netcubes/adapt"
 
 	"netcubes/strategy"
 	"netcubes/viewmodel"
@@ -42,9 +43,9 @@ func (st *Strategy) buildControls() []strategy.Control {
 				return v
 			},
 			Do: func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
-		strategy.ToggleControl(CongestionKey, "congestion avoidance",
+		strategy.ToggleControl(adapt.CongestionKey, "congestion avoidance",
 			"congestion avoidance on / off: the send rate follows the path", &st.cfg.CongestionAvoidance),
-		strategy.ToggleControl(PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
+		strategy.ToggleControl(adapt.PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
 	}
 }
 

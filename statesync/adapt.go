@@ -32,13 +32,6 @@ import (
 //     once and down slowly (adapt.Hold). It applies only while there is a
 //     jitter buffer (JitterFrames > 0, build-up step 3 on).
 
-// The keys of the two settings, the same in the snapshot strategies: one
-// key per idea whatever the strategy.
-const (
-	CongestionKey = "F8"
-	PlayoutKey    = "F6"
-)
-
 // Limits of the adaptation.
 const (
 	// MinAdaptKbps is the lowest budget congestion avoidance goes to: at

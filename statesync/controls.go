@@ -2,6 +2,7 @@ package statesync
 
 import (
 	"fmt"
+	"netcubes/adapt"
 	"strconv"
 
 	"netcubes/replication"
@@ -66,9 +67,9 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.SyncOff = !s.SyncOff
 				st.SetSettings(s)
 			}},
-		st.toggle(CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
+		st.toggle(adapt.CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
 			func(s *Settings) *bool { return &s.CongestionAvoidance }),
-		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
+		st.toggle(adapt.PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
 }

@@ -1,6 +1,7 @@
 package statesync
 
 import (
+	"netcubes/internal/valid"
 	"netcubes/wire"
 )
 
@@ -52,11 +53,21 @@ type PlayoutClock struct {
 	frame      int
 }
 
-// NewPlayoutClock returns a clock that has seen no packet. Out-of-range
-// fields of cfg are clamped (WindowTicks to at least 1).
+// Validate reports the first field out of its range, naming it (the
+// error wraps ErrInvalidConfig).
+func (c PlayoutConfig) Validate() error {
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "DelayFrames", V: float64(c.DelayFrames), Hi: MaxPlayoutDelayFrames},
+		valid.Field{Name: "WindowTicks", V: float64(c.WindowTicks), Lo: 1, Hi: valid.Finite},
+	)
+}
+
+// NewPlayoutClock returns a clock that has seen no packet. cfg must be
+// valid (Validate): an invalid one is a programming error and panics.
 func NewPlayoutClock(cfg PlayoutConfig) *PlayoutClock {
-	cfg.DelayFrames = min(max(cfg.DelayFrames, 0), MaxPlayoutDelayFrames)
-	cfg.WindowTicks = max(cfg.WindowTicks, 1)
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	return &PlayoutClock{cfg: cfg, samples: make([]transitSample, cfg.WindowTicks)}
 }
 
@@ -72,9 +83,12 @@ func (c *PlayoutClock) Reset() {
 func (c *PlayoutClock) DelayFrames() int { return c.cfg.DelayFrames }
 
 // SetDelayFrames changes the jitter delay; the clock moves to the new target
-// by one frame per tick.
+// by one frame per tick. A delay out of 0..MaxPlayoutDelayFrames is
+// ignored (the clock keeps its delay).
 func (c *PlayoutClock) SetDelayFrames(n int) {
-	c.cfg.DelayFrames = min(max(n, 0), MaxPlayoutDelayFrames)
+	if n >= 0 && n <= MaxPlayoutDelayFrames {
+		c.cfg.DelayFrames = n
+	}
 }
 
 // Arrived records that the packet of frame `frame` arrived at tick now.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"netcubes/cubes"
+	"netcubes/internal/valid"
 	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/viewmodel"
@@ -183,17 +184,17 @@ func (s Settings) WithStep(n int) Settings {
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
-	return t.clamped()
+	return t
 }
 
-// clamped returns s with its numbers inside their ranges.
-func (s Settings) clamped() Settings {
-	s.BandwidthKbps = min(max(s.BandwidthKbps, MinKbps), MaxKbps)
-	s.JitterFrames = min(max(s.JitterFrames, 0), MaxJitterFrames)
-	if s.Smoothing < 0 || s.Smoothing >= replication.NumSmoothingModes {
-		s.Smoothing = replication.SmoothingNone
-	}
-	return s
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig).
+func (s Settings) Validate() error {
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "BandwidthKbps", V: float64(s.BandwidthKbps), Lo: MinKbps, Hi: MaxKbps},
+		valid.Field{Name: "JitterFrames", V: float64(s.JitterFrames), Hi: MaxJitterFrames},
+		valid.Field{Name: "Smoothing", V: float64(s.Smoothing), Hi: float64(replication.NumSmoothingModes - 1)},
+	)
 }
 
 // BandwidthString is the limit as the HUD shows it.
@@ -329,6 +330,34 @@ type Config struct {
 	Initial Settings
 }
 
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("statesync: invalid config")
+
+// Validate reports the first setting out of its range, naming it, its
+// value and the range (the error wraps ErrInvalidConfig). A Config is
+// checked, never repaired (docs/design/config-validation.md): New panics on
+// an invalid one, a programming error DefaultConfig's test rules out.
+func (c Config) Validate() error {
+	const most = valid.Finite
+	err := valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "PlayerPriority", V: c.PlayerPriority, Hi: most},
+		valid.Field{Name: "InteractingPriority", V: c.InteractingPriority, Hi: most},
+		valid.Field{Name: "RestingPriority", V: c.RestingPriority, Hi: most},
+		valid.Field{Name: "RestCommitPriority", V: c.RestCommitPriority, Hi: most},
+		valid.Field{Name: "StarvationTicks", V: float64(c.StarvationTicks), Hi: most},
+		valid.Field{Name: "MaxUpdates", V: float64(c.MaxUpdates), Lo: 1, Hi: replication.MaxUpdates},
+		valid.Field{Name: "BlendFactor", V: c.BlendFactor, Hi: 1},
+		valid.Field{Name: "JitterWindowTicks", V: float64(c.JitterWindowTicks), Lo: 1, Hi: most},
+	)
+	if err != nil {
+		return err
+	}
+	if err := c.Smoothing.Validate(); err != nil {
+		return err
+	}
+	return c.Initial.Validate()
+}
+
 // DefaultConfig is the article's configuration, starting at step 8
 // at 256 kbit/s with a 5-frame jitter buffer.
 func DefaultConfig() Config {
@@ -406,8 +435,8 @@ type Strategy struct {
 // New returns the strategy with cfg (the session calls Reset before
 // using it).
 func New(cfg Config) *Strategy {
-	if cfg.MaxUpdates < 1 || cfg.MaxUpdates > replication.MaxUpdates {
-		cfg.MaxUpdates = replication.MaxUpdates
+	if err := cfg.Validate(); err != nil {
+		panic(err) // a programming error: see Validate
 	}
 	st := &Strategy{cfg: cfg}
 	st.snd.quant = &quantizer{}
@@ -462,15 +491,20 @@ func (st *Strategy) BudgetKbps() (float64, bool) {
 	return float64(st.budgetKbps()), st.set.LimitBandwidth
 }
 
-// SetSettings changes the settings (numbers are clamped to their ranges).
-// Every change takes effect from the next tick: packets describe their own
-// format, so packets in flight stay readable.
-func (st *Strategy) SetSettings(s Settings) {
-	st.set = s.clamped()
+// SetSettings changes the settings, or refuses settings out of range
+// (Validate's error) and keeps the current ones. Every change takes effect
+// from the next tick: packets describe their own format, so packets in
+// flight stay readable.
+func (st *Strategy) SetSettings(s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	st.set = s
 	st.mode = st.set.String()
 	if st.rcv.clock != nil {
 		st.rcv.clock.SetDelayFrames(st.set.JitterFrames)
 	}
+	return nil
 }
 
 // Step returns the build-up step of the current settings (0: custom).

@@ -1,8 +1,10 @@
 package statesync
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"netcubes/adapt"
 	"strings"
 	"testing"
 
@@ -133,12 +135,21 @@ func TestStateSyncSettings(t *testing.T) {
 	if c := findControl(t, st, "A"); c.Press(1) != "delta encoding: on" || st.Step() != 0 || !strings.HasPrefix(st.Mode(), "custom") {
 		t.Errorf("a toggle should make the settings custom: %q", st.Mode())
 	}
-	// Clamps.
-	s := st.Settings()
-	s.BandwidthKbps, s.JitterFrames, s.Smoothing = 1, 99, 7
-	st.SetSettings(s)
-	if s := st.Settings(); s.BandwidthKbps != MinKbps || s.JitterFrames != MaxJitterFrames || s.Smoothing != replication.SmoothingNone {
-		t.Errorf("not clamped: %+v", s)
+	// Settings out of range are refused by name, the current ones kept.
+	before := st.Settings()
+	for _, tc := range []struct {
+		edit func(*Settings)
+		name string
+	}{
+		{func(s *Settings) { s.BandwidthKbps = 1 }, "BandwidthKbps"},
+		{func(s *Settings) { s.JitterFrames = 99 }, "JitterFrames"},
+		{func(s *Settings) { s.Smoothing = 7 }, "Smoothing"},
+	} {
+		s := before
+		tc.edit(&s)
+		if err := st.SetSettings(s); !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), tc.name) || st.Settings() != before {
+			t.Errorf("%s: %v, settings %+v", tc.name, err, st.Settings())
+		}
 	}
 	for range 20 {
 		st.BandwidthUp()
@@ -783,8 +794,8 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 			return "on"
 		},
-		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
-		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		adapt.CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
+		adapt.PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))

@@ -1,7 +1,11 @@
 package strategy
 
 import (
+	"errors"
+	"fmt"
+
 	"netcubes/cubes"
+	"netcubes/internal/valid"
 	"netcubes/link"
 )
 
@@ -34,6 +38,23 @@ type PlayersConfig struct {
 	// their players' inputs and simulate nothing, so a table measuring
 	// client 1 does not pay for the others' worlds.
 	Thin bool
+}
+
+// ErrInvalidConfig is wrapped by the error PlayersConfig.Validate returns.
+var ErrInvalidConfig = errors.New("strategy: invalid players config")
+
+// Validate reports the first field out of its range, naming it: a
+// PlayersBench refuses an invalid PlayersConfig.
+func (c PlayersConfig) Validate() error {
+	if err := valid.Check(ErrInvalidConfig, valid.Field{Name: "Players", V: float64(c.Players), Lo: 1, Hi: cubes.MaxPlayers}); err != nil {
+		return err
+	}
+	for k, l := range c.Links {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("strategy: PlayersConfig.Links[%d]: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // PlayersRun is a session of several players as a bench table sees it

@@ -150,6 +150,9 @@ func (e ClientEvent) String() string {
 // Dial opens the right's socket; the first Poll starts asking the left at
 // addr to connect.
 func Dial(addr string, token Token, cfg Config) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		return nil, err

@@ -149,6 +149,9 @@ func (e Event) String() string {
 // Listen opens the left's socket on addr ("host:port"; ":0" picks a free
 // port) for rights holding token.
 func Listen(addr string, token Token, cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		return nil, err

@@ -20,11 +20,12 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/control"
 	"netcubes/cubes"
 	"netcubes/game"
 	"netcubes/render"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -47,10 +48,10 @@ type Options struct {
 	Presets []string
 	// Settings are the strategy flags the command line gave (a
 	// recording's header repeats them).
-	Settings []track.Setting
+	Settings []control.Setting
 	// Track is played from frame 0 when not nil: a script of keys, or a
 	// talk track with commands and captions.
-	Track *track.Track
+	Track *talk.Track
 	// RecordPath is where the run is recorded, as a track: saved every
 	// second as the run goes and once more on exit (cubes.SaveText
 	// replaces the file atomically).
@@ -125,7 +126,7 @@ func ParseShow(list string) (Show, error) {
 // App is the ebiten.Game.
 type App struct {
 	opts  Options
-	d     *track.Director
+	d     *control.Director
 	left  *render.View
 	right *render.View
 	fonts *fonts
@@ -141,7 +142,7 @@ type App struct {
 	chart    bool
 	compare  *viewmodel.Comparison
 	captions *game.Captions
-	kbps     *track.Series
+	kbps     *control.Series
 	gen      int // the director's generation the views were reset for
 
 	recSaved  int  // the log's changes at the last save
@@ -188,11 +189,11 @@ func NewApp(o Options) (*App, error) {
 		gen:   -1,
 	}
 	a.setAntiAlias(!o.NoAntiAlias)
-	d, err := track.New(track.Options{
+	d, err := control.New(control.Options{
 		Config: o.Session, Fresh: o.Fresh,
 		Preset: o.Preset, Custom: o.Custom, Presets: o.Presets,
 		Settings: o.Settings, Track: o.Track,
-		View: track.View{NoGhost: o.Show.NoGhost, Tint: int(o.Show.Tint), Offsets: o.Show.Offsets,
+		View: control.View{NoGhost: o.Show.NoGhost, Tint: int(o.Show.Tint), Offsets: o.Show.Offsets,
 			Chart: o.Show.Chart, Help: o.Show.Help},
 		Unattended: o.Capture.On(),
 		Say:        func(s string) { a.say("%s", s) },
@@ -270,11 +271,11 @@ func (a *App) setAntiAlias(on bool) {
 func (a *App) Err() error { return a.err }
 
 // Director is what runs the session (package track).
-func (a *App) Director() *track.Director { return a.d }
+func (a *App) Director() *control.Director { return a.d }
 
 // Recording returns the run recorded so far as a track (nil without
 // -record).
-func (a *App) Recording() *track.Track {
+func (a *App) Recording() *talk.Track {
 	if a.opts.RecordPath == "" {
 		return nil
 	}

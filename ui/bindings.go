@@ -5,9 +5,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/control"
 	"netcubes/link"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/wire"
 )
 
@@ -19,8 +20,8 @@ const (
 )
 
 // linkKey is a binding's change of a figure of the shown client's link.
-func linkKey(f track.LinkField, kind track.EditKind, v float64) func(a *App) {
-	return func(a *App) { a.d.AdjustLink(track.LinkEdit{Field: f, Kind: kind, Value: v}) }
+func linkKey(f link.Field, kind link.EditKind, v float64) func(a *App) {
+	return func(a *App) { a.d.AdjustLink(link.Edit{Field: f, Kind: kind, Value: v}) }
 }
 
 // buildBindings returns the key table for the strategies in list (the
@@ -39,53 +40,53 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Network", keys: keys(ebiten.KeyN), shift: withShift, label: "Shift+N", help: "previous network preset",
 			do: func(a *App) { a.d.CyclePreset(-1) }},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: noShift, repeat: true, label: "L / Shift+L", help: fmt.Sprintf("latency +%d / −%d ms (one way)", latencyStepMs, latencyStepMs),
-			do: linkKey(track.FieldLatency, track.EditAdd, latencyStepMs)},
+			do: linkKey(link.FieldLatency, link.EditAdd, latencyStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyL), shift: withShift, repeat: true,
-			do: linkKey(track.FieldLatency, track.EditAdd, -latencyStepMs)},
+			do: linkKey(link.FieldLatency, link.EditAdd, -latencyStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: noShift, repeat: true, label: "U / Shift+U", help: fmt.Sprintf("jitter +%d / −%d ms", jitterStepMs, jitterStepMs),
-			do: linkKey(track.FieldJitter, track.EditAdd, jitterStepMs)},
+			do: linkKey(link.FieldJitter, link.EditAdd, jitterStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyU), shift: withShift, repeat: true,
-			do: linkKey(track.FieldJitter, track.EditAdd, -jitterStepMs)},
+			do: linkKey(link.FieldJitter, link.EditAdd, -jitterStepMs)},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: noShift, repeat: true, label: "K / Shift+K", help: "packet loss +1 / −1 %",
-			do: linkKey(track.FieldLoss, track.EditAdd, lossStep)},
+			do: linkKey(link.FieldLoss, link.EditAdd, lossStep)},
 		binding{group: "Network", keys: keys(ebiten.KeyK), shift: withShift, repeat: true,
-			do: linkKey(track.FieldLoss, track.EditAdd, -lossStep)},
+			do: linkKey(link.FieldLoss, link.EditAdd, -lossStep)},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: noShift, label: "F7 / Shift+F7", help: "bandwidth cap: off, 2048 … 64 kbit/s (a bottleneck queue)",
-			do: linkKey(track.FieldCap, track.EditNext, 0)},
+			do: linkKey(link.FieldCap, link.EditNext, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF7), shift: withShift,
-			do: linkKey(track.FieldCap, track.EditPrev, 0)},
+			do: linkKey(link.FieldCap, link.EditPrev, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: noShift, label: "F10 / Shift+F10", help: "corruption: a bit flipped in 0 / 1 / 5 / 20 % of packets",
-			do: linkKey(track.FieldCorrupt, track.EditNext, 0)},
+			do: linkKey(link.FieldCorrupt, link.EditNext, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF10), shift: withShift,
-			do: linkKey(track.FieldCorrupt, track.EditPrev, 0)},
+			do: linkKey(link.FieldCorrupt, link.EditPrev, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyF12), label: "F12", help: "checksum (CRC-32C) on every packet on / off",
-			do: func(a *App) { a.d.Do(track.Command{Op: track.OpChecksum, On: !a.sess.Checksum()}) }},
+			do: func(a *App) { a.d.Do(talk.Command{Op: talk.OpChecksum, On: !a.sess.Checksum()}) }},
 		binding{group: "Network", keys: keys(ebiten.KeyY), label: "Y", help: "TCP-like link on/off (in order, lost packets resent late)",
-			do: linkKey(track.FieldTCP, track.EditToggle, 0)},
+			do: linkKey(link.FieldTCP, link.EditToggle, 0)},
 		binding{group: "Network", keys: keys(ebiten.KeyX), label: "X", help: "outage: drop every packet while held (a tap drops 1 s)",
 			hold: func(a *App, down bool) { a.d.OutageKey(down) }},
 
 		binding{group: "Show", keys: keys(ebiten.KeyG), label: "G", help: "ghost: the left's true pose as a wireframe on the right",
-			do: func(a *App) { a.d.Do(track.Command{Op: track.OpGhost, On: a.d.View().NoGhost}) }},
+			do: func(a *App) { a.d.Do(talk.Command{Op: talk.OpGhost, On: a.d.View().NoGhost}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyT), label: "T", help: "tint: interacting / priority / updated this tick",
 			do: func(a *App) {
-				next := (a.d.View().Tint + 1) % len(track.TintNames)
-				a.d.Do(track.Command{Op: track.OpTint, Name: track.TintNames[next]})
+				next := (a.d.View().Tint + 1) % len(talk.TintNames)
+				a.d.Do(talk.Command{Op: talk.OpTint, Name: talk.TintNames[next]})
 			}},
 		binding{group: "Show", keys: keys(ebiten.KeyE), label: "E", help: "smoothing error offsets as lines",
-			do: func(a *App) { a.d.Do(track.Command{Op: track.OpOffsets, On: !a.d.View().Offsets}) }},
+			do: func(a *App) { a.d.Do(talk.Command{Op: talk.OpOffsets, On: !a.d.View().Offsets}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: noShift, label: "F3 / Shift+F3", help: "chart of bandwidth against error, per setting shown / clear it",
 			do: func(a *App) {
-				kind := track.ChartOn
+				kind := talk.ChartOn
 				if a.d.View().Chart {
-					kind = track.ChartOff
+					kind = talk.ChartOff
 				}
-				a.d.Do(track.Command{Op: track.OpChart, Kind: kind})
+				a.d.Do(talk.Command{Op: talk.OpChart, Kind: kind})
 			}},
 		binding{group: "Show", keys: keys(ebiten.KeyF3), shift: withShift,
-			do: func(a *App) { a.d.Do(track.Command{Op: track.OpChart, Kind: track.ChartClear}) }},
+			do: func(a *App) { a.d.Do(talk.Command{Op: talk.OpChart, Kind: talk.ChartClear}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyH, ebiten.KeyF1), label: "H or F1", help: "this help",
-			do: func(a *App) { a.d.Do(track.Command{Op: track.OpHelp, On: !a.d.View().Help}) }},
+			do: func(a *App) { a.d.Do(talk.Command{Op: talk.OpHelp, On: !a.d.View().Help}) }},
 		binding{group: "Show", keys: keys(ebiten.KeyEqual, ebiten.KeyNumpadAdd), label: "= / -", help: "text larger / smaller",
 			do: func(a *App) { a.textScale(+1) }},
 		binding{group: "Show", keys: keys(ebiten.KeyMinus, ebiten.KeyNumpadSubtract),
@@ -147,4 +148,4 @@ func (a *App) linkName() string { return a.d.LinkName(a.sess.Shown()) }
 func (a *App) clientTitle(k int) string { return a.d.ClientTitle(k) }
 
 // describeLink writes the link's numbers compactly.
-func describeLink(c link.Config) string { return track.DescribeLink(c) }
+func describeLink(c link.Config) string { return control.DescribeLink(c) }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // TestTrackCaptionsClearOfTheHUD: every caption of the built-in tracks, at
@@ -15,13 +15,13 @@ import (
 // overlay legend when it would cover it.
 func TestTrackCaptionsClearOfTheHUD(t *testing.T) {
 	var captions [][]string
-	for _, n := range track.Names() {
-		tr, err := track.Load(n)
+	for _, n := range talk.Names() {
+		tr, err := talk.Load(n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range tr.Events {
-			if e.Cmd.Op == track.OpCaption && e.Cmd.Lines != nil {
+			if e.Cmd.Op == talk.OpCaption && e.Cmd.Lines != nil {
 				captions = append(captions, e.Cmd.Lines)
 			}
 		}

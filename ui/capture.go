@@ -26,8 +26,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/control"
 	"netcubes/internal/clip"
-	"netcubes/track"
 )
 
 // Capture says where a run's frames go.
@@ -249,7 +249,7 @@ func (c *capturer) close() error {
 
 // Summary says what was captured and the run's state hash at the end, so
 // a capture can be compared with a run that was not captured.
-func (c *capturer) summary(d *track.Director) string {
+func (c *capturer) summary(d *control.Director) string {
 	var where []string
 	if c.o.Dir != "" {
 		where = append(where, c.o.Dir+"/frame-*.png")

@@ -27,7 +27,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/game"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // drawFrames hands a function to the running game's next Draw; nil when
@@ -109,7 +109,7 @@ func BenchmarkDraw(b *testing.B) {
 	if drawFrames == nil {
 		b.Skip("needs a display: run with -bench under xvfb-run (see the file comment)")
 	}
-	tr, err := track.Load("katamari")
+	tr, err := talk.Load("katamari")
 	if err != nil {
 		b.Fatal(err)
 	}

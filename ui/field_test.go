@@ -2,11 +2,8 @@ package ui
 
 import (
 	"image"
-	"strings"
 	"testing"
 
-	"netcubes/game"
-	"netcubes/link"
 	"netcubes/viewmodel"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -84,33 +81,6 @@ func TestNoteAvoidsTheOverlayLegend(t *testing.T) {
 		note := image.Rect(int(tc.x0), int(y-pad*0.5), int(tc.x1), int(y+th+pad*0.5))
 		if note.Overlaps(tc.legend) {
 			t.Errorf("%s: the note %v covers the legend %v", tc.name, note, tc.legend)
-		}
-	}
-}
-
-// TestLossOnTCPLikeLinks: the ack-measured loss is called loss on a lossy
-// link, and "unacked" with a note on a TCP-like one, where what the acks
-// miss arrived late (the note does not claim that nothing is lost: the
-// counter under it may say otherwise). With too few packets judged it
-// says it is measuring: one lost packet of one judged read 100 % after a
-// switch.
-func TestLossOnTCPLikeLinks(t *testing.T) {
-	for _, tc := range []struct {
-		lc      link.Config
-		samples int
-		fig     string
-		note    bool
-	}{
-		{link.Config{LossPercent: 5}, 256, "loss 23.8 %", false},
-		{link.Config{LossPercent: 5, TCPLike: true}, 256, "unacked 23.8 %", true},
-		{link.Config{LossPercent: 5}, 1, "loss measuring…", false},
-		{link.Config{LossPercent: 5}, game.MinLossSamples - 1, "loss measuring…", false},
-		{link.Config{LossPercent: 5, TCPLike: true}, 4, "unacked measuring…", true},
-	} {
-		m := &viewmodel.Metrics{Loss: 0.238, LossSamples: tc.samples}
-		fig, note, tail := describeLoss(m, tc.lc)
-		if fig != tc.fig || (note != "") != tc.note || strings.Contains(note+tail, "nothing is lost") {
-			t.Errorf("%+v, %d judged: %q, note %q", tc.lc, tc.samples, fig, note)
 		}
 	}
 }

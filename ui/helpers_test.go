@@ -5,7 +5,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // layoutApps are the apps the layout tests lay out, one per strategy: a
@@ -34,7 +34,7 @@ func (a *App) step() {
 
 // selectEntry is a number key: strategy i of the menu.
 func (a *App) selectEntry(i int) {
-	a.d.Do(track.Command{Op: track.OpStrategy, Name: a.sess.Strategies()[i].ID()})
+	a.d.Do(talk.Command{Op: talk.OpStrategy, Name: a.sess.Strategies()[i].ID()})
 	a.sync()
 }
 

@@ -13,12 +13,11 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
-	"netcubes/game"
 	"netcubes/link"
 	"netcubes/render"
 	"netcubes/render/scene"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -201,24 +200,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		label(dst, ln, bold, x, my, colAccent)
 	}
 	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
-	var status []span
-	switch what, done, ok := a.d.Jump(); {
-	case ok:
-		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
-	case a.d.Paused():
-		status = append(status, span{"PAUSED  ", colBad})
-	case a.d.Slow():
-		status = append(status, span{"SLOW ×¼  ", colAccent})
-	}
-	if name, at, length, on := a.d.TrackStatus(); on {
-		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, track.Clock(at), track.Clock(length)), colDim})
-	}
-	if a.opts.RecordPath != "" {
-		status = append(status, span{"● REC  ", colBad})
-	}
-	// (A capture says nothing here: its frames are the clip, and the
-	// progress line on the terminal says it is capturing.)
-	status = append(status, span{"H help", colAccent})
+	status := a.statusSpans()
 	sw := 0.0
 	for _, s := range status {
 		ww, _ := text.Measure(s.s, small, 0)
@@ -235,37 +217,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
 		spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{title, c}, span{"  " + sub, colDim})
 	}
-	leftSub, rightSub := "the authoritative simulation you drive", "rebuilt only from packets"
-	switch a.opts.Session.Role {
-	case game.RoleLeft:
-		leftSub = "the authoritative simulation, this process; the right is another"
-	case game.RoleRight:
-		rightSub = "rebuilt only from UDP datagrams; the left is another process"
-	}
-	if a.overlays.Ghost && m.Valid {
-		rightSub += " · green: the truth where it differs"
-	}
-	leftTitle, rightTitle := "LEFT", "RIGHT"
-	if rd, ok := a.sess.Strategy().(strategy.RightDriven); ok {
-		// The right owns the player: the strategy names the two sides.
-		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
-	}
-	if n := a.sess.NumClients(); n > 1 || a.sess.Role() == game.RoleRight && a.sess.NumPlayers() > 1 {
-		// Several clients: the right is one client's screen; say whose.
-		k := a.sess.Shown()
-		id := a.sess.ClientID(k)
-		if rightTitle == "CLIENT" {
-			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
-		} else {
-			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
-		}
-		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
-		if n > 1 {
-			rightTitle += fmt.Sprintf(" of %d", n)
-			rightSub += " · Tab: next"
-			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
-		}
-	}
+	leftTitle, leftSub, rightTitle, rightSub := a.viewTitles(m)
 	if !lr.Empty() {
 		viewLabel(lr, leftTitle, leftSub, colText)
 	}
@@ -304,6 +256,67 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	}
 
 	return legend
+}
+
+// statusSpans are the top bar's status, right-aligned: a jump in time,
+// pause or slow motion, the script's position, the recording, the help key.
+func (a *App) statusSpans() []span {
+	var status []span
+	switch what, done, ok := a.d.Jump(); {
+	case ok:
+		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
+	case a.d.Paused():
+		status = append(status, span{"PAUSED  ", colBad})
+	case a.d.Slow():
+		status = append(status, span{"SLOW ×¼  ", colAccent})
+	}
+	if name, at, length, on := a.d.TrackStatus(); on {
+		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, talk.Clock(at), talk.Clock(length)), colDim})
+	}
+	if a.opts.RecordPath != "" {
+		status = append(status, span{"● REC  ", colBad})
+	}
+	// (A capture says nothing here: its frames are the clip, and the
+	// progress line on the terminal says it is capturing.)
+	status = append(status, span{"H help", colAccent})
+	return status
+}
+
+// viewTitles are the two views' labels: whose view it is and what it
+// shows, as the process, the strategy and the clients have it.
+func (a *App) viewTitles(m *viewmodel.Metrics) (leftTitle, leftSub, rightTitle, rightSub string) {
+	leftSub, rightSub = "the authoritative simulation you drive", "rebuilt only from packets"
+	switch hasLeft, hasRight := a.sess.Halves(); {
+	case !hasRight:
+		leftSub = "the authoritative simulation, this process; the right is another"
+	case !hasLeft:
+		rightSub = "rebuilt only from UDP datagrams; the left is another process"
+	}
+	if a.overlays.Ghost && m.Valid {
+		rightSub += " · green: the truth where it differs"
+	}
+	leftTitle, rightTitle = "LEFT", "RIGHT"
+	if rd, ok := a.sess.Strategy().(strategy.RightDriven); ok {
+		// The right owns the player: the strategy names the two sides.
+		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
+	}
+	if n := a.sess.NumClients(); n > 1 || a.sess.PlayersElsewhere() && a.sess.NumPlayers() > 1 {
+		// Several clients: the right is one client's screen; say whose.
+		k := a.sess.Shown()
+		id := a.sess.ClientID(k)
+		if rightTitle == "CLIENT" {
+			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
+		} else {
+			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
+		}
+		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
+		if n > 1 {
+			rightTitle += fmt.Sprintf(" of %d", n)
+			rightSub += " · Tab: next"
+			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
+		}
+	}
+	return leftTitle, leftSub, rightTitle, rightSub
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
@@ -424,7 +437,7 @@ func captionFace(a *App, l hudLayout, s string, width float64) *text.GoTextFace 
 	return f
 }
 
-// drawCaption draws the caption of what just happened (game.Captions) on
+// drawCaption draws the caption of what just happened (the session's Captions) on
 // one line across the top of the views, and returns the y under it (the
 // top of the views when there is none).
 func (a *App) drawCaption(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) float64 {
@@ -518,31 +531,6 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 	return box
 }
 
-// describeRTT writes the round trip the left measures from acks and, in
-// one process, what it is made of: the link's share is known and the rest
-// is ticks (a packet sent after the left's step is read at the right's
-// next half-tick and its ack leaves with the next tick's ack packet), so
-// even a 0 ms link measures 17 ms, one tick. The HUD says so rather than
-// leave "RTT 17 ms" on a perfect link unexplained: why is the lesson
-// ("RTT = 2 × 0 ms on the link + 1 tick"), tail its explanation, dropped
-// first when the column is narrow. Before enough acks the figure says
-// "measuring…" (game.RTTMeasured).
-func describeRTT(m *viewmodel.Metrics, lc link.Config, oneProcess bool) (rtt, why, tail string) {
-	if !game.RTTMeasured(m) {
-		return "RTT measuring…", "", ""
-	}
-	rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
-	if !oneProcess {
-		return rtt, "", ""
-	}
-	ticks := int(math.Round((m.RTTms - 2*lc.LatencyMs) * wire.TicksPerSecond / 1000))
-	if ticks < 0 {
-		return rtt, "", ""
-	}
-	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s", lc.LatencyMs, viewmodel.Plural(ticks, "tick")),
-		"(packets and acks leave once a tick)"
-}
-
 // drawBottom writes the bottom panel's three columns onto dst, or only
 // measures them when dst is nil, and returns each column's height and the
 // key text that did not fit.
@@ -572,28 +560,6 @@ func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]f
 		texts[i] = cols[i].texts
 	}
 	return hs, cut, texts
-}
-
-// describeLoss is the loss key figure and, when it needs one, a note. The
-// left measures loss from acks: a packet the right's acks never mention
-// counts as lost. On a TCP-like link the link resends what it loses, and
-// the acks of packets that arrive late behind a retransmission can come
-// too late for the ack window (measured: 5 % link loss read as 10-24 %
-// over 20 s, with every packet delivered), so there the figure says
-// "unacked" and a note says why it is not loss. (The note does not say
-// "nothing is lost": the packet counter under it counts what was lost
-// before the link turned TCP-like, and a capped TCP-like link refuses
-// what its full send buffer cannot take.) Before enough packets have been
-// judged the figure says "measuring…" (game.LossMeasured).
-func describeLoss(m *viewmodel.Metrics, lc link.Config) (figure, note, tail string) {
-	name, value := "loss", fmt.Sprintf("%.1f %%", 100*m.Loss)
-	if !game.LossMeasured(m) {
-		value = "measuring…"
-	}
-	if lc.TCPLike {
-		return "unacked " + value, "TCP-like: acks come late", "(the link resends what it loses)"
-	}
-	return name + " " + value, "", ""
 }
 
 // networkColumn: the conditions (preset, what is real in two processes),
@@ -638,8 +604,9 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 		}
 		c.line(desc, face, colText, false)
 	}
-	rtt, why, tail := describeRTT(m, lc, a.sess.Role() == game.RoleBoth)
-	loss, lossNote, lossTail := describeLoss(m, lc)
+	hasLeft, hasRight := a.sess.Halves()
+	rtt, why, tail := viewmodel.DescribeRTT(m, lc, hasLeft && hasRight)
+	loss, lossNote, lossTail := viewmodel.DescribeLoss(m, lc)
 	c.figures("", []string{rtt, loss}, l.fig, colText)
 	if l.compact {
 		// The lessons stay; their explanations go.
@@ -653,7 +620,7 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 	}
 	if !l.compact {
 		packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
-		if a.sess.Role() == game.RoleRight {
+		if !hasLeft {
 			packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
 		}
 		c.line(packets, l.small, colDim, false)
@@ -703,7 +670,7 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 		kc = colBad
 	}
 	verb, facts := "sent", strategyFacts(st)
-	if a.sess.Role() == game.RoleRight {
+	if hasLeft, _ := a.sess.Halves(); !hasLeft {
 		// A right process receives; the sender's figures are the left's,
 		// which its control datagrams carry.
 		verb, facts = "received", a.sess.Remote().Facts
@@ -803,7 +770,7 @@ func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 	small := l.small
 	switch {
-	case m.Valid && game.ErrorMeasured(m):
+	case m.Valid && m.ErrorMeasured():
 		ec := colGood
 		if m.PosMaxCm > 10 {
 			ec = colBad
@@ -840,7 +807,7 @@ func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 			}
 			c.figuresLed(lead, l.bold, parts, l.fig, nc)
 		}
-		if a.opts.Session.Role == game.RoleRight && !l.compact {
+		if hasLeft, _ := a.sess.Halves(); !hasLeft && !l.compact {
 			c.line("vs. the left's diagnostics (2 mm grid, outside the bandwidth)", small, colDim, false)
 		}
 	case m.Valid:
@@ -848,7 +815,7 @@ func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
 		c.lesson(m.ErrorOf, "", small, colDim)
 	default:
 		key, tail := "Error: waiting for the right", "to show something"
-		if a.opts.Session.Role == game.RoleLeft {
+		if _, hasRight := a.sess.Halves(); !hasRight {
 			key, tail = "Error: measured on the right", "(its own process)"
 		}
 		c.lesson(key, tail, l.bold, colDim)

@@ -10,6 +10,7 @@ import (
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/statesync"
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -50,7 +51,7 @@ func checkStageLayout(t *testing.T, f *fonts, sess *game.Session, what, note str
 					lessons = append(lessons, "1|"+part)
 				}
 			}
-			if _, why, _ := describeRTT(m, sess.Link(), true); why != "" {
+			if _, why, _ := viewmodel.DescribeRTT(m, sess.Link(), true); why != "" {
 				lessons = append(lessons, "0|"+why)
 			}
 			if !m.Valid {

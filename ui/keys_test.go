@@ -6,8 +6,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/catalog"
-	"netcubes/link"
-	"netcubes/viewmodel"
 )
 
 // fakeKeys is one tick of keyboard state.
@@ -91,31 +89,4 @@ func heldTicks(k ebiten.Key, n int) []*fakeKeys {
 		ts = append(ts, hold(k, d))
 	}
 	return ts
-}
-
-// TestDescribeRTT: the round trip says what it is made of in one process
-// ("RTT 17 ms" on a 0 ms link was a question from the audience), its
-// explanation a tail the HUD drops first; with too few acks behind it, it
-// says it is measuring (one ack is one packet's round trip).
-func TestDescribeRTT(t *testing.T) {
-	for _, c := range []struct {
-		rtt, lat float64
-		has, one bool
-		samples  int
-		want     string
-	}{
-		{17, 0, true, true, 20, "RTT 17 ms|RTT = 2 × 0 ms on the link + 1 tick|(packets and acks leave once a tick)"},
-		{233, 100, true, true, 20, "RTT 233 ms|RTT = 2 × 100 ms on the link + 2 ticks|(packets and acks leave once a tick)"},
-		{33, 0, true, false, 20, "RTT 33 ms||"},
-		{150, 100, true, true, 20, "RTT 150 ms||"},
-		{0, 0, false, true, 0, "RTT measuring…||"},
-		{233, 100, true, true, 1, "RTT measuring…||"},
-		{233, 100, true, false, -1, "RTT 233 ms||"},
-	} {
-		m := &viewmodel.Metrics{RTTms: c.rtt, HasRTT: c.has, RTTSamples: c.samples}
-		rtt, why, tail := describeRTT(m, link.Config{LatencyMs: c.lat}, c.one)
-		if got := rtt + "|" + why + "|" + tail; got != c.want {
-			t.Errorf("describeRTT(%v ms, link %v ms, %d acks) = %q, want %q", c.rtt, c.lat, c.samples, got, c.want)
-		}
-	}
 }

@@ -24,7 +24,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/wire"
 )
 
@@ -35,7 +35,7 @@ func probeAudio() bool { return true }
 
 // saveScript keeps the recording in window.netcubesRecording (name, text,
 // ticks) for the page's download button.
-func saveScript(path string, t *track.Track) error {
+func saveScript(path string, t *talk.Track) error {
 	var b strings.Builder
 	if _, err := t.WriteTo(&b); err != nil {
 		return err

@@ -16,14 +16,14 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"netcubes/cubes"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // platformGame is the game Ebitengine runs: the app itself.
 func platformGame(a *App) ebiten.Game { return a }
 
 // saveScript saves the recording to its file (atomically).
-func saveScript(path string, t *track.Track) error { return cubes.SaveText(path, t) }
+func saveScript(path string, t *talk.Track) error { return cubes.SaveText(path, t) }
 
 // probeAudio runs the probe and reports whether sound works.
 func probeAudio() bool {

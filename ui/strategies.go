@@ -17,8 +17,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"netcubes/control"
 	"netcubes/strategy"
-	"netcubes/track"
+	"netcubes/talk"
 )
 
 // family is a group of strategies that share their controls, in list
@@ -88,7 +89,7 @@ func strategyBindings(list []strategy.Strategy) []binding {
 		}
 		t = append(t, binding{group: "Strategy", keys: keys(ebiten.KeyDigit1 + ebiten.Key(i)), shift: noShift,
 			label: strconv.Itoa(i + 1), help: st.Name(), do: func(a *App) {
-				a.d.Do(track.Command{Op: track.OpStrategy, Name: a.sess.Strategies()[i].ID()})
+				a.d.Do(talk.Command{Op: talk.OpStrategy, Name: a.sess.Strategies()[i].ID()})
 			}})
 	}
 	t = append(t,
@@ -115,7 +116,7 @@ func strategyBindings(list []strategy.Strategy) []binding {
 }
 
 // subMode steps the active strategy's sub-mode.
-func (a *App) subMode(d int) { a.d.Do(track.Command{Op: track.OpSubMode, Dir: d}) }
+func (a *App) subMode(d int) { a.d.Do(talk.Command{Op: talk.OpSubMode, Dir: d}) }
 
 // controlKey applies a press of key to the active strategy's control on
 // it (Shift steps back), or says which strategies the key belongs to.
@@ -133,7 +134,7 @@ func (a *App) controlKey(key string) {
 // flags that were given to every strategy that has them, and returns them
 // in the order it applied them (a recording's header repeats them). Its
 // errors are usage errors.
-func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() ([]track.Setting, error) {
+func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() ([]control.Setting, error) {
 	type flagUse struct {
 		name string
 		sets []func(string) error
@@ -156,10 +157,10 @@ func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() ([]track.S
 			u.sets = append(u.sets, f.Set)
 		}
 	}
-	return func() ([]track.Setting, error) {
+	return func() ([]control.Setting, error) {
 		given := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-		var applied []track.Setting
+		var applied []control.Setting
 		for _, u := range uses {
 			if !given[u.name] {
 				continue
@@ -170,7 +171,7 @@ func StrategyFlags(fs *flag.FlagSet, list []strategy.Strategy) func() ([]track.S
 					return nil, UsageError(err.Error())
 				}
 			}
-			applied = append(applied, track.Setting{Name: u.name, Value: v})
+			applied = append(applied, control.Setting{Name: u.name, Value: v})
 		}
 		return applied, nil
 	}

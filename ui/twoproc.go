@@ -1,6 +1,6 @@
 package ui
 
-// The app in the two-process mode (game.RoleLeft or game.RoleRight): each
+// The app in the two-process mode (a left or a right process): each
 // process draws its own side full width. The left is the authority: the
 // strategy, its settings, the simulated conditions and the time keys are
 // pressed there and reach the right in control datagrams; on the right
@@ -13,7 +13,6 @@ import (
 	"image"
 	"strings"
 
-	"netcubes/game"
 	"netcubes/udp"
 )
 
@@ -21,10 +20,10 @@ import (
 // process, the process's own side full width in two.
 func (a *App) viewRects(w, h, top, bottom int) (left, right image.Rectangle) {
 	gap := max(4, w/300)
-	switch a.opts.Session.Role {
-	case game.RoleLeft:
+	switch hasLeft, hasRight := a.sess.Halves(); {
+	case !hasRight:
 		return image.Rect(0, top, w, h-bottom), image.Rectangle{}
-	case game.RoleRight:
+	case !hasLeft:
 		return image.Rectangle{}, image.Rect(0, top, w, h-bottom)
 	}
 	return image.Rect(0, top, w/2-gap/2, h-bottom), image.Rect(w/2+gap/2, top, w, h-bottom)
@@ -37,7 +36,7 @@ func leftDrives(group string) bool {
 
 // refuseOnRight says, on the right process, that a key belongs to the left.
 func (a *App) refuseOnRight(b *binding) bool {
-	if a.opts.Session.Role != game.RoleRight || !leftDrives(b.group) || b.ctrl {
+	if hasLeft, _ := a.sess.Halves(); hasLeft || !leftDrives(b.group) || b.ctrl {
 		return false
 	}
 	a.say("the left drives this session: press %s on the left", b.label)

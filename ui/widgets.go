@@ -8,9 +8,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"netcubes/control"
 	"netcubes/render"
 	"netcubes/render/scene"
-	"netcubes/track"
 )
 
 // Small drawing helpers for the HUD. They draw; they never decide what to
@@ -75,7 +75,7 @@ func rgba(c color.RGBA) scene.RGBA {
 
 // graph draws the series as a line inside r, scaled so yMax is the top,
 // with an optional horizontal budget line (budget ≤ 0: none).
-func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *track.Series, yMax, budget float64) {
+func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Series, yMax, budget float64) {
 	x0, y0 := float32(r.Min.X), float32(r.Max.Y)
 	w, h := float32(r.Dx()), float32(r.Dy())
 	y := func(v float64) float32 { return y0 - h*float32(min(1, v/yMax)) }

@@ -1,10 +1,13 @@
 package viewmodel
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"netcubes/internal/valid"
 )
 
 // The comparison chart's data: what the presenter has shown in this run,
@@ -35,6 +38,19 @@ type CompareConfig struct {
 // average of its last 5 s.
 func DefaultCompareConfig() CompareConfig {
 	return CompareConfig{SettleTicks: 60, MinTicks: 240, WindowTicks: 300}
+}
+
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("viewmodel: invalid config")
+
+// Validate reports the first field out of its range, naming it (the error
+// wraps ErrInvalidConfig).
+func (c CompareConfig) Validate() error {
+	return valid.Check(ErrInvalidConfig,
+		valid.Field{Name: "SettleTicks", V: float64(c.SettleTicks), Hi: valid.Finite},
+		valid.Field{Name: "MinTicks", V: float64(c.MinTicks), Hi: valid.Finite},
+		valid.Field{Name: "WindowTicks", V: float64(c.WindowTicks), Lo: 1, Hi: 1 << 20},
+	)
 }
 
 // Shown is what the right is showing: each distinct Shown is one point.
@@ -80,9 +96,12 @@ type Comparison struct {
 	head, n int
 }
 
-// NewComparison returns an empty comparison.
+// NewComparison returns an empty comparison. cfg must be valid (Validate): an invalid one is a programming error and
+// panics.
 func NewComparison(cfg CompareConfig) *Comparison {
-	cfg.WindowTicks = max(cfg.WindowTicks, 1)
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	return &Comparison{cfg: cfg, ring: make([]sample, cfg.WindowTicks)}
 }
 

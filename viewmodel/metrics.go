@@ -55,7 +55,7 @@ type Metrics struct {
 	// behind those two figures since the links last started over; −1 when
 	// unknown (a right process shows the left's figures). Right after a
 	// switch one lost packet of one judged reads 100 % loss: the HUD says
-	// "measuring…" until there are enough (game.RTTMeasured, LossMeasured).
+	// "measuring…" until there are enough (RTTMeasured, LossMeasured).
 	RTTSamples, LossSamples int
 
 	// Error between the right view and the left world at the frame the

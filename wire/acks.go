@@ -1,6 +1,11 @@
 package wire
 
-import "math"
+import (
+	"errors"
+	"math"
+
+	"netcubes/internal/valid"
+)
 
 // Design note: UDP packets may be lost, duplicated or reordered, and nobody
 // tells the sender. So each side numbers the packets it sends, and in every
@@ -138,6 +143,28 @@ func DefaultEndpointConfig() EndpointConfig {
 	}
 }
 
+// ErrInvalidConfig is wrapped by the error Validate returns.
+var ErrInvalidConfig = errors.New("wire: invalid config")
+
+// Validate reports the first field out of its range, naming it, its value
+// and the range (the error wraps ErrInvalidConfig). 0 is in every range: it
+// means DefaultEndpointConfig's value (ReceivedPackets below 64 counts as
+// 64, as its comment says).
+func (c EndpointConfig) Validate() error {
+	const most = valid.Finite
+	n := func(name string, v int, hi float64) valid.Field {
+		return valid.Field{Name: name, V: float64(v), Hi: hi}
+	}
+	return valid.Check(ErrInvalidConfig,
+		n("SentPackets", c.SentPackets, 1<<15), n("ReceivedPackets", c.ReceivedPackets, 1<<15),
+		valid.Field{Name: "RTTSmoothing", V: c.RTTSmoothing, Hi: 1},
+		valid.Field{Name: "LossWaitRTTs", V: c.LossWaitRTTs, Hi: most},
+		n("MinLossWait", int(c.MinLossWait), most), n("LossWindow", c.LossWindow, 1<<16),
+		n("BandwidthWindow", c.BandwidthWindow, 1<<16),
+		n("MaxAhead", c.MaxAhead, 1<<15), n("MaxAheadPerTick", c.MaxAheadPerTick, 1<<15),
+	)
+}
+
 type sentPacket struct {
 	sent  Tick
 	bytes int32 // on the wire, IP+UDP header included
@@ -190,6 +217,9 @@ type Endpoint struct {
 // NewEndpoint returns an endpoint. Zero or negative fields of cfg take their
 // DefaultEndpointConfig values.
 func NewEndpoint(cfg EndpointConfig) *Endpoint {
+	if err := cfg.Validate(); err != nil {
+		panic(err) // a programming error: see Validate
+	}
 	def := DefaultEndpointConfig()
 	if cfg.SentPackets <= 0 {
 		cfg.SentPackets = def.SentPackets
@@ -197,10 +227,10 @@ func NewEndpoint(cfg EndpointConfig) *Endpoint {
 	if cfg.ReceivedPackets < 64 {
 		cfg.ReceivedPackets = max(def.ReceivedPackets, 64)
 	}
-	if !(cfg.RTTSmoothing > 0 && cfg.RTTSmoothing <= 1) {
+	if cfg.RTTSmoothing == 0 {
 		cfg.RTTSmoothing = def.RTTSmoothing
 	}
-	if !(cfg.LossWaitRTTs > 0) {
+	if cfg.LossWaitRTTs == 0 {
 		cfg.LossWaitRTTs = def.LossWaitRTTs
 	}
 	if cfg.MinLossWait <= 0 {

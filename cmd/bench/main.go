@@ -205,30 +205,36 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 	}
 	fmt.Fprintf(stdout, "netcubes bench: script %s (%d frames, %.1f s), preset %s, seed %d\n",
 		sc.Name, b.frames, float64(b.frames)/wire.TicksPerSecond, preset, *seed)
+	return nil, runSections(b, *only, *plotDir, stderr)
+}
+
+// runSections runs the sections whose name contains only (all when it is
+// empty), each under its heading, then writes the plots and the CSV.
+func runSections(b *bench, only, plotDir string, stderr io.Writer) error {
 	ran := 0
 	for _, s := range sections() {
-		if *only != "" && !strings.Contains(s.Name, *only) {
+		if only != "" && !strings.Contains(s.Name, only) {
 			continue
 		}
 		ran++
 		b.section = s.Name
-		fmt.Fprintf(stdout, "\n== %s ==\n", s.Name)
+		fmt.Fprintf(b.out, "\n== %s ==\n", s.Name)
 		if err := s.Run(b); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
+			return fmt.Errorf("%s: %w", s.Name, err)
 		}
 	}
 	b.progress.done()
 	if ran == 0 {
-		return nil, usageError(fmt.Sprintf("no section matches -only %q", *only))
+		return usageError(fmt.Sprintf("no section matches -only %q", only))
 	}
-	if err := writePlots(b, *plotDir, stderr); err != nil {
-		return nil, err
+	if err := writePlots(b, plotDir, stderr); err != nil {
+		return err
 	}
 	if b.csv != nil {
 		b.csv.Flush()
-		return nil, b.csv.Error()
+		return b.csv.Error()
 	}
-	return nil, nil
+	return nil
 }
 
 func presetNames() string {

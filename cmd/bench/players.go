@@ -16,9 +16,12 @@ var _ strategy.PlayersBench = (*bench)(nil)
 // NewPlayersRun implements strategy.PlayersBench: a session of c.Players
 // players on the bench's seed.
 func (b *bench) NewPlayersRun(c strategy.PlayersConfig, st strategy.Strategy) (strategy.PlayersRun, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	cfg := game.DefaultConfig()
 	cfg.Seed = b.seed
-	cfg.World.Players = max(c.Players, 1)
+	cfg.World.Players = c.Players
 	if len(c.Links) > 0 {
 		cfg.Link = c.Links[0]
 		for k := range cfg.World.Players {

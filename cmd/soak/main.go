@@ -57,7 +57,7 @@ import (
 	"netcubes/game"
 	"netcubes/internal/cliutil"
 	"netcubes/link"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/wire"
 )
 
@@ -94,7 +94,7 @@ type options struct {
 	rotate int
 	seed   uint64
 	script *cubes.Script
-	track  *track.Track // -track: play it to its end instead
+	track  *talk.Track // -track: play it to its end instead
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -132,7 +132,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, usageError(fmt.Sprintf("-rotate must be >= 1, got %d", o.rotate))
 	}
 	if *trackName != "" {
-		tr, err := track.Load(*trackName)
+		tr, err := talk.Load(*trackName)
 		if err != nil {
 			return o, usageError(err.Error())
 		}

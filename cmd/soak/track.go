@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"netcubes/catalog"
+	"netcubes/control"
 	"netcubes/cubes"
 	"netcubes/game"
-	"netcubes/track"
+	"netcubes/talk"
 	"netcubes/viewmodel"
 )
 
@@ -19,15 +20,15 @@ import (
 // first line), then the frames, the ticks held by pauses, the NaN count,
 // the largest error and the world's hash at the end. This is the tour's
 // end-to-end run: the test suite plays only its first seconds.
-func playTrack(out io.Writer, tr *track.Track, seed uint64) error {
+func playTrack(out io.Writer, tr *talk.Track, seed uint64) error {
 	cfg := game.DefaultConfig()
 	cfg.Seed = seed
 	cfg.Strategies = catalog.All()
-	d, err := track.New(track.Options{Config: cfg, Preset: "perfect", Track: tr, Unattended: true})
+	d, err := control.New(control.Options{Config: cfg, Preset: "perfect", Track: tr, Unattended: true})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "track %s: %s, seed %d\n", tr.Name, track.Clock(tr.Length), seed)
+	fmt.Fprintf(out, "track %s: %s, seed %d\n", tr.Name, talk.Clock(tr.Length), seed)
 	nan, maxErr, maxErrAt, last := 0, 0.0, "", ""
 	for {
 		if _, _, _, on := d.TrackStatus(); !on {
@@ -38,7 +39,7 @@ func playTrack(out io.Writer, tr *track.Track, seed uint64) error {
 		st := s.Strategy()
 		if c, ok := d.Caption(); ok && c.Lines[0] != last {
 			last = c.Lines[0]
-			fmt.Fprintf(out, "  %-8s %-26s %-40s %s\n", track.Clock(d.Frame()), st.Name(), cut(st.Mode(), 40), last)
+			fmt.Fprintf(out, "  %-8s %-26s %-40s %s\n", talk.Clock(d.Frame()), st.Name(), cut(st.Mode(), 40), last)
 		}
 		m := s.Metrics()
 		if hasNaN(s, m) {
@@ -46,7 +47,7 @@ func playTrack(out io.Writer, tr *track.Track, seed uint64) error {
 		}
 		if m.Valid && m.PosMaxCm > maxErr {
 			maxErr = m.PosMaxCm
-			maxErrAt = fmt.Sprintf("%s, %s, at %s", st.ID(), st.Mode(), track.Clock(d.Frame()))
+			maxErrAt = fmt.Sprintf("%s, %s, at %s", st.ID(), st.Mode(), talk.Clock(d.Frame()))
 		}
 	}
 	fmt.Fprintf(out, "track %s: %d frames in %d ticks, %d NaN, largest error %.1f cm (%s), world hash %016x\n",

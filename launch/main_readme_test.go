@@ -1,0 +1,213 @@
+package launch
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+
+	"netcubes/talk"
+)
+
+// readmeSection is the README's text between the heading and the next
+// heading of the same level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\n"+heading+"\n")
+	if i < 0 {
+		t.Fatalf("README has no %q", heading)
+	}
+	s = s[i+len(heading)+2:]
+	level := heading[:strings.IndexByte(heading, ' ')+1]
+	if j := strings.Index(s, "\n"+level); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// TestReadmeListsEveryFlag: the README's flags table names every flag the
+// app takes (as -h lists them) and no flag it does not.
+func TestReadmeListsEveryFlag(t *testing.T) {
+	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	var help bytes.Buffer
+	if _, err := parseFlags([]string{"-h"}, &help); err == nil {
+		t.Fatal("-h did not stop")
+	}
+	real := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllStringSubmatch(help.String(), -1) {
+		real[m[1]] = true
+	}
+	if len(real) < 20 {
+		t.Fatalf("only %d flags in -h:\n%s", len(real), help.String())
+	}
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("`-([a-z][a-z0-9-]*)").FindAllStringSubmatch(readmeSection(t, "## Flags"), -1) {
+		listed[m[1]] = true
+	}
+	var missing, extra []string
+	for f := range real {
+		if !listed[f] {
+			missing = append(missing, "-"+f)
+		}
+	}
+	for f := range listed {
+		if !real[f] {
+			extra = append(extra, "-"+f)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(missing) > 0 || len(extra) > 0 {
+		t.Errorf("README flags table: missing %v; not flags of the app %v", missing, extra)
+	}
+}
+
+// TestReadmeIsValidMarkdown parses the README as GitHub renders it: no
+// table swallows the line after it (a bold pseudo-heading without a blank
+// line before it becomes a table row), and every picture and relative link
+// points to a file in the repository.
+func TestReadmeIsValidMarkdown(t *testing.T) {
+	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	src, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	doc := md.Parser().Parse(text.NewReader(src))
+	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *extast.TableCell:
+			if n.FirstChild() != nil {
+				if _, bold := n.FirstChild().(*ast.Emphasis); bold && n.Parent().ChildCount() > 1 && n.NextSibling() != nil && n.NextSibling().ChildCount() == 0 {
+					t.Errorf("a table swallowed the line %q (a blank line is missing before it)", cellText(n, src))
+				}
+			}
+		case *ast.Image:
+			checkTarget(t, string(n.Destination))
+		case *ast.Link:
+			checkTarget(t, string(n.Destination))
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkTarget fails t when a relative link names no file.
+func checkTarget(t *testing.T, dest string) {
+	t.Helper()
+	if dest == "" || strings.Contains(dest, "://") || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "mailto:") {
+		return
+	}
+	path, _, _ := strings.Cut(dest, "#")
+	if _, err := os.Stat(filepath.FromSlash(path)); err != nil {
+		t.Errorf("README links to %s, which does not exist", dest)
+	}
+}
+
+// cellText is the text of a table cell's inline children, for a message.
+func cellText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b.Write(t.Segment.Value(src))
+			continue
+		}
+		b.WriteString(cellText(c, src))
+	}
+	return b.String()
+}
+
+// TestReadmeTrackExampleParses: the talk example the README shows is a
+// track the app plays (each code block that sets a session up and has a
+// timeline).
+func TestReadmeTrackExampleParses(t *testing.T) {
+	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	src, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(src), "```")
+	found := 0
+	for k := 1; k < len(blocks); k += 2 {
+		b := blocks[k]
+		if !strings.Contains(b, "# the timeline") {
+			continue
+		}
+		found++
+		body := b[strings.Index(b, "\n")+1:]
+		if _, err := talk.Parse("README.md", strings.NewReader(body)); err != nil {
+			t.Errorf("the README's talk example does not parse: %v", err)
+		}
+	}
+	if found == 0 {
+		t.Error("the README shows no talk example")
+	}
+}
+
+// TestReadmePackageMap: the README's package map names every package of
+// the module (a directory with Go files) and nothing that is not there.
+func TestReadmePackageMap(t *testing.T) {
+	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	listed := map[string]bool{}
+	for _, line := range strings.Split(readmeSection(t, "## Package map"), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([a-z0-9_./-]+)/`").FindAllStringSubmatch(cells[1], -1) {
+			listed[m[1]] = true
+		}
+	}
+	var missing, extra []string
+	for p := range listed {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			extra = append(extra, p+"/")
+		}
+	}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "build" || name == "docs") {
+			return filepath.SkipDir
+		}
+		if path == "." || listed[filepath.ToSlash(path)] {
+			return nil
+		}
+		if goFiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(goFiles) > 0 {
+			missing = append(missing, filepath.ToSlash(path)+"/")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	if len(listed) < 20 || len(missing) > 0 || len(extra) > 0 {
+		t.Errorf("README package map (%d paths): packages missing %v; paths that are not directories %v", len(listed), missing, extra)
+	}
+}
