@@ -35,9 +35,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
-	"runtime"
 	"strings"
 
 	"netcubes/cubes"
