@@ -46,6 +46,16 @@ func (st *Strategy) Advantage() int {
 	return int(st.ts.local(&st.m))
 }
 
+// FrameLane implements strategy.FrameLane: the machine's frames, final up
+// to the first one some player's input is missing for, predicted after.
+func (st *Strategy) FrameLane() (final, present int, ok bool) {
+	if st.m.world == nil || st.thin {
+		return 0, 0, false
+	}
+	present = st.m.world.Frame()
+	return min(st.m.confirmed(), present), present, true
+}
+
 // framesLine says which frames are final and which predicted.
 func (st *Strategy) framesLine() string {
 	if st.m.world == nil {

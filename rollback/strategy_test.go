@@ -272,3 +272,26 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameLane: the timeline's lane marks predicted frames where a
+// player's machine runs ahead of the inputs it holds (a mobile link,
+// delay 0), none on a spectator's, which waits for every input.
+func TestFrameLane(t *testing.T) {
+	t.Parallel()
+	s, _ := newSession(t, setup{side: 3, players: 2, clients: 3, step: 1, delay: -1, lc: link.PresetMobile.Config()})
+	sc := katamari(t)
+	ahead := 0
+	for f := range 240 {
+		s.Step(sc.InputAt(f))
+		final, present, ok := machines(s)[0].FrameLane()
+		if ok && present > final {
+			ahead++
+		}
+		if final, present, ok := machines(s)[2].FrameLane(); ok && present > final {
+			t.Fatalf("frame %d: the spectator shows predicted frames %d-%d", f, final, present)
+		}
+	}
+	if ahead == 0 {
+		t.Error("player 1's machine never showed a predicted frame on a mobile link")
+	}
+}

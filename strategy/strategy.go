@@ -340,3 +340,13 @@ type Multiplayer interface {
 type LeftOverlay interface {
 	FillLeft(v *viewmodel.View)
 }
+
+// FrameLane is implemented by a strategy whose machine runs ahead of the
+// inputs it holds (rollback): the packet timeline marks its frames under
+// the right lane, final ones (every input in hand) apart from predicted
+// ones. Frames before final are final, frames from final up to present
+// were simulated on predicted inputs. ok is false while it has nothing to
+// show.
+type FrameLane interface {
+	FrameLane() (final, present int, ok bool)
+}

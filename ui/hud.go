@@ -963,7 +963,33 @@ func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoT
 			me.Line(scene.Point{X: xs, Y: yTop - 4}, scene.Point{X: xs, Y: yTop}, 3, scene.RGBA{R: 0.36, G: 0.6, B: 1, A: 1})
 		}
 	}
+	a.drawFrameLane(yBot, x0, xAt)
 	a.mesh.flush(dst)
+}
+
+// drawFrameLane marks, under the timeline's right lane, the frames of a
+// machine that runs ahead of its inputs (strategy.FrameLane): green where
+// every input was in hand, orange where it simulated on predicted ones
+// (what a rollback may still change).
+func (a *App) drawFrameLane(y, x0 float32, xAt func(float64) float32) {
+	fl, ok := a.shownStrategy().(strategy.FrameLane)
+	if !ok {
+		return
+	}
+	final, present, ok := fl.FrameLane()
+	if !ok {
+		return
+	}
+	me := &a.mesh.mesh
+	y += 4
+	from := float64(a.sess.Frame() - timelineSpan)
+	clampX := func(f float64) float32 { return max(x0, xAt(f)) }
+	if float64(final) > from {
+		me.Line(scene.Point{X: clampX(from), Y: y}, scene.Point{X: clampX(float64(final)), Y: y}, 3, rgba(colGood))
+	}
+	if present > final {
+		me.Line(scene.Point{X: clampX(float64(final)), Y: y}, scene.Point{X: clampX(float64(present)), Y: y}, 3, rgba(colAccent))
+	}
 }
 
 // measure is the width of s in face.
