@@ -97,11 +97,7 @@ func (st *Strategy) Facts() string {
 		parts = append(parts, fmt.Sprintf("cheats flagged %d", f))
 	}
 	if st.set.P2P {
-		var up []string
-		for p := range h.players {
-			up = append(up, fmt.Sprintf("P%d %.0f", p+1, r.mesh.up[p].kbps()))
-		}
-		parts = append(parts, "P2P upload kbit/s "+strings.Join(up, " "))
+		parts = append(parts, p2pLine(&r.mesh, h.players))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -123,4 +119,30 @@ func (st *Strategy) machineErrors() string {
 		out = append(out, fmt.Sprintf("P%d %.1f", p+1, 100*machineErr(m, left)))
 	}
 	return strings.Join(out, " ")
+}
+
+// p2pLine is each machine's upload and download in peer to peer, kbit/s:
+// a machine sends the same packet to each of its peers, so its upload is
+// that packet's rate times the peers (the number the comments' argument
+// is about) and each peer downloads one share of every other machine's.
+func p2pLine(ms *mesh, players int) string {
+	peers := players - 1
+	if peers < 1 {
+		return "P2P: no peers"
+	}
+	var perPeer [9]float64
+	for p := range players {
+		perPeer[p] = ms.up[p].kbps() / float64(peers)
+	}
+	var cols []string
+	for b := range players {
+		down := 0.0
+		for a := range players {
+			if a != b {
+				down += perPeer[a]
+			}
+		}
+		cols = append(cols, fmt.Sprintf("P%d up %.0f (%.0f × %d) down %.0f", b+1, perPeer[b]*float64(peers), perPeer[b], peers, down))
+	}
+	return "P2P kbit/s " + strings.Join(cols, " ")
 }

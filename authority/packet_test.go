@@ -215,3 +215,23 @@ func TestHostileClaims(t *testing.T) {
 		t.Errorf("another sender: %v, want errWrongSender", err)
 	}
 }
+
+// TestP2PLine: in peer to peer each machine's upload is its packet's rate
+// times its peers, and each downloads one share of every other's.
+func TestP2PLine(t *testing.T) {
+	var ms mesh
+	// One second of packets: player 1 uploads 3 × 1,000 bytes a tick,
+	// player 2 3 × 500 bytes, players 3 and 4 nothing.
+	for f := range 60 {
+		ms.up[0].add(f, 3000)
+		ms.up[1].add(f, 1500)
+	}
+	got := p2pLine(&ms, 4)
+	want := "P2P kbit/s P1 up 1440 (480 × 3) down 240 P2 up 720 (240 × 3) down 480 P3 up 0 (0 × 3) down 720 P4 up 0 (0 × 3) down 720"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := p2pLine(&ms, 1); got != "P2P: no peers" {
+		t.Errorf("one player: %s", got)
+	}
+}

@@ -234,7 +234,9 @@ func abs(x float64) float64 { return max(x, -x) }
 // loopback UDP: each right follows its own slot's player, decodes what it
 // is sent, and lockstep stays in sync on every right.
 func TestThreeRightsEveryStrategy(t *testing.T) {
-	for start := range 4 {
+	// Every strategy but the 2004 one, whose right drives its player
+	// (TestThreeRightsDriveTheirPlayers).
+	for _, start := range []int{0, 1, 2, 3, 5, 6} {
 		m := newManyRights(t, 3, start)
 		for range 3 {
 			m.join(cubes.Input{})

@@ -6,10 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"netcubes/authority"
 	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/lockstep"
 	"netcubes/predict"
+	"netcubes/rollback"
 	"netcubes/snapshot"
 	"netcubes/statesync"
 	"netcubes/strategy"
@@ -21,7 +23,8 @@ import (
 // fresh (each process has its own instances, as two programs would).
 func strategiesForTest() []strategy.Strategy {
 	return []strategy.Strategy{snapshot.NewInterpolation(), snapshot.NewCompression(), statesync.New(statesync.DefaultConfig()),
-		lockstep.New(lockstep.DefaultConfig()), predict.New(predict.DefaultConfig())}
+		lockstep.New(lockstep.DefaultConfig()), predict.New(predict.DefaultConfig()),
+		authority.New(authority.DefaultConfig()), rollback.New(rollback.DefaultConfig())}
 }
 
 // procPair is a left and a right session on the loopback interface in one
