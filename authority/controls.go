@@ -142,7 +142,9 @@ func p2pLine(ms *mesh, players int) string {
 				down += perPeer[a]
 			}
 		}
-		cols = append(cols, fmt.Sprintf("P%d up %.0f (%.0f × %d) down %.0f", b+1, perPeer[b]*float64(peers), perPeer[b], peers, down))
+		cols = append(cols, fmt.Sprintf("P%d %.0f/%.0f", b+1, perPeer[b]*float64(peers), down))
 	}
-	return "P2P kbit/s " + strings.Join(cols, " ")
+	// Parts the HUD may wrap between (" · "): one per machine.
+	cols[0] = fmt.Sprintf("P2P to %d peers each, up/down kbit/s %s", peers, cols[0])
+	return strings.Join(cols, " · ")
 }

@@ -227,7 +227,7 @@ func TestP2PLine(t *testing.T) {
 		ms.up[1].add(f, 1500)
 	}
 	got := p2pLine(&ms, 4)
-	want := "P2P kbit/s P1 up 1440 (480 × 3) down 240 P2 up 720 (240 × 3) down 480 P3 up 0 (0 × 3) down 720 P4 up 0 (0 × 3) down 720"
+	want := "P2P to 3 peers each, up/down kbit/s P1 1440/240 · P2 720/480 · P3 0/720 · P4 0/720"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
