@@ -65,8 +65,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.SyncOff = !s.SyncOff
 				st.SetSettings(s)
 			}},
-		st.toggle(CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
-			func(s *Settings) *bool { return &s.CongestionAvoidance }),
+		st.congestionControl(),
 		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -129,6 +128,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		strategy.ChoiceFlag("smoothing", "state sync smoothing: none, basic, adaptive or 2004", smoothingFlagNames,
 			func(i int) { st.SetSmoothing(SmoothingMode(i)) }),
 		st.orig.Flag(st.SetOriginal),
+		st.congestionFlag(),
 	}
 }
 

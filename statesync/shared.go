@@ -14,7 +14,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	jitter := int32(x.JitterFrames)
 	s.SetCategory(wire.CategoryOther)
 	for _, b := range []*bool{&x.Accumulate, &x.LimitBandwidth, &x.Snap, &x.Compressed, &x.Quantize,
-		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter} {
+		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter, &x.SimpleCongestion} {
 		if err := wire.SerializeBool(s, b); err != nil {
 			return err
 		}

@@ -782,8 +782,16 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 			return "on"
 		},
-		CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
-		PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		CongestionKey: func(s Settings) string {
+			switch {
+			case !s.CongestionAvoidance:
+				return "off"
+			case s.SimpleCongestion:
+				return "simple (the articles' two modes)"
+			}
+			return "on (the estimator)"
+		},
+		PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
