@@ -66,6 +66,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				st.SetSettings(s)
 			}},
 		st.congestionControl(),
+		st.divergeControl(),
 		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -129,6 +130,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(i int) { st.SetSmoothing(SmoothingMode(i)) }),
 		st.orig.Flag(st.SetOriginal),
 		st.congestionFlag(),
+		st.divergeFlag(),
 	}
 }
 
@@ -138,7 +140,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 // lesson of the step comes first: at step 1, the cubes never sent.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := st.adapt.facts(st)
+	out := st.divergeFacts() + st.adapt.facts(st)
 	if ss.NeverSent > 0 {
 		out = viewmodel.Plural(ss.NeverSent, "cube") + " never sent · "
 	}

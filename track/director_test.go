@@ -389,7 +389,7 @@ func TestSettingsByName(t *testing.T) {
 	}
 	c := d.Session().Strategy().Controls()
 	k, _ := controlByKey(d.Session().Strategy(), "F8")
-	if v := c[k].Value(); v != "on" {
+	if v := c[k].Value(); v != "on (the estimator)" {
 		t.Errorf("congestion avoidance %q after set congestion-avoidance on", v)
 	}
 }
