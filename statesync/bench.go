@@ -30,6 +30,7 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 		{Name: "state sync switched on at 2 s", Run: benchSwitched},
 		{Name: "state sync: the original demo's modes", Run: benchOriginal},
 		{Name: "state sync: the right on another machine", Run: benchDiverge},
+		{Name: "state sync: relevance per client", Run: benchRelevance},
 	}, adaptBenchSections()...)
 }
 

@@ -67,6 +67,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 			}},
 		st.congestionControl(),
 		st.divergeControl(),
+		st.relevanceControl(),
 		st.toggle(PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -131,6 +132,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		st.orig.Flag(st.SetOriginal),
 		st.congestionFlag(),
 		st.divergeFlag(),
+		st.relevanceFlag(),
 	}
 }
 

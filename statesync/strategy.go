@@ -144,6 +144,9 @@ type Settings struct {
 	// updates correct it, as on real clients (diverge.go). Off: the same
 	// bit-exact solver, and from step 6 on no update changes anything.
 	Divergence diverge.Mode
+	// Relevance (beyond the article) scales each client's priorities by
+	// the cubes' nearness to that client's own player (relevance.go).
+	Relevance bool
 	// AdaptiveJitter sizes the jitter buffer from the jitter the right
 	// measures instead of JitterFrames (which still says whether there is
 	// a buffer): fewer frames of delay on a steady link, enough on a
@@ -184,7 +187,7 @@ func (s Settings) Step() int {
 		t := StepSettings(n)
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
 		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
-		t.SimpleCongestion, t.Divergence = s.SimpleCongestion, s.Divergence
+		t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -202,7 +205,7 @@ func (s Settings) WithStep(n int) Settings {
 	t := StepSettings(n)
 	t.BandwidthKbps = s.BandwidthKbps
 	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
-	t.SimpleCongestion, t.Divergence = s.SimpleCongestion, s.Divergence
+	t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -287,6 +290,9 @@ func (s Settings) String() string {
 	}
 	if s.Divergence != diverge.Off {
 		part("right: " + s.Divergence.String())
+	}
+	if s.Relevance {
+		part("relevance")
 	}
 	return b.String()
 }

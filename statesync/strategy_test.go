@@ -791,8 +791,9 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 			return "on (the estimator)"
 		},
-		PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
-		DivergeKey: func(s Settings) string { return s.Divergence.String() },
+		PlayoutKey:   func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		DivergeKey:   func(s Settings) string { return s.Divergence.String() },
+		RelevanceKey: func(s Settings) string { return strategy.OnOff(s.Relevance) },
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
