@@ -392,7 +392,7 @@ func TestSettingsByName(t *testing.T) {
 	}
 	c := d.Session().Strategy().Controls()
 	k, _ := talk.ControlByKey(d.Session().Strategy(), "F8")
-	if v := c[k].Value(); v != "on" {
+	if v := c[k].Value(); v != "on (the estimator)" {
 		t.Errorf("congestion avoidance %q after set congestion-avoidance on", v)
 	}
 }

@@ -255,7 +255,7 @@ func TestStateSyncStepDownShowsItsOwnError(t *testing.T) {
 		s.Step(sc.InputAt(f))
 	}
 	for range 4 {
-		s.SubMode(-1) // 8 → 4: snap hard, nothing quantized
+		s.SubMode(-1) // 8 → 4: blend, nothing quantized
 	}
 	if ss.Step() != 4 {
 		t.Fatalf("at step %d", ss.Step())

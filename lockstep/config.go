@@ -59,8 +59,10 @@ type Mode struct {
 // jitterTick is ±1 tick of jitter, in ms.
 const jitterTick = 1000.0 / wire.TicksPerSecond
 
-// Modes are the seven modes, in `]` order, with the original's ±1/60 s of
-// jitter on every lossy link (modes 3-7). TCP-like links deliver every
+// Modes are the original demo's seven modes, in `]` order, with the
+// original's ±1/60 s of jitter on every lossy link (modes 3-8), and an
+// eighth: UDP as the article's video shows it, 2 s of latency and 25 %
+// loss (the right plays two seconds behind, and still never waits). TCP-like links deliver every
 // packet in order, late (a loss holds back everything behind it until the
 // retransmission); UDP links lose packets, and the inputs every packet
 // repeats keep the right going.
@@ -72,4 +74,5 @@ var Modes = []Mode{
 	{Name: "TCP-like 125 ms, 5 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 5, JitterMs: jitterTick, TCPLike: true}, DelayMs: 100},
 	{Name: "UDP 125 ms, 25 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 25, JitterMs: jitterTick}, DelayMs: 100},
 	{Name: "UDP 125 ms, 50 % loss", Link: link.Config{LatencyMs: 125, LossPercent: 50, JitterMs: jitterTick}, DelayMs: 250},
+	{Name: "UDP 2 s, 25 % loss (the article's video)", Link: link.Config{LatencyMs: 2000, LossPercent: 25, JitterMs: jitterTick}, DelayMs: 100},
 }

@@ -7,7 +7,7 @@ import (
 	"netcubes/wire"
 )
 
-// The presenter's handles on lockstep: `[`/`]` walk the seven modes (each
+// The presenter's handles on lockstep: `[`/`]` walk the eight modes (each
 // sets the link and the playout delay; the link keys still change the link
 // afterwards), D steps the playout delay, two flags, the facts line, and
 // the settings a right process takes from the left.
@@ -29,7 +29,7 @@ func (st *Strategy) Controls() []strategy.Control { return st.controls }
 // Flags implements strategy.Flagged.
 func (st *Strategy) Flags() []strategy.Flag {
 	return []strategy.Flag{
-		strategy.IntFlag("lockstep-mode", "lockstep network mode 1-7 (deterministic, non-deterministic, TCP-like 50/100/125 ms, UDP 25 %/50 % loss)", 1, len(Modes), func(n int) { st.SetMode(n - 1) }),
+		strategy.IntFlag("lockstep-mode", "lockstep network mode 1-8 (deterministic, non-deterministic, TCP-like 50/100/125 ms, UDP 25 %/50 % loss, UDP 2 s/25 % as the article's video)", 1, len(Modes), func(n int) { st.SetMode(n - 1) }),
 		strategy.IntFlag("lockstep-delay", "lockstep playout delay in ms, 0-1000 (default: the mode's)", 0, MaxDelayMs, func(n int) { st.SetDelayMs(float64(n)) }),
 	}
 }

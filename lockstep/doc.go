@@ -3,7 +3,8 @@
 // waiting for every input (see strategy.go's design note).
 //
 //   - config.go: Config (window, catch-up, when the non-deterministic mode
-//     perturbs) and the seven network modes of the original demo.
+//     perturbs) and the seven network modes of the original demo, with the
+//     article's video's 2 s / 25 % as an eighth.
 //   - packet.go: InputPacket (every unacked input, a changed bit per
 //     repeated input, the left's state hash) and AckPacket (the first
 //     frame the right lacks), each with one Serialize.

@@ -191,7 +191,7 @@ func (st *Strategy) ChosenLink() (link.Config, string, bool) {
 	return Modes[st.mode].Link, "lockstep mode " + fmt.Sprint(st.mode+1), true
 }
 
-// SubMode implements strategy.Strategy: the seven modes. Each is a new
+// SubMode implements strategy.Strategy: the eight modes. Each is a new
 // experiment: the session restarts both sides from one world after the
 // step (RestartsAfter), as a switch to lockstep does.
 func (st *Strategy) SubMode(dir int) string {

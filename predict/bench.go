@@ -19,7 +19,8 @@ import (
 
 // BenchSections implements strategy.Benched.
 func (st *Strategy) BenchSections() []strategy.BenchSection {
-	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers}}
+	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers},
+		{Name: "prediction (2004): the client on another machine", Run: benchDiverge}}
 }
 
 // stepsTable is the prediction table's columns.

@@ -209,12 +209,17 @@ type client struct {
 
 	pkt  ServerPacket
 	back InputPacket
+
+	// substeps is the server's solver substeps: what a diverging client
+	// differs from (diverge.go).
+	substeps int
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	cfg := &st.cfg
 	c.w = ctx.NewWorld()
 	c.w.SetFrame(ctx.Frame())
+	c.substeps = c.w.Physics().Config().Substeps
 	c.n = c.w.NumCubes()
 	pw, err := playerWorld(ctx.Left())
 	if err != nil {
@@ -268,10 +273,11 @@ func (c *client) configure(st *Strategy) {
 	c.set = s
 	c.pred = s.Mode.predicts() && c.player >= 0 // a spectator has nothing to predict
 	c.world = c.pred && s.Scope == ScopeWorld
-	if old.Mode == s.Mode && old.Scope == s.Scope && c.configured {
+	if old.Mode == s.Mode && old.Scope == s.Scope && old.Divergence == s.Divergence && c.configured {
 		return // only the smoothing changed
 	}
 	c.configured = true
+	c.diverge(s.Divergence)
 	c.wr.reset(len(c.wr.moves))
 	c.pr.reset(len(c.pr.moves))
 	c.adopted = -1
@@ -367,6 +373,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 			st.oth.beforeStep(c, pw, f, &ins)
 			r.save(pw, f)
 			pw.StepAll(&ins)
+			c.set.Divergence.AfterStep(pw)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
 		}
@@ -376,6 +383,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		// The mirror carries on with the server's last input until the
 		// next state arrives.
 		c.w.StepAll(&c.serverIns)
+		c.set.Divergence.AfterStep(c.w)
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
 
@@ -636,6 +644,7 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
 		rg.save(c.w, g)
 		c.w.StepAll(&ins)
+		c.set.Divergence.AfterStep(c.w)
 		rg.moves[k] = move{frame: g, in: in, after: c.w.Cube(c.me)}
 	}
 	c.cumAdj += f - c.ct
@@ -701,6 +710,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		st.oth.replayStep(c, pw, g, &ins)
 		rg.save(pw, g)
 		pw.StepAll(&ins)
+		c.set.Divergence.AfterStep(pw)
 		m.after = pw.Cube(c.in(pw))
 		frames++
 	}

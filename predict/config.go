@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"netcubes/diverge"
 	"netcubes/internal/valid"
 )
 
@@ -253,6 +254,9 @@ type Settings struct {
 	// How other players are drawn and tags judged (others.go): not part
 	// of the article's steps, so a change of step keeps them.
 	OthersSettings
+	// Divergence makes the client's machine differ from the server's
+	// (diverge.go); a change of step keeps it.
+	Divergence diverge.Mode
 }
 
 // ModeSettings returns the settings sub-mode m starts with: smoothing from

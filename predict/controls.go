@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"netcubes/diverge"
 	"strings"
 
 	"netcubes/strategy"
@@ -30,6 +31,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.Scope = (s.Scope + 1) % numScopes
 				st.SetSettings(s)
 			}},
+		st.divergeControl(),
 	}, st.othersControls()...)
 }
 
@@ -68,6 +70,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(i int) { s := st.set; s.Compensate = i == 1; st.SetSettings(s) }),
 		strategy.ChoiceFlag("predict-autotag", "prediction (2004) clients that tag on their own: off, bots or all", autoTagNames,
 			func(i int) { s := st.set; s.AutoTag = AutoTag(i); st.SetSettings(s) }),
+		st.divergeFlag(),
 	}
 }
 
@@ -139,9 +142,14 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &comp); err != nil {
 		return err
 	}
+	div := int32(st.set.Divergence)
+	if err := wire.SerializeInt(s, &div, 0, int32(diverge.NumModes)-1); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		st.SetSettings(Settings{Mode: Mode(m), Smoothing: Smoothing(sm), Scope: Scope(sc),
-			OthersSettings: OthersSettings{Others: OthersMode(om), DelayNudge: int(nudge), AutoTag: AutoTag(at), Compensate: comp}})
+			OthersSettings: OthersSettings{Others: OthersMode(om), DelayNudge: int(nudge), AutoTag: AutoTag(at), Compensate: comp},
+			Divergence:     diverge.Mode(div)})
 	}
 	return nil
 }

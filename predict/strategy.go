@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"netcubes/diverge"
 	"time"
 
 	"netcubes/cubes"
@@ -203,6 +204,9 @@ func (st *Strategy) SetSettings(s Settings) {
 		s.Scope = ScopeWorld
 	}
 	s.OthersSettings.normalize()
+	if !s.Divergence.Valid() {
+		s.Divergence = diverge.Off
+	}
 	st.set = s
 }
 
@@ -210,7 +214,7 @@ func (st *Strategy) SetSettings(s Settings) {
 // other players stay.
 func (st *Strategy) SetMode(m Mode) {
 	s := ModeSettings(m)
-	s.OthersSettings = st.set.OthersSettings
+	s.OthersSettings, s.Divergence = st.set.OthersSettings, st.set.Divergence
 	st.SetSettings(s)
 }
 
@@ -236,7 +240,11 @@ func (st *Strategy) Mode() string {
 	if s.Mode.corrects() {
 		out += " · replay " + s.Scope.String()
 	}
-	return out + " · smoothing " + s.Smoothing.String() + st.othersMode()
+	out += " · smoothing " + s.Smoothing.String() + st.othersMode()
+	if s.Divergence != diverge.Off {
+		out += " · client: " + s.Divergence.String()
+	}
+	return out
 }
 
 // Explain implements strategy.Strategy.

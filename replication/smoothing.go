@@ -42,7 +42,9 @@ import (
 // between. For orientation the article blends the same factors "between dot
 // 0.1 and 0.5" of the error and the identity; we read that as the measure
 // 1 − |w| of the error quaternion (w is its dot product with the identity),
-// which is 0 for no error, 0.1 at 52° and 0.5 at 120°.
+// which is 0 for no error, 0.1 at 52° and 0.5 at 120°. (The original
+// demo's code blended on |w| itself between 0.2 and 0.5; we keep the
+// article's words, and step 7's line on screen says so.)
 //
 // The 2004 rule ("Networked Physics (2004)", on corrections of a player the
 // client does not own) is the same offset with the article's thresholds

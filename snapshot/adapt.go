@@ -83,6 +83,8 @@ type snapshotAdapt struct {
 	on  bool // congestion avoidance was on last tick
 	// observe, when set (the bench), sees every tick's sample.
 	observe func(adapt.Sample)
+	// simple is the articles' simple congestion avoidance (simple.go).
+	simple simpleRule
 	// chosen is the presenter's rate, the ceiling; applied the rate this
 	// adaptation last set (a different Rate means the presenter chose).
 	chosen, applied Rate
@@ -110,6 +112,8 @@ func (a *snapshotAdapt) reset(st *Strategy) {
 	a.estimator().Reset()
 	a.tr.Reset()
 	a.on = false
+	a.simple.rule().Reset()
+	a.simple.on = false
 	if st.cfg.Rate != a.applied || a.chosen == 0 {
 		a.chosen = st.cfg.Rate // the presenter's, not one this adaptation set
 	}
@@ -142,7 +146,8 @@ func (a *snapshotAdapt) send(st *Strategy, ctx strategy.Context) {
 		a.observe(sample)
 	}
 	a.est.Update(sample)
-	if on {
+	a.simpleSend(cfg, sample, now)
+	if on && !cfg.SimpleCongestion {
 		a.adaptRate(cfg, now)
 	}
 	a.ctr = sentCounter{Context: ctx}
@@ -215,6 +220,9 @@ func (a *snapshotAdapt) reason(now int) string {
 	if a.last != "" && now-a.lastAt < 5*wire.TicksPerSecond {
 		return a.last
 	}
+	if a.simple.on {
+		return a.simpleReason()
+	}
 	return a.estimator().Reason()
 }
 
@@ -276,7 +284,10 @@ func (a *snapshotAdapt) mode(st *Strategy) string {
 	if st.adaptiveDelay() {
 		out = strings.Replace(out, st.cfg.DelayString(), st.delayString(), 1)
 	}
-	if st.cfg.CongestionAvoidance {
+	switch {
+	case st.cfg.CongestionAvoidance && st.cfg.SimpleCongestion:
+		out += " · simple congestion avoidance"
+	case st.cfg.CongestionAvoidance:
 		out += " · congestion avoidance"
 	}
 	return out
@@ -294,6 +305,8 @@ func (st *Strategy) delayString() string {
 // explain is Explain while something adapts, "" otherwise.
 func (a *snapshotAdapt) explain(st *Strategy) string {
 	switch {
+	case st.cfg.CongestionAvoidance && st.cfg.SimpleCongestion:
+		return a.simpleExplain()
 	case st.cfg.CongestionAvoidance:
 		return "Congestion avoidance: " + a.reason(st.send.stats.lastTick) +
 			". Queue = RTT − lowest RTT: when it builds, drop to the rate that fits; when clear, probe one rate up."
@@ -308,7 +321,10 @@ func (a *snapshotAdapt) explain(st *Strategy) string {
 // facts leads the facts line while something adapts.
 func (a *snapshotAdapt) facts(st *Strategy) string {
 	out := ""
-	if st.cfg.CongestionAvoidance {
+	switch {
+	case st.cfg.CongestionAvoidance && st.cfg.SimpleCongestion:
+		out += "simple: " + a.reason(st.send.stats.lastTick) + " · "
+	case st.cfg.CongestionAvoidance:
 		out += "adaptive: " + a.reason(st.send.stats.lastTick) + " · "
 	}
 	if st.adaptiveDelay() {

@@ -112,7 +112,7 @@ func TestSnapshotCongestionAvoidance(t *testing.T) {
 	if st.ChosenRate() != Rate30 || st.rate() > Rate30 {
 		t.Errorf("chosen %s, in force %s", st.ChosenRate(), st.rate())
 	}
-	findKey(t, st, adapt.CongestionKey).Press(1)
+	findKey(t, st, adapt.CongestionKey).Press(-1) // on (the estimator) → off
 	sess.Step(sc.InputAt(10 * s))
 	if st.rate() != Rate30 || strings.Contains(st.Mode(), "congestion") {
 		t.Errorf("after turning it off: %s, mode %q", st.rate(), st.Mode())

@@ -61,10 +61,22 @@ type capStepRun struct {
 	sentBits [3]float64
 }
 
-func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun, error) {
+// capMode is how a cap-step run's rate is set: fixed, by the estimator, or
+// by the articles' simple two modes.
+type capMode int
+
+const (
+	capFixed capMode = iota
+	capAdaptive
+	capSimple
+)
+
+var capModeNames = [...]string{"fixed", "adaptive", "simple"}
+
+func runCapStep(b strategy.Bench, setup benchSetup, mode capMode) (*capStepRun, error) {
 	c := DefaultConfig()
 	setup.set(&c)
-	c.CongestionAvoidance = adaptive
+	c.CongestionAvoidance, c.SimpleCongestion = mode != capFixed, mode == capSimple
 	st := New(c)
 	tl := adapt.CapTimelineIn(b.FrameLimit())
 	s, err := b.NewRun(tl.Link(), st)
@@ -84,7 +96,7 @@ func runCapStep(b strategy.Bench, setup benchSetup, adaptive bool) (*capStepRun,
 		}
 	}
 	for pass := 0; r.tr.Len() < tl.End; pass++ {
-		b.Play("adaptation: snapshots cap step", fmt.Sprintf("%s, adaptive %v, pass %d", setup.name, adaptive, pass+1), s, func() {
+		b.Play("adaptation: snapshots cap step", fmt.Sprintf("%s, %s, pass %d", setup.name, capModeNames[mode], pass+1), s, func() {
 			k := r.tr.Len() - 1
 			if k < 0 || k >= tl.End || s.Frame() > tl.End {
 				return
@@ -109,20 +121,17 @@ func benchCapStep(b strategy.Bench) error {
 	var notes []string
 	var compression [2]*capStepRun // the compression setup's runs, fixed and adaptive
 	for si, setup := range benchSetups() {
-		for k, adaptive := range []bool{false, true} {
-			r, err := runCapStep(b, setup, adaptive)
+		for k, mode := range []capMode{capFixed, capAdaptive, capSimple} {
+			r, err := runCapStep(b, setup, mode)
 			if err != nil {
 				return err
 			}
-			if si == 1 {
+			if si == 1 && k < len(compression) {
 				compression[k] = r
 			}
 			base := r.tr.BaseRTT(wire.TicksPerSecond, tl.End)
 			chosen := r.tr.MeanValue(0, 1) // the rate of the first tick: the presenter's
-			name := "fixed"
-			if adaptive {
-				name = "adaptive"
-			}
+			name := capModeNames[mode]
 			var settled [3]int
 			for i, ph := range tl.Phases() {
 				f := tl.Figures(&r.tr, ph, base)
@@ -132,11 +141,15 @@ func benchCapStep(b strategy.Bench) error {
 					f.Value, r.demand[i], f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver, f.Goodput, 100*f.Goodput/ph.Cap,
 					r.err.RMS(i), adapt.SecondsAfter(f.Settled, ph.From), adapt.SecondsAfter(back, ph.From))
 			}
-			if adaptive {
+			if mode != capFixed {
 				drop := settled[1] // the low phase's
 				rise := r.tr.ValueReached(tl.Rise, tl.End, chosen)
-				notes = append(notes, fmt.Sprintf("%s with congestion avoidance: queue under 100 ms %s s after the drop; back at %.0f Hz %s s after the rise.",
-					setup.name, adapt.SecondsAfter(drop, tl.Drop), chosen, adapt.SecondsAfter(rise, tl.Rise)))
+				what := "congestion avoidance"
+				if mode == capSimple {
+					what = "the simple two modes"
+				}
+				notes = append(notes, fmt.Sprintf("%s with %s: queue under 100 ms %s s after the drop; back at %.0f Hz %s s after the rise.",
+					setup.name, what, adapt.SecondsAfter(drop, tl.Drop), chosen, adapt.SecondsAfter(rise, tl.Rise)))
 			}
 		}
 	}
@@ -150,6 +163,8 @@ func benchCapStep(b strategy.Bench) error {
 	fmt.Fprintln(out, "only while the ball rolls (about 12-21 s into the script), and 16 once everything rests (the last 5 s of the low phase). The")
 	fmt.Fprintln(out, "interpolation setup sends 2.9 Mbit/s at 10 Hz, its lowest rate: above both caps, nothing a rate can fix (its level is the")
 	fmt.Fprintln(out, "article's lesson and stays the presenter's); its round trips all include clocking a 36 kB snapshot out, so its queue reads low.")
+	fmt.Fprintln(out, "Simple: the articles' two modes, 30 snapshots a second (never above the chosen rate), 10 once the averaged round trip passes")
+	fmt.Fprintln(out, "250 ms, back after the recovery time of good (4 s at first, doubled by a relapse within 10 s, halved by 10 s of good).")
 	for _, n := range notes {
 		fmt.Fprintln(out, n)
 	}

@@ -169,6 +169,12 @@ type Config struct {
 	// and a longer delay instead of seconds of queue. Rate stays the
 	// presenter's choice and the ceiling.
 	CongestionAvoidance bool
+	// SimpleCongestion, with CongestionAvoidance, uses the source
+	// articles' simple congestion avoidance instead of the estimator: 30
+	// snapshots a second, or 10 once the averaged round trip passes 250 ms,
+	// never above Rate (simple.go). The baseline the estimator is measured
+	// against.
+	SimpleCongestion bool
 	// AdaptiveDelay sizes the interpolation delay from the jitter and loss
 	// the right measures, (1 + n) × interval + 2σ + 1 ticks, instead of
 	// DefaultDelayTicks (adapt.go); the nudge still applies.

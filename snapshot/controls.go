@@ -43,8 +43,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 				return v
 			},
 			Do: func(int) { st.SetPlayerPrediction(!st.cfg.PlayerPrediction) }},
-		strategy.ToggleControl(adapt.CongestionKey, "congestion avoidance",
-			"congestion avoidance on / off: the send rate follows the path", &st.cfg.CongestionAvoidance),
+		st.congestionControl(),
 		strategy.ToggleControl(adapt.PlayoutKey, "adaptive delay", "interpolation delay sized from measured jitter / fixed", &st.cfg.AdaptiveDelay),
 	}
 }
@@ -89,6 +88,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-13): on or off", []string{"on", "off"},
 			func(i int) { st.SetPlayerPrediction(i == 0) }),
 		st.orig.Flag(st.SetOriginal),
+		st.congestionFlag(),
 	}
 }
 

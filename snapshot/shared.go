@@ -40,6 +40,9 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeBool(s, &c.AtRestFlag); err != nil {
 		return err
 	}
+	if err := wire.SerializeBool(s, &c.SimpleCongestion); err != nil {
+		return err
+	}
 	// The original demo's mode shown, of this entry's list.
 	modes, _ := st.originals()
 	original := int32(st.orig.Shown)

@@ -70,6 +70,8 @@ type stateSyncAdapt struct {
 	on  bool // congestion avoidance was in force last tick
 	// observe, when set (the bench), sees every tick's sample.
 	observe func(adapt.Sample)
+	// simple is the articles' simple congestion avoidance (simple.go).
+	simple simpleRule
 	// Right.
 	jit    adapt.Jitter
 	hold   adapt.Hold
@@ -91,6 +93,8 @@ func (a *stateSyncAdapt) reset(st *Strategy) {
 	a.est.Reset()
 	a.tr.Reset()
 	a.on = st.congestionAvoidance()
+	a.simple.rule().Reset()
+	a.simple.on = st.simpleCongestion()
 	a.jit.Reset()
 	a.hold.Reset()
 	a.frames = 0
@@ -105,7 +109,10 @@ func (st *Strategy) congestionAvoidance() bool {
 // budgetKbps is the budget in force: the setting, or less under congestion
 // avoidance.
 func (st *Strategy) budgetKbps() int {
-	if st.congestionAvoidance() {
+	switch {
+	case st.simpleCongestion():
+		return st.adapt.simple.simpleBudgetKbps(st.set.BandwidthKbps)
+	case st.congestionAvoidance():
 		return min(st.set.BandwidthKbps, st.adapt.estimator().Kbps())
 	}
 	return st.set.BandwidthKbps
@@ -127,6 +134,7 @@ func (a *stateSyncAdapt) send(st *Strategy, ctx strategy.Context) {
 		a.observe(sample)
 	}
 	a.est.Update(sample)
+	a.simple.update(st, sample)
 	a.ctr = sentCounter{Context: ctx}
 	st.snd.send(st, &a.ctr)
 	if a.ctr.sent {
@@ -195,6 +203,8 @@ func (a *stateSyncAdapt) mode(st *Strategy) string {
 // buffer: what it is doing and the rule, or "" when neither is on.
 func (a *stateSyncAdapt) explain(st *Strategy) string {
 	switch {
+	case st.simpleCongestion():
+		return a.simple.explain(st.set.BandwidthKbps)
 	case st.congestionAvoidance():
 		return "Congestion avoidance: " + a.estimator().Reason() +
 			". Queue = RTT − lowest RTT: above the target, back off to 0.85 × what the acks say gets through; below, grow slowly."
@@ -209,7 +219,10 @@ func (a *stateSyncAdapt) explain(st *Strategy) string {
 // reason and the jitter buffer's figures.
 func (a *stateSyncAdapt) facts(st *Strategy) string {
 	out := ""
-	if st.congestionAvoidance() {
+	switch {
+	case st.simpleCongestion():
+		out += "simple: " + a.simple.reason(st.set.BandwidthKbps) + " · "
+	case st.congestionAvoidance():
 		out += "adaptive: " + a.estimator().Reason() + " · "
 	}
 	if a.frames > 0 {

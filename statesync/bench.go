@@ -29,6 +29,8 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 		{Name: "state sync build-up", Run: benchBuildUp},
 		{Name: "state sync switched on at 2 s", Run: benchSwitched},
 		{Name: "state sync: the original demo's modes", Run: benchOriginal},
+		{Name: "state sync: the right on another machine", Run: benchDiverge},
+		{Name: "state sync: relevance per client", Run: benchRelevance},
 	}, adaptBenchSections()...)
 }
 
@@ -146,7 +148,8 @@ func benchBuildUp(b strategy.Bench) error {
 		}
 	}
 	t.Note("RMS err: root mean square over the run of the per-tick RMS position error of all 901 cubes, right (as drawn) vs left at the frame the right shows;")
-	t.Note("max pop: largest |Δright − Δleft| of any cube in one tick. Steps 1–3 blend the simulation toward updates, steps 4+ snap; steps 6+ quantize both sides,")
+	t.Note("max pop: largest |Δright − Δleft| of any cube in one tick. Every step snaps, as the article does, but step 4, the mistake as a step of its own (it")
+	t.Note("blends the simulation halfway toward each update); steps 6+ quantize both sides,")
 	t.Note("which makes the right an exact copy when it starts with the left (see the next table for a right that has catching up to do).")
 	t.Charts = []strategy.Chart{{
 		File: "statesync-buildup", Title: "State synchronization, step by step: bandwidth and error on three links",
@@ -173,7 +176,7 @@ func benchSwitched(b strategy.Bench) error {
 		strategy.Column{Head: "max pop cm", Unit: "cm"},
 	)
 	for _, p := range benchPresets(b) {
-		for _, step := range []int{4, 5, 6, 7, 8} {
+		for _, step := range []int{3, 4, 5, 6, 7, 8} {
 			s, st, err := newBenchRun(b, p, step)
 			if err != nil {
 				return err

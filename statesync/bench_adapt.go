@@ -52,10 +52,24 @@ type capStepRun struct {
 	tr             adapt.Trace
 	err            adapt.PhaseErrors
 	backOffs       int
+	drops          int // the simple rule's drops to bad mode
+	recovery       int // its recovery time at the end, ticks
 	rejected, late uint64
 }
 
-func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) {
+// capMode is how a cap-step run's budget is set: fixed, by the estimator,
+// or by the articles' simple two modes.
+type capMode int
+
+const (
+	capFixed capMode = iota
+	capAdaptive
+	capSimple
+)
+
+var capModeNames = [...]string{"fixed 512", "adaptive", "simple"}
+
+func runCapStep(b strategy.Bench, step int, mode capMode) (*capStepRun, error) {
 	st := New(DefaultConfig())
 	tl := adapt.CapTimelineIn(b.FrameLimit())
 	s, err := b.NewRun(tl.Link(), st)
@@ -64,7 +78,7 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 	}
 	st.SetStep(step)
 	set := st.Settings()
-	set.BandwidthKbps, set.CongestionAvoidance = capBudget, adaptive
+	set.BandwidthKbps, set.CongestionAvoidance, set.SimpleCongestion = capBudget, mode != capFixed, mode == capSimple
 	st.SetSettings(set)
 	r := &capStepRun{}
 	st.adapt.observe = func(smp adapt.Sample) {
@@ -72,7 +86,8 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 			r.tr.Add(smp)
 		}
 	}
-	name := map[bool]string{false: "fixed 512", true: "congestion avoidance"}[adaptive]
+	name := [...]string{"fixed 512", "congestion avoidance", "simple"}[mode]
+	good := false
 	for pass := 0; r.tr.Len() < tl.End; pass++ {
 		b.Play("adaptation: state sync cap step", fmt.Sprintf("step %d, %s, pass %d", step, name, pass+1), s, func() {
 			k := r.tr.Len() - 1
@@ -84,12 +99,19 @@ func runCapStep(b strategy.Bench, step int, adaptive bool) (*capStepRun, error) 
 			if st.Estimator().State() == adapt.StateBackOff {
 				r.backOffs++
 			}
+			if g := st.adapt.simple.rule().Good(); g != good {
+				if !g {
+					r.drops++
+				}
+				good = g
+			}
 			if m := s.Metrics(); m.Valid {
 				r.err.Add(tl.Phase(k), m.PosRMSCm)
 			}
 		})
 	}
 	r.rejected, r.late = s.Metrics().Rejected, st.Stats().LatePackets
+	r.recovery = st.adapt.simple.rule().RecoveryTicks()
 	return r, nil
 }
 
@@ -99,22 +121,19 @@ func benchCapStep(b strategy.Bench) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tbudget ≥ 410 after s\t")
 	type key struct {
-		step     int
-		adaptive bool
+		step int
+		mode capMode
 	}
 	runs := map[key]*capStepRun{}
 	for _, step := range []int{7, 8} {
-		for _, adaptive := range []bool{false, true} {
-			r, err := runCapStep(b, step, adaptive)
+		for _, mode := range []capMode{capFixed, capAdaptive, capSimple} {
+			r, err := runCapStep(b, step, mode)
 			if err != nil {
 				return err
 			}
-			runs[key{step, adaptive}] = r
+			runs[key{step, mode}] = r
 			base := r.tr.BaseRTT(wire.TicksPerSecond, tl.End)
-			name := "fixed 512"
-			if adaptive {
-				name = "adaptive"
-			}
+			name := capModeNames[mode]
 			for i, ph := range tl.Phases() {
 				f := tl.Figures(&r.tr, ph, base)
 				reached := r.tr.ValueReached(ph.From, ph.To, 0.8*capBudget)
@@ -131,7 +150,9 @@ func benchCapStep(b strategy.Bench) error {
 	fmt.Fprintln(out, "trip less the run's lowest, over the last 5 s of the phase (and its p95 and time over 100 ms over the whole phase); goodput: bytes acked, with headers, over the last 5 s, against")
 	fmt.Fprintln(out, "the cap (or the budget, when lower). Recovery: from the phase's start, until the queue stays under 100 ms for 2 s, and until the")
 	fmt.Fprintln(out, "budget in force is back at 80 % of 512. Step 7 fills its budget whatever the world does; step 8 (delta encoding) needs about")
-	fmt.Fprintln(out, "110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s).")
+	fmt.Fprintln(out, "110 kbit/s once the world rests (from 21 s into the script, which starts again at 32.8 s). Simple: the articles' two modes, the")
+	fmt.Fprintln(out, "whole budget or a third of it (their 10 of 30 packets a second) once the averaged round trip passes 250 ms, back after the")
+	fmt.Fprintln(out, "recovery time of good (4 s at first, doubled by a relapse within 10 s, halved by 10 s of good).")
 	if tl.Squeezed() {
 		fmt.Fprintln(out, tl.SqueezedNote())
 	}
@@ -142,7 +163,7 @@ func benchCapStep(b strategy.Bench) error {
 		return "NOT met"
 	}
 	for _, step := range []int{7, 8} {
-		a, f := runs[key{step, true}], runs[key{step, false}]
+		a, f := runs[key{step, capAdaptive}], runs[key{step, capFixed}]
 		base := a.tr.BaseRTT(wire.TicksPerSecond, tl.End)
 		drop := tl.Figures(&a.tr, tl.Phases()[1], base).Settled // the low phase's
 		lowTail := a.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise)
@@ -158,7 +179,12 @@ func benchCapStep(b strategy.Bench) error {
 			good, 100*lowTail/256, verdict(rise >= 0 && rise-tl.Rise <= 5*wire.TicksPerSecond), adapt.SecondsAfter(rise, tl.Rise),
 			a.backOffs, float64(tl.End)/wire.TicksPerSecond, a.late, f.late)
 	}
-	return b.Print(strategy.CapStepSeconds(capStepChart, tl, &runs[key{7, false}].tr, &runs[key{7, true}].tr))
+	for _, step := range []int{7, 8} {
+		r := runs[key{step, capSimple}]
+		fmt.Fprintf(out, "Simple, step %d: %d drops to bad mode in %.0f s, recovery time %.0f s at the end; goodput in the low phase's tail %.0f kbit/s.\n",
+			step, r.drops, float64(tl.End)/wire.TicksPerSecond, float64(r.recovery)/wire.TicksPerSecond, r.tr.GoodputKbps(tl.Rise-tl.Tail, tl.Rise))
+	}
+	return b.Print(strategy.CapStepSeconds(capStepChart, tl, &runs[key{7, capFixed}].tr, &runs[key{7, capAdaptive}].tr))
 }
 
 func benchJitterBuffer(b strategy.Bench) error {

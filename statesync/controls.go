@@ -67,8 +67,9 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.SyncOff = !s.SyncOff
 				st.SetSettings(s)
 			}},
-		st.toggle(adapt.CongestionKey, "congestion avoidance", "congestion avoidance on / off: the budget follows the path",
-			func(s *Settings) *bool { return &s.CongestionAvoidance }),
+		st.congestionControl(),
+		st.divergeControl(),
+		st.relevanceControl(),
 		st.toggle(adapt.PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -131,6 +132,9 @@ func (st *Strategy) Flags() []strategy.Flag {
 		strategy.ChoiceFlag("smoothing", "state sync smoothing: none, basic, adaptive or 2004", smoothingFlagNames,
 			func(i int) { st.SetSmoothing(replication.SmoothingMode(i)) }),
 		st.orig.Flag(st.SetOriginal),
+		st.congestionFlag(),
+		st.divergeFlag(),
+		st.relevanceFlag(),
 	}
 }
 
@@ -140,7 +144,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 // lesson of the step comes first: at step 1, the cubes never sent.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := st.adapt.facts(st)
+	out := st.divergeFacts() + st.adapt.facts(st)
 	if ss.NeverSent > 0 {
 		out = viewmodel.Plural(ss.NeverSent, "cube") + " never sent · "
 	}

@@ -49,7 +49,7 @@ var tenPercent = link.Config{LossPercent: 10}
 // that has the same switches (the priority accumulator, the budget, a
 // 5-frame jitter buffer and hard snaps in every one).
 var OriginalModes = []OriginalMode{
-	{Name: "uncompressed", Settings: StepSettings(4)},
+	{Name: "uncompressed", Settings: StepSettings(3)},
 	{Name: "compressed", Settings: StepSettings(5)},
 	{Name: "quantize both sides", Settings: StepSettings(6)},
 	{Name: "packet loss", Settings: StepSettings(6), Link: tenPercent},

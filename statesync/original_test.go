@@ -22,7 +22,7 @@ func TestOriginalModes(t *testing.T) {
 	before := st.Settings()
 	f2 := findControl(t, st, OriginalKey)
 	f2.Press(+1)
-	if st.Original() != 1 || st.Settings() != OriginalModes[0].Settings || st.Step() != 4 {
+	if st.Original() != 1 || st.Settings() != OriginalModes[0].Settings || st.Step() != 3 {
 		t.Fatalf("after F2: original %d, step %d, %s", st.Original(), st.Step(), st.Mode())
 	}
 	for n := 2; n <= len(OriginalModes); n++ {

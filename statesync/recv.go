@@ -104,6 +104,9 @@ type stateSyncReceiver struct {
 	updated     []bool
 	updatedList []int32
 	smooth      replication.Smoother
+	// substeps is the left's solver substeps (the right's world as the
+	// session built it): what a diverging machine differs from.
+	substeps int
 
 	// recordInputs keeps the input each frame was stepped with (tests).
 	recordInputs bool
@@ -113,6 +116,7 @@ type stateSyncReceiver struct {
 func (r *stateSyncReceiver) reset(st *Strategy, ctx strategy.Context) {
 	n := st.n
 	r.world = ctx.NewWorld()
+	r.substeps = r.world.Physics().Config().Substeps
 	r.quant.reset(n)
 	if len(r.lastApplied) != n {
 		r.lastApplied = make([]int, n)
@@ -241,6 +245,7 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 		r.deliver(st, r.world.Frame())
 	} else {
 		steps := r.clock.Advance(wire.Tick(now))
+		r.follow(st)
 		for range steps {
 			f := r.frame()
 			if r.quantizeAt(st, f) {
@@ -248,6 +253,7 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 			}
 			in := r.inputFor(st, f)
 			r.world.StepAll(&in)
+			st.set.Divergence.AfterStep(r.world)
 			r.deliver(st, f+1)
 		}
 		if steps == 0 {
@@ -352,6 +358,7 @@ func (r *stateSyncReceiver) apply(st *Strategy, p *recvPacket) {
 		}
 		r.smooth.Corrected(set.Smoothing, i, old.Position, old.Orientation, ns.Position, ns.Orientation)
 		st.stats.AppliedUpdates++
+		st.countCorrection(&old, &ns)
 		if !r.updated[i] {
 			r.updated[i] = true
 			r.updatedList = append(r.updatedList, int32(i))

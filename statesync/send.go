@@ -42,6 +42,9 @@ import (
 
 // stateSyncSender is the left side. It allocates only in reset.
 type stateSyncSender struct {
+	// me is this client's player's cube on the left (−1: a spectator),
+	// which relevance weighs by (relevance.go).
+	me        int
 	prio      *replication.PriorityAccumulator
 	quant     *quantizer  // this tick's quantized state of every left cube (shared with the clones)
 	inputs    *tickInputs // the inputs this tick's packets repeat (shared with the clones)
@@ -115,6 +118,10 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 	}
 	s.newestAck = -1
 	s.start = ctx.Frame()
+	s.me = -1 // a spectator: no player to weigh by (relevance.go)
+	if p := ctx.Player(); p >= 0 && p < ctx.Left().NumPlayers() {
+		s.me = ctx.Left().PlayerCube(p)
+	}
 	// The left's next step is its first one under this strategy: quantize
 	// before it, as before every later one.
 	s.quant.run(ctx.Left(), st.set.Quantize)
@@ -197,6 +204,7 @@ func (s *stateSyncSender) prioritize(st *Strategy, left *cubes.World, frame int)
 				p = math.Max(p, cfg.InteractingPriority)
 			}
 		}
+		p = s.weigh(st, left, i, p)
 		if set.Accumulate {
 			s.prio.Add(i, p)
 		} else {

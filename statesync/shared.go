@@ -1,6 +1,7 @@
 package statesync
 
 import (
+	"netcubes/diverge"
 	"netcubes/replication"
 	"netcubes/wire"
 )
@@ -15,7 +16,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	jitter := int32(x.JitterFrames)
 	s.SetCategory(wire.CategoryOther)
 	for _, b := range []*bool{&x.Accumulate, &x.LimitBandwidth, &x.Snap, &x.Compressed, &x.Quantize,
-		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter} {
+		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter, &x.SimpleCongestion, &x.Relevance} {
 		if err := wire.SerializeBool(s, b); err != nil {
 			return err
 		}
@@ -29,12 +30,17 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &x.Smoothing, 0, replication.NumSmoothingModes-1); err != nil {
 		return err
 	}
+	div := int32(x.Divergence)
+	if err := wire.SerializeInt(s, &div, 0, int32(diverge.NumModes)-1); err != nil {
+		return err
+	}
 	original := int32(st.orig.Shown)
 	if err := wire.SerializeInt(s, &original, 0, int32(len(OriginalModes))); err != nil {
 		return err
 	}
 	if s.IsReading() {
 		x.BandwidthKbps, x.JitterFrames = int(kbps), int(jitter)
+		x.Divergence = diverge.Mode(div)
 		if original > 0 && st.orig.Shown == 0 {
 			st.beforeOriginal = st.set
 		}

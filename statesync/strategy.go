@@ -3,6 +3,7 @@ package statesync
 import (
 	"errors"
 	"fmt"
+	"netcubes/diverge"
 	"strings"
 
 	"netcubes/cubes"
@@ -29,8 +30,9 @@ import (
 //     chosen by current priority only;
 //  2. the priority accumulator, filling packets to a byte budget;
 //  3. the jitter buffer;
-//  4. snapping the physics hard to each update (steps 1–3 blend the
-//     simulation toward it instead, the mistake the article warns about);
+//  4. the mistake as a step of its own: the simulation blended halfway
+//     toward each update instead of snapped to it (every other step
+//     snaps, as the article does from the start);
 //  5. compressed updates;
 //  6. quantize both sides;
 //  7. adaptive visual smoothing;
@@ -65,6 +67,10 @@ const (
 	MaxJitterFrames = 10
 	// Steps is the number of build-up steps.
 	Steps = 8
+	// BlendStep is the build-up step that blends the simulation toward
+	// updates instead of snapping (the mistake the article warns against);
+	// every other step snaps, as the article does.
+	BlendStep = 4
 )
 
 // Settings are the live settings of state synchronization. Each
@@ -87,10 +93,12 @@ type Settings struct {
 	// later; 0 applies packets as soon as the fastest ones could arrive, so
 	// slower ones are applied out of phase.
 	JitterFrames int
-	// Snap sets the right's physics state exactly to each update. Off:
-	// blend the simulation halfway toward it (Config.BlendFactor),
-	// the tempting mistake the article warns against: the simulation then
-	// extrapolates from a state that never existed.
+	// Snap sets the right's physics state exactly to each update, as the
+	// article does from its first step. Off (build-up step 4 only,
+	// BlendStep): blend the simulation halfway toward it
+	// (Config.BlendFactor), the tempting mistake the article warns
+	// against: the simulation then extrapolates from a state that never
+	// existed.
 	Snap bool
 	// Compressed sends quantized updates (bounded positions at 4096 per
 	// metre, smallest-three orientations at 15 bits, bounded velocities):
@@ -127,6 +135,20 @@ type Settings struct {
 	// measured to carry): down fast when a queue builds, up carefully
 	// (adapt.go). Off: the budget is the setting, whatever the path.
 	CongestionAvoidance bool
+	// SimpleCongestion, with CongestionAvoidance, uses the source
+	// articles' simple congestion avoidance instead of the estimator: two
+	// modes, the whole budget (good) or a third of it (bad: the articles'
+	// 10 packets a second of 30) when the averaged round trip passes 250
+	// ms (simple.go). The baseline the estimator is measured against.
+	SimpleCongestion bool
+	// Divergence makes the right's machine differ from the left's (float
+	// noise, another solver: package diverge), so its world drifts and the
+	// updates correct it, as on real clients (diverge.go). Off: the same
+	// bit-exact solver, and from step 6 on no update changes anything.
+	Divergence diverge.Mode
+	// Relevance (beyond the article) scales each client's priorities by
+	// the cubes' nearness to that client's own player (relevance.go).
+	Relevance bool
 	// AdaptiveJitter sizes the jitter buffer from the jitter the right
 	// measures instead of JitterFrames (which still says whether there is
 	// a buffer): fewer frames of delay on a steady link, enough on a
@@ -144,7 +166,10 @@ func StepSettings(n int) Settings {
 	if n >= 3 {
 		s.JitterFrames = 5
 	}
-	s.Snap = n >= 4
+	// The article snaps from the start ("without any smoothing the
+	// result is already pretty good"); step 4 alone blends, to show the
+	// tempting mistake as a step of its own.
+	s.Snap = n != BlendStep
 	s.Compressed = n >= 5
 	s.Quantize = n >= 6
 	if n >= 7 {
@@ -164,6 +189,7 @@ func (s Settings) Step() int {
 		t := StepSettings(n)
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
 		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
+		t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -181,6 +207,7 @@ func (s Settings) WithStep(n int) Settings {
 	t := StepSettings(n)
 	t.BandwidthKbps = s.BandwidthKbps
 	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
+	t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -194,6 +221,7 @@ func (s Settings) Validate() error {
 		valid.Field{Name: "BandwidthKbps", V: float64(s.BandwidthKbps), Lo: MinKbps, Hi: MaxKbps},
 		valid.Field{Name: "JitterFrames", V: float64(s.JitterFrames), Hi: MaxJitterFrames},
 		valid.Field{Name: "Smoothing", V: float64(s.Smoothing), Hi: float64(replication.NumSmoothingModes - 1)},
+		valid.Field{Name: "Divergence", V: float64(s.Divergence), Hi: float64(diverge.NumModes - 1)},
 	)
 }
 
@@ -255,10 +283,16 @@ func (s Settings) String() string {
 		part("SYNC OFF")
 	}
 	if s.CongestionAvoidance && s.LimitBandwidth {
-		part("congestion avoidance")
+		part(congestionPart(s.SimpleCongestion))
 	}
 	if s.AdaptiveJitter && s.JitterFrames > 0 {
 		part("adaptive jitter buffer")
+	}
+	if s.Divergence != diverge.Off {
+		part("right: " + s.Divergence.String())
+	}
+	if s.Relevance {
+		part("relevance")
 	}
 	return b.String()
 }
@@ -269,7 +303,7 @@ var stateSyncStepNames = [Steps + 1]string{
 	"state updates",
 	"priority accumulator",
 	"jitter buffer",
-	"snap hard",
+	"blend instead of snap (the mistake)",
 	"compressed updates",
 	"quantize both sides",
 	"adaptive smoothing",
@@ -281,10 +315,10 @@ var stateSyncExplains = [Steps + 1]string{
 	"Both sides simulate; each packet: 32 inputs + 64 float updates by current priority. Grey cubes far down the list are never sent.",
 	"Priority accumulator: priorities add up every tick, sent cubes reset to 0, so every cube gets its turn within the byte budget.",
 	"Jitter buffer: packets wait a few frames and are applied in frame order, so corrections land evenly.",
-	"Snap hard: updates replace the physics state exactly; blending the simulation extrapolated from states that never existed.",
+	"The mistake, as a step: blend the simulation halfway toward each update instead of snapping; it extrapolates from states that never were. Step 5 snaps again.",
 	"Compressed: bounded, quantized positions and velocities and smallest-three orientations: twice the updates per packet.",
 	"Quantize both sides: both worlds snap to the wire's precision before each step, so they extrapolate alike.",
-	"Adaptive smoothing: corrections become error offsets that fade, gently when small, fast when large: no visible pops.",
+	"Adaptive smoothing: offsets fade gently when small, fast when large; orientation on 1 − |w| 0.1-0.5, the article's words (the original's code: |w| 0.2-0.5).",
 	"Beyond: deltas against acked states, positions relative to the player, and resting cubes resent until acked.",
 }
 
@@ -409,6 +443,9 @@ type Stats struct {
 	// to reuse the latest input known, and frames whose input arrived only
 	// thanks to the redundant copies (its newest copy was lost or late).
 	InputsExact, InputsGuessed, InputsRecovered uint64
+	// Corrections: applied updates that moved a cube at all; Pops: those
+	// that moved it more than PopMetres (diverge.go).
+	Corrections, Pops uint64
 }
 
 // Strategy is the state synchronization strategy. Change its settings with

@@ -794,8 +794,18 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 			return "on"
 		},
-		adapt.CongestionKey: func(s Settings) string { return strategy.OnOff(s.CongestionAvoidance) },
-		adapt.PlayoutKey:    func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		adapt.CongestionKey: func(s Settings) string {
+			switch {
+			case !s.CongestionAvoidance:
+				return "off"
+			case s.SimpleCongestion:
+				return "simple (the articles' two modes)"
+			}
+			return "on (the estimator)"
+		},
+		adapt.PlayoutKey:   func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		DivergeKey:   func(s Settings) string { return s.Divergence.String() },
+		RelevanceKey: func(s Settings) string { return strategy.OnOff(s.Relevance) },
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))

@@ -1,0 +1,104 @@
+package statesync
+
+import (
+	"netcubes/cubes"
+	"netcubes/diverge"
+	"netcubes/geom"
+	"netcubes/strategy"
+	"netcubes/viewmodel"
+)
+
+// Design note: divergence on state sync (package diverge). Both sides run
+// the same bit-exact solver, so from step 6 on (quantize both sides) the
+// right's world is the left's exactly and an update changes nothing: the
+// corrections the article's smoothing hides never happen. With the right
+// on another machine they do, and the figures say how many and how large:
+// a correction is an applied update that moved the cube more than the
+// wire's precision (CorrectionMetres, or CorrectionRadians), a pop one
+// that moved it more than PopMetres (the ghost outline's 2 cm). (An
+// update always moves a cube a little: it carries the quantized state,
+// and the right's world is quantized only before the next step.)
+// Quantizing both sides does not save a right with float noise: a
+// micrometre crosses a 0.24 mm step of the grid now and then, and the
+// pile's contacts make the difference grow (the bench: about as many
+// corrections as on another solver).
+
+// DivergeKey cycles the divergence, in state sync and the 2004 strategy.
+const DivergeKey = "D"
+
+// CorrectionMetres and CorrectionRadians: an update that moves a cube
+// further than this corrects it (4 steps of the 4,096-per-metre grid; a
+// smallest-three component's step at 15 bits is 0.1 mrad).
+const (
+	CorrectionMetres  = 0.001
+	CorrectionRadians = 0.002
+)
+
+// PopMetres is the correction that counts as a pop: the distance at which
+// the ghost outline of the true pose shows.
+const PopMetres = 0.02
+
+// divergeControl is D: off, float noise, another machine.
+func (st *Strategy) divergeControl() strategy.Control {
+	return strategy.Control{Key: DivergeKey, Label: "divergence",
+		Help:   "the right's machine: the same / float noise / another solver",
+		Action: strategy.Cycle,
+		Value:  func() string { return st.set.Divergence.String() },
+		Do: func(dir int) {
+			s := st.set
+			s.Divergence = s.Divergence.Next(dir)
+			st.SetSettings(s)
+		}}
+}
+
+// DivergeFlag is -diverge, shared by state sync and the 2004 strategy
+// (one flag, the same usage: the app defines it once).
+func DivergeFlag(set func(diverge.Mode)) strategy.Flag {
+	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004): off (the same), noise (float32 positions) or machine (one solver substep fewer)",
+		diverge.FlagNames, func(i int) { set(diverge.Mode(i)) })
+}
+
+// divergeFlag is st's -diverge.
+func (st *Strategy) divergeFlag() strategy.Flag {
+	return DivergeFlag(func(m diverge.Mode) {
+		s := st.set
+		s.Divergence = m
+		st.SetSettings(s)
+	})
+}
+
+// follow makes the right's world the machine the setting says (a new
+// world when the solver changes), before it steps.
+func (r *stateSyncReceiver) follow(st *Strategy) {
+	w, err := diverge.World(r.world, st.set.Divergence, r.substeps)
+	if err != nil || w == r.world {
+		return // the same machine (a copy of a valid world cannot fail)
+	}
+	r.world = w
+}
+
+// countCorrection counts an applied update that moved cube i from old.
+func (st *Strategy) countCorrection(old, now *cubes.CubeState) {
+	d := old.Position.Sub(now.Position).Len()
+	if d <= CorrectionMetres && geom.AngleBetween(old.Orientation, now.Orientation) <= CorrectionRadians {
+		return
+	}
+	st.stats.Corrections++
+	if d > PopMetres {
+		st.stats.Pops++
+	}
+}
+
+// divergeFacts leads the facts line while the right diverges, or says the
+// corrections whenever there were some.
+func (st *Strategy) divergeFacts() string {
+	ss := &st.stats
+	if st.set.Divergence == diverge.Off && ss.Corrections == 0 {
+		return ""
+	}
+	out := viewmodel.Plural(int(ss.Corrections), "correction") + ", " + viewmodel.Plural(int(ss.Pops), "pop") + " > 2 cm · "
+	if st.set.Divergence != diverge.Off {
+		out = st.set.Divergence.String() + ": " + out
+	}
+	return out
+}
