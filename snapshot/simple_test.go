@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"netcubes/adapt"
 	"netcubes/wire"
 )
 
