@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"netcubes/cubes"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -98,6 +99,8 @@ func (st *Strategy) Facts() string {
 	}
 	if st.set.P2P {
 		parts = append(parts, p2pLine(&r.mesh, h.players))
+	} else if l := relayLine(&r.machines, h.players); l != "" {
+		parts = append(parts, l)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -146,5 +149,24 @@ func p2pLine(ms *mesh, players int) string {
 	}
 	// Parts the HUD may wrap between (" · "): one per machine.
 	cols[0] = fmt.Sprintf("P2P to %d peers each, up/down kbit/s %s", peers, cols[0])
+	return strings.Join(cols, " · ")
+}
+
+// relayLine is each machine's traffic with the host in the last second,
+// kbit/s with headers: up (its cubes and input) and down (the host's
+// relay of everyone's). One part per machine, so the HUD wraps them whole.
+func relayLine(machines *[cubes.MaxPlayers]*machine, players int) string {
+	var cols []string
+	for p := range min(players, len(machines)) {
+		m := machines[p]
+		if m == nil {
+			continue
+		}
+		cols = append(cols, fmt.Sprintf("P%d %.0f/%.0f", p+1, m.up.kbps(), m.down.kbps()))
+	}
+	if len(cols) == 0 {
+		return ""
+	}
+	cols[0] = "relay up/down kbit/s " + cols[0]
 	return strings.Join(cols, " · ")
 }

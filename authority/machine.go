@@ -52,6 +52,10 @@ type machine struct {
 	touched  []bool
 	pairs    []physics.ContactPair
 	stats    machineStats
+	// What crossed this machine's link to the host in the last second,
+	// each way (the relay's figures; written by this instance's own Send
+	// and SendBack only, so the clients' parallel Sends never share one).
+	up, down bytesWindow
 }
 
 // reset starts the machine from the world every machine loads: a freshly
@@ -85,6 +89,7 @@ func (m *machine) reset(ctx strategy.Context) {
 	m.smooth.Resize(n)
 	m.inputs = cubes.Inputs{}
 	m.stats = machineStats{}
+	m.up, m.down = bytesWindow{}, bytesWindow{}
 }
 
 // forget clears what the machine heard and claimed (a reset, a restart).

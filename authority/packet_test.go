@@ -235,3 +235,22 @@ func TestP2PLine(t *testing.T) {
 		t.Errorf("one player: %s", got)
 	}
 }
+
+// TestRelayLine: in the relay each machine's figures are what crossed its
+// own link with the host, each way.
+func TestRelayLine(t *testing.T) {
+	var ms [cubes.MaxPlayers]*machine
+	for p := range 3 {
+		ms[p] = &machine{}
+		for f := range 60 {
+			ms[p].up.add(f, 100*(p+1))
+			ms[p].down.add(f, 1000)
+		}
+	}
+	if got, want := relayLine(&ms, 3), "relay up/down kbit/s P1 48/480 · P2 96/480 · P3 144/480"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := relayLine(&[cubes.MaxPlayers]*machine{}, 3); got != "" {
+		t.Errorf("no machines: %q", got)
+	}
+}

@@ -249,7 +249,9 @@ func (st *Strategy) Send(ctx strategy.Context) {
 			i := u.Index
 			u.Owner, u.OwnSeq, u.AuthSeq = h.t.owner[i], h.t.ownSeq[i], h.t.authSeq[i]
 		})
-	_, _ = ctx.Send(p)
+	n, _ := ctx.Send(p)
+	st.m.down.open(f)
+	st.m.down.add(f, wire.WireBytes(n))
 }
 
 // Acked implements strategy.Strategy.
@@ -323,7 +325,10 @@ func (st *Strategy) SendBack(ctx strategy.Context) {
 			})
 	}
 	st.lie = -1
-	_, _ = ctx.SendBack(p)
+	n, _ := ctx.SendBack(p)
+	f := ctx.Frame()
+	st.m.up.open(f)
+	st.m.up.add(f, wire.WireBytes(n))
 	if st.set.P2P && !st.thin {
 		st.room.mesh.send(st, ctx, p)
 	}
