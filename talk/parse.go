@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"netcubes/internal/cliutil"
 	"os"
 	"sort"
 	"strings"
@@ -164,7 +165,9 @@ func (ctx *parseContext) parsePlay(c *Command, args []word) error {
 	}
 	sc, err := ctx.load(args[0].s)
 	if err != nil {
-		return fmt.Errorf("play: %v", err)
+		// The loader's words may repeat the name whole (a file system's
+		// error does): the line stays one short line.
+		return fmt.Errorf("play: %s", cliutil.OneLine(err.Error()))
 	}
 	c.Name, c.Script = args[0].s, sc
 	return nil

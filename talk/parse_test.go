@@ -188,7 +188,7 @@ func TestParseErrors(t *testing.T) {
 		{"10 strategy teleport", `t.txt:1: unknown strategy "teleport" (strategies: interpolation, compression, statesync, lockstep, predict, authority, rollback, or 1 to 7)`},
 		{"10 set level 14", `t.txt:1: set level: level must be 1..13, got "14"`},
 		// The lists are the catalog's: every setting and key a strategy has.
-		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings: ` + strings.Join(settingNames(catalog.All()), " ") + `)`},
+		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings, the closest first: ` + closestNames("warp-speed", settingNames(catalog.All()), namesBytes) + `)`},
 		{"10 set congestion-avoidance maybe", `t.txt:1: set congestion-avoidance "maybe": no press of F8 gives it (now "off")`},
 		{"10 key Z", `t.txt:1: "Z" is no strategy's setting key (keys: ` + strings.Join(controlKeys(catalog.All()), " ") + `)`},
 		{"10 link latency 9000", `t.txt:1: link latency "9000": want 0..5000 ms, or +N / -N`},
@@ -326,4 +326,21 @@ func fuzzLoader(name string) (*cubes.Script, error) {
 		return cubes.ParseScript(name, strings.NewReader(text))
 	}
 	return nil, fmt.Errorf("no script %q", name)
+}
+
+// TestClosestNames: a mistyped setting is answered with the nearest names
+// first, and the list stays one short line however many settings the
+// strategies have.
+func TestClosestNames(t *testing.T) {
+	names := settingNames(catalog.All())
+	got := closestNames("lockstep-modb", names, namesBytes)
+	if !strings.HasPrefix(got, "lockstep-mode lockstep-delay ") {
+		t.Errorf("closest to lockstep-modb: %s", got)
+	}
+	if len(got) > namesBytes+len(" … and 100 more") || !strings.Contains(got, "more") {
+		t.Errorf("%d bytes, want at most about %d and a count of the rest: %s", len(got), namesBytes, got)
+	}
+	if got := closestNames("b", []string{"c", "bb", "a"}, 100); got != "c bb a" {
+		t.Errorf("ties keep their order: %s", got)
+	}
 }

@@ -3,6 +3,7 @@ package talk
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -201,7 +202,7 @@ func checkSetting(list []strategy.Strategy, fresh func(i int) strategy.Strategy,
 		}
 	}
 	if !found {
-		return fmt.Errorf("unknown setting %s (settings: %s)", quote(name), strings.Join(settingNames(list), " "))
+		return fmt.Errorf("unknown setting %s (settings, the closest first: %s)", quote(name), closestNames(name, settingNames(list), namesBytes))
 	}
 	return nil
 }
@@ -232,4 +233,56 @@ func IsFlag(list []strategy.Strategy, name string) bool {
 		}
 	}
 	return false
+}
+
+// namesBytes bounds the list of names an error offers: every error of a
+// track is one short line, and seven strategies have more settings than
+// a line holds.
+const namesBytes = 300
+
+// closestNames lists names, the closest to w first (by edit distance,
+// ties in their order), as many as fit in most bytes, then how many more
+// there are.
+func closestNames(w string, names []string, most int) string {
+	type scored struct {
+		name string
+		d    int
+	}
+	sc := make([]scored, len(names))
+	for i, n := range names {
+		sc[i] = scored{n, editDistance(w, n)}
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int { return a.d - b.d })
+	out := ""
+	for i, x := range sc {
+		if out != "" && len(out)+1+len(x.name) > most {
+			return fmt.Sprintf("%s … and %d more", out, len(sc)-i)
+		}
+		if out != "" {
+			out += " "
+		}
+		out += x.name
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
