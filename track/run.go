@@ -111,6 +111,11 @@ func (r *run) targets(k int) []int {
 // the key).
 func (r *run) apply(c *Command, m mode) string {
 	s := r.sess
+	if changesMode(c.Op) {
+		// Every caption belongs to the mode that raised it: a desync or
+		// a stall of the mode before must not be read as this one's.
+		r.captions.Reset()
+	}
 	switch c.Op {
 	case OpStrategy:
 		i, ok := catalog.Find(s.Strategies(), c.Name)
@@ -120,7 +125,6 @@ func (r *run) apply(c *Command, m mode) string {
 		if err := s.SetStrategy(i); err != nil {
 			return err.Error()
 		}
-		r.captions.Reset()
 		if mp, ok := s.Strategy().(strategy.Multiplayer); ok && s.NumPlayers() < mp.MinPlayers() && s.Role() != game.RoleRight {
 			// A strategy about several players starts with them.
 			r.players(mp.MinPlayers())
@@ -422,4 +426,12 @@ func setPair(cfg *game.Config, p link.Pair) {
 }
 
 // isRestart reports whether op builds a new session.
+// changesMode reports whether op changes what the right shows and how
+// (the strategy, its sub-mode, one of its settings), so that what the
+// mode before raised is taken down. A restart builds a new run, with a
+// new caption board.
+func changesMode(op Op) bool {
+	return op == OpStrategy || op == OpSubMode || op == OpKey || op == OpSet
+}
+
 func isRestart(op Op) bool { return op == OpReset || op == OpScene || op == OpRestart }
