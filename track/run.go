@@ -135,6 +135,7 @@ func (r *run) apply(c *Command, m mode) string {
 		if s.LinksRestored() {
 			// The strategy left had chosen the link (lockstep's modes):
 			// the presenter's is back.
+			r.renameRestored()
 			return fmt.Sprintf("%s · link restored: %s", s.Strategy().Name(), r.LinkName(s.Shown()))
 		}
 		return s.Strategy().Name()
@@ -426,6 +427,21 @@ func setPair(cfg *game.Config, p link.Pair) {
 }
 
 // isRestart reports whether op builds a new session.
+// renameRestored names the links the session brought back: a client
+// whose link is its preset's again is on that preset, not "custom" (an
+// edit of a strategy's chosen link is gone with it).
+func (r *run) renameRestored() {
+	s := r.sess
+	for k := range s.NumClients() {
+		if ch := r.st.choice(k); ch.Custom && s.LinksOf(k) == ch.Preset.Pair() {
+			ch.Custom = false
+		}
+	}
+	if r.st.def.Custom && s.DefaultLinks() == r.st.def.Preset.Pair() {
+		r.st.def.Custom = false
+	}
+}
+
 // changesMode reports whether op changes what the right shows and how
 // (the strategy, its sub-mode, one of its settings), so that what the
 // mode before raised is taken down. A restart builds a new run, with a
