@@ -446,6 +446,7 @@ func (s *Session) ownLinks() bool {
 // presenter's links. A key that leaves the choice as it was leaves the
 // links alone, so the link keys' changes since stay.
 func (s *Session) SettingsChanged() {
+	s.errs.hasPrev = false // a new setting's first picture is not a pop
 	restored := s.restored
 	s.followChosenLink(false)
 	s.restored = restored
@@ -536,6 +537,9 @@ func (s *Session) activate(i int) {
 func (s *Session) SubMode(dir int) string {
 	st := s.strategies[s.active]
 	msg := st.SubMode(dir)
+	// How the right is drawn changed (a render mode, a delay): the jump
+	// from the old picture to the new is not a pop.
+	s.errs.hasPrev = false
 	restored := s.restored
 	s.followChosenLink(true)
 	s.restored = restored
