@@ -77,9 +77,11 @@ func TestLockstepByKeyKeepsOwnLinks(t *testing.T) {
 		t.Errorf("ticks naming each player: %v; want player 4 (terrible) named most", blamed)
 	}
 	// A key of lockstep's that leaves its choice as it was leaves them.
-	byKey.SettingsChanged()
-	if got := byKey.ClientLinks(); got[3] != want[3] || got[0] != want[0] {
-		t.Errorf("a lockstep key replaced the links: %+v", got)
+	for _, s := range []*game.Session{byKey, started} {
+		s.SettingsChanged()
+		if got := s.ClientLinks(); got[3] != want[3] || got[1] != want[1] {
+			t.Errorf("a lockstep key replaced the links: %+v", got)
+		}
 	}
 }
 

@@ -209,6 +209,12 @@ func New(cfg Config) (*Session, error) {
 	}
 	if cfg.ChosenLink {
 		s.followChosenLink(true)
+	} else if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
+		// Started on the command line's links: the choice is seen, so a
+		// key that leaves it as it was (a delay) leaves them alone.
+		if _, name, chooses := lc.ChosenLink(); chooses {
+			s.chosen = name
+		}
 	}
 	s.resetNetwork()
 	s.hist.record(0, s.left)

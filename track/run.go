@@ -389,7 +389,9 @@ func (r *run) restart(op Op, m mode) string {
 	case OpScene:
 		i := cfg.Start
 		snaps[i] = d.baseSnap[i]
-		cfg.ChosenLink = true
+		// The strategy's own link (lockstep's mode), unless the clients
+		// had links of their own at start: a switch keeps those too.
+		cfg.ChosenLink = !ownLinks(cfg.ClientLinks)
 		base := d.baseStage.clone()
 		r.st.links, r.st.def = base.links, base.def
 	case OpRestart:
@@ -440,6 +442,17 @@ func (r *run) renameRestored() {
 	if r.st.def.Custom && s.DefaultLinks() == r.st.def.Preset.Pair() {
 		r.st.def.Custom = false
 	}
+}
+
+// ownLinks reports whether the clients' links are not all the same (a
+// per-client preset list).
+func ownLinks(l []link.Pair) bool {
+	for _, p := range l {
+		if p != l[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // changesMode reports whether op changes what the right shows and how
