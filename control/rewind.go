@@ -73,7 +73,7 @@ func (d *Director) Jump() (what string, done float64, ok bool) {
 		return "", 0, false
 	}
 	at := d.cur.at
-	start := d.cur.at
+	start := j.from // forward: the current run, stepped from here
 	if j.back {
 		at = j.r.at
 		start = d.pointFor(j.target).at
@@ -113,6 +113,8 @@ func (d *Director) Back(n int) { d.GoTo(d.cur.at - n) }
 // plays on from there, and the log forgets what came after.
 func (d *Director) GoTo(t int) {
 	if d.job != nil {
+		// Not dropped without a word: one jump at a time.
+		d.say("%s: a moment", d.job.what())
 		return
 	}
 	t = max(t, d.presenterT)
@@ -137,6 +139,7 @@ func (d *Director) GoTo(t int) {
 // NextCaption goes forward to the track's next caption, fast.
 func (d *Director) NextCaption() {
 	if d.job != nil {
+		d.say("%s: a moment", d.job.what())
 		return
 	}
 	if !d.trOn {

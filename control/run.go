@@ -112,6 +112,11 @@ func (r *run) targets(k int) []int {
 // the key).
 func (r *run) apply(c *talk.Command, m mode) string {
 	s := r.sess
+	if changesMode(c.Op) {
+		// Every caption belongs to the mode that raised it: a desync or
+		// a stall of the mode before must not be read as this one's.
+		r.captions.Reset()
+	}
 	switch c.Op {
 	case talk.OpStrategy:
 		i, ok := catalog.Find(s.Strategies(), c.Name)
@@ -121,7 +126,6 @@ func (r *run) apply(c *talk.Command, m mode) string {
 		if err := s.SetStrategy(i); err != nil {
 			return err.Error()
 		}
-		r.captions.Reset()
 		if mp, ok := s.Strategy().(strategy.Multiplayer); ok && s.NumPlayers() < mp.MinPlayers() && s.Role() != game.RoleRight {
 			// A strategy about several players starts with them.
 			r.players(mp.MinPlayers())
@@ -132,6 +136,7 @@ func (r *run) apply(c *talk.Command, m mode) string {
 		if s.LinksRestored() {
 			// The strategy left had chosen the link (lockstep's modes):
 			// the presenter's is back.
+			r.renameRestored()
 			return fmt.Sprintf("%s · link restored: %s", s.Strategy().Name(), r.LinkName(s.Shown()))
 		}
 		return s.Strategy().Name()
@@ -385,7 +390,9 @@ func (r *run) restart(op talk.Op, m mode) string {
 	case talk.OpScene:
 		i := cfg.Start
 		snaps[i] = d.baseSnap[i]
-		cfg.ChosenLink = true
+		// The strategy's own link (lockstep's mode), unless the clients
+		// had links of their own at start: a switch keeps those too.
+		cfg.ChosenLink = !ownLinks(cfg.ClientLinks)
 		base := d.baseStage.clone()
 		r.st.links, r.st.def = base.links, base.def
 	case talk.OpRestart:
@@ -425,4 +432,38 @@ func setPair(cfg *game.Config, p link.Pair) {
 // isRestart reports whether op builds a new session.
 func isRestart(op talk.Op) bool {
 	return op == talk.OpReset || op == talk.OpScene || op == talk.OpRestart
+}
+
+// renameRestored names the links the session brought back: a client
+// whose link is its preset's again is on that preset, not "custom" (an
+// edit of a strategy's chosen link is gone with it).
+func (r *run) renameRestored() {
+	s := r.sess
+	for k := range s.NumClients() {
+		if ch := r.st.choice(k); ch.Custom && s.LinksOf(k) == ch.Preset.Pair() {
+			ch.Custom = false
+		}
+	}
+	if r.st.def.Custom && s.DefaultLinks() == r.st.def.Preset.Pair() {
+		r.st.def.Custom = false
+	}
+}
+
+// ownLinks reports whether the clients' links are not all the same (a
+// per-client preset list).
+func ownLinks(l []link.Pair) bool {
+	for _, p := range l {
+		if p != l[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// changesMode reports whether op changes what the right shows and how
+// (the strategy, its sub-mode, one of its settings), so that what the
+// mode before raised is taken down. A restart builds a new run, with a
+// new caption board.
+func changesMode(op talk.Op) bool {
+	return op == talk.OpStrategy || op == talk.OpSubMode || op == talk.OpKey || op == talk.OpSet
 }

@@ -45,8 +45,13 @@ type client struct {
 	// one does. The right that takes the slot starts it over (Reset).
 	parked bool
 
-	link            link.Pair // the conditions of the two directions
-	linkBy          string    // what set them, when a strategy's mode did
+	link   link.Pair // the conditions of the two directions
+	linkBy string    // what set them, when a strategy's mode did
+	// home is the presenter's link from before a strategy chose one, kept
+	// when the presenter edited the chosen link by hand and the strategy
+	// was left: the edit stays on the wire, but a strategy that chooses
+	// again must bring back home, not a link derived from its own choice.
+	home            *link.Pair
 	toRight, toLeft *link.Link
 	leftEP, rightEP *wire.Endpoint
 

@@ -230,6 +230,12 @@ func New(cfg Config) (*Session, error) {
 	}
 	if cfg.ChosenLink {
 		s.followChosenLink(true)
+	} else if lc, ok := s.strategies[s.active].(strategy.LinkChooser); ok {
+		// Started on the command line's links: the choice is seen, so a
+		// key that leaves it as it was (a delay) leaves them alone.
+		if _, name, chooses := lc.ChosenLink(); chooses {
+			s.chosen = name
+		}
 	}
 	s.resetNetwork()
 	s.hist.record(0, s.left)
@@ -437,9 +443,40 @@ func (s *Session) SetStrategy(i int) error {
 	}
 	s.activate(i)
 	s.restored = false
-	s.followChosenLink(true)
+	if !s.keepOwnLinks() {
+		s.followChosenLink(true)
+	}
 	s.resetNetwork()
 	return nil
+}
+
+// keepOwnLinks reports whether a switch to the active strategy keeps the
+// clients' links although it chooses one (lockstep's modes), and takes
+// note of its choice: when the clients are on links of their own (a
+// per-client preset list), as when the app starts in that strategy with
+// them. The lesson of several players in lockstep (the slowest link
+// stalls everyone) needs the links; a sub-mode step then applies the
+// mode's own as usual.
+func (s *Session) keepOwnLinks() bool {
+	lc, ok := s.strategies[s.active].(strategy.LinkChooser)
+	if !ok || s.before != nil || !s.ownLinks() {
+		return false
+	}
+	_, name, chooses := lc.ChosenLink()
+	if chooses {
+		s.chosen = name
+	}
+	return chooses
+}
+
+// ownLinks reports whether the clients' links are not all the same.
+func (s *Session) ownLinks() bool {
+	for _, c := range s.clients[1:] {
+		if c.link != s.clients[0].link {
+			return true
+		}
+	}
+	return false
 }
 
 // SettingsChanged tells the session that a key changed the active
@@ -449,6 +486,7 @@ func (s *Session) SetStrategy(i int) error {
 // presenter's links. A key that leaves the choice as it was leaves the
 // links alone, so the link keys' changes since stay.
 func (s *Session) SettingsChanged() {
+	s.errs.hasPrev = false // a new setting's first picture is not a pop
 	restored := s.restored
 	s.followChosenLink(false)
 	s.restored = restored
@@ -483,9 +521,10 @@ func (s *Session) restoreLinks() {
 	}
 	for k, c := range s.clients {
 		if c.linkBy == "" {
-			continue
+			continue // set by hand since: it stays
 		}
 		c.setLinks(s.linkBefore(k))
+		c.home = nil
 		s.restored = true
 	}
 	if s.linkBy != "" {
@@ -538,6 +577,9 @@ func (s *Session) activate(i int) {
 func (s *Session) SubMode(dir int) string {
 	st := s.strategies[s.active]
 	msg := st.SubMode(dir)
+	// How the right is drawn changed (a render mode, a delay): the jump
+	// from the old picture to the new is not a pop.
+	s.errs.hasPrev = false
 	restored := s.restored
 	s.followChosenLink(true)
 	s.restored = restored
@@ -554,6 +596,12 @@ func (s *Session) applyChosenLink(c link.Config, name string) {
 	if s.before == nil {
 		s.before = append(s.before, s.defaultLinks())
 		for _, cl := range s.clients {
+			// A link edited from a strategy's choice is not the
+			// presenter's own: its home is what leaving brings back.
+			if cl.home != nil {
+				s.before = append(s.before, *cl.home)
+				continue
+			}
 			s.before = append(s.before, cl.link)
 		}
 	}
@@ -623,8 +671,8 @@ func (s *Session) SetLink(c link.Config) { s.SetLinks(link.Symmetric(c)) }
 // its own, live.
 func (s *Session) SetLinks(p link.Pair) {
 	s.setDefaultLinks(p)
-	for _, cl := range s.clients {
-		cl.setLinks(p)
+	for k := range s.clients {
+		s.SetClientLinks(k, p)
 	}
 }
 
@@ -634,8 +682,30 @@ func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link
 // SetClientLinks changes client k's conditions, each direction its own.
 func (s *Session) SetClientLinks(k int, p link.Pair) {
 	if k >= 0 && k < len(s.clients) {
-		s.clients[k].setLinks(p)
+		c := s.clients[k]
+		switch {
+		case isPreset(p) || s.before == nil && c.linkBy == "":
+			// A preset, or a link set outside any strategy's choice:
+			// the presenter's own.
+			c.home = nil
+		case c.linkBy != "" && c.home == nil && s.before != nil:
+			// Numbers edited from a strategy's choice: the link before
+			// it is still this client's home.
+			home := s.linkBefore(k)
+			c.home = &home
+		}
+		c.setLinks(p)
 	}
+}
+
+// isPreset reports whether p is one of the link presets.
+func isPreset(p link.Pair) bool {
+	for q := link.Preset(0); q < link.NumPresets; q++ {
+		if q.Pair() == p {
+			return true
+		}
+	}
+	return false
 }
 
 // ClientLinks are every client's conditions, in client order.

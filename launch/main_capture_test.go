@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/gif"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -164,4 +166,38 @@ func pixelsDiffer(a, b image.Image) string {
 		return ""
 	}
 	return fmt.Sprintf("%d pixels, the first at %s", n, first)
+}
+
+// TestCaptureWithoutDisplayKeepsTheFile: -video or -capture with no
+// display fails in one line (no "captured 0 frames" before it) and leaves
+// a video already at that path as it was: a failed run never replaces a
+// good file, nor leaves a half-written one beside it.
+func TestCaptureWithoutDisplayKeepsTheFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only X11 needs $DISPLAY: macOS and Windows always have a window system")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	good := []byte("GIF89a: the talk's good clip")
+	gif := filepath.Join(dir, "talk.gif")
+	if err := os.WriteFile(gif, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runApp(t, []string{"DISPLAY=", "WAYLAND_DISPLAY="},
+		append(smallWindow, "-frames", "30", "-video", gif, "-capture", filepath.Join(dir, "png"))...)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1:\n%s", err, out)
+	}
+	if strings.Contains(out, "captured") || !strings.HasPrefix(out, "netcubes: no display") {
+		t.Errorf("want one line saying there is no display, got:\n%s", out)
+	}
+	if got, err := os.ReadFile(gif); err != nil || !bytes.Equal(got, good) {
+		t.Errorf("the good file was replaced: %q, %v", got, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "talk.gif" && e.Name() != "png" {
+			t.Errorf("a failed run left %s behind", e.Name())
+		}
+	}
 }

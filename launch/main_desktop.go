@@ -130,7 +130,11 @@ func run(o options) error {
 		os.Exit(128 + int(sig))
 	}()
 	app, err := ui.Run(o.ui)
-	if app != nil {
+	if app != nil && err != nil {
+		// A failed run (no display, an error) captured nothing worth
+		// keeping, and must not replace a good video with its own.
+		app.AbortCapture()
+	} else if app != nil {
 		summary, cerr := app.FinishCapture()
 		if cerr != nil {
 			fmt.Fprintf(os.Stderr, "netcubes: capture: %v\n", cerr)

@@ -169,18 +169,20 @@ func (st *Strategy) SetDelayMs(ms float64) {
 // MaxDelayMs is the longest playout delay offered.
 const MaxDelayMs = 1000
 
-// modeName is the mode's name, unless the presenter has since changed the
-// link the mode chose: then the name would describe a link that is no
-// longer on the wire (the HUD's network column says what is).
+// modeName is the mode's name, unless the link on the wire is not the one
+// the mode chose: then the name would describe a link that is not there
+// (the HUD's network column says what is). Not "changed by hand": the
+// links may be the command line's (a per-client preset list), kept when
+// lockstep was chosen.
 func (st *Strategy) modeName() string {
 	m := Modes[st.mode]
 	if !st.hasLink || st.link == m.Link {
 		return m.Name
 	}
 	if m.NonDeterministic {
-		return "non-deterministic, link changed by hand"
+		return "non-deterministic, on a link other than the mode's"
 	}
-	return "deterministic, link changed by hand"
+	return "deterministic, on a link other than the mode's"
 }
 
 // seeLink notes the session's link (each tick, on either side).

@@ -186,7 +186,8 @@ func TestLockstepSubModesSetTheLink(t *testing.T) {
 
 // TestLockstepModeNameFollowsTheLink: a mode's name describes the link it
 // chose ("UDP 125 ms, 25 % loss"); once the presenter changes the link by
-// hand (a preset, a link key), the title says so instead of naming a link
+// hand (a preset, a link key), the title says the link is not the mode's
+// (not "by hand": the command line's links are not) instead of naming a link
 // that is no longer on the wire, and the next mode names its own again.
 func TestLockstepModeNameFollowsTheLink(t *testing.T) {
 	s, st := session(t, 0, link.Config{})
@@ -199,7 +200,7 @@ func TestLockstepModeNameFollowsTheLink(t *testing.T) {
 	}
 	s.SetLink(link.PresetIntercontinental.Config())
 	s.Step(cubes.Input{})
-	if m := st.Mode(); strings.Contains(m, Modes[5].Name) || !strings.Contains(m, "changed by hand") {
+	if m := st.Mode(); strings.Contains(m, Modes[5].Name) || !strings.Contains(m, "on a link other than the mode's") {
 		t.Errorf("mode 6 on the intercontinental preset: %q", m)
 	}
 	s.SubMode(+1)

@@ -619,6 +619,12 @@ type snapshotReceiver struct {
 	showing bool // ip is valid this tick
 	stats   receiverStats
 	ad      recvAdapt // the adaptive delay (adapt.go)
+
+	// midRun: reset after the world's start (a switch to the strategy, a
+	// step that starts over): the initial world is not the left's now, so
+	// until the first snapshot the right shows nothing rather than the
+	// fresh grid as if it were the world.
+	midRun bool
 }
 
 func (r *snapshotReceiver) build(cfg Config, n int) {
@@ -655,6 +661,7 @@ func (r *snapshotReceiver) reset(initial []cubes.CubeState, frame int) {
 	r.ad.reset()
 	r.hasNewest = false
 	r.showing = false
+	r.midRun = frame > 0
 	r.ip = Interpolation{}
 	r.stats = receiverStats{}
 }
@@ -905,6 +912,9 @@ func (r *snapshotReceiver) update(now int, cfg *Config) {
 
 func (r *snapshotReceiver) view(v *viewmodel.View, halves []float64) (float64, bool) {
 	v.Player = cubes.Player
+	if !r.showing && r.midRun {
+		return 0, false
+	}
 	if !r.showing {
 		for i := range r.poses {
 			p := &r.poses[i]

@@ -748,7 +748,8 @@ func TestSnapshotLiveSettings(t *testing.T) {
 
 // TestSnapshotStartup: before any packet the right shows the initial state
 // (reporting nothing to compare); a strategy reset at frame 0 interpolates
-// out of the initial state, one reset later waits for its first snapshot.
+// out of the initial state, one reset later waits for its first snapshot
+// showing nothing (the initial state is not the world then).
 func TestSnapshotStartup(t *testing.T) {
 	sc := loadScript(t, "katamari")
 	s, st := snapSession(t, link.PresetIntercontinental.Config(), nil)
@@ -777,15 +778,20 @@ func TestSnapshotStartup(t *testing.T) {
 	if m := s.Metrics(); m.Valid {
 		t.Fatal("valid right after a restart")
 	}
-	waited := 0
+	waited, empty := 0, 0
 	for !s.Metrics().Valid {
 		s.Step(sc.InputAt(s.Frame()))
 		if waited++; waited > 30 {
 			t.Fatal("no view 30 ticks after a restart")
 		}
-		if v := s.RightView(); v.Cubes[1].Position.Sub(initial[1].Position).Len() > 0.002 {
-			t.Fatal("while waiting, the right should show the initial state")
+		if len(s.RightView().Cubes) == 0 {
+			empty++
 		}
+	}
+	// Until the first packet (~7 ticks) there is nothing to show: the
+	// fresh grid is not the world now.
+	if empty < 5 {
+		t.Errorf("the right showed something on %d of the %d ticks before its first packet", waited-empty, min(waited, 7))
 	}
 	// First packet after ~7 ticks, then the 5-tick delay.
 	if waited < 10 || waited > 15 {

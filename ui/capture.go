@@ -87,6 +87,10 @@ type capturer struct {
 	ffmpeg *exec.Cmd
 	pipe   io.WriteCloser
 	gif    *clip.GIF
+	// partial is where the video is written until the run ends well: a
+	// failed run (no display, an error) must never replace a good file
+	// at o.Video, so the video takes its name only once it is complete.
+	partial string
 
 	start    time.Time
 	said     time.Time
@@ -114,6 +118,12 @@ func newCapturer(o Capture, w, h, total int) (*capturer, error) {
 			return nil, err
 		}
 	}
+	if o.Video != "" {
+		// Beside the file (a rename does not cross disks), with its
+		// extension (ffmpeg picks the format by it), hidden.
+		dir, base := filepath.Split(o.Video)
+		c.partial = filepath.Join(dir, "."+strings.TrimSuffix(base, filepath.Ext(base))+".partial"+filepath.Ext(base))
+	}
 	switch {
 	case o.Video == "":
 	case IsGIF(o.Video):
@@ -121,7 +131,7 @@ func newCapturer(o Capture, w, h, total int) (*capturer, error) {
 	default:
 		cmd := exec.Command("ffmpeg", "-y", "-loglevel", "error",
 			"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", w, h), "-framerate", "60", "-i", "-",
-			"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", o.Video)
+			"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", c.partial)
 		cmd.Stderr = os.Stderr
 		pipe, err := cmd.StdinPipe()
 		if err != nil {
@@ -224,11 +234,47 @@ func (c *capturer) take(screen *ebiten.Image, n int) {
 	c.taken = n
 }
 
-// close waits for every frame to be written and finishes the outputs.
+// close waits for every frame to be written and finishes the outputs:
+// the video takes its name only if it holds at least one frame and
+// nothing failed; otherwise the file at that name is left as it was.
 func (c *capturer) close() error {
 	if c.finished {
 		return nil
 	}
+	err := c.stop()
+	if c.gif != nil && err == nil {
+		err = c.gif.Save(c.partial)
+	}
+	if err == nil && c.written == 0 {
+		err = errors.New("no frame was drawn")
+	}
+	if c.partial != "" {
+		if err == nil {
+			err = os.Rename(c.partial, c.o.Video)
+		}
+		if err != nil {
+			os.Remove(c.partial)
+			err = fmt.Errorf("%v: %s left as it was", err, c.o.Video)
+		}
+	}
+	c.progress(true)
+	return err
+}
+
+// abort ends a capture whose run failed: the frames in flight are
+// dropped with the partial video, and nothing is said or renamed.
+func (c *capturer) abort() {
+	if c.finished {
+		return
+	}
+	c.stop()
+	if c.partial != "" {
+		os.Remove(c.partial)
+	}
+}
+
+// stop closes the queue and waits for the writer (and ffmpeg) to end.
+func (c *capturer) stop() error {
 	c.finished = true
 	close(c.frames)
 	err := <-c.done
@@ -240,10 +286,6 @@ func (c *capturer) close() error {
 			err = fmt.Errorf("ffmpeg: %v", werr)
 		}
 	}
-	if c.gif != nil && err == nil {
-		err = c.gif.Save(c.o.Video)
-	}
-	c.progress(true)
 	return err
 }
 
@@ -310,4 +352,12 @@ func (a *App) FinishCapture() (string, error) {
 		return "", err
 	}
 	return a.cap.summary(a.d), nil
+}
+
+// AbortCapture drops the capture of a run that failed (no display, an
+// error): a video already at the path is left as it was.
+func (a *App) AbortCapture() {
+	if a.cap != nil {
+		a.cap.abort()
+	}
 }
