@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"netcubes/wire"
 	"reflect"
 	"runtime"
 	"testing"
@@ -143,11 +144,19 @@ func TestSwitchReleases(t *testing.T) {
 		if err := s.SetStrategy(i); err != nil {
 			t.Fatal(err)
 		}
-		for range 30 {
+		// A snapshot view shows nothing until its first snapshot has
+		// played out (350 ms of interpolation delay over the 125 ms of
+		// the intercontinental link, at 10 snapshots a second): 2 s is
+		// ample for every strategy.
+		n := 0
+		for range 2 * wire.TicksPerSecond {
 			s.Step(sc.InputAt(s.Frame()))
+			if n = len(s.RightView().Cubes); n == s.Left().NumCubes() {
+				break
+			}
 		}
-		if n := len(s.RightView().Cubes); n != s.Left().NumCubes() {
-			t.Errorf("%s after the switch back: %d cubes in the right view", st.ID(), n)
+		if n != s.Left().NumCubes() {
+			t.Errorf("%s 2 s after the switch back: %d cubes in the right view", st.ID(), n)
 		}
 	}
 }
