@@ -803,9 +803,9 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			}
 			return "on (the estimator)"
 		},
-		adapt.PlayoutKey:   func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
-		DivergeKey:   func(s Settings) string { return s.Divergence.String() },
-		RelevanceKey: func(s Settings) string { return strategy.OnOff(s.Relevance) },
+		adapt.PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
+		DivergeKey:       func(s Settings) string { return s.Divergence.String() },
+		RelevanceKey:     func(s Settings) string { return strategy.OnOff(s.Relevance) },
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
