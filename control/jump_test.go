@@ -1,12 +1,12 @@
 package control
 
 import (
-	"netcubes/talk"
 	"strings"
 	"testing"
 	"time"
 
 	"netcubes/cubes"
+	"netcubes/talk"
 )
 
 // pageDownTrack has a caption 2 s in, for PageDown to go forward to.

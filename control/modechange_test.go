@@ -1,12 +1,12 @@
 package control
 
 import (
-	"netcubes/talk"
 	"testing"
 
 	"netcubes/catalog"
 	"netcubes/cubes"
 	"netcubes/strategy"
+	"netcubes/talk"
 )
 
 // TestModeChangeClearsCaptions: every caption and alarm belongs to the

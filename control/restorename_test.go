@@ -1,12 +1,12 @@
 package control
 
 import (
-	"netcubes/link"
-	"netcubes/talk"
 	"strings"
 	"testing"
 
 	"netcubes/cubes"
+	"netcubes/link"
+	"netcubes/talk"
 )
 
 // TestRestoredLinkNamed: mobile, 4, mode 5, K (loss +1 % by hand), 3,

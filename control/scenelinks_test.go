@@ -1,11 +1,11 @@
 package control
 
 import (
-	"netcubes/talk"
 	"testing"
 
 	"netcubes/cubes"
 	"netcubes/link"
+	"netcubes/talk"
 )
 
 // TestSceneKeepsOwnLinks: with a link per client, Home in lockstep (the
