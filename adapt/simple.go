@@ -183,3 +183,19 @@ func (s *Simple) ReasonAs(good, bad string) string {
 
 // Last is the last change of mode or recovery time, for the HUD.
 func (s *Simple) Last() string { return s.last }
+
+// SimpleRule is a sender's Simple, made on first use (a sender that never
+// turns the rule on keeps none), and whether the rule was in force last
+// tick (a switch to it starts it over).
+type SimpleRule struct {
+	s  *Simple
+	On bool
+}
+
+// Rule is the sender's Simple.
+func (r *SimpleRule) Rule() *Simple {
+	if r.s == nil {
+		r.s = NewSimple(DefaultSimpleConfig())
+	}
+	return r.s
+}

@@ -84,7 +84,7 @@ type snapshotAdapt struct {
 	// observe, when set (the bench), sees every tick's sample.
 	observe func(adapt.Sample)
 	// simple is the articles' simple congestion avoidance (simple.go).
-	simple simpleRule
+	simple adapt.SimpleRule
 	// chosen is the presenter's rate, the ceiling; applied the rate this
 	// adaptation last set (a different Rate means the presenter chose).
 	chosen, applied Rate
@@ -112,8 +112,8 @@ func (a *snapshotAdapt) reset(st *Strategy) {
 	a.estimator().Reset()
 	a.tr.Reset()
 	a.on = false
-	a.simple.rule().Reset()
-	a.simple.on = false
+	a.simple.Rule().Reset()
+	a.simple.On = false
 	if st.cfg.Rate != a.applied || a.chosen == 0 {
 		a.chosen = st.cfg.Rate // the presenter's, not one this adaptation set
 	}
@@ -220,7 +220,7 @@ func (a *snapshotAdapt) reason(now int) string {
 	if a.last != "" && now-a.lastAt < 5*wire.TicksPerSecond {
 		return a.last
 	}
-	if a.simple.on {
+	if a.simple.On {
 		return a.simpleReason()
 	}
 	return a.estimator().Reason()

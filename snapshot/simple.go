@@ -51,20 +51,6 @@ func (st *Strategy) congestionFlag() strategy.Flag {
 		})
 }
 
-// simpleRule is the simple congestion avoidance's state on the left.
-type simpleRule struct {
-	s  *adapt.Simple
-	on bool // in force last tick
-}
-
-// rule is the left's Simple, made on first use.
-func (r *simpleRule) rule() *adapt.Simple {
-	if r.s == nil {
-		r.s = adapt.NewSimple(adapt.DefaultSimpleConfig())
-	}
-	return r.s
-}
-
 // simpleRate is the rate of the rule's mode: the highest of Rates at most
 // its packets a second, and at most the presenter's.
 func simpleRate(pps int, chosen Rate) Rate {
@@ -80,11 +66,11 @@ func simpleRate(pps int, chosen Rate) Rate {
 // sample, and the rate it sets.
 func (a *snapshotAdapt) simpleSend(cfg *Config, smp adapt.Sample, now int) {
 	on := cfg.CongestionAvoidance && cfg.SimpleCongestion
-	s := a.simple.rule()
-	if on && !a.simple.on {
+	s := a.simple.Rule()
+	if on && !a.simple.On {
 		s.Reset()
 	}
-	a.simple.on = on
+	a.simple.On = on
 	s.Update(smp)
 	if !on {
 		return
@@ -99,8 +85,8 @@ func (a *snapshotAdapt) simpleSend(cfg *Config, smp adapt.Sample, now int) {
 
 // simpleReason is the rule's mode and why, in the rates it sets.
 func (a *snapshotAdapt) simpleReason() string {
-	c := a.simple.rule().Config()
-	return a.simple.rule().ReasonAs(simpleRate(c.GoodPPS, a.chosen).String(), simpleRate(c.BadPPS, a.chosen).String())
+	c := a.simple.Rule().Config()
+	return a.simple.Rule().ReasonAs(simpleRate(c.GoodPPS, a.chosen).String(), simpleRate(c.BadPPS, a.chosen).String())
 }
 
 // simpleExplain is the top line under the simple rule.

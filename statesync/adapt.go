@@ -93,8 +93,8 @@ func (a *stateSyncAdapt) reset(st *Strategy) {
 	a.est.Reset()
 	a.tr.Reset()
 	a.on = st.congestionAvoidance()
-	a.simple.rule().Reset()
-	a.simple.on = st.simpleCongestion()
+	a.simple.Rule().Reset()
+	a.simple.On = st.simpleCongestion()
 	a.jit.Reset()
 	a.hold.Reset()
 	a.frames = 0

@@ -99,7 +99,7 @@ func runCapStep(b strategy.Bench, step int, mode capMode) (*capStepRun, error) {
 			if st.Estimator().State() == adapt.StateBackOff {
 				r.backOffs++
 			}
-			if g := st.adapt.simple.rule().Good(); g != good {
+			if g := st.adapt.simple.Rule().Good(); g != good {
 				if !g {
 					r.drops++
 				}
@@ -111,7 +111,7 @@ func runCapStep(b strategy.Bench, step int, mode capMode) (*capStepRun, error) {
 		})
 	}
 	r.rejected, r.late = s.Metrics().Rejected, st.Stats().LatePackets
-	r.recovery = st.adapt.simple.rule().RecoveryTicks()
+	r.recovery = st.adapt.simple.Rule().RecoveryTicks()
 	return r, nil
 }
 

@@ -64,40 +64,30 @@ func (st *Strategy) congestionFlag() strategy.Flag {
 		})
 }
 
-// simpleRule is the simple congestion avoidance's state on the left.
-type simpleRule struct {
-	s  *adapt.Simple
-	on bool // in force last tick
-}
-
-// rule is the left's Simple, made on first use.
-func (r *simpleRule) rule() *adapt.Simple {
-	if r.s == nil {
-		r.s = adapt.NewSimple(adapt.DefaultSimpleConfig())
-	}
-	return r.s
-}
-
 // simpleCongestion reports whether the simple rule sets the budget.
 func (st *Strategy) simpleCongestion() bool {
 	return st.congestionAvoidance() && st.set.SimpleCongestion
 }
 
+// simpleRule is the simple congestion avoidance's state on the left,
+// with what it means for state sync's budget.
+type simpleRule struct{ adapt.SimpleRule }
+
 // update feeds the tick's sample; a fresh start (bad mode) when the rule
 // comes into force.
 func (r *simpleRule) update(st *Strategy, smp adapt.Sample) {
 	on := st.simpleCongestion()
-	if on && !r.on {
-		r.rule().Reset()
+	if on && !r.On {
+		r.Rule().Reset()
 	}
-	r.on = on
-	r.rule().Update(smp)
+	r.On = on
+	r.Rule().Update(smp)
 }
 
 // simpleBudgetKbps is the budget in the rule's mode: the setting in good
 // mode, a third of it in bad (at least MinAdaptKbps).
 func (r *simpleRule) simpleBudgetKbps(setting int) int {
-	s := r.rule()
+	s := r.Rule()
 	if s.Good() {
 		return setting
 	}
@@ -108,7 +98,7 @@ func (r *simpleRule) simpleBudgetKbps(setting int) int {
 
 // reason is the rule's mode and why, in a budget's words.
 func (r *simpleRule) reason(setting int) string {
-	return r.rule().ReasonAs(fmt.Sprintf("%d kbit/s", setting), fmt.Sprintf("a third, %d kbit/s", r.simpleBudgetKbps(setting)))
+	return r.Rule().ReasonAs(fmt.Sprintf("%d kbit/s", setting), fmt.Sprintf("a third, %d kbit/s", r.simpleBudgetKbps(setting)))
 }
 
 // explain is the top line under the simple rule.

@@ -41,6 +41,7 @@ import (
 	"strings"
 
 	"netcubes/cubes"
+	"netcubes/internal/stepcost"
 	"netcubes/physics"
 )
 
@@ -184,35 +185,24 @@ func runPhysics(out io.Writer, rounds int, ode string, extra []engine) error {
 	ref := -1.0
 	for _, e := range engines {
 		if e.name == "ODE" {
-			ref = percentile(e.times, 0.5)
+			ref = stepcost.Percentile(e.times, 0.5)
 		}
 	}
 	fmt.Fprintf(out, "%-12s %8s %8s %8s %8s  %-15s %s\n", "engine", "median", "p95", "p99", "worst", "ball", "median/ODE")
 	for _, e := range engines {
-		med := percentile(e.times, 0.5)
+		med := stepcost.Percentile(e.times, 0.5)
 		ratio := "-"
 		if ref > 0 {
 			ratio = fmt.Sprintf("%.2f", med/ref)
 		}
 		fmt.Fprintf(out, "%-12s %8.3f %8.3f %8.3f %8.3f  %-15s %s\n", e.name, med,
-			percentile(e.times, 0.95), percentile(e.times, 0.99), percentile(e.times, 1), ballRange(e.balls), ratio)
+			stepcost.Percentile(e.times, 0.95), stepcost.Percentile(e.times, 0.99), stepcost.Percentile(e.times, 1), ballRange(e.balls), ratio)
 	}
 	fmt.Fprintln(out)
 	for _, e := range engines {
 		fmt.Fprintf(out, "%-12s %s\n", e.name, e.desc)
 	}
 	return nil
-}
-
-// percentile returns the p-quantile (0..1) of xs by the nearest rank.
-func percentile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	i := int(p*float64(len(s))+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
 }
 
 // presenter is round r's reaction time in ticks: 8 (the katamari

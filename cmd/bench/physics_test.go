@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/cubes"
+	"netcubes/internal/stepcost"
 )
 
 // TestPhysicsChildProtocol: one round of the gather phase with this
@@ -40,7 +41,7 @@ func TestPhysicsChildProtocol(t *testing.T) {
 func TestPercentile(t *testing.T) {
 	xs := []float64{5, 1, 4, 2, 3}
 	for _, tc := range []struct{ p, want float64 }{{0.5, 3}, {1, 5}, {0, 1}, {0.95, 5}} {
-		if got := percentile(xs, tc.p); got != tc.want {
+		if got := stepcost.Percentile(xs, tc.p); got != tc.want {
 			t.Errorf("percentile(%v) = %v, want %v", tc.p, got, tc.want)
 		}
 	}
