@@ -21,6 +21,7 @@ import (
 	"fmt"
 
 	"netcubes/cubes"
+	"netcubes/strategy"
 )
 
 // Mode is how the client's world differs from the server's.
@@ -125,4 +126,15 @@ func World(w *cubes.World, m Mode, serverSubsteps int) (*cubes.World, error) {
 	}
 	nw.SetFrame(w.Frame())
 	return nw, nil
+}
+
+// Key cycles the divergence, in every strategy that has the setting (one
+// key, the same meaning: state sync's right, the 2004 client).
+const Key = "D"
+
+// Flag is -diverge, shared by the strategies that have the setting (one
+// flag, the same usage: the app defines it once); set applies the mode.
+func Flag(set func(Mode)) strategy.Flag {
+	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004): off (the same), noise (float32 positions) or machine (one solver substep fewer)",
+		FlagNames, func(i int) { set(Mode(i)) })
 }

@@ -2,7 +2,6 @@ package predict
 
 import (
 	"netcubes/diverge"
-	"netcubes/statesync"
 	"netcubes/strategy"
 )
 
@@ -20,7 +19,7 @@ import (
 // divergeControl is D: off, float noise, another machine (the same key as
 // state sync's).
 func (st *Strategy) divergeControl() strategy.Control {
-	return strategy.Control{Key: statesync.DivergeKey, Label: "divergence",
+	return strategy.Control{Key: diverge.Key, Label: "divergence",
 		Help:   "the client's machine: the same / float noise / another solver",
 		Action: strategy.Cycle,
 		Value:  func() string { return st.set.Divergence.String() },
@@ -33,7 +32,7 @@ func (st *Strategy) divergeControl() strategy.Control {
 
 // divergeFlag is -diverge (state sync's flag, the same usage).
 func (st *Strategy) divergeFlag() strategy.Flag {
-	return statesync.DivergeFlag(func(m diverge.Mode) {
+	return diverge.Flag(func(m diverge.Mode) {
 		s := st.set
 		s.Divergence = m
 		st.SetSettings(s)

@@ -23,9 +23,6 @@ import (
 // pile's contacts make the difference grow (the bench: about as many
 // corrections as on another solver).
 
-// DivergeKey cycles the divergence, in state sync and the 2004 strategy.
-const DivergeKey = "D"
-
 // CorrectionMetres and CorrectionRadians: an update that moves a cube
 // further than this corrects it (4 steps of the 4,096-per-metre grid; a
 // smallest-three component's step at 15 bits is 0.1 mrad).
@@ -40,7 +37,7 @@ const PopMetres = 0.02
 
 // divergeControl is D: off, float noise, another machine.
 func (st *Strategy) divergeControl() strategy.Control {
-	return strategy.Control{Key: DivergeKey, Label: "divergence",
+	return strategy.Control{Key: diverge.Key, Label: "divergence",
 		Help:   "the right's machine: the same / float noise / another solver",
 		Action: strategy.Cycle,
 		Value:  func() string { return st.set.Divergence.String() },
@@ -51,16 +48,9 @@ func (st *Strategy) divergeControl() strategy.Control {
 		}}
 }
 
-// DivergeFlag is -diverge, shared by state sync and the 2004 strategy
-// (one flag, the same usage: the app defines it once).
-func DivergeFlag(set func(diverge.Mode)) strategy.Flag {
-	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004): off (the same), noise (float32 positions) or machine (one solver substep fewer)",
-		diverge.FlagNames, func(i int) { set(diverge.Mode(i)) })
-}
-
 // divergeFlag is st's -diverge.
 func (st *Strategy) divergeFlag() strategy.Flag {
-	return DivergeFlag(func(m diverge.Mode) {
+	return diverge.Flag(func(m diverge.Mode) {
 		s := st.set
 		s.Divergence = m
 		st.SetSettings(s)

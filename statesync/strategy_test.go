@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"netcubes/adapt"
 	"strings"
 	"testing"
 
+	"netcubes/adapt"
 	"netcubes/cubes"
+	"netcubes/diverge"
 	"netcubes/game"
 	"netcubes/internal/testutil"
 	"netcubes/link"
@@ -804,7 +805,7 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 			return "on (the estimator)"
 		},
 		adapt.PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
-		DivergeKey:       func(s Settings) string { return s.Divergence.String() },
+		diverge.Key:      func(s Settings) string { return s.Divergence.String() },
 		RelevanceKey:     func(s Settings) string { return strategy.OnOff(s.Relevance) },
 	}
 	if len(st.Controls()) != len(truth) {
