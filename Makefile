@@ -112,7 +112,7 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./game:FuzzSessionReceive ./game:FuzzSessionReceiveBack ./game:FuzzSessionPlayers \
 	./cubes:FuzzParseScript ./cubes:FuzzRecording ./talk:FuzzParseTrack \
 	./udp:FuzzHandshake ./udp:FuzzOpen ./game:FuzzRightReadsState ./lockstep:FuzzInputPacket \
-	./adapt:FuzzEstimator ./launch:FuzzParseFlags ./launch:FuzzWebArgs \
+	./adapt:FuzzEstimator ./ui/launch:FuzzParseFlags ./ui/launch:FuzzWebArgs \
 	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
 	./udp:FuzzConnecting \
 	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive
@@ -154,5 +154,5 @@ serve:
 # committed pictures), then the bench's charts (the whole bench: minutes).
 docs: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	$(XVFB) env NETCUBES_DOCS=write $(GO) test -count=1 -run TestReadmePictures -timeout 30m .
+	$(XVFB) env NETCUBES_DOCS=write $(GO) test -count=1 -run TestReadmePictures -timeout 30m ./ui/launch
 	$(GO) run ./cmd/bench -plots docs/bench

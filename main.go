@@ -7,6 +7,6 @@
 // wiring are package launch's, where the tests drive them.
 package main
 
-import "netcubes/launch"
+import "netcubes/ui/launch"
 
 func main() { launch.Main() }

@@ -42,7 +42,7 @@ func readmeSection(t *testing.T, heading string) string {
 // TestReadmeListsEveryFlag: the README's flags table names every flag the
 // app takes (as -h lists them) and no flag it does not.
 func TestReadmeListsEveryFlag(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	var help bytes.Buffer
 	if _, err := parseFlags([]string{"-h"}, &help); err == nil {
 		t.Fatal("-h did not stop")
@@ -81,7 +81,7 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 // line before it becomes a table row), and every picture and relative link
 // points to a file in the repository.
 func TestReadmeIsValidMarkdown(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	src, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func cellText(n ast.Node, src []byte) string {
 // track the app plays (each code block that sets a session up and has a
 // timeline).
 func TestReadmeTrackExampleParses(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	src, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestReadmeTrackExampleParses(t *testing.T) {
 // TestReadmePackageMap: the README's package map names every package of
 // the module (a directory with Go files) and nothing that is not there.
 func TestReadmePackageMap(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	listed := map[string]bool{}
 	for _, line := range strings.Split(readmeSection(t, "## Package map"), "\n") {
 		cells := strings.Split(line, "|")

@@ -72,7 +72,7 @@ func readmePictures(t *testing.T) (pics []docPicture, orphans []string) {
 }
 
 func TestReadmePictures(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README and its pictures
+	t.Chdir("../..") // the repository's root: the README and its pictures
 	pics, orphans := readmePictures(t)
 	for _, o := range orphans {
 		t.Errorf("README shows %s, but no `go run . … -screenshot %s` beside it says how it is made", o, o)

@@ -13,7 +13,7 @@ import (
 // the Makefile's FUZZ_TARGETS, so `make test` fuzzes it (a new strategy's
 // receive fuzzer included).
 func TestMakefileFuzzesEveryTarget(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestMakefileFuzzesEveryTarget(t *testing.T) {
 // with "failed to open display": the tests start and stop dozens of app
 // processes, so one of them now and then lands in that window.
 func TestMakefileDisplayDoesNotReset(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)

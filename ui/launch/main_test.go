@@ -459,7 +459,7 @@ func TestWithoutDisplay(t *testing.T) {
 // TestReadmeListsEveryKey keeps the README's keys table in step with the
 // app's key bindings.
 func TestReadmeListsEveryKey(t *testing.T) {
-	t.Chdir("..") // the repository's root: the README, the Makefile, the packages
+	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
