@@ -138,3 +138,14 @@ func Flag(set func(Mode)) strategy.Flag {
 	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004): off (the same), noise (float32 positions) or machine (one solver substep fewer)",
 		FlagNames, func(i int) { set(Mode(i)) })
 }
+
+// Control is the key that cycles the mode (off, float noise, another
+// machine) of the machine named whose ("the client's"): get reads the
+// setting, set applies one.
+func Control(whose string, get func() Mode, set func(Mode)) strategy.Control {
+	return strategy.Control{Key: Key, Label: "divergence",
+		Help:   whose + " machine: the same / float noise / another solver",
+		Action: strategy.Cycle,
+		Value:  func() string { return get().String() },
+		Do:     func(dir int) { set(get().Next(dir)) }}
+}

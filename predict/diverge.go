@@ -19,24 +19,17 @@ import (
 // divergeControl is D: off, float noise, another machine (the same key as
 // state sync's).
 func (st *Strategy) divergeControl() strategy.Control {
-	return strategy.Control{Key: diverge.Key, Label: "divergence",
-		Help:   "the client's machine: the same / float noise / another solver",
-		Action: strategy.Cycle,
-		Value:  func() string { return st.set.Divergence.String() },
-		Do: func(dir int) {
-			s := st.set
-			s.Divergence = s.Divergence.Next(dir)
-			st.SetSettings(s)
-		}}
+	return diverge.Control("the client's", func() diverge.Mode { return st.set.Divergence }, st.setDivergence)
 }
 
-// divergeFlag is -diverge (state sync's flag, the same usage).
-func (st *Strategy) divergeFlag() strategy.Flag {
-	return diverge.Flag(func(m diverge.Mode) {
-		s := st.set
-		s.Divergence = m
-		st.SetSettings(s)
-	})
+// divergeFlag is -diverge (one flag for every strategy with the setting).
+func (st *Strategy) divergeFlag() strategy.Flag { return diverge.Flag(st.setDivergence) }
+
+// setDivergence applies divergence mode m to the settings.
+func (st *Strategy) setDivergence(m diverge.Mode) {
+	s := st.set
+	s.Divergence = m
+	st.SetSettings(s)
 }
 
 // diverge makes the client's worlds the machine the setting says: new
