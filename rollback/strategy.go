@@ -55,10 +55,12 @@ type Strategy struct {
 }
 
 // New returns rollback at step 2 of its build-up (rollback, no input
-// delay); cfg's delay and window are then the step's.
+// delay); cfg's delay and window are then the step's. A config that does
+// not validate is refused with a panic, as every strategy's New does: it is
+// a programming error (DefaultConfig validates).
 func New(cfg Config) *Strategy {
-	if cfg.Validate() != nil {
-		cfg = DefaultConfig()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
 	}
 	st := &Strategy{cfg: cfg, shared: -1, relay: &relay{}}
 	st.SetStep(1)
