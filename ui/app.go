@@ -162,12 +162,16 @@ type App struct {
 
 	note      string // transient message after a key ("level 9: delta position")
 	noteTicks int
-	timeline  []viewmodel.PacketRecord
 	lastBlow  bool
 
 	winW, winH int // the window's size at the last Layout
 	scaleSaid  bool
 	laidOut    laidOut // the size a shrunk HUD layout found (hud.go)
+
+	// The HUD of this tick (hudmodel.go), and the facts it was worded
+	// from (kept for their arrays).
+	facts viewmodel.Facts
+	hud   viewmodel.HUD
 }
 
 // NewApp creates the app and its first session.
@@ -228,6 +232,7 @@ func (a *App) sync() {
 		a.gen = g
 		a.resetViews()
 	}
+	a.buildHUD()
 }
 
 // resetViews starts both views' easing over on the session's views as

@@ -144,8 +144,5 @@ func onOff(b bool) string {
 // linkName names the shown client's link conditions.
 func (a *App) linkName() string { return a.d.LinkName(a.sess.Shown()) }
 
-// clientTitle describes client k: "client 2 · player 2 (push bot) · mobile".
-func (a *App) clientTitle(k int) string { return a.d.ClientTitle(k) }
-
 // describeLink writes the link's numbers compactly.
 func describeLink(c link.Config) string { return control.DescribeLink(c) }
