@@ -19,6 +19,16 @@ func (a *App) buildHUD() {
 	a.sess.HUDFacts(k, &a.facts)
 	af := a.appFacts(k)
 	a.hud = viewmodel.BuildHUD(&a.facts, &af)
+	a.strips = a.strips[:0]
+	if a.gridActive() && a.gridS.sess == a.sess {
+		for _, g := range a.gridS.ks {
+			a.sess.HUDFacts(g, &a.gridFacts)
+			gf := a.appFacts(g)
+			st := viewmodel.BuildStrip(&a.gridFacts, &gf)
+			st.Shown = g == k
+			a.strips = append(a.strips, st)
+		}
+	}
 }
 
 // appFacts are the app's facts for client k: the presenter's state of the
