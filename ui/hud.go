@@ -267,19 +267,16 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	return legend
 }
 
-// drawViewLabel draws a view's label at the top-left of r: its title,
-// with the swatch of its player's colour when it is one player's, and what
-// it shows, cut to the view's width.
+// drawViewLabel draws a view's label at the top-left of r: its title and
+// what it shows, cut to the view's width (the player it names gets its
+// colour's swatch, as every label does).
 func (a *App) drawViewLabel(dst *ebiten.Image, l hudLayout, r image.Rectangle, v viewmodel.ViewLabel) {
 	pad, smallBold := l.pad, l.smallBold
-	sw := a.swatchWidth(smallBold, v.Player)
-	sub := fit(v.Sub, smallBold, float64(r.Dx())-pad*4-sw-measure(v.Title+"  ", smallBold))
-	tw := sw + measure(v.Title+"  "+sub, smallBold)
+	sub := fit(v.Sub, smallBold, float64(r.Dx())-pad*4-measure(v.Title+"  ", smallBold))
+	tw := measure(v.Title+"  "+sub, smallBold)
 	y := float64(r.Min.Y) + pad*0.5
 	panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
-	x := float64(r.Min.X) + pad*2
-	x += a.drawSwatch(dst, smallBold, x, y+pad*0.5, v.Player)
-	spans(dst, smallBold, x, y+pad*0.5, span{v.Title, colText}, span{"  " + sub, colDim})
+	spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{v.Title, colText}, span{"  " + sub, colDim})
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
@@ -888,7 +885,9 @@ func (a *App) drawFrameLane(y, x0 float32, xAt func(float64) float32) {
 }
 
 // measure is the width of s in face.
-func measure(s string, face text.Face) float64 { return texts.width(s, face) }
+func measure(s string, face text.Face) float64 {
+	return texts.width(s, face) + float64(playerMentions(s))*swatchSize(face)
+}
 
 // fit shortens s with an ellipsis until it is at most width wide.
 func fit(s string, face text.Face, width float64) string {
