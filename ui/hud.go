@@ -102,25 +102,31 @@ const hudMaxShare = 0.5
 // When even the compact layout does not fit, the body text is the largest
 // whole pixel size that does (halving the interval between a size that
 // fits and one that does not), so a larger scale never shows smaller text.
-// The size found is reused for the next frames while it still fits, and
-// searched again every layoutRecheck frames (the figures change, and a
-// larger size may fit again).
+//
+// The size found then holds for the whole run at this window size and
+// asked scale: it only ever shrinks further (a strategy with more lines,
+// a longer note), never grows back, so switching strategies does not
+// make the text jump (strategy 5 with four players at 720p shrank to ×1
+// while state sync showed ×2).
 func (a *App) layout(w, h int) hudLayout {
 	body := a.fonts.size(h)
-	if l := a.layoutAt(w, h, body, false); l.fits(h) {
-		return l
-	}
-	if l := a.layoutAt(w, h, body, true); l.fits(h) {
-		return l
-	}
 	lc := &a.laidOut
-	if lc.w == w && lc.h == h && lc.body == body && lc.uses < layoutRecheck {
-		lc.uses++
+	capped := lc.w == w && lc.h == h && lc.body == body
+	hi := body
+	if capped {
 		if l := a.layoutAt(w, h, lc.shown, true); l.fits(h) {
 			return l
 		}
+		hi = lc.shown
+	} else {
+		if l := a.layoutAt(w, h, body, false); l.fits(h) {
+			return l
+		}
+		if l := a.layoutAt(w, h, body, true); l.fits(h) {
+			return l
+		}
 	}
-	lo, hi := math.Max(6, math.Floor(body*0.3)), body
+	lo := math.Max(6, math.Floor(body*0.3))
 	best := a.layoutAt(w, h, lo, true)
 	for best.fits(h) && hi-lo > 1 {
 		mid := math.Floor((lo + hi) / 2)
@@ -134,14 +140,10 @@ func (a *App) layout(w, h int) hudLayout {
 	return best
 }
 
-// layoutRecheck is how many frames a shrunk layout's size is reused.
-const layoutRecheck = 30
-
 // laidOut remembers the size a shrunk layout found (App.layout).
 type laidOut struct {
 	w, h        int
 	body, shown float64 // the size asked and the size that fitted
-	uses        int
 }
 
 // fits reports whether the bars leave the views their share of h.

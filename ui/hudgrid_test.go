@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -116,5 +117,30 @@ func TestGridPagesWithTab(t *testing.T) {
 	a.sync()
 	if len(a.strips) != 0 || a.sess.ClientView(5) != nil {
 		t.Error("the grid is off but its strips or views remain")
+	}
+}
+
+// TestOneTextSizeAcrossStrategies: -text-scale 2 at 1280×720 with four
+// players: the 2004 strategy's longer figures shrink the text, and state
+// sync afterwards shows the same size rather than jump back to ×2.
+func TestOneTextSizeAcrossStrategies(t *testing.T) {
+	a := newGridApp(t, "predict", 4)
+	a.d.Do(talk.Command{Op: talk.OpGrid, On: false})
+	a.sync()
+	a.fonts.scale = 2
+	for range 120 {
+		a.step()
+	}
+	first := a.shownScale(1280, 720)
+	for _, id := range []string{"statesync", "interpolation", "compression", "lockstep", "authority", "rollback", "predict"} {
+		i, _ := catalog.Find(a.sess.Strategies(), id)
+		a.selectEntry(i)
+		for range 60 {
+			a.step()
+		}
+		if got := a.shownScale(1280, 720); got > first+0.005 {
+			t.Errorf("%s shows ×%.2f after the 2004 strategy's ×%.2f: the text jumped", id, got, first)
+		}
+		first = math.Min(first, a.shownScale(1280, 720))
 	}
 }
