@@ -503,8 +503,18 @@ func (a *App) Draw(screen *ebiten.Image) {
 		var cells []gridCell
 		lr, cells = a.drawGridViews(screen, l)
 		rr = image.Rectangle{}
+		for _, c := range cells {
+			rr = rr.Union(c.r) // the captions run across every view
+		}
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
+		for _, c := range cells {
+			if c.r.Max.Y == rr.Max.Y {
+				// The note, above the bottom panel, keeps clear of the
+				// bottom row's strips.
+				avoid = avoid.Union(image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y))
+			}
+		}
 	} else {
 		if !lr.Empty() {
 			a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})

@@ -232,7 +232,8 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	if !lr.Empty() {
 		a.drawViewLabel(dst, l, lr, hud.Left)
 	}
-	if !rr.Empty() {
+	grid := len(a.strips) > 0 // rr is then the clients' cells, each labelled by the grid
+	if !rr.Empty() && !grid {
 		a.drawViewLabel(dst, l, rr, hud.Right)
 		legend = a.drawOverlayLegend(dst, rr, l)
 	}
@@ -244,7 +245,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		r image.Rectangle
 		m *viewmodel.View
 	}{{lr, a.sess.LeftView()}, {rr, a.sess.RightView()}} {
-		if v.r.Empty() {
+		if v.r.Empty() || grid && v.r == rr {
 			continue
 		}
 		if s, ok := offField(v.m); ok {
