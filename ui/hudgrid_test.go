@@ -130,6 +130,7 @@ func TestOneTextSizeAcrossStrategies(t *testing.T) {
 	a.fonts.scale = 2
 	for range 120 {
 		a.step()
+		a.layout(1280, 720)
 	}
 	first := a.shownScale(1280, 720)
 	for _, id := range []string{"statesync", "interpolation", "compression", "lockstep", "authority", "rollback", "predict"} {
@@ -137,6 +138,7 @@ func TestOneTextSizeAcrossStrategies(t *testing.T) {
 		a.selectEntry(i)
 		for range 60 {
 			a.step()
+			a.layout(1280, 720) // each frame is laid out
 		}
 		if got := a.shownScale(1280, 720); got > first+0.005 {
 			t.Errorf("%s shows ×%.2f after the 2004 strategy's ×%.2f: the text jumped", id, got, first)
