@@ -146,3 +146,32 @@ func TestOneTextSizeAcrossStrategies(t *testing.T) {
 		first = math.Min(first, a.shownScale(1280, 720))
 	}
 }
+
+// TestGridEveryStrategy: the grid of four clients follows every strategy
+// key: after each switch every cell has its client's view and a strip of
+// figures, none cut at 1920×1080.
+func TestGridEveryStrategy(t *testing.T) {
+	a := newGridApp(t, "interpolation", 4)
+	for i := range a.sess.Strategies() {
+		a.selectEntry(i)
+		for range 20 {
+			a.step()
+		}
+		id := a.sess.Strategy().ID()
+		if len(a.strips) != 4 {
+			t.Fatalf("%s: %d strips", id, len(a.strips))
+		}
+		for k := range 4 {
+			if v := a.sess.ClientView(k); v == nil {
+				t.Errorf("%s: client %d has no view", id, k+1)
+			}
+			if st := a.strips[k]; st.Player != k+1 || len(st.Figures) < 4 {
+				t.Errorf("%s: client %d's strip %+v", id, k+1, st)
+			}
+		}
+		l := a.layout(1920, 1080)
+		if _, _, cut := a.gridLayout(l, 1920, 1080); len(cut) > 0 {
+			t.Errorf("%s: cut %q", id, cut)
+		}
+	}
+}
