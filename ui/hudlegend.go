@@ -24,30 +24,36 @@ var legendPalette = scene.DefaultPalette()
 // maxPlayerNamed is the largest player number a swatch is drawn for.
 const maxPlayerNamed = 8
 
-// nextPlayer finds the next "player N" (N 1..8, a whole number) in s at or
-// after byte from: its start and N (at −1: none).
+// nextPlayer finds the next player named in s at or after byte from:
+// "player N" (N 1..8, a whole number) or a figure's short "PN" ("owned P1
+// 12 P2 20"), its start and N (at −1: none).
 func nextPlayer(s string, from int) (at, n int) {
-	for from < len(s) {
-		i := strings.Index(s[from:], "player ")
-		if i < 0 {
-			return -1, 0
+	for i := from; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
 		}
-		at = from + i
-		d := at + len("player ")
-		from = d
+		d := -1
+		switch {
+		case strings.HasPrefix(s[i:], "player "):
+			d = i + len("player ")
+		case s[i] == 'P':
+			d = i + 1
+		default:
+			continue
+		}
 		if d >= len(s) || s[d] < '1' || s[d] > '0'+maxPlayerNamed {
 			continue
 		}
-		if d+1 < len(s) && s[d+1] >= '0' && s[d+1] <= '9' {
-			continue // "player 12": no such player
+		if d+1 < len(s) && isWordByte(s[d+1]) {
+			continue // "player 12", "P2P": no such player
 		}
-		if at > 0 && isLetter(s[at-1]) {
-			continue // "multiplayer 2"
-		}
-		return at, int(s[d] - '0')
+		return i, int(s[d] - '0')
 	}
 	return -1, 0
 }
+
+// isWordByte is a letter or a digit (an ASCII one: the names are).
+func isWordByte(b byte) bool { return isLetter(b) || b >= '0' && b <= '9' }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
