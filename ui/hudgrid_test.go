@@ -13,7 +13,7 @@ import (
 
 // newGridApp is an app of n players on strategy id, the clients on the
 // LAN, intercontinental, mobile and terrible links in turn, the grid on.
-func newGridApp(t *testing.T, id string, n int) *App {
+func newGridApp(t testing.TB, id string, n int) *App {
 	t.Helper()
 	cfg := game.DefaultConfig()
 	cfg.Strategies = catalog.All()
