@@ -249,7 +249,7 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 		for range steps {
 			f := r.frame()
 			if r.quantizeAt(st, f) {
-				r.quant.run(r.world, true)
+				r.quant.run(r.world, true, st.set.Coarse)
 			}
 			in := r.inputFor(st, f)
 			r.world.StepAll(&in)

@@ -149,6 +149,11 @@ type Settings struct {
 	// Relevance (beyond the article) scales each client's priorities by
 	// the cubes' nearness to that client's own player (relevance.go).
 	Relevance bool
+	// Coarse quantizes at the article's first precision, 512 values per
+	// metre and 9-bit smallest-three components, instead of its fix (4,096
+	// and 15 bits): under "quantize both sides" the grid pushes cubes
+	// into each other and the pile pops (precision.go).
+	Coarse bool
 	// AdaptiveJitter sizes the jitter buffer from the jitter the right
 	// measures instead of JitterFrames (which still says whether there is
 	// a buffer): fewer frames of delay on a steady link, enough on a
@@ -190,6 +195,7 @@ func (s Settings) Step() int {
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
 		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 		t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
+		t.Coarse = s.Coarse
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -208,6 +214,7 @@ func (s Settings) WithStep(n int) Settings {
 	t.BandwidthKbps = s.BandwidthKbps
 	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 	t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
+	t.Coarse = s.Coarse
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -294,6 +301,9 @@ func (s Settings) String() string {
 	if s.Relevance {
 		part("relevance")
 	}
+	if s.Coarse && (s.Compressed || s.Quantize) {
+		part("coarse 512/m, 9-bit")
+	}
 	return b.String()
 }
 
@@ -362,6 +372,12 @@ type Config struct {
 	Smoothing replication.SmoothingConfig
 	// Initial are the settings a new strategy starts with.
 	Initial Settings
+	// JoinFromInitial starts a right that joins mid-session from the
+	// initial world, for the updates to catch up (what a right with no
+	// means to learn the whole state must do), instead of from one block
+	// of the left's world (join.go). The bench and the tests that measure
+	// a right with something to correct set it.
+	JoinFromInitial bool
 }
 
 // ErrInvalidConfig is wrapped by the error Validate returns.
@@ -467,6 +483,9 @@ type Strategy struct {
 	// the build-up), the last one shown, and the settings to go back to.
 	orig           strategy.ModeList
 	beforeOriginal Settings
+
+	// joined is how the right joined (join.go).
+	joined joinState
 }
 
 // New returns the strategy with cfg (the session calls Reset before
@@ -657,6 +676,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.adapt.reset(st)
 	st.stats = Stats{}
 	st.prioMax = 0
+	st.join(ctx)
 }
 
 var _ strategy.Releaser = (*Strategy)(nil)
@@ -764,7 +784,10 @@ func sameState(a, b *cubes.CubeState) bool {
 // free. Quantizing a state already on the grid is then never repeated, so a
 // cube's quantized state cannot flicker between two codes (see snapped).
 type quantizer struct {
-	q     []replication.QuantizedCubeState
+	// coarse is the precision the cached states were quantized at
+	// (Settings.Coarse): a change of precision requantizes every cube.
+	coarse bool
+	q      []replication.QuantizedCubeState
 	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
 	valid []bool
 	// ranAt is the frame of the last runOnce (−1: none since the reset),
@@ -779,11 +802,11 @@ type quantizer struct {
 // runOnce is run, once per frame, and marks the cubes near the player: the
 // server's quantizer is shared by every client's instance (Clone), and the
 // first to send each tick runs it for all.
-func (z *quantizer) runOnce(w *cubes.World, apply bool) {
-	if z.ranAt == w.Frame() && z.applied == apply {
+func (z *quantizer) runOnce(w *cubes.World, apply, coarse bool) {
+	if z.ranAt == w.Frame() && z.applied == apply && z.coarse == coarse {
 		return
 	}
-	z.run(w, apply)
+	z.run(w, apply, coarse)
 	z.ranAt, z.applied = w.Frame(), apply
 	if len(z.q) == 0 {
 		return
@@ -819,14 +842,21 @@ func (z *quantizer) snapped(w *cubes.World, i int, q *replication.QuantizedCubeS
 	z.valid[i] = true
 }
 
-// run quantizes every cube of w into z.q, and snaps w to it when apply is set.
-func (z *quantizer) run(w *cubes.World, apply bool) {
+// run quantizes every cube of w into z.q at the precision coarse says, and
+// snaps w to it when apply is set.
+func (z *quantizer) run(w *cubes.World, apply, coarse bool) {
+	if coarse != z.coarse {
+		for i := range z.valid {
+			z.valid[i] = false
+		}
+		z.coarse = coarse
+	}
 	for i := range z.q {
 		c := w.Cube(i)
 		if z.valid[i] && sameState(&c, &z.last[i]) {
 			continue
 		}
-		z.q[i] = replication.QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		z.q[i] = quantizeCube(&c, coarse)
 		z.valid[i] = true
 		z.last[i] = c
 		if !apply {
@@ -860,6 +890,6 @@ func (st *Strategy) Clone() strategy.Strategy {
 // (and, with "quantize both sides", snapped to the grid) and the inputs
 // read, once for every client's instance, before any of them sends.
 func (st *Strategy) PrepareSend(ctx strategy.Context) {
-	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize)
+	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize, st.set.Coarse)
 	st.snd.inputs.read(ctx)
 }
