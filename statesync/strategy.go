@@ -788,8 +788,8 @@ type quantizer struct {
 	// (Settings.Coarse): a change of precision requantizes every cube.
 	coarse bool
 	q      []replication.QuantizedCubeState
-	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
-	valid []bool
+	last   []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
+	valid  []bool
 	// ranAt is the frame of the last runOnce (−1: none since the reset),
 	// applied whether it snapped the world.
 	ranAt   int
