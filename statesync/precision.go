@@ -54,11 +54,20 @@ func precisionName(coarse bool) string {
 	return "4,096/m, 15-bit"
 }
 
+// precisionIdle is what F adds while nothing is quantized: the press
+// changes the setting, which shows only from step 5 (C or Q).
+const precisionIdle = " (acts with compressed updates or quantize both sides only: C, Q)"
+
 // precisionControl is F: the article's first precision or its fix.
 func (st *Strategy) precisionControl() strategy.Control {
 	return strategy.Control{Key: PrecisionKey, Label: "precision", Help: "precision: 4,096/m, 15-bit / 512/m, 9-bit (the article's first)",
 		Action: strategy.Toggle,
-		Value:  func() string { return precisionName(st.set.Coarse) },
+		Value: func() string {
+			if !st.set.Compressed && !st.set.Quantize {
+				return precisionName(st.set.Coarse) + precisionIdle
+			}
+			return precisionName(st.set.Coarse)
+		},
 		Do: func(int) {
 			s := st.set
 			s.Coarse = !s.Coarse

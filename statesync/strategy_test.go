@@ -823,6 +823,12 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		adapt.PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 		diverge.Key:      func(s Settings) string { return s.Divergence.String() },
 		RelevanceKey:     func(s Settings) string { return strategy.OnOff(s.Relevance) },
+		PrecisionKey: func(s Settings) string {
+			if !s.Compressed && !s.Quantize {
+				return precisionName(s.Coarse) + precisionIdle
+			}
+			return precisionName(s.Coarse)
+		},
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))
