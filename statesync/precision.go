@@ -54,6 +54,10 @@ func precisionName(coarse bool) string {
 	return "4,096/m, 15-bit"
 }
 
+// coarseWhy is the explanation while both sides quantize on the coarse
+// grid: what to watch (TestStateSyncCoarsePrecisionPops measures it).
+const coarseWhy = "The article's first precision, 512/m and 9 bits: quantizing both sides pushes cubes into each other every tick, so a held ball pops and never settles (F: 4,096/m, 15 bits)."
+
 // precisionIdle is what F adds while nothing is quantized: the press
 // changes the setting, which shows only from step 5 (C or Q).
 const precisionIdle = " (acts with compressed updates or quantize both sides only: C, Q)"

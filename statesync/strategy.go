@@ -533,6 +533,9 @@ func (st *Strategy) Explain() string {
 	if st.orig.Shown == 5 && st.set == OriginalModes[4].Settings {
 		return basicWhy
 	}
+	if st.set.Coarse && st.set.Quantize {
+		return coarseWhy
+	}
 	return stateSyncExplains[st.set.Step()]
 }
 

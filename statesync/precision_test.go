@@ -1,0 +1,93 @@
+package statesync
+
+import (
+	"testing"
+
+	"netcubes/link"
+	"netcubes/wire"
+)
+
+// holdScenario gathers a ball and holds it still for 10 s: with the fine
+// grid it settles (its cubes come to rest and turn grey), with the coarse
+// one the grid keeps pushing its cubes into each other.
+const holdScenario = `
+0-59 -
+60-179 up katamari
+180-299 left katamari
+300-899 katamari
+end 900
+`
+
+// TestStateSyncCoarsePrecisionPops: the article's first precision (512 per
+// metre, 9-bit orientations) under "quantize both sides" makes a held ball
+// pop: every tick the grid pushes its cubes into each other and the solver
+// pushes them out, so it never settles; at 4,096 per metre and 15 bits it
+// comes to rest. Counted on the left world (both sides quantize alike, so
+// the right is the same) over the last 5 s of the hold: the cube-ticks
+// that moved more than 1 mm, and the largest one-tick move.
+func TestStateSyncCoarsePrecisionPops(t *testing.T) {
+	t.Parallel() // two session runs of their own
+	const from = 600
+	run := func(coarse bool) (moves int, largest float64) {
+		s, st := stateSyncSession(t, link.Config{}, 6)
+		set := st.Settings()
+		set.Coarse = coarse
+		st.SetSettings(set)
+		sc := scenario(t, holdScenario)
+		prev := s.Left().States(nil)
+		for f := 0; f < sc.Length; f++ {
+			s.Step(sc.InputAt(f))
+			cur := s.Left().States(nil)
+			if f >= from {
+				for i := 1; i < len(cur); i++ { // the cubes, not the player
+					d := cur[i].Position.Sub(prev[i].Position).Len()
+					if d > 0.001 {
+						moves++
+					}
+					largest = max(largest, d)
+				}
+			}
+			prev = cur
+		}
+		if st.snd.quant.coarse != coarse {
+			t.Errorf("the left's quantizer ran coarse=%v", st.snd.quant.coarse)
+		}
+		return moves, largest
+	}
+	fine, fineMax := run(false)
+	coarse, coarseMax := run(true)
+	t.Logf("held ball, last %d s: 4,096/15-bit %d cube-ticks moved > 1 mm (largest %.2f mm); 512/9-bit %d (largest %.2f mm)",
+		(holdLength(t)-from)/wire.TicksPerSecond, fine, 1000*fineMax, coarse, 1000*coarseMax)
+	if coarse < 10*(fine+10) {
+		t.Errorf("512/9-bit: %d moves > 1 mm against %d at 4,096/15-bit: the coarse grid should keep the held ball popping", coarse, fine)
+	}
+}
+
+func holdLength(t *testing.T) int { return scenario(t, holdScenario).Length }
+
+// TestCoarseGrid: the coarse grid's positions are every 8th point of the
+// fine grid, and its orientations requantize to the same 9-bit code, so
+// the fine fields carry them exactly.
+func TestCoarseGrid(t *testing.T) {
+	s, _ := stateSyncSession(t, link.Config{}, 8)
+	sc := scenario(t, ballScenario)
+	for f := 0; f < 300; f++ {
+		s.Step(sc.InputAt(f))
+	}
+	for i := range s.Left().NumCubes() {
+		c := s.Left().Cube(i)
+		q := quantizeCube(&c, true)
+		for k := range q.Position {
+			if q.Position[k]%coarseStep != 0 {
+				t.Fatalf("cube %d: position %v off the 512 grid", i, q.Position)
+			}
+		}
+		back := stateFromQuantized(&q, false)
+		if again := quantizeCube(&back, true); again != q {
+			t.Fatalf("cube %d: the coarse state requantizes to %+v, not %+v", i, again, q)
+		}
+		if fine := quantizeCube(&c, false); fine.LinearVelocity != q.LinearVelocity || fine.AngularVelocity != q.AngularVelocity {
+			t.Fatalf("cube %d: coarse velocities differ from the fine ones", i)
+		}
+	}
+}
