@@ -144,7 +144,7 @@ func TestDeltaModesOnF2(t *testing.T) {
 		if st.Original() != n || !ok || c != compressionLink || name != fmt.Sprintf("delta demo mode %d", k+1) {
 			t.Errorf("mode %d: original %d, link %+v (%q, %v)", n, st.Original(), c, name, ok)
 		}
-		if st.cfg.Level != l || st.cfg.Render != RenderLinear || st.cfg.Rate != Rate60 || ticksToMs(float64(st.cfg.DelayTicks())) != 50 {
+		if st.cfg.Level != l || st.cfg.Render != RenderLinear || st.cfg.Rate != Rate60 || ticksToMs(float64(st.cfg.DelayTicks())) != 50 || st.cfg.Predicting() {
 			t.Errorf("mode %d: %s", n, st.Mode())
 		}
 		if !strings.HasPrefix(st.Mode(), fmt.Sprintf("original mode %d: delta demo %d: %s · level %d", n, k+1, names[k], l)) {

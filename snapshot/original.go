@@ -45,6 +45,9 @@ type OriginalMode struct {
 	// Demo names the original demo the mode is from when it is not the
 	// list's own (the delta demo's, after the compression demo's), "".
 	Demo string
+	// NoPrediction turns off the player prediction of delta baselines
+	// (beyond the articles): the delta demo had none.
+	NoPrediction bool
 }
 
 // twoFrames is the snapshot demo's jitter, ±2 frames at 60 Hz, in ms.
@@ -88,7 +91,8 @@ var CompressionModes = []OriginalMode{
 // list), each as the level that sends what it sends: not changed (level 6,
 // against the acked baseline, or the initial state before the first ack),
 // changed index (7), relative index (8), relative position (9), relative
-// orientation (10); linear interpolation, 60 pps. The original's delta
+// orientation (10); linear interpolation, 60 pps, without the player
+// prediction of baselines (beyond the articles). The original's delta
 // demo also sent a position-changed and an orientation-changed bit with
 // every changed cube from its first mode; here they come at level 11, in
 // the article's order. Its link is the compression demo's: its code sets
@@ -108,7 +112,7 @@ var DeltaModes = []OriginalMode{
 // linear, named for its list.
 func deltaMode(name string, l Level) OriginalMode {
 	m := compressionMode(name, l, RenderLinear, false)
-	m.Demo = deltaDemo
+	m.Demo, m.NoPrediction = deltaDemo, true
 	return m
 }
 
@@ -131,6 +135,9 @@ func compressionMode(name string, l Level, r RenderMode, noAtRestFlag bool) Orig
 func (m OriginalMode) config(c Config) Config {
 	c.Rate, c.Render, c.Level, c.DelayNudgeTicks = m.Rate, m.Render, m.Level, m.DelayNudgeTicks
 	c.AtRestFlag = !m.NoAtRestFlag
+	if m.NoPrediction {
+		c.PlayerPrediction = false
+	}
 	return c
 }
 

@@ -33,6 +33,7 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 		{Name: "state sync: the original demo's modes", Run: benchOriginal},
 		{Name: "state sync: the right on another machine", Run: benchDiverge},
 		{Name: "state sync: relevance per client", Run: benchRelevance},
+		{Name: "state sync: precision and contacts", Run: benchPrecision},
 	}, adaptBenchSections()...)
 }
 

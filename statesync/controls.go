@@ -71,6 +71,7 @@ func (st *Strategy) buildControls() []strategy.Control {
 		st.divergeControl(),
 		st.relevanceControl(),
 		st.precisionControl(),
+		st.contactsControl(),
 		st.toggle(adapt.PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -137,6 +138,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 		st.divergeFlag(),
 		st.relevanceFlag(),
 		st.precisionFlag(),
+		st.contactsFlag(),
 	}
 }
 

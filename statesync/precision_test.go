@@ -7,17 +7,6 @@ import (
 	"netcubes/wire"
 )
 
-// holdScenario gathers a ball and holds it still for 10 s: with the fine
-// grid it settles (its cubes come to rest and turn grey), with the coarse
-// one the grid keeps pushing its cubes into each other.
-const holdScenario = `
-0-59 -
-60-179 up katamari
-180-299 left katamari
-300-899 katamari
-end 900
-`
-
 // TestStateSyncCoarsePrecisionPops: the article's first precision (512 per
 // metre, 9-bit orientations) under "quantize both sides" makes a held ball
 // pop: every tick the grid pushes its cubes into each other and the solver
@@ -27,28 +16,19 @@ end 900
 // that moved more than 1 mm, and the largest one-tick move.
 func TestStateSyncCoarsePrecisionPops(t *testing.T) {
 	t.Parallel() // two session runs of their own
-	const from = 600
+	const from = holdFrom
 	run := func(coarse bool) (moves int, largest float64) {
 		s, st := stateSyncSession(t, link.Config{}, 6)
 		set := st.Settings()
 		set.Coarse = coarse
 		st.SetSettings(set)
 		sc := scenario(t, holdScenario)
-		prev := s.Left().States(nil)
+		var h holdCount
 		for f := 0; f < sc.Length; f++ {
 			s.Step(sc.InputAt(f))
-			cur := s.Left().States(nil)
-			if f >= from {
-				for i := 1; i < len(cur); i++ { // the cubes, not the player
-					d := cur[i].Position.Sub(prev[i].Position).Len()
-					if d > 0.001 {
-						moves++
-					}
-					largest = max(largest, d)
-				}
-			}
-			prev = cur
+			h.add(s.Left(), f >= from)
 		}
+		moves, largest = h.moves, h.largest
 		if st.snd.quant.coarse != coarse {
 			t.Errorf("the left's quantizer ran coarse=%v", st.snd.quant.coarse)
 		}

@@ -154,6 +154,10 @@ type Settings struct {
 	// and 15 bits): under "quantize both sides" the grid pushes cubes
 	// into each other and the pile pops (precision.go).
 	Coarse bool
+	// SoftContacts gives both worlds the original sync demo's softer
+	// contacts (34 Hz springs at ζ 1.8, push-out capped at 1 m/s) instead
+	// of netcubes' own (contacts.go).
+	SoftContacts bool
 	// AdaptiveJitter sizes the jitter buffer from the jitter the right
 	// measures instead of JitterFrames (which still says whether there is
 	// a buffer): fewer frames of delay on a steady link, enough on a
@@ -195,7 +199,7 @@ func (s Settings) Step() int {
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
 		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 		t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
-		t.Coarse = s.Coarse
+		t.Coarse, t.SoftContacts = s.Coarse, s.SoftContacts
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -214,7 +218,7 @@ func (s Settings) WithStep(n int) Settings {
 	t.BandwidthKbps = s.BandwidthKbps
 	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 	t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
-	t.Coarse = s.Coarse
+	t.Coarse, t.SoftContacts = s.Coarse, s.SoftContacts
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -303,6 +307,9 @@ func (s Settings) String() string {
 	}
 	if s.Coarse && (s.Compressed || s.Quantize) {
 		part("coarse 512/m, 9-bit")
+	}
+	if s.SoftContacts {
+		part("soft contacts")
 	}
 	return b.String()
 }
@@ -486,6 +493,9 @@ type Strategy struct {
 
 	// joined is how the right joined (join.go).
 	joined joinState
+	// leftContacts is the left world whose contacts the setting softened
+	// (contacts.go), given back by Release.
+	leftContacts softened
 }
 
 // New returns the strategy with cfg (the session calls Reset before
@@ -690,6 +700,7 @@ var _ strategy.Releaser = (*Strategy)(nil)
 // (Clone), which the switch drops: they are emptied in place, for the next
 // clones.
 func (st *Strategy) Release() {
+	st.leftContacts.giveBack()
 	rec := st.rcv.recordInputs
 	q, in := st.snd.quant, st.snd.inputs
 	*q, *in = quantizer{}, tickInputs{at: -1}
@@ -893,6 +904,7 @@ func (st *Strategy) Clone() strategy.Strategy {
 // (and, with "quantize both sides", snapped to the grid) and the inputs
 // read, once for every client's instance, before any of them sends.
 func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.leftContacts.follow(ctx.EditLeft().Physics(), st.set.SoftContacts)
 	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize, st.set.Coarse)
 	st.snd.inputs.read(ctx)
 }

@@ -823,6 +823,12 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		adapt.PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 		diverge.Key:      func(s Settings) string { return s.Divergence.String() },
 		RelevanceKey:     func(s Settings) string { return strategy.OnOff(s.Relevance) },
+		ContactsKey: func(s Settings) string {
+			if s.SoftContacts {
+				return "the sync demo's softer (34 Hz, ζ 1.8, push-out 1 m/s)"
+			}
+			return "netcubes' (90 Hz, ζ 5.0, push-out 3 m/s)"
+		},
 		PrecisionKey: func(s Settings) string {
 			if !s.Compressed && !s.Quantize {
 				return precisionName(s.Coarse) + precisionIdle

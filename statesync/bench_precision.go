@@ -1,0 +1,99 @@
+package statesync
+
+import (
+	"strings"
+
+	"netcubes/cubes"
+	"netcubes/link"
+	"netcubes/physics"
+	"netcubes/strategy"
+)
+
+// The "precision and contacts" table: the article's two remedies for the
+// pops of "quantize both sides", each on and off, on a ball held still
+// (holdScenario): at 4,096 per metre and 15 bits it settles, at 512 and 9
+// the grid keeps pushing its cubes into each other. Counted on the left
+// world (both sides quantize alike, so the right is the same) over the
+// last 5 s of the hold: cube-ticks that moved more than 1 mm and more than
+// 5 mm, and the largest one-tick move.
+
+// holdScenario gathers a ball and holds it still for 10 s.
+const holdScenario = `
+0-59 -
+60-179 up katamari
+180-299 left katamari
+300-899 katamari
+end 900
+`
+
+// holdFrom is the first frame counted: 5 s into the hold.
+const holdFrom = 600
+
+// holdCount counts the cubes' one-tick moves on a world.
+type holdCount struct {
+	prev       []cubes.CubeState
+	moves, big int
+	largest    float64
+}
+
+// add counts the moves of the tick just stepped (counted or only
+// remembered), the player aside.
+func (h *holdCount) add(w *cubes.World, count bool) {
+	cur := w.States(nil)
+	if count && h.prev != nil {
+		for i := range cur {
+			if w.IsPlayer(i) {
+				continue
+			}
+			d := cur[i].Position.Sub(h.prev[i].Position).Len()
+			if d > 0.001 {
+				h.moves++
+			}
+			if d > 0.005 {
+				h.big++
+			}
+			h.largest = max(h.largest, d)
+		}
+	}
+	h.prev = cur
+}
+
+func benchPrecision(b strategy.Bench) error {
+	t := strategy.NewTable(
+		strategy.Column{Head: "precision"},
+		strategy.Column{Head: "contacts"},
+		strategy.Column{Head: "moves > 1 mm"},
+		strategy.Column{Head: "moves > 5 mm"},
+		strategy.Column{Head: "largest mm", Unit: "mm"},
+	)
+	sc, err := cubes.ParseScript("hold", strings.NewReader(holdScenario))
+	if err != nil {
+		return err
+	}
+	for _, coarse := range []bool{false, true} {
+		for _, soft := range []bool{false, true} {
+			st := New(DefaultConfig())
+			s, err := b.NewRun(link.Config{}, st)
+			if err != nil {
+				return err
+			}
+			set := StepSettings(6)
+			set.Coarse, set.SoftContacts = coarse, soft
+			st.SetSettings(set)
+			var h holdCount
+			for f := 0; f < sc.Length; f++ {
+				s.Step(sc.InputAt(f))
+				h.add(s.Left(), f >= holdFrom)
+			}
+			contacts := "netcubes' (" + contactsOf(physics.DefaultConfig()).String() + ")"
+			if soft {
+				contacts = "sync demo's (" + softContacts.String() + ")"
+			}
+			t.Add(strategy.Text(precisionName(coarse)), strategy.Text(contacts),
+				strategy.Int(h.moves), strategy.Int(h.big), strategy.Num(1000*h.largest, "%.2f"))
+		}
+	}
+	t.Note("Step 6 (quantize both sides), perfect link, a ball gathered and held still 10 s; counted over its last 5 s on the left world (the right is the")
+	t.Note("same): cube-ticks that moved more than 1 mm / 5 mm, and the largest one-tick move. A settled ball moves 0.")
+	return b.Print(t)
+}
