@@ -182,11 +182,13 @@ func (st *Strategy) readJoinBlock(data []byte, frame int) error {
 		r.colour[i] = b.Interacting[i]
 	}
 	r.world.SetFrame(frame)
-	// The right was told every cube's colour: the sender has nothing to
-	// tell it until a colour changes.
+	// The right was told every cube's state and colour: each cube's last
+	// update is the block (none is "never sent"), and the sender has no
+	// colour to tell until one changes.
 	s := &st.snd
 	for i := range n {
 		s.colourKnown[i], s.colourAt[i] = b.Interacting[i], frame
+		s.lastSent[i] = frame
 	}
 	return nil
 }

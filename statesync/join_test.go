@@ -64,6 +64,9 @@ func TestStateSyncJoinMidRun(t *testing.T) {
 	if !saw {
 		t.Error("no caption said how the right joined")
 	}
+	if f := st.Facts(); st.Stats().NeverSent != 0 || strings.Contains(f, "never sent") {
+		t.Errorf("after a block join the facts say %q (%d never sent): the block sent every cube", f, st.Stats().NeverSent)
+	}
 }
 
 // TestJoinBlockRoundTrip: a block reads back what was written, bit for bit,

@@ -335,7 +335,7 @@ var stateSyncExplains = [Steps + 1]string{
 	"The mistake, as a step: blend the simulation halfway toward each update instead of snapping; it extrapolates from states that never were. Step 5 snaps again.",
 	"Compressed: bounded, quantized positions and velocities and smallest-three orientations: twice the updates per packet.",
 	"Quantize both sides: both worlds snap to the wire's precision before each step, so they extrapolate alike.",
-	"Adaptive smoothing: offsets fade gently when small, fast when large; orientation on 1 − |w| 0.1-0.5, the article's words (the original's code: |w| 0.2-0.5).",
+	"Adaptive smoothing: offsets fade gently when small, fast when large; rotations by 1 − |w| from 0.1 to 0.5 (the original's code used |w| 0.2-0.5: near 1 when small, so every rotation faded fast).",
 	"Beyond: deltas against acked states, positions relative to the player, and resting cubes resent until acked.",
 }
 
