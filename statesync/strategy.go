@@ -701,6 +701,7 @@ var _ strategy.Releaser = (*Strategy)(nil)
 // clones.
 func (st *Strategy) Release() {
 	st.leftContacts.giveBack()
+	st.joined = joinState{frame: -1}
 	rec := st.rcv.recordInputs
 	q, in := st.snd.quant, st.snd.inputs
 	*q, *in = quantizer{}, tickInputs{at: -1}
