@@ -681,7 +681,10 @@ func (st *Strategy) Stats() Stats { return st.stats }
 // Config returns the fixed configuration.
 func (st *Strategy) Config() Config { return st.cfg }
 
-// Reset implements strategy.Strategy: both sides start over from the initial world.
+// Reset implements strategy.Strategy: both sides start over, the right
+// from the initial world at frame 0, and past it from one block of the
+// left's world (join.go; from the initial world with
+// Config.JoinFromInitial).
 func (st *Strategy) Reset(ctx strategy.Context) {
 	st.n = ctx.Left().NumCubes()
 	st.snd.reset(st, ctx)
