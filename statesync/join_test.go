@@ -7,6 +7,7 @@ import (
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/replication"
+	"netcubes/strategy"
 	"netcubes/wire"
 )
 
@@ -125,4 +126,47 @@ func FuzzJoinBlock(f *testing.F) {
 			t.Fatalf("a block that read does not write: %v", err)
 		}
 	})
+}
+
+// TestStateSyncJoinFourPlayers: with four players (bots on the other
+// three) on a LAN, the right joins from its own block: it does not open
+// with the catch-up's metres of error (the stage report: 2,270 cm max on
+// client 4 of four). The session measures the shown client's error.
+func TestStateSyncJoinFourPlayers(t *testing.T) {
+	t.Parallel() // a session run of its own
+	const switchAt, watch = 240, 60
+	cfg := game.DefaultConfig()
+	cfg.World.Players = 4
+	cfg.Link = link.PresetLAN.Config()
+	st := New(DefaultConfig())
+	cfg.Strategies = []strategy.Strategy{st}
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scenario(t, ballScenario)
+	worst := make([]float64, s.NumClients())
+	for f := 0; f < switchAt+watch; f++ {
+		if f == switchAt {
+			if err := s.SetStrategy(0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Step(sc.InputAt(f))
+		for k := range worst {
+			if m := s.ClientMetrics(k); f > switchAt && m.Valid {
+				worst[k] = max(worst[k], m.PosMaxCm)
+			}
+		}
+	}
+	// Not zero: the block carries the cubes, not the solver's contact
+	// impulses and sleep timers, and four players' pushes make the two
+	// piles part by centimetres until the updates pull them together (the
+	// catch-up from the initial world: metres).
+	t.Logf("largest error of any cube after the join, client 1 (the shown one): %.2f cm", worst[0])
+	for k, w := range worst {
+		if w > 20 {
+			t.Errorf("client %d: a cube %.0f cm off after the join", k+1, w)
+		}
+	}
 }
