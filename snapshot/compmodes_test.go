@@ -375,3 +375,31 @@ func TestOriginalFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaModeFlag: -delta-mode N puts the compression entry in the
+// delta demo's mode N (its list's 6+N); the interpolation entry has no
+// such flag.
+func TestDeltaModeFlag(t *testing.T) {
+	flag := func(st *Strategy) *strategy.Flag {
+		for _, f := range st.Flags() {
+			if f.Name == "delta-mode" {
+				return &f
+			}
+		}
+		return nil
+	}
+	if flag(NewInterpolation()) != nil {
+		t.Error("the interpolation entry has -delta-mode")
+	}
+	st := NewCompression()
+	f := flag(st)
+	if f == nil {
+		t.Fatal("no -delta-mode on the compression entry")
+	}
+	if err := f.Set("6"); err == nil || st.Original() != 0 {
+		t.Errorf("-delta-mode 6 accepted (mode %d)", st.Original())
+	}
+	if err := f.Set("2"); err != nil || st.Original() != len(CompressionModes)+2 || st.cfg.Level != ChangedIndices {
+		t.Errorf("-delta-mode 2: %v, mode %d, %s", err, st.Original(), st.Mode())
+	}
+}

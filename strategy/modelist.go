@@ -51,6 +51,6 @@ const OriginalFlagName = "original"
 // strategies that have one share it (the usage is the first's, so it is
 // the same text for all), and each checks n against its own list.
 func (l *ModeList) Flag(set func(n int)) Flag {
-	return IntFlag(OriginalFlagName, "start in the original demo's mode N where a strategy has them: snapshot interpolation the snapshot demo's (1-6), compression the compression demo's (1-6) then the delta demo's (7-11), state sync the sync demo's (1-6) (live: F2, then [ ])",
+	return IntFlag(OriginalFlagName, "start in the original demo's mode N (1-6) where a strategy has them: snapshot interpolation the snapshot demo's, compression the compression demo's, state sync the sync demo's (live: F2, then [ ])",
 		1, max(l.N, 1), set)
 }
