@@ -20,7 +20,7 @@ import (
 // cubes cost. The catch-up (Config.JoinFromInitial) is what it was.
 func TestStateSyncJoinMidRun(t *testing.T) {
 	t.Parallel() // two session runs of their own
-	const switchAt, watch = 300, 90
+	const switchAt, watch = 200, 60
 	sc := scenario(t, ballScenario)
 	run := func(catchUp bool) (maxRMS, maxPop float64, st *Strategy, sawEvent bool) {
 		var s *game.Session
@@ -76,7 +76,7 @@ func TestStateSyncJoinMidRun(t *testing.T) {
 func TestJoinBlockRoundTrip(t *testing.T) {
 	s, st := stateSyncSession(t, link.Config{}, 8)
 	sc := scenario(t, ballScenario)
-	for f := 0; f < 400; f++ {
+	for f := 0; f < 150; f++ {
 		s.Step(sc.InputAt(f))
 	}
 	data, err := st.writeJoinBlock(s.Left())
@@ -134,7 +134,7 @@ func FuzzJoinBlock(f *testing.F) {
 // client 4 of four). The session measures the shown client's error.
 func TestStateSyncJoinFourPlayers(t *testing.T) {
 	t.Parallel() // a session run of its own
-	const switchAt, watch = 240, 60
+	const switchAt, watch = 180, 45
 	cfg := game.DefaultConfig()
 	cfg.World.Players = 4
 	cfg.Link = link.PresetLAN.Config()

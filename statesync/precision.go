@@ -18,7 +18,9 @@ import (
 // the 512-per-metre, 9-bit grid. The packets keep their 4,096/15-bit fields
 // (a 512 grid point is every 8th point of the 4,096 grid exactly; a 9-bit
 // orientation is carried as its nearest 15-bit code, 64 times finer, which
-// requantizes to the same 9-bit code), so the packet format is the same for
+// requantizes to the same 9-bit code but where two components tie for
+// largest; the quantizers keep a still cube's code, as they do on the fine
+// grid, so both sides agree), so the packet format is the same for
 // both and only what the grid does to the simulation changes: the lesson
 // is the pops, not the 27 bits a cube the coarse fields would save.
 
@@ -56,7 +58,7 @@ func precisionName(coarse bool) string {
 
 // coarseWhy is the explanation while both sides quantize on the coarse
 // grid: what to watch (TestStateSyncCoarsePrecisionPops measures it).
-const coarseWhy = "The article's first precision, 512/m and 9 bits: quantizing both sides pushes cubes into each other every tick, so a held ball pops and never settles (F: 4,096/m, 15 bits)."
+const coarseWhy = "The article's first precision, 512/m and 9 bits: quantizing both sides pushes cubes into each other every tick, so a held ball pops for seconds longer (F: 4,096/m, 15 bits)."
 
 // precisionIdle is what F adds while nothing is quantized: the press
 // changes the setting, which shows only from step 5 (C or Q).

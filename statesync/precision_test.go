@@ -3,6 +3,7 @@ package statesync
 import (
 	"testing"
 
+	"netcubes/geom"
 	"netcubes/link"
 	"netcubes/wire"
 )
@@ -10,10 +11,10 @@ import (
 // TestStateSyncCoarsePrecisionPops: the article's first precision (512 per
 // metre, 9-bit orientations) under "quantize both sides" makes a held ball
 // pop: every tick the grid pushes its cubes into each other and the solver
-// pushes them out, so it never settles; at 4,096 per metre and 15 bits it
-// comes to rest. Counted on the left world (both sides quantize alike, so
-// the right is the same) over the last 5 s of the hold: the cube-ticks
-// that moved more than 1 mm, and the largest one-tick move.
+// pushes them out, seconds after the ball at 4,096 per metre and 15 bits
+// has come to rest. Counted on the left world (both sides quantize alike,
+// so the right is the same) over the last 3 s of a 5 s hold: the
+// cube-ticks that moved more than 1 mm, and the largest one-tick move.
 func TestStateSyncCoarsePrecisionPops(t *testing.T) {
 	t.Parallel() // two session runs of their own
 	const from = holdFrom
@@ -46,12 +47,13 @@ func TestStateSyncCoarsePrecisionPops(t *testing.T) {
 func holdLength(t *testing.T) int { return scenario(t, holdScenario).Length }
 
 // TestCoarseGrid: the coarse grid's positions are every 8th point of the
-// fine grid, and its orientations requantize to the same 9-bit code, so
-// the fine fields carry them exactly.
+// fine grid, and its orientations requantize to the same code (but at a
+// tie for the largest component), so the fine fields carry them;
+// velocities are the fine grid's.
 func TestCoarseGrid(t *testing.T) {
 	s, _ := stateSyncSession(t, link.Config{}, 8)
 	sc := scenario(t, ballScenario)
-	for f := 0; f < 300; f++ {
+	for f := 0; f < 150; f++ {
 		s.Step(sc.InputAt(f))
 	}
 	for i := range s.Left().NumCubes() {
@@ -62,8 +64,15 @@ func TestCoarseGrid(t *testing.T) {
 				t.Fatalf("cube %d: position %v off the 512 grid", i, q.Position)
 			}
 		}
+		// Requantized, the same grid point; where two components tie
+		// for largest, smallest three may pick the other one, a
+		// neighbouring point of the 9-bit grid (the quantizers keep a
+		// cube's code while it does not move, so both sides agree).
 		back := stateFromQuantized(&q, false)
-		if again := quantizeCube(&back, true); again != q {
+		again := quantizeCube(&back, true)
+		twice := stateFromQuantized(&again, false)
+		if again.Position != q.Position || again.Orientation.Largest == q.Orientation.Largest && again != q ||
+			geom.AngleBetween(twice.Orientation, back.Orientation) > 0.006 {
 			t.Fatalf("cube %d: the coarse state requantizes to %+v, not %+v", i, again, q)
 		}
 		if fine := quantizeCube(&c, false); fine.LinearVelocity != q.LinearVelocity || fine.AngularVelocity != q.AngularVelocity {
