@@ -92,14 +92,27 @@ func runJoin(b *bench) error {
 		}
 		secs := strategy.Num(float64(r.ticks)/wire.TicksPerSecond, "%.2f")
 		if !r.converged {
-			secs = strategy.Textf("> %d", joinWatch/wire.TicksPerSecond)
+			secs = strategy.Text("not yet")
 		}
 		t.Add(strategy.Text(c.name), strategy.Int(r.bytes), strategy.Int(r.block), secs,
 			strategy.Num(r.firstRMS, "%.2f"), strategy.Num(r.worstRMS, "%.2f"))
 	}
-	t.Notef("The right joins %d s into the script on the bench's preset (%s); converged: RMS error under %.0f cm for a second. Bytes: left → right", joinAt/wire.TicksPerSecond, b.preset, joinCm)
+	at, end := joinTimes(b)
+	t.Notef("The right joins %.1f s into the script on the bench's preset (%s), watched until %.1f s; converged: RMS error under %.0f cm for a second. Bytes: left → right",
+		float64(at)/wire.TicksPerSecond, b.preset, float64(end)/wire.TicksPerSecond, joinCm)
 	t.Note("payload + 28 bytes of header a packet from the join until converged, plus state sync's join block (sent whole at the join).")
 	return b.Print(t)
+}
+
+// joinTimes are the frame the right joins at and the frame the run stops
+// at: joinAt and joinWatch after it, squeezed into the bench's -frames
+// (joined at a quarter of it).
+func joinTimes(b *bench) (at, end int) {
+	at, end = joinAt, min(b.frames, joinAt+joinWatch)
+	if end < joinAt+joinHold {
+		at = end / 4
+	}
+	return at, end
 }
 
 // joinRun plays one case.
@@ -109,10 +122,10 @@ func joinRun(b *bench, c joinCase) (joinResult, error) {
 	if err != nil {
 		return r, err
 	}
-	end := min(b.frames, joinAt+joinWatch)
+	at, end := joinTimes(b)
 	under, first, sent := 0, true, 0
 	for f := 0; f < end && !r.converged; f++ {
-		if f == joinAt {
+		if f == at {
 			s.Restart()
 			if ss, ok := c.st.(*statesync.Strategy); ok {
 				if n, _, ok := ss.JoinedBytes(); ok {
@@ -121,7 +134,7 @@ func joinRun(b *bench, c joinCase) (joinResult, error) {
 			}
 		}
 		s.Step(b.script.InputAt(f))
-		if f < joinAt {
+		if f < at {
 			continue
 		}
 		m := s.Metrics()
@@ -142,7 +155,7 @@ func joinRun(b *bench, c joinCase) (joinResult, error) {
 		}
 		under++
 		if under == 1 {
-			r.ticks, r.bytes = f+1-joinAt, sent
+			r.ticks, r.bytes = f+1-at, sent
 		}
 		r.converged = under >= joinHold
 	}
