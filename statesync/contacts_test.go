@@ -9,6 +9,7 @@ import (
 	"netcubes/physics"
 	"netcubes/snapshot"
 	"netcubes/strategy"
+	"netcubes/wire"
 )
 
 // TestSoftContacts: I gives both worlds the original sync demo's softer
@@ -60,5 +61,28 @@ func TestSoftContacts(t *testing.T) {
 	}
 	if got := contactsOf(s.Left().Physics().Config()); got != own {
 		t.Errorf("after leaving state sync with soft contacts on: the left's contacts %v", got)
+	}
+}
+
+// TestNewSettingsCross: the precision and the contacts cross to a right
+// process with the other settings.
+func TestNewSettingsCross(t *testing.T) {
+	left, right := New(DefaultConfig()), New(DefaultConfig())
+	s := left.Settings()
+	s.Coarse, s.SoftContacts = true, true
+	left.SetSettings(s)
+	buf := make([]byte, 256)
+	w := wire.NewWriteStream(buf)
+	if err := left.SerializeSettings(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SerializeAlign(); err != nil {
+		t.Fatal(err)
+	}
+	if err := right.SerializeSettings(wire.NewReadStream(w.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	if right.Settings() != left.Settings() {
+		t.Errorf("the right has %+v, want %+v", right.Settings(), left.Settings())
 	}
 }
