@@ -612,7 +612,7 @@ func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 		vnLinear := dot(n, sub(vB, vA))
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
-		var total float64
+		var total, sum float64
 		for j := range cps {
 			cp := &cps[j]
 			s := cp.sep
@@ -623,13 +623,17 @@ func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA) + cp.coupled(&delta)
 			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
 			total += cp.normalImpulse
+			sum += d[j]
+		}
+		if total == 0 && sum == 0 && (useBias || fric[ci].idle()) {
+			// Idle: no point pushes, none did, and no friction is held
+			// (see idle).
+			continue
 		}
 
 		// Apply: the linear impulse n·Σδ and the angular ones Σ δ·(r × n).
-		var sum float64
 		for j := range cps {
 			cp := &cps[j]
-			sum += d[j]
 			wA = msub(wA, d[j], cp.iA)
 			wB = madd(wB, d[j], cp.iB)
 		}
@@ -713,7 +717,7 @@ func (w *World) solveGround(sw normalSweep, mu float64, warm bool) {
 		vnLinear := -dot(n, vA)
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
-		var total float64
+		var total, sum float64
 		for j := range cps {
 			cp := &cps[j]
 			s := cp.sep
@@ -724,12 +728,14 @@ func (w *World) solveGround(sw normalSweep, mu float64, warm bool) {
 			vn := vnLinear - dot(wA, cp.rnA) + cp.coupled(&delta)
 			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
 			total += cp.normalImpulse
+			sum += d[j]
+		}
+		if total == 0 && sum == 0 && (sw.useBias || fric[ci].idle()) {
+			continue // idle (see solveContacts)
 		}
 
 		// Apply.
-		var sum float64
 		for j := range cps {
-			sum += d[j]
 			wA = msub(wA, d[j], cps[j].iA)
 		}
 		vA = msub(vA, float64(c.mA*sum), n)
@@ -808,6 +814,17 @@ func (cp *constraintPoint) accumulate(impulse float64) float64 {
 	old := cp.normalImpulse
 	cp.normalImpulse = maxf(old+impulse, 0)
 	return cp.normalImpulse - old
+}
+
+// idle reports whether the contact holds no friction impulse. A contact
+// that holds none, and whose points neither push nor pushed (a gap the
+// bodies are not closing, most of a katamari ball's contacts), changes
+// nothing in a pass: its impulses are zeros, friction is clamped to
+// μ·0 = 0, and every sum it would add to its bodies is zero. So the passes
+// skip it after its normal sweep. (Adding those zeros could only have
+// turned a velocity component of −0 into +0.)
+func (f *patchFriction) idle() bool {
+	return f.friction[0] == 0 && f.friction[1] == 0 && f.twist == 0
 }
 
 // tangentTarget is patch friction's tangential impulse before the limit,
