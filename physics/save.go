@@ -198,7 +198,13 @@ func (w *World) Save(s *Saved) {
 		sc.key, sc.id, sc.next, sc.prev, sc.count = c.key, ci, c.next, c.prev, c.m.count
 		sc.normal, sc.frictionImpulse, sc.twistImpulse = c.m.normal, c.m.frictionImpulse, c.m.twistImpulse
 		sc.impulse, sc.flags = c.impulse, c.flags
-		first += copy(s.points[first:], c.m.points[:c.m.count])
+		// Point by point: at most four, and a copy was a call to
+		// memmove per contact.
+		dst := s.points[first : first+int(c.m.count)]
+		for j := range dst {
+			dst[j] = c.m.points[j]
+		}
+		first += len(dst)
 	}
 	// Every pool entry is a live contact or on the free list.
 	s.free = fit(s.free, len(cs.pool)-len(cs.ids))
@@ -289,7 +295,11 @@ func (w *World) restoreContacts(s *Saved) {
 		c.flags, c.impulse = sc.flags, sc.impulse
 		c.m.normal, c.m.count = sc.normal, sc.count
 		c.m.frictionImpulse, c.m.twistImpulse = sc.frictionImpulse, sc.twistImpulse
-		first += copy(c.m.points[:sc.count], s.points[first:first+int(sc.count)])
+		src := s.points[first : first+int(sc.count)]
+		for j := range src { // point by point, as in Save
+			c.m.points[j] = src[j]
+		}
+		first += len(src)
 		cs.keys[k], cs.ids[k] = sc.key, sc.id
 	}
 	cs.freeHead = -1
