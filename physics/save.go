@@ -123,7 +123,7 @@ type Saved struct {
 	forces   []savedForce
 	contacts []savedContact // in key order
 	points   []manifoldPoint
-	free     []int32 // the pool's free entries, in free-list order
+	free     []int32 // the pool's free entries, in contactSet.free's order
 	active   []int32
 	poolLen  int32
 	islands  []sleepIsland
@@ -206,13 +206,8 @@ func (w *World) Save(s *Saved) {
 		}
 		first += len(dst)
 	}
-	// Every pool entry is a live contact or on the free list.
-	s.free = fit(s.free, len(cs.pool)-len(cs.ids))
-	k := 0
-	for ci := cs.freeHead; ci >= 0 && k < len(s.free); ci = cs.pool[ci].next[0] {
-		s.free[k] = ci
-		k++
-	}
+	s.free = fit(s.free, len(cs.free))
+	copy(s.free, cs.free)
 	s.active = fit(s.active, len(cs.active))
 	copy(s.active, cs.active)
 
@@ -302,12 +297,9 @@ func (w *World) restoreContacts(s *Saved) {
 		first += len(src)
 		cs.keys[k], cs.ids[k] = sc.key, sc.id
 	}
-	cs.freeHead = -1
-	for k := len(s.free) - 1; k >= 0; k-- {
-		ci := s.free[k]
+	cs.free = append(cs.free[:0], s.free...)
+	for _, ci := range s.free {
 		cs.pool[ci] = contact{a: -1, b: -1}
-		cs.pool[ci].next[0] = cs.freeHead
-		cs.freeHead = ci
 	}
 	cs.active = append(cs.active[:0], s.active...)
 }
