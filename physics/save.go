@@ -290,11 +290,10 @@ func (w *World) restoreContacts(s *Saved) {
 		c.flags, c.impulse = sc.flags, sc.impulse
 		c.m.normal, c.m.count = sc.normal, sc.count
 		c.m.frictionImpulse, c.m.twistImpulse = sc.frictionImpulse, sc.twistImpulse
-		src := s.points[first : first+int(sc.count)]
-		for j := range src { // point by point, as in Save
-			c.m.points[j] = src[j]
+		for j := int32(0); j < sc.count; j++ { // point by point, as in Save
+			c.m.points[j] = s.points[first]
+			first++
 		}
-		first += len(src)
 		cs.keys[k], cs.ids[k] = sc.key, sc.id
 	}
 	cs.free = append(cs.free[:0], s.free...)
