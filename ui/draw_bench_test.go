@@ -12,12 +12,15 @@ package ui
 //	draw-ms      the Go side of one Draw, milliseconds (the mean)
 //	draw-allocs  heap allocations inside one Draw
 //
+// BenchmarkDrawViews measures the two 3D views alone, the same way.
+//
 // Run it on a display (a virtual one is fine):
 //
 //	xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" go test -run XXX -bench Draw -benchtime 200x ./ui
 
 import (
 	"flag"
+	"image"
 	"os"
 	"runtime"
 	"testing"
@@ -27,6 +30,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/game"
+	"netcubes/render"
 	"netcubes/talk"
 )
 
@@ -106,6 +110,24 @@ func TestMain(m *testing.M) {
 // default link) at 1280×720 while it plays the katamari script, one tick
 // between frames, from the script's 5th second (the ball is forming).
 func BenchmarkDraw(b *testing.B) {
+	a := benchApp(b)
+	benchFrames(b, a, a.Draw)
+}
+
+// BenchmarkDrawViews is BenchmarkDraw's two 3D views alone (ground,
+// shadows, cubes, the ghost), without the HUD: the views' share of Draw.
+// The rectangles are about where the app puts the views at 1280×720.
+func BenchmarkDrawViews(b *testing.B) {
+	a := benchApp(b)
+	lr, rr := image.Rect(0, 70, 638, 500), image.Rect(642, 70, 1280, 500)
+	benchFrames(b, a, func(screen *ebiten.Image) {
+		a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
+		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+	})
+}
+
+// benchApp is the app BenchmarkDraw draws, 300 ticks into the script.
+func benchApp(b *testing.B) *App {
 	if drawFrames == nil {
 		b.Skip("needs a display: run with -bench under xvfb-run (see the file comment)")
 	}
@@ -126,6 +148,12 @@ func BenchmarkDraw(b *testing.B) {
 	for range 300 {
 		a.step()
 	}
+	return a
+}
+
+// benchFrames ticks the app and hands draw one frame per iteration,
+// reporting the time and heap allocations inside draw alone.
+func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	var (
 		spent  time.Duration
 		allocs uint64
@@ -136,7 +164,7 @@ func BenchmarkDraw(b *testing.B) {
 	frame := func(screen *ebiten.Image) {
 		runtime.ReadMemStats(&before)
 		start := time.Now()
-		a.Draw(screen)
+		draw(screen)
 		spent += time.Since(start)
 		runtime.ReadMemStats(&after)
 		allocs += after.Mallocs - before.Mallocs

@@ -419,11 +419,11 @@ func (b *Builder) addCube(c *Cube) {
 	tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
 	for _, f := range vis[:nv] {
 		lit := -f.n.Dot(light) / c.HalfExtent
-		shade := b.Style.Ambient + b.Style.Diffuse*max(0, lit)
+		shade := b.Style.Ambient + b.Style.Diffuse*atLeast0(lit)
 		col := RGBA{
-			R: float32(min(1, float64(c.Color.R)*shade)),
-			G: float32(min(1, float64(c.Color.G)*shade)),
-			B: float32(min(1, float64(c.Color.B)*shade)),
+			R: float32(atMost1(float64(c.Color.R) * shade)),
+			G: float32(atMost1(float64(c.Color.G) * shade)),
+			B: float32(atMost1(float64(c.Color.B) * shade)),
 			A: c.Color.A,
 		}
 		if tiles == 1 {
@@ -531,9 +531,24 @@ func (b *Builder) AddWireframe(cubes []Cube, width float32, c RGBA) {
 	}
 }
 
-// clamp01 limits x to 0..1. (The built-in min and max compile to a few
-// instructions; math.Min and math.Max are calls that also sort out −0 and
-// NaN, the same way for these arguments, at several times the cost.)
-func clamp01(x float64) float64 { return max(0, min(1, x)) }
+// clamp01 limits x to 0..1. It and the two below compare instead of
+// calling math.Min and math.Max (calls that also sort out −0 and NaN,
+// which never reach them here) or the built-in min and max (a runtime call
+// in WebAssembly): they run several times per face.
+func clamp01(x float64) float64 { return atLeast0(atMost1(x)) }
+
+func atLeast0(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return x
+}
+
+func atMost1(x float64) float64 {
+	if x > 1 {
+		return 1
+	}
+	return x
+}
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
