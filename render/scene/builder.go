@@ -427,10 +427,13 @@ func (b *Builder) addCube(c *Cube) {
 			A: c.Color.A,
 		}
 		if tiles == 1 {
-			d2 := f.centre.Sub(eye).LenSqr()
-			col = b.fogAt(col, math.Sqrt(d2))
 			fc := &faceCorners[f.axis][f.s]
-			b.queueFace(&[4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}, col, d2)
+			pts := [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}
+			if b.proj.allOffscreen(pts[:], 0) {
+				continue // wholly past one edge of the view: it would draw nothing
+			}
+			d2 := f.centre.Sub(eye).LenSqr()
+			b.queueFace(&pts, b.fogAt(col, math.Sqrt(d2)), d2)
 			continue
 		}
 		u, v := ax[(f.axis+1)%3], ax[(f.axis+2)%3]
@@ -475,6 +478,9 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light mgl6
 			return
 		}
 		q[k] = b.proj.ToScreen(g)
+	}
+	if b.proj.allOffscreen(q[:], 0) {
+		return // wholly past one edge of the view: it would draw nothing
 	}
 	b.Shadows.hexagon(&q)
 }
