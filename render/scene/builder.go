@@ -345,6 +345,14 @@ var faceCorners = func() (t [3][2][4]int) {
 func (b *Builder) AddCubes(cubes []Cube) {
 	b.order = b.order[:0]
 	b.faceBase = uint32(len(b.Cubes.Vertices))
+	// Room for the most a frame can need (three faces and a hexagon a
+	// cube, and the big cubes' tiles), so that a ball growing over a
+	// few seconds does not grow the slices a frame at a time.
+	n := len(cubes) + 4*27
+	b.Cubes.Vertices = slices.Grow(b.Cubes.Vertices, 3*4*n)
+	b.Shadows.Vertices = slices.Grow(b.Shadows.Vertices, 6*n)
+	b.Shadows.Indices = slices.Grow(b.Shadows.Indices, 12*n)
+	b.order = slices.Grow(b.order, 3*n)
 	for ci := range cubes {
 		b.addCube(&cubes[ci])
 	}
