@@ -139,6 +139,12 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	b.gridClip = b.gridClip[:0]
 	b.gridVert = b.gridVert[:0]
 	m := &b.Ground
+	// Room for the most a frame can need (every tile corner, four
+	// vertices a grid piece, a few for clipped tiles), reserved at once
+	// so the mesh does not grow a little every time the view turns.
+	pieces := 2 * (int(2*s.GridExtent/s.GridSpacing) + 1) * gridPieces
+	m.Vertices = slices.Grow(m.Vertices, (n+1)*(n+1)+4*pieces+6*n)
+	m.Indices = slices.Grow(m.Indices, 6*n*n+6*pieces+12*n)
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
 			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
@@ -192,13 +198,16 @@ func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
 	return b.proj.allOffscreen(pts[:], 0)
 }
 
+// gridPieces is how many pieces a grid line is drawn in.
+const gridPieces = 16
+
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
 // The pieces share their ends: each end is projected once. Pieces wholly
 // off one side of the view are left out: they would draw nothing.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
-	const pieces = 16
+	const pieces = gridPieces
 	step := c.Sub(a).Mul(1.0 / pieces)
 	p, cp := a, b.proj.Clip(a)
 	dp := b.proj.ClipDir(step)

@@ -25,7 +25,9 @@ func sortKeys(keys []uint64, tmp *[]uint64) []uint64 {
 		counts[3][byte(k>>56)]++
 	}
 	if cap(*tmp) < len(keys) {
-		*tmp = make([]uint64, len(keys))
+		// As roomy as keys: the two trade places, and the caller's
+		// reservation must hold for whichever it gets back.
+		*tmp = make([]uint64, len(keys), cap(keys))
 	}
 	src, dst := keys, (*tmp)[:len(keys)]
 	for pass := range counts {
