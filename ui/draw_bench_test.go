@@ -12,6 +12,9 @@ package ui
 //	draw-ms      the Go side of one Draw, milliseconds (the mean)
 //	draw-ms-p50, draw-ms-p10  the median and the tenth percentile of the
 //	             frames' times (less moved by other work preempting a frame)
+//	draw-cpu-ms  the CPU time of the thread that ran Draw, per frame (Linux):
+//	             the Go side's own work, not counting waits for the
+//	             graphics thread nor the time other work held the CPU
 //	draw-allocs  heap allocations inside one Draw
 //
 // BenchmarkDrawViews measures the two 3D views alone, the same way.
@@ -165,11 +168,21 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 		after  runtime.MemStats
 		frames int
 	)
+	var cpu int64
+	cpuOK := true
 	frame := func(screen *ebiten.Image) {
 		runtime.ReadMemStats(&before)
+		// The thread's CPU time is read on one thread: the goroutine
+		// stays on it for the frame.
+		runtime.LockOSThread()
+		c0, ok0 := threadCPU()
 		start := time.Now()
 		draw(screen)
 		d := time.Since(start)
+		c1, ok1 := threadCPU()
+		runtime.UnlockOSThread()
+		cpu += c1 - c0
+		cpuOK = cpuOK && ok0 && ok1
 		spent += d
 		each = append(each, d)
 		runtime.ReadMemStats(&after)
@@ -177,7 +190,7 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 		frames++
 	}
 	drawFrame(frame) // the first frame makes the images and buffers
-	spent, allocs, frames, each = 0, 0, 0, each[:0]
+	spent, allocs, frames, each, cpu = 0, 0, 0, each[:0], 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -191,5 +204,8 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	slices.Sort(each)
 	b.ReportMetric(float64(each[len(each)/2].Microseconds())/1000, "draw-ms-p50")
 	b.ReportMetric(float64(each[len(each)/10].Microseconds())/1000, "draw-ms-p10")
+	if cpuOK {
+		b.ReportMetric(float64(cpu)/1e6/float64(frames), "draw-cpu-ms")
+	}
 	b.ReportMetric(float64(allocs)/float64(frames), "draw-allocs")
 }
