@@ -9,9 +9,10 @@ package scene
 // 32 bits alone with a stable sort gives the same order as sorting the
 // whole keys. A least-significant-digit radix sort does that in four
 // passes of one byte each, a pass skipped when every key has the same byte
-// there (the distances of one frame often share their top byte): about
-// three times faster than a comparison sort of two thousand keys, whose
-// cost grows with n·log n.
+// there (the distances of one frame often share their top byte). On one
+// frame's two thousand keys it runs less than half the instructions of
+// slices.Sort: four times faster in WebAssembly, about as fast natively
+// (BenchmarkSortFaces).
 func sortKeys(keys []uint64, tmp *[]uint64) []uint64 {
 	if len(keys) < 64 {
 		insertionSort(keys)
