@@ -17,10 +17,11 @@ type Builder struct {
 
 	Ground, Shadows, Cubes, Lines Mesh
 
-	proj  Projector
-	faces []face
-	order []uint64     // faceKey values
-	poly  []mgl64.Vec4 // scratch for clipping
+	proj     Projector
+	order    []uint64     // faceKey values
+	sortTmp  []uint64     // the radix sort's second buffer
+	faceBase uint32       // the Cubes vertex of the first face queued this frame
+	poly     []mgl64.Vec4 // scratch for clipping
 	// ground grid scratch: clip-space corners and their mesh vertex (−1 = behind)
 	gridClip []mgl64.Vec4
 	gridVert []int32
@@ -84,12 +85,6 @@ type Cube struct {
 	Color       RGBA
 }
 
-// face is one visible (tile of a) cube face, ready to sort.
-type face struct {
-	pts [4]Point
-	col RGBA
-}
-
 // A face's sort key packs the squared distance from the eye to the face
 // centre (as float32 bits, which order like unsigned integers for positive
 // numbers) above the face's index. Sorting plain uint64s is several times
@@ -113,8 +108,12 @@ func (b *Builder) Begin(p Projector) {
 
 // fogged blends c toward the fog colour by the distance of w from the eye.
 func (b *Builder) fogged(c RGBA, w mgl64.Vec3) RGBA {
+	return b.fogAt(c, w.Sub(b.proj.eye).Len())
+}
+
+// fogAt blends c toward the fog colour for a distance d from the eye.
+func (b *Builder) fogAt(c RGBA, d float64) RGBA {
 	s := &b.Style
-	d := w.Sub(b.proj.eye).Len()
 	f := float32(clamp01((d - s.FogStart) / (s.FogEnd - s.FogStart)))
 	return RGBA{
 		R: c.R + (s.Fog.R-c.R)*f,
@@ -140,6 +139,12 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	b.gridClip = b.gridClip[:0]
 	b.gridVert = b.gridVert[:0]
 	m := &b.Ground
+	// Room for the most a frame can need (every tile corner, four
+	// vertices a grid piece, a few for clipped tiles), reserved at once
+	// so the mesh does not grow a little every time the view turns.
+	pieces := 2 * (int(2*s.GridExtent/s.GridSpacing) + 1) * gridPieces
+	m.Vertices = slices.Grow(m.Vertices, (n+1)*(n+1)+4*pieces+6*n)
+	m.Indices = slices.Grow(m.Indices, 6*n*n+6*pieces+12*n)
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
 			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
@@ -162,6 +167,9 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 					m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
 				}
 				continue
+			}
+			if v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0 {
+				continue // wholly behind the eye: clipping would leave nothing
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
 			mid := mgl64.Vec3{x0 + (float64(i)+0.5)*t, y0 + (float64(j)+0.5)*t, 0}
@@ -190,13 +198,16 @@ func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
 	return b.proj.allOffscreen(pts[:], 0)
 }
 
+// gridPieces is how many pieces a grid line is drawn in.
+const gridPieces = 16
+
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
 // The pieces share their ends: each end is projected once. Pieces wholly
 // off one side of the view are left out: they would draw nothing.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
-	const pieces = 16
+	const pieces = gridPieces
 	step := c.Sub(a).Mul(1.0 / pieces)
 	p, cp := a, b.proj.Clip(a)
 	dp := b.proj.ClipDir(step)
@@ -302,21 +313,16 @@ func cubeCorners(p mgl64.Vec3, ax [3]mgl64.Vec3) [8]mgl64.Vec3 {
 	return cs
 }
 
-// cornersOf is cubeCorners in homogeneous clip space, written out by hand:
-// it runs for every cube twice a frame (body and shadow), and sharing the
-// partial sums halves the additions of the generic loop.
-func cornersOf(c mgl64.Vec4, ax [3]mgl64.Vec4) [8]mgl64.Vec4 {
-	add := func(p, q mgl64.Vec4) mgl64.Vec4 {
-		return mgl64.Vec4{p[0] + q[0], p[1] + q[1], p[2] + q[2], p[3] + q[3]}
-	}
-	sub := func(p, q mgl64.Vec4) mgl64.Vec4 {
-		return mgl64.Vec4{p[0] - q[0], p[1] - q[1], p[2] - q[2], p[3] - q[3]}
-	}
-	lo, hi := sub(c, ax[2]), add(c, ax[2]) // bit 2 clear / set
-	pp, pm := add(ax[0], ax[1]), sub(ax[0], ax[1])
-	return [8]mgl64.Vec4{
-		sub(lo, pp), add(lo, pm), sub(lo, pm), add(lo, pp),
-		sub(hi, pp), add(hi, pm), sub(hi, pm), add(hi, pp),
+// cornersOf is cubeCorners in homogeneous clip space, written out by hand
+// into out: it runs for every cube twice a frame (body and shadow), and
+// sharing the partial sums halves the additions of the generic loop
+// (each corner is c ± ax[2] ± (ax[0] ± ax[1])).
+func cornersOf(out *[8]mgl64.Vec4, c mgl64.Vec4, ax *[3]mgl64.Vec4) {
+	for k := 0; k < 4; k++ {
+		pp, pm := ax[0][k]+ax[1][k], ax[0][k]-ax[1][k]
+		lo, hi := c[k]-ax[2][k], c[k]+ax[2][k] // bit 2 clear / set
+		out[0][k], out[1][k], out[2][k], out[3][k] = lo-pp, lo+pm, lo-pm, lo+pp
+		out[4][k], out[5][k], out[6][k], out[7][k] = hi-pp, hi+pm, hi-pm, hi+pp
 	}
 }
 
@@ -339,82 +345,124 @@ var faceCorners = func() (t [3][2][4]int) {
 // AddCubes adds the cubes' visible faces, depth-sorted, to the Cubes layer
 // and their shadows to the Shadows layer. Cubes that reach behind the near
 // plane are skipped (the camera never gets that close in practice).
+//
+// Each visible face's four vertices are written once, in the order the
+// cubes come, and the depth sort orders only the faces' keys: the sorted
+// keys then emit each face's six indices, far to near. The GPU draws the
+// triangles in the order of the indices, so the picture is the painter's,
+// without copying every vertex a second time into sorted order.
 func (b *Builder) AddCubes(cubes []Cube) {
-	b.faces = b.faces[:0]
 	b.order = b.order[:0]
-	eye := b.proj.eye
-	light := b.Style.LightDir
+	b.faceBase = uint32(len(b.Cubes.Vertices))
+	// Room for the most a frame can need (three faces and a hexagon a
+	// cube, and the big cubes' tiles), so that a ball growing over a
+	// few seconds does not grow the slices a frame at a time.
+	n := len(cubes) + 4*27
+	b.Cubes.Vertices = slices.Grow(b.Cubes.Vertices, 3*4*n)
+	b.Shadows.Vertices = slices.Grow(b.Shadows.Vertices, 6*n)
+	b.Shadows.Indices = slices.Grow(b.Shadows.Indices, 12*n)
+	b.order = slices.Grow(b.order, 3*n)
 	for ci := range cubes {
-		c := &cubes[ci]
-		centre := b.proj.Clip(c.Position)
-		// A cube fits in a sphere of radius √3·h around its centre.
-		if b.proj.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
-			continue
-		}
-		ax := cubeAxes(c)
-		axClip := [3]mgl64.Vec4{b.proj.ClipDir(ax[0]), b.proj.ClipDir(ax[1]), b.proj.ClipDir(ax[2])}
-		clip := cornersOf(centre, axClip)
-		var screen [8]Point
-		inFront := true
-		for i, cl := range clip {
-			if !b.proj.InFront(cl) {
-				inFront = false
-				break
-			}
-			screen[i] = b.proj.ToScreen(cl)
-		}
-		if !inFront {
-			continue // reaches behind the near plane; the camera never gets that close
-		}
-		shadow := c.Position[2] < b.Style.MaxShadowAbove
-		var ground [8]mgl64.Vec4
-		if shadow {
-			// A point w falls along the light to the ground at
-			// w − l·(w.z / l.z), which is linear in w, so the shadow's
-			// corners are also centre ± axes, each pushed along the light.
-			down := func(w mgl64.Vec3) mgl64.Vec3 { return w.Sub(light.Mul(w[2] / light[2])) }
-			g := b.proj.Clip(down(c.Position))
-			ground = cornersOf(g, [3]mgl64.Vec4{
-				b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2])),
-			})
-		}
-		if shadow {
-			b.addShadow(&ground, ax, light)
-		}
-		tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
-		for axis := 0; axis < 3; axis++ {
-			for s, sign := range [2]float64{1, -1} {
-				n := ax[axis].Mul(sign)
-				centre := c.Position.Add(n) // of the face
-				lit := -n.Dot(light) / c.HalfExtent
-				fc := &faceCorners[axis][s]
-				// Back-face culling: keep faces whose outward normal points
-				// toward the eye.
-				if n.Dot(eye.Sub(centre)) <= 0 {
-					continue
-				}
-				shade := b.Style.Ambient + b.Style.Diffuse*math.Max(0, lit)
-				col := b.fogged(RGBA{
-					R: float32(math.Min(1, float64(c.Color.R)*shade)),
-					G: float32(math.Min(1, float64(c.Color.G)*shade)),
-					B: float32(math.Min(1, float64(c.Color.B)*shade)),
-					A: c.Color.A,
-				}, centre)
-				if tiles == 1 {
-					b.queueFace(face{pts: [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}, col: col}, centre)
-					continue
-				}
-				u, v := ax[(axis+1)%3], ax[(axis+2)%3]
-				b.addFaceTiles(centre, u, v, tiles, col)
-			}
-		}
+		b.addCube(&cubes[ci])
 	}
 	// Ascending keys are near to far; the painter draws far faces first.
-	slices.Sort(b.order)
+	b.order = sortKeys(b.order, &b.sortTmp)
+	m := &b.Cubes
+	m.Indices = slices.Grow(m.Indices, 6*len(b.order))
 	for i := len(b.order) - 1; i >= 0; i-- {
-		f := &b.faces[uint32(b.order[i])]
-		b.Cubes.Quad(&f.pts, f.col)
+		v := b.faceBase + 4*uint32(b.order[i])
+		m.Indices = append(m.Indices, v, v+1, v+2, v, v+2, v+3)
 	}
+}
+
+// addCube projects one cube, adds its shadow and queues its visible faces.
+func (b *Builder) addCube(c *Cube) {
+	centre := b.proj.Clip(c.Position)
+	// A cube fits in a sphere of radius √3·h around its centre.
+	if b.proj.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+		return
+	}
+	ax := cubeAxes(c)
+	axClip := [3]mgl64.Vec4{b.proj.ClipDir(ax[0]), b.proj.ClipDir(ax[1]), b.proj.ClipDir(ax[2])}
+	var clip [8]mgl64.Vec4
+	cornersOf(&clip, centre, &axClip)
+	for i := range clip {
+		if !b.proj.InFront(clip[i]) {
+			return // reaches behind the near plane; the camera never gets that close
+		}
+	}
+	light := b.Style.LightDir
+	if c.Position[2] < b.Style.MaxShadowAbove {
+		// A point w falls along the light to the ground at
+		// w − l·(w.z / l.z), which is linear in w, so the shadow's
+		// corners are also centre ± axes, each pushed along the light.
+		down := func(w mgl64.Vec3) mgl64.Vec3 { return w.Sub(light.Mul(w[2] / light[2])) }
+		g := b.proj.Clip(down(c.Position))
+		gax := [3]mgl64.Vec4{b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2]))}
+		var ground [8]mgl64.Vec4
+		cornersOf(&ground, g, &gax)
+		b.addShadow(&ground, &ax, light)
+	}
+	// Back-face culling first: keep faces whose outward normal points
+	// toward the eye, and divide by w only the corners they use (at most
+	// seven of the eight). Of two opposite faces at most one faces the eye.
+	eye := b.proj.eye
+	var vis [3]visibleFace
+	nv := 0
+	var need uint8 // bit i: corner i is used
+	for axis := 0; axis < 3; axis++ {
+		for s := 0; s < 2; s++ {
+			n := ax[axis]
+			if s == 1 {
+				n = mgl64.Vec3{-n[0], -n[1], -n[2]}
+			}
+			centre := c.Position.Add(n) // of the face
+			if n.Dot(eye.Sub(centre)) <= 0 {
+				continue
+			}
+			vis[nv] = visibleFace{axis: axis, s: s, n: n, centre: centre}
+			nv++
+			fc := &faceCorners[axis][s]
+			need |= 1<<fc[0] | 1<<fc[1] | 1<<fc[2] | 1<<fc[3]
+			break
+		}
+	}
+	var screen [8]Point
+	for i := range clip {
+		if need&(1<<i) != 0 {
+			screen[i] = b.proj.ToScreen(clip[i])
+		}
+	}
+	tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
+	for _, f := range vis[:nv] {
+		lit := -f.n.Dot(light) / c.HalfExtent
+		shade := b.Style.Ambient + b.Style.Diffuse*atLeast0(lit)
+		col := RGBA{
+			R: float32(atMost1(float64(c.Color.R) * shade)),
+			G: float32(atMost1(float64(c.Color.G) * shade)),
+			B: float32(atMost1(float64(c.Color.B) * shade)),
+			A: c.Color.A,
+		}
+		if tiles == 1 {
+			fc := &faceCorners[f.axis][f.s]
+			pts := [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}
+			if b.proj.allOffscreen(pts[:], 0) {
+				continue // wholly past one edge of the view: it would draw nothing
+			}
+			d2 := f.centre.Sub(eye).LenSqr()
+			b.queueFace(&pts, b.fogAt(col, math.Sqrt(d2)), d2)
+			continue
+		}
+		u, v := ax[(f.axis+1)%3], ax[(f.axis+2)%3]
+		b.addFaceTiles(f.centre, u, v, tiles, b.fogged(col, f.centre))
+	}
+}
+
+// visibleFace is a cube face that faces the eye: its axis and side (as in
+// faceCorners), outward half-edge normal and centre.
+type visibleFace struct {
+	axis, s   int
+	n, centre mgl64.Vec3
 }
 
 // silhouette lists, in order around it, the corners of a cube's outline
@@ -428,7 +476,7 @@ var silhouette = [6]int{1, 3, 2, 6, 4, 5}
 // seen from the light, one hexagon (four triangles over six vertices).
 // It covers exactly what the projections of the light-facing faces
 // would, with half the vertices and no edges inside.
-func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax [3]mgl64.Vec3, light mgl64.Vec3) {
+func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light mgl64.Vec3) {
 	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
 	for a := range ax {
 		if ax[a].Dot(light) < 0 {
@@ -448,13 +496,26 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax [3]mgl64.Vec3, light mgl64
 		}
 		q[k] = b.proj.ToScreen(g)
 	}
-	b.Shadows.Polygon(q[:], RGBA{0, 0, 0, 1})
+	if b.proj.allOffscreen(q[:], 0) {
+		return // wholly past one edge of the view: it would draw nothing
+	}
+	b.Shadows.hexagon(&q)
 }
 
-// queueFace records a face to be drawn once the sort has placed it.
-func (b *Builder) queueFace(f face, centre mgl64.Vec3) {
-	b.order = append(b.order, faceKey(centre.Sub(b.proj.eye).LenSqr(), len(b.faces)))
-	b.faces = append(b.faces, f)
+// queueFace writes a face's vertices and its sort key; AddCubes emits
+// its indices once the sort has placed it.
+// dist2 is the squared distance from the eye to the face's centre.
+func (b *Builder) queueFace(pts *[4]Point, col RGBA, dist2 float64) {
+	m := &b.Cubes
+	n := len(m.Vertices)
+	b.order = append(b.order, faceKey(dist2, (n-int(b.faceBase))/4))
+	m.Vertices = slices.Grow(m.Vertices, 4)[:n+4]
+	for i := range pts {
+		m.Vertices[n+i] = Vertex{
+			DstX: pts[i].X, DstY: pts[i].Y, SrcX: 1, SrcY: 1,
+			ColorR: col.R, ColorG: col.G, ColorB: col.B, ColorA: col.A,
+		}
+	}
 }
 
 // addFaceTiles cuts the face with the given centre and half-edge vectors u,
@@ -468,11 +529,11 @@ func (b *Builder) addFaceTiles(centre, u, v mgl64.Vec3, tiles int, col RGBA) {
 		for i := 0; i < tiles; i++ {
 			p00 := corner.Add(du.Mul(float64(i))).Add(dv.Mul(float64(j)))
 			w := [4]mgl64.Vec3{p00, p00.Add(du), p00.Add(du).Add(dv), p00.Add(dv)}
-			f := face{col: col}
+			var pts [4]Point
 			for k := range w {
-				f.pts[k] = b.proj.ToScreen(b.proj.Clip(w[k]))
+				pts[k] = b.proj.ToScreen(b.proj.Clip(w[k]))
 			}
-			b.queueFace(f, p00.Add(du.Mul(0.5)).Add(dv.Mul(0.5)))
+			b.queueFace(&pts, col, p00.Add(du.Mul(0.5)).Add(dv.Mul(0.5)).Sub(b.proj.eye).LenSqr())
 		}
 	}
 }
@@ -493,6 +554,24 @@ func (b *Builder) AddWireframe(cubes []Cube, width float32, c RGBA) {
 	}
 }
 
-func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+// clamp01 limits x to 0..1. It and the two below compare instead of
+// calling math.Min and math.Max (calls that also sort out −0 and NaN,
+// which never reach them here) or the built-in min and max (a runtime call
+// in WebAssembly): they run several times per face.
+func clamp01(x float64) float64 { return atLeast0(atMost1(x)) }
+
+func atLeast0(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return x
+}
+
+func atMost1(x float64) float64 {
+	if x > 1 {
+		return 1
+	}
+	return x
+}
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

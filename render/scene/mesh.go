@@ -70,6 +70,18 @@ func (m *Mesh) Quad(p *[4]Point, c RGBA) {
 	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3)
 }
 
+// hexagon adds a convex hexagon in opaque black as a fan of four
+// triangles: Polygon for a cube's shadow, written in place.
+func (m *Mesh) hexagon(p *[6]Point) {
+	base := len(m.Vertices)
+	m.Vertices = slices.Grow(m.Vertices, 6)[:base+6]
+	for i := range p {
+		m.Vertices[base+i] = Vertex{DstX: p[i].X, DstY: p[i].Y, SrcX: 1, SrcY: 1, ColorA: 1}
+	}
+	b := uint32(base)
+	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3, b, b+3, b+4, b, b+4, b+5)
+}
+
 // Line adds a segment of the given width in pixels as a thin quad.
 func (m *Mesh) Line(a, b Point, width float32, c RGBA) {
 	dx, dy := b.X-a.X, b.Y-a.Y

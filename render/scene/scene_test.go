@@ -2,6 +2,8 @@ package scene
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -127,15 +129,17 @@ func TestPainterOrder(t *testing.T) {
 		b := NewBuilder(DefaultStyle())
 		b.Begin(testProjector())
 		b.AddCubes(order)
-		vs := b.Cubes.Vertices
-		if len(vs) != 16 {
-			t.Fatalf("want 4 quads, got %d vertices", len(vs))
+		m := &b.Cubes
+		if len(m.Indices) != 4*6 {
+			t.Fatalf("want 4 quads, got %d indices", len(m.Indices))
 		}
-		// Far (blue) faces must come first so the near (red) cube paints over them.
-		for i, v := range vs {
-			wantBlue := i < 8
+		// The GPU draws triangles in the order of the indices: far (blue)
+		// faces must come first so the near (red) cube paints over them.
+		for i, k := range m.Indices {
+			v := m.Vertices[k]
+			wantBlue := i < 12
 			if isBlue := v.ColorB > v.ColorR; isBlue != wantBlue {
-				t.Fatalf("vertex %d: blue=%v, want %v (far cube first)", i, isBlue, wantBlue)
+				t.Fatalf("index %d: blue=%v, want %v (far cube first)", i, isBlue, wantBlue)
 			}
 		}
 	}
@@ -312,6 +316,33 @@ func TestAllOffscreen(t *testing.T) {
 	} {
 		if got := p.allOffscreen(c.pts, 5); got != c.want {
 			t.Errorf("%s: allOffscreen = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSortKeys: the radix sort orders face keys exactly as a comparison
+// sort of the whole keys does, for keys queued in index order (ties in
+// distance keep their queueing order), at sizes on both sides of the
+// insertion sort's cut-off and with distances that share their top bytes.
+func TestSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tmp []uint64
+	for _, tt := range []struct {
+		n      int
+		spread float64 // distances in [1, 1+spread)
+	}{{0, 1}, {1, 1}, {10, 100}, {63, 5}, {64, 5}, {2000, 0.001}, {2000, 400}, {3000, 1e6}} {
+		keys := make([]uint64, tt.n)
+		for i := range keys {
+			d := 1 + rng.Float64()*tt.spread
+			if i%7 == 3 && i > 0 {
+				d = float64(math.Float32frombits(uint32(keys[i-1] >> 32))) // a tie
+			}
+			keys[i] = faceKey(d, i)
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		if got := sortKeys(keys, &tmp); !slices.Equal(got, want) {
+			t.Errorf("n=%d spread=%g: radix order differs from slices.Sort", tt.n, tt.spread)
 		}
 	}
 }
