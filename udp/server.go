@@ -160,9 +160,22 @@ func Listen(addr string, token Token, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s, err := Serve(sock, token, cfg)
+	if err != nil {
+		sock.Close()
+	}
+	return s, err
+}
+
+// Serve runs the left on conn, which it owns from now on (Close closes
+// it): Listen's socket, or another carrier of datagrams (package room's
+// browsers).
+func Serve(sock Conn, token Token, cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	var ck [keyBytes]byte
 	if _, err := rand.Read(ck[:]); err != nil {
-		sock.Close()
 		return nil, err
 	}
 	s := &Server{socket: newSocket(sock, cfg), token: token, cookieKey: newAEAD(ck[:]), plain: make([]byte, MaxDatagram)}
