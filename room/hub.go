@@ -77,6 +77,11 @@ func DefaultLimits() Limits {
 	return Limits{MessagesPerSecond: 240, BytesPerSecond: 80 << 10, BurstSeconds: 1, MaxMessage: 2048}
 }
 
+// Counts are a room's joins and refusals, for the host's screen.
+type Counts struct {
+	Joined, BadToken, Full, Malformed, Busy, Forced, Failed uint64
+}
+
 // Peer is a browser connection's figures, for the host's table.
 type Peer struct {
 	Addr      netip.AddrPort // its address on the hub (what udp.SlotInfo says)
@@ -220,9 +225,9 @@ func (h *Hub) gone(a netip.AddrPort) {
 // Drop closes the connection at a (the host's way to free a browser).
 func (h *Hub) Drop(a netip.AddrPort) { h.gone(a) }
 
-// Closed reports whether the connection at a is closed or unknown: its
-// slot can be freed at once instead of after the timeout.
-func (h *Hub) Closed(a netip.AddrPort) bool {
+// PeerClosed reports whether the connection at a is closed or unknown:
+// its slot frees at once instead of after the timeout (udp.PeerCloser).
+func (h *Hub) PeerClosed(a netip.AddrPort) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	p := h.find(a)

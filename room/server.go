@@ -63,11 +63,6 @@ func DefaultConfig() Config {
 		GatherTimeout: 5 * time.Second, OpenTimeout: 15 * time.Second, Limits: DefaultLimits()}
 }
 
-// Counts are the room's refusals, for the host's screen.
-type Counts struct {
-	Joined, BadToken, Full, Malformed, Busy, Forced, Failed uint64
-}
-
 // Room serves the join endpoints and owns the hub.
 type Room struct {
 	cfg  Config
@@ -121,6 +116,12 @@ func New(cfg Config) (*Room, error) {
 
 // Hub is the room's udp.Conn: serve the session on it (udp.Serve).
 func (r *Room) Hub() *Hub { return r.hub }
+
+// Open is the number of browsers connected now.
+func (r *Room) Open() int { return r.hub.Open() }
+
+// Peers are the browsers' connections (Hub.Peers).
+func (r *Room) Peers() []Peer { return r.hub.Peers() }
 
 // UDPAddr is the data channels' UDP address.
 func (r *Room) UDPAddr() net.Addr { return r.udpc.LocalAddr() }
