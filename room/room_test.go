@@ -1,3 +1,5 @@
+//go:build !js
+
 package room
 
 import (
@@ -21,7 +23,18 @@ type testRoom struct {
 	tick wire.Tick
 }
 
-func newTestRoom(t *testing.T, force bool) *testRoom {
+func newTestRoom(t *testing.T, force bool) *testRoom { return newRoomTB(t, force, true) }
+
+// newTestRoomB is a room for the benchmarks: no session's server (they
+// read the hub themselves) and no rate limit (they send as fast as the
+// loopback interface carries).
+func newTestRoomB(b *testing.B) *testRoom {
+	tr := newRoomTB(b, false, false)
+	tr.room.hub.limits = Limits{MessagesPerSecond: 1 << 30, BytesPerSecond: 1 << 40, BurstSeconds: 1, MaxMessage: 2048}
+	return tr
+}
+
+func newRoomTB(t testing.TB, force, session bool) *testRoom {
 	t.Helper()
 	tok, err := udp.NewToken()
 	if err != nil {
@@ -29,19 +42,23 @@ func newTestRoom(t *testing.T, force bool) *testRoom {
 	}
 	cfg := DefaultConfig()
 	cfg.Token, cfg.Loopback, cfg.ForceWebSocket = tok, true, force
-	cfg.JoinsPerAddress = 100
+	cfg.JoinsPerAddress, cfg.JoinsPerSecond, cfg.MaxConnections = 100, 100, MaxConnections
 	r, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := udp.Serve(r.Hub(), tok, udp.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+	var srv *udp.Server
+	if session {
+		if srv, err = udp.Serve(r.Hub(), tok, udp.DefaultConfig()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h := httptest.NewServer(r.Handler(nil))
 	t.Cleanup(func() {
 		h.Close()
-		srv.Close()
+		if srv != nil {
+			srv.Close()
+		}
 		r.Close()
 	})
 	return &testRoom{room: r, srv: srv, http: h}
@@ -153,5 +170,60 @@ func TestJoinRefusals(t *testing.T) {
 	}
 	if n := tr.room.Hub().Open(); n != 0 {
 		t.Errorf("%d connections after refusals, want 0", n)
+	}
+}
+
+// TestFloodIsLimited: one connection flooding the hub loses its own
+// messages past its rate; another's all arrive.
+func TestFloodIsLimited(t *testing.T) {
+	h := NewHub(Limits{MessagesPerSecond: 60, BytesPerSecond: 1 << 20, BurstSeconds: 1, MaxMessage: 2048})
+	defer h.Close()
+	var got [][]byte
+	flood, _ := h.add(recorder{&got}, DataChannel, "flood")
+	calm, _ := h.add(recorder{&got}, WebSocket, "calm")
+	for i := range 900 {
+		h.deliver(flood, []byte{1, 2, 3})
+		if i%30 == 0 {
+			h.deliver(calm, []byte{4, 5, 6})
+		}
+	}
+	h.deliver(calm, make([]byte, 4096)) // oversized
+	fromCalm := 0
+	for len(h.in) > 0 {
+		if d := <-h.in; d.from == calm {
+			fromCalm++
+		}
+	}
+	ps := h.Peers()
+	if ps[0].Limited < 800 {
+		t.Errorf("the flood lost %d messages to the limit, want most of 900", ps[0].Limited)
+	}
+	if fromCalm != 30 || ps[1].Limited != 0 || ps[1].Oversized != 1 {
+		t.Errorf("the calm connection: %d of 30 arrived, %d limited, %d oversized (want 30, 0, 1)", fromCalm, ps[1].Limited, ps[1].Oversized)
+	}
+}
+
+// TestFullRoom: past MaxConnections a join gets "full", and the room
+// keeps serving the others.
+func TestFullRoom(t *testing.T) {
+	tr := newTestRoom(t, true)
+	tr.room.cfg.MaxConnections = 2
+	tok := tr.room.Config().Token
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for range 2 {
+		c, err := Dial(ctx, tr.http.URL, tok, DialOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	_, err := Dial(ctx, tr.http.URL, tok, DialOptions{})
+	var r RefusedError
+	if !errors.As(err, &r) || r.Reason != "full" {
+		t.Errorf("a third join in a room of two: %v, want full", err)
+	}
+	if c := tr.room.Counts(); c.Full != 1 || c.Joined != 2 {
+		t.Errorf("counts %+v, want 2 joined and 1 full", c)
 	}
 }

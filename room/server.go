@@ -56,6 +56,11 @@ type Config struct {
 	Limits Limits
 }
 
+// MaxConnections bounds Config.MaxConnections: a classroom of 64. (The
+// session takes udp.MaxClients of them; the others are refused by its
+// handshake, as a full left refuses a right.)
+const MaxConnections = 64
+
 // DefaultConfig: 16 connections (udp.MaxClients), 20 joins a second, 2
 // from one address.
 func DefaultConfig() Config {
@@ -82,8 +87,8 @@ type Room struct {
 // New makes a room: its hub (the udp.Conn to serve the session on) and
 // its WebRTC side, listening for data channels on cfg.UDPPort.
 func New(cfg Config) (*Room, error) {
-	if cfg.MaxConnections < 1 || cfg.MaxConnections > udp.MaxClients {
-		return nil, fmt.Errorf("room: MaxConnections = %d: want 1..%d", cfg.MaxConnections, udp.MaxClients)
+	if cfg.MaxConnections < 1 || cfg.MaxConnections > MaxConnections {
+		return nil, fmt.Errorf("room: MaxConnections = %d: want 1..%d", cfg.MaxConnections, MaxConnections)
 	}
 	if cfg.JoinsPerSecond < 1 || cfg.JoinsPerAddress < 1 || cfg.PendingJoins < 1 {
 		return nil, errors.New("room: JoinsPerSecond, JoinsPerAddress and PendingJoins must be at least 1")
