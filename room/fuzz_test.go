@@ -35,7 +35,7 @@ func TestReadJoinSeed(t *testing.T) {
 		t.Fatalf("a browser's offer refused: %v", err)
 	}
 	for _, bad := range []string{
-		strings.Replace(seedJoin(), "webrtc-datachannel", "96", 1),         // media, not a data channel
+		strings.Replace(seedJoin(), "webrtc-datachannel", "96", 1),                   // media, not a data channel
 		strings.Replace(seedJoin(), `a=ice-pwd:abcdefghijklmnopqrstuvwx\r\n`, "", 1), // no credentials
 		strings.Replace(seedJoin(), `"token":"0011`, `"token":"zz11`, 1),
 		seedJoin() + "{}",
@@ -106,5 +106,8 @@ func FuzzHub(f *testing.F) {
 // recorder is a carrier that keeps what is sent to it.
 type recorder struct{ got *[][]byte }
 
-func (r recorder) send(b []byte) error { *r.got = append(*r.got, append([]byte(nil), b...)); return nil }
-func (r recorder) close()              {}
+func (r recorder) send(b []byte) error {
+	*r.got = append(*r.got, append([]byte(nil), b...))
+	return nil
+}
+func (r recorder) close() {}
