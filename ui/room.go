@@ -86,9 +86,16 @@ func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 	rows := a.roomRows()
 	lh := lineHeight(l.small)
 	qr := a.opts.Room.QR
+	// The QR code takes what the address and the table leave of the
+	// view's height, up to 40 %; too small to scan (under 2 pixels a
+	// module), it goes.
 	module := 0.0
 	if n := len(qr); n > 0 {
-		module = float64(max(2, int(float64(r.Dy())*0.28)/(n+8)))
+		free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - lh*float64(len(rows))
+		module = float64(int(min(free, float64(r.Dy())*0.4)) / (n + 8))
+		if module < 2 {
+			module = 0
+		}
 	}
 	qrSide := module * float64(len(qr)+8)
 	var colW [6]float64
