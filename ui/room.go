@@ -148,7 +148,8 @@ type roomRow struct {
 }
 
 // roomRows is the client table: a header, then a row per client of the
-// session (players first), then the room's refusals.
+// session (players first; the one Tab shows marked), then the room's
+// refusals.
 func (a *App) roomRows() []roomRow {
 	rows := []roomRow{{[]string{"client", "who", "transport", "RTT", "loss", "kbit/s"}, colDim}}
 	srv := a.sess.Server()
@@ -186,6 +187,10 @@ func (a *App) roomRows() []roomRow {
 		col := colText
 		if who != "browser" {
 			col = colDim
+		}
+		if k == a.sess.Shown() {
+			// Tab picks the client whose figures the HUD below shows.
+			name, col = "▸ "+name, colAccent
 		}
 		rows = append(rows, roomRow{[]string{name, who, tr, rtt, loss, kbps}, col})
 	}
