@@ -44,7 +44,7 @@ PHASE = @$(TESTRUN) phase
 # The platforms `make test` proves the app compiles for, besides this one.
 CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64 js/wasm
 
-.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve docs
+.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve room docs
 
 run: deps
 	$(GO) run . $(ARGS)
@@ -116,7 +116,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
 	./udp:FuzzConnecting \
 	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive \
-	./statesync:FuzzJoinBlock
+	./statesync:FuzzJoinBlock \
+	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)
@@ -148,6 +149,12 @@ web:
 
 serve:
 	$(GO) run ./cmd/serve -dir $(WEBDIR) $(if $(ADDR),-addr $(ADDR))
+
+# A classroom: the web page and one world that every browser opening the
+# printed address joins as a player (ADDR defaults to :8080; ARGS are the
+# app's flags, e.g. ARGS="-players 4 -bots push").
+room:
+	$(GO) run ./cmd/serve -dir $(WEBDIR) -room $(if $(ADDR),-addr $(ADDR)) $(if $(ARGS),-- $(ARGS))
 
 # The README's pictures, each remade by the command written beside it in
 # the README (TestReadmePictures reads them there; without

@@ -161,8 +161,17 @@ func Dial(addr string, token Token, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{socket: newSocket(sock, cfg), token: token, server: unmap(ua.AddrPort())}
-	return c, nil
+	return DialOn(sock, unmap(ua.AddrPort()), token, cfg)
+}
+
+// DialOn is Dial on conn, which it owns from now on (Close closes it),
+// with the left at server on it: another carrier of datagrams than a UDP
+// socket (package room's data channel or WebSocket to the room).
+func DialOn(sock Conn, server netip.AddrPort, token Token, cfg Config) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Client{socket: newSocket(sock, cfg), token: token, server: server}, nil
 }
 
 // LocalAddr is the address the socket is bound to.

@@ -160,9 +160,22 @@ func Listen(addr string, token Token, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s, err := Serve(sock, token, cfg)
+	if err != nil {
+		sock.Close()
+	}
+	return s, err
+}
+
+// Serve runs the left on conn, which it owns from now on (Close closes
+// it): Listen's socket, or another carrier of datagrams (package room's
+// browsers).
+func Serve(sock Conn, token Token, cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	var ck [keyBytes]byte
 	if _, err := rand.Read(ck[:]); err != nil {
-		sock.Close()
 		return nil, err
 	}
 	s := &Server{socket: newSocket(sock, cfg), token: token, cookieKey: newAEAD(ck[:]), plain: make([]byte, MaxDatagram)}
@@ -278,6 +291,11 @@ func (s *Server) Poll(now wire.Tick) {
 		c := &s.slots[i]
 		switch {
 		case !c.used:
+		case s.peerGone(c.addr):
+			// The carrier knows its peer closed (a browser's tab): the
+			// slot frees now instead of after the timeout.
+			s.events = append(s.events, Event{Kind: EventLeft, Slot: i, Addr: c.addr})
+			s.free(i)
 		case now-c.lastHeard > wire.Tick(s.cfg.TimeoutTicks):
 			s.events = append(s.events, Event{Kind: EventTimedOut, Slot: i, Addr: c.addr, Silent: int(now - c.lastHeard)})
 			s.free(i)
@@ -288,6 +306,18 @@ func (s *Server) Poll(now wire.Tick) {
 		}
 	}
 	s.promote()
+}
+
+// PeerCloser is a Conn that knows when the peer at an address has closed
+// its connection (package room's browsers); a UDP socket cannot know.
+type PeerCloser interface {
+	PeerClosed(addr netip.AddrPort) bool
+}
+
+// peerGone says whether the carrier knows the peer at addr closed.
+func (s *Server) peerGone(addr netip.AddrPort) bool {
+	pc, ok := s.sock.(PeerCloser)
+	return ok && pc.PeerClosed(addr)
 }
 
 // promote moves spectators into players' slots that are free, the one that

@@ -178,11 +178,25 @@ type datagram struct {
 	data []byte
 }
 
+// Conn is what the transport sends and receives datagrams on: a UDP socket
+// (*net.UDPConn), or anything else that carries whole datagrams between
+// addresses, such as the classroom's browser connections (package room),
+// where each browser has an address of its own. Every datagram read from a
+// Conn goes through the same checks as one from a UDP socket.
+type Conn interface {
+	// ReadFromUDPAddrPort blocks until a datagram arrives; it returns
+	// net.ErrClosed once the Conn is closed.
+	ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error)
+	WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
+	LocalAddr() net.Addr
+	Close() error
+}
+
 // socket is the part both sides share: the socket, its reader, the queue,
 // the drops and the counts.
 type socket struct {
 	cfg  Config
-	sock *net.UDPConn
+	sock Conn
 
 	mu      sync.Mutex
 	queue   []datagram
@@ -201,7 +215,7 @@ type socket struct {
 	nc    nonceBuf
 }
 
-func newSocket(sock *net.UDPConn, cfg Config) *socket {
+func newSocket(sock Conn, cfg Config) *socket {
 	s := &socket{cfg: cfg.fill(), sock: sock, buf: make([]byte, MaxDatagram)}
 	s.w, s.r = wire.NewWriteStream(nil), wire.NewReadStream(nil)
 	go s.readLoop()

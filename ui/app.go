@@ -80,6 +80,8 @@ type Options struct {
 	// NetLog, when set, gets the two-process connection's events too (the
 	// app passes stderr): a refusal is read whole in the terminal.
 	NetLog io.Writer
+	// Room is the classroom this process hosts or joined (room.go).
+	Room Room
 }
 
 // Show is the starting state of the toggles G, T, E, H and F3.
@@ -524,6 +526,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 		avoid = a.drawHUD(screen, l, lr, rr)
 	}
+	a.drawRoom(screen, l, roomView(lr, rr))
 	if a.chart {
 		a.drawChart(screen, l, chartRect(l, lr, rr))
 	}

@@ -92,6 +92,9 @@ func (g *webGame) publish(now time.Time) {
 	g.state.Set("mode", st.Mode())
 	g.state.Set("tick", g.ticks)
 	g.state.Set("frame", g.sess.Frame())
+	if t := g.opts.Room.Transport; t != 0 {
+		g.state.Set("transport", t.Short()) // a classroom's browser: how it joined
+	}
 	if g.second.IsZero() {
 		g.second, g.ticksAtSecondStart = now, g.ticks
 		return

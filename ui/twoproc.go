@@ -65,7 +65,12 @@ func (a *App) netEvents() {
 // shows the left's refusal, and how long its left has been silent.
 func (a *App) netLines() (status string, refused string) {
 	var d udp.Drops
+	room, inRoom := a.roomStatus()
 	switch srv, cli := a.sess.Server(), a.sess.Client(); {
+	case inRoom && srv != nil:
+		status, d = room, srv.Drops()
+	case inRoom && cli != nil && cli.Status().State == udp.ClientConnected:
+		status, d = room, cli.Drops()
 	case srv != nil:
 		if slot := srv.Slot(0); slot.Connected {
 			status = fmt.Sprintf("real UDP, sealed: right at %v", slot.Addr)

@@ -55,11 +55,21 @@ func findChrome() string {
 var (
 	buildOnce sync.Once
 	builtDir  string
+	webDir    string
 	buildErr  error
 )
 
 func webFolder() (string, error) {
 	buildOnce.Do(func() {
+		if d := os.Getenv(webDirEnv); d != "" {
+			// A folder kept between runs: Build recompiles only what changed.
+			var log bytes.Buffer
+			if buildErr = Build(d, &log); buildErr != nil {
+				buildErr = fmt.Errorf("%v\n%s", buildErr, log.String())
+			}
+			webDir = d
+			return
+		}
 		if builtDir, buildErr = os.MkdirTemp("", "netcubes-web-"); buildErr != nil {
 			return
 		}
@@ -68,8 +78,15 @@ func webFolder() (string, error) {
 			buildErr = fmt.Errorf("%v\n%s", err, log.String())
 		}
 	})
+	if webDir != "" {
+		return webDir, buildErr
+	}
 	return builtDir, buildErr
 }
+
+// webDirEnv names a folder to build the web folder in and keep (a
+// developer's repeated runs), instead of a new temporary one.
+const webDirEnv = "NETCUBES_WEBDIR"
 
 func TestMain(m *testing.M) {
 	code := m.Run()

@@ -2,7 +2,9 @@
 //
 //	go run ./cmd/serve                    # build web/ and serve it on http://127.0.0.1:8080/
 //	go run ./cmd/serve -serve=false       # only build the folder (make web)
-//	go run ./cmd/serve -addr :8080        # serve a classroom: every machine on the network can reach it
+//	go run ./cmd/serve -addr :8080        # serve the page to every machine on the network
+//	go run ./cmd/serve -room              # host a classroom: browsers join this world as players
+//	go run ./cmd/serve -room -- -players 4 -bots push  # the app's flags after --
 //
 // The folder it builds is static (the app as WebAssembly, the page around
 // it, Go's wasm_exec.js, the README and docs/ rendered to HTML with their
@@ -45,11 +47,20 @@ func run(args []string, out io.Writer) error {
 	dir := fs.String("dir", "build/web", "the folder to build and serve")
 	build := fs.Bool("build", true, "build the folder first (the Go toolchain compiles the app for js/wasm)")
 	serve := fs.Bool("serve", true, "serve the folder (false: build it and stop)")
+	hostRoom := fs.Bool("room", false, "host a classroom: browsers that open the printed address join this world as players (default address :8080; the app's flags after --)")
+	ws := fs.Bool("websocket", false, "with -room: browsers join over the WebSocket (TCP), never a data channel: head-of-line blocking on a real network")
+	head := fs.Bool("headless", false, "with -room: no window (a server); status lines every 5 s")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *hostRoom {
+		return runRoom(fs, *addr, *dir, *build, *ws, *head, out)
+	}
+	if *ws || *head {
+		return fmt.Errorf("%w: -websocket and -headless go with -room", errUsage)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))

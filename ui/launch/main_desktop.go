@@ -82,6 +82,11 @@ func run(o options) error {
 	if err := openNetwork(&o, os.Stdout); err != nil {
 		return err
 	}
+	return runOpen(o)
+}
+
+// runOpen runs the app once its connection, if any, is open.
+func runOpen(o options) error {
 	// The connection says goodbye on the way out (the other side frees
 	// its slot at once instead of waiting for its timeout).
 	if c := o.ui.Session.Client; c != nil {

@@ -18,6 +18,8 @@ func init() {
 	// The recording becomes a download: its name is the file's name in
 	// the browser's downloads, so there is nothing to check.
 	checkRecordPath = func(string) error { return nil }
+	// -join in the room's own page needs only the token.
+	pageOrigin = func() string { return js.Global().Get("location").Get("origin").String() }
 }
 
 // messages shows errors, notes and -h on the page.
@@ -35,6 +37,13 @@ func exitCode(error) int { return 1 }
 func run(o options) error {
 	for _, n := range webNotes(o) {
 		fmt.Fprintln(messages, "netcubes:", n)
+	}
+	if o.net.join != "" {
+		// A classroom's page: join the room that served it first.
+		if err := openNetwork(&o, messages); err != nil {
+			return err
+		}
+		defer o.ui.Session.Client.Close()
 	}
 	app, err := ui.Run(o.ui)
 	if app != nil && o.ui.RecordPath != "" {

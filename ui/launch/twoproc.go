@@ -35,6 +35,10 @@ type netOptions struct {
 	// keepTrying: a right refused for its token or version keeps asking
 	// instead of exiting with udp.ExitRefused.
 	keepTrying bool
+	// join is a classroom to join as a right (join.go): the room's
+	// address with its token, or the token alone in a page the room served.
+	join      string
+	websocket bool
 }
 
 // netFlags defines the flags on fs; the returned function checks them
@@ -47,6 +51,8 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
 	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 16 rights); -spectators=false refuses them")
+	join := fs.String("join", "", "join a classroom as a player: the `ADDRESS` the room prints (http://HOST:PORT/?join=TOKEN); in the room's own web page, the token")
+	ws := fs.Bool("websocket", false, "with -join: over the WebSocket (TCP) instead of a WebRTC data channel")
 	keep := fs.Bool("keep-trying", false, "with -role right: keep asking a left that refuses the token or the version (by default the right exits with code 3 after 5 refusals over 5 s)")
 	return func() (netOptions, error) {
 		var n netOptions
@@ -61,6 +67,15 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 			return n, usagef("-role must be left or right, got %q", *role)
 		}
 		n.listen, n.connect, n.headless, n.diagEvery, n.spectators, n.keepTrying = *listen, *connect, *head, *diag, *spectators, *keep
+		n.join, n.websocket = *join, *ws
+		if n.join != "" {
+			if n.role != game.RoleBoth || n.connect != "" || *token != "" {
+				return n, usagef("-join joins a classroom by itself: no -role, -connect or -token")
+			}
+			n.role = game.RoleRight
+		} else if n.websocket {
+			return n, usagef("-websocket goes with -join")
+		}
 		if *token != "" {
 			t, err := udp.ParseToken(*token)
 			if err != nil {
@@ -73,7 +88,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 			return n, usagef("-diag-every must be 0..600 ticks, got %d", n.diagEvery)
 		case n.role == game.RoleLeft && n.listen == "":
 			return n, usagef("-role left needs -listen ADDR (e.g. -listen :40000)")
-		case n.role == game.RoleRight && (n.connect == "" || !n.hasToken):
+		case n.role == game.RoleRight && n.join == "" && (n.connect == "" || !n.hasToken):
 			return n, usagef("-role right needs -connect HOST:PORT and -token (the left prints both)")
 		case n.role != game.RoleLeft && (n.listen != "" || n.headless):
 			return n, usagef("-listen and -headless go with -role left")
@@ -127,6 +142,9 @@ func openNetwork(o *options, out io.Writer) error {
 	}
 	if n.keepTrying {
 		cfg.RefusalsToGiveUp = 0
+	}
+	if n.join != "" {
+		return joinRoom(o, cfg, out)
 	}
 	cli, err := udp.Dial(n.connect, n.token, cfg)
 	if err != nil {

@@ -77,7 +77,7 @@ func webCheck(o options) error {
 		return usagef("-screenshot writes a file, which a web page cannot: use the browser's screenshot, or the desktop app")
 	case o.ui.Capture.On():
 		return usagef("-capture and -video write files, which a web page cannot: use the desktop app")
-	case o.net.role != game.RoleBoth:
+	case o.net.role != game.RoleBoth && o.net.join == "":
 		return usagef("-role: two processes talk over UDP, which a web page cannot: run the desktop app (go run . -role left -listen :40000)")
 	}
 	return nil
