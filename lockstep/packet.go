@@ -24,6 +24,7 @@ package lockstep
 import (
 	"netcubes/cubes"
 	"netcubes/inputstream"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -49,6 +50,12 @@ type InputPacket struct {
 	Others  [cubes.MaxPlayers - 1][MaxWindow]uint8
 	Stuck   int32
 	OwnNext uint32
+
+	// Piece is the state transfer to a right that joined a running
+	// session (one bit when none): the world at the frame its inputs
+	// start from, a fragment a packet (package transfer).
+	Piece *transfer.Piece
+	piece transfer.Piece // where a read piece goes
 }
 
 // ErrInputBits: an input with bits beyond cubes.InputBits (the inputs'
@@ -57,6 +64,9 @@ var ErrInputBits = inputstream.ErrInputBits
 
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
+	if err := serializePiece(s, &p.Piece, &p.piece); err != nil {
+		return err
+	}
 	s.SetCategory(wire.CategoryHeader)
 	lagging := p.Lag != 0
 	if err := wire.SerializeBool(s, &lagging); err != nil {
@@ -110,11 +120,31 @@ type AckPacket struct {
 	OwnFirst uint32
 	OwnCount int32
 	Inputs   [MaxWindow]uint8
+	// Transfer is a joined right's word on its state transfer (one bit
+	// when none): which world it follows, and which fragments it holds or
+	// that it runs it.
+	Transfer *transfer.Ack
+	transfer transfer.Ack
 }
 
 // Serialize writes, reads or measures the ack.
 func (p *AckPacket) Serialize(s wire.Stream) error {
 	s.SetCategory(wire.CategoryAcks)
+	has := p.Transfer != nil
+	if err := wire.SerializeBool(s, &has); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		p.Transfer = nil
+		if has {
+			p.Transfer = &p.transfer
+		}
+	}
+	if has {
+		if err := p.Transfer.Serialize(s); err != nil {
+			return err
+		}
+	}
 	if err := wire.SerializeUint32(s, &p.Next); err != nil || !p.Own {
 		return err
 	}
@@ -125,4 +155,24 @@ func (p *AckPacket) Serialize(s wire.Stream) error {
 		return err
 	}
 	return inputstream.Serialize(s, p.Inputs[:p.OwnCount])
+}
+
+// serializePiece serializes an optional piece: a bit, then the piece; a
+// piece read goes to buf.
+func serializePiece(s wire.Stream, p **transfer.Piece, buf *transfer.Piece) error {
+	s.SetCategory(wire.CategoryHeader)
+	has := *p != nil
+	if err := wire.SerializeBool(s, &has); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		*p = nil
+		if has {
+			*p = buf
+		}
+	}
+	if !has {
+		return nil
+	}
+	return (*p).Serialize(s)
 }
