@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"math"
 
-	"netcubes/cubes"
 	"netcubes/strategy"
 	"netcubes/transfer"
 	"netcubes/wire"
@@ -44,17 +43,10 @@ var _ strategy.Joiner = (*Strategy)(nil)
 func (st *Strategy) Join(ctx strategy.Context) {
 	st.players = ctx.Players()
 	st.start, st.acked, st.lastCount = ctx.Frame(), ctx.Frame(), 0
-	st.xs, st.rejoin = nil, false
-	var s cubes.Saved
-	ctx.Left().Save(&s)
-	b, err := s.AppendBinary(nil)
-	if err == nil {
-		b, err = transfer.Compress(b)
-	}
-	if err != nil {
-		return // cannot happen with a world the session built; the right then waits
-	}
-	st.xs = transfer.NewSender(st.cfg.Transfer, ctx.Frame(), b)
+	st.rejoin = false
+	// An error cannot happen with a world the session built; the right
+	// then waits, and says so.
+	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())
 }
 
 // TransferStats is what the state transfer of a joined right costs.
@@ -70,7 +62,7 @@ type TransferStats struct {
 // Transfer returns the left's figures of this client's transfer and the
 // right's count of refused ones.
 func (st *Strategy) Transfer() TransferStats {
-	t := TransferStats{Frame: -1, Refused: st.xrefused}
+	t := TransferStats{Frame: -1, Refused: st.xj.Refused()}
 	if st.xs != nil {
 		t.Frame = st.xs.Frame()
 		t.Bytes, t.Fragments = st.xs.Bytes()
@@ -102,7 +94,7 @@ func (st *Strategy) takeTransferAck(a *AckPacket) {
 	}
 }
 
-var errTransfer = errors.New("lockstep: a state transfer that is not a world this right can run")
+var errTransfer = errors.New("lockstep: a state transfer from the left's future or from before the session")
 
 // takePiece is the right's part of a piece in a packet of frame: a piece
 // of a new transfer starts the right over at its world's frame (waiting
@@ -110,60 +102,28 @@ var errTransfer = errors.New("lockstep: a state transfer that is not a world thi
 func (st *Strategy) takePiece(frame int, p *transfer.Piece) error {
 	f := int(p.Frame)
 	if f > frame || f < st.relay.start {
-		return errTransfer // a world from the left's future, or from before the session
+		return errTransfer
 	}
-	if f != st.xbase {
+	if st.xj.New(p) {
 		st.restartRight(f)
-		st.xbase = f
+		st.xj.Follow(f)
 		st.own[f%ring] = hashAt{frame: -1} // the fresh world's, not the transfer's
 	}
-	if st.xready || p.Index < 0 || !st.xr.Take(p) {
-		return nil
+	restored, err := st.xj.Take(p, st.world)
+	if restored {
+		st.recordOwn() // the world's hash at its frame, against the left's
 	}
-	return st.restoreTransfer()
-}
-
-// restoreTransfer decodes the complete transfer into the right's world.
-func (st *Strategy) restoreTransfer() error {
-	b, err := transfer.Decompress(st.xr.Data())
-	if err == nil {
-		err = st.world.DecodeSaved(b, &st.xsaved)
-	}
-	if err == nil && st.xsaved.Frame() != st.xbase {
-		err = fmt.Errorf("a world of frame %d for a transfer of frame %d", st.xsaved.Frame(), st.xbase)
-	}
-	if err == nil {
-		err = st.world.Restore(&st.xsaved)
-	}
-	st.xsaved = cubes.Saved{} // the world holds it now: nothing large kept twice
-	if err != nil {
-		st.xr.Drop() // the left sends it all again, as the acks will say
-		st.xrefused++
-		return fmt.Errorf("%w: %v", errTransfer, err)
-	}
-	st.xready = true
-	st.recordOwn() // the world's hash at its frame, against the left's
-	return nil
-}
-
-// transferAck is the right's word on its transfer for this tick's ack, nil
-// for a right that runs from the session's start.
-func (st *Strategy) transferAck() *transfer.Ack {
-	if st.xbase < 0 {
-		return nil
-	}
-	st.xr.Fill(&st.xack, st.xready)
-	return &st.xack
+	return err
 }
 
 // receiving reports whether the right waits for its world.
-func (st *Strategy) receiving() bool { return st.xbase >= 0 && !st.xready }
+func (st *Strategy) receiving() bool { return st.xj.Waiting() }
 
 // receivingLine is the right's transfer in words while it lasts.
 func (st *Strategy) receivingLine() string {
-	got, size := st.xr.Progress()
+	got, size := st.xj.Progress()
 	if size == 0 {
-		return fmt.Sprintf("receiving the left's world at frame %d", st.xbase)
+		return fmt.Sprintf("receiving the left's world at frame %d", st.xj.Base())
 	}
-	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", st.xbase, float64(got)/1000, float64(size)/1000)
+	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", st.xj.Base(), float64(got)/1000, float64(size)/1000)
 }

@@ -28,7 +28,7 @@ func TestJoinMidRunIsExact(t *testing.T) {
 		}
 		s.Step(sc.InputAt(f))
 		left[s.Left().Frame()] = s.Left().StateHash()
-		if f < joinAt || st.receiving() || st.xbase < 0 {
+		if f < joinAt || st.receiving() || st.xj.Base() < 0 {
 			continue
 		}
 		if receivedAt < 0 {
@@ -109,7 +109,7 @@ func TestHostileTransferRefused(t *testing.T) {
 		return err
 	}
 	for k, tc := range cases {
-		if err := send(tc.frame, tc.data); !errors.Is(err, errTransfer) {
+		if err := send(tc.frame, tc.data); !errors.Is(err, transfer.ErrRefused) {
 			t.Errorf("%s: taken (%v)", tc.name, err)
 		}
 		if st.Transfer().Refused != k+1 || !st.receiving() {

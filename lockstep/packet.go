@@ -64,7 +64,7 @@ var ErrInputBits = inputstream.ErrInputBits
 
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
-	if err := serializePiece(s, &p.Piece, &p.piece); err != nil {
+	if err := transfer.SerializeOptionalPiece(s, &p.Piece, &p.piece); err != nil {
 		return err
 	}
 	s.SetCategory(wire.CategoryHeader)
@@ -130,21 +130,10 @@ type AckPacket struct {
 // Serialize writes, reads or measures the ack.
 func (p *AckPacket) Serialize(s wire.Stream) error {
 	s.SetCategory(wire.CategoryAcks)
-	has := p.Transfer != nil
-	if err := wire.SerializeBool(s, &has); err != nil {
+	if err := transfer.SerializeOptionalAck(s, &p.Transfer, &p.transfer); err != nil {
 		return err
 	}
-	if s.IsReading() {
-		p.Transfer = nil
-		if has {
-			p.Transfer = &p.transfer
-		}
-	}
-	if has {
-		if err := p.Transfer.Serialize(s); err != nil {
-			return err
-		}
-	}
+	s.SetCategory(wire.CategoryAcks)
 	if err := wire.SerializeUint32(s, &p.Next); err != nil || !p.Own {
 		return err
 	}
@@ -155,24 +144,4 @@ func (p *AckPacket) Serialize(s wire.Stream) error {
 		return err
 	}
 	return inputstream.Serialize(s, p.Inputs[:p.OwnCount])
-}
-
-// serializePiece serializes an optional piece: a bit, then the piece; a
-// piece read goes to buf.
-func serializePiece(s wire.Stream, p **transfer.Piece, buf *transfer.Piece) error {
-	s.SetCategory(wire.CategoryHeader)
-	has := *p != nil
-	if err := wire.SerializeBool(s, &has); err != nil {
-		return err
-	}
-	if s.IsReading() {
-		*p = nil
-		if has {
-			*p = buf
-		}
-	}
-	if !has {
-		return nil
-	}
-	return (*p).Serialize(s)
 }

@@ -105,16 +105,10 @@ type Strategy struct {
 	// The state transfer (join.go). Left: the transfer to this client's
 	// right, nil when it runs from the session's start; rejoin asks for a
 	// new one (the right lacks inputs the relay no longer holds). Right:
-	// the frame of the world it follows (−1: the session's start), whether
-	// that world is in, the receiver, the ack, refusals.
+	// the world it follows, if any.
 	xs       *transfer.Sender
 	rejoin   bool
-	xbase    int
-	xready   bool
-	xr       transfer.Receiver
-	xack     transfer.Ack
-	xsaved   cubes.Saved
-	xrefused int
+	xj       transfer.Joining
 	restarts int // times the right's world started over (tests, the bench)
 }
 
@@ -129,7 +123,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err) // a programming error: see Config.Validate
 	}
-	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}, xbase: -1}
+	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}, xj: transfer.NewJoining()}
 	st.SetMode(0)
 	st.controls = st.buildControls()
 	return st
@@ -255,7 +249,7 @@ func (st *Strategy) Release() {
 	st.world = nil
 	st.fresh = cubes.Saved{}
 	st.xs = nil
-	st.xr.Reset()
+	st.xj.Reset()
 }
 
 // restartRight puts the right's world at the fresh state at frame start and
@@ -281,8 +275,7 @@ func (st *Strategy) restartRight(start int) {
 	st.waiting, st.stallRun, st.longest, st.stallTicks, st.stepped = 0, 0, 0, 0, 0
 	st.stalled = [stallWindow]bool{}
 	st.stallIdx = 0
-	st.xbase, st.xready = -1, false
-	st.xr.Reset()
+	st.xj.Reset()
 	st.recordOwn()
 }
 
@@ -476,7 +469,7 @@ func (st *Strategy) perturb() {
 func (st *Strategy) SendBack(ctx strategy.Context) {
 	b := &st.back
 	b.Next = uint32(st.next)
-	b.Transfer = st.transferAck()
+	b.Transfer = st.xj.Ack()
 	b.Own = st.ownsPlayer(ctx)
 	if b.Own {
 		// The input this client's player made this tick is frame f's (the

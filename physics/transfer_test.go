@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // transferScene is the katamari gather 60 steps in, with a sleeping cube
@@ -151,19 +153,33 @@ func TestDecodeSavedRefuses(t *testing.T) {
 }
 
 // FuzzDecodeSaved: whatever the bytes, DecodeSaved returns; what it
-// accepts restores, and the world then steps without a panic or a NaN.
+// accepts restores, and the world then steps without a panic or a NaN. The
+// world is a small pile (a player and eight cubes) so that the seeds are
+// short and a mutation is often still a save: one seed mid-fall, with
+// contacts and an extra per body, one asleep.
 func FuzzDecodeSaved(f *testing.F) {
-	w := restingGrid(f)
-	var s Saved
-	w.Save(&s)
-	seed, err := s.AppendBinary(nil)
-	if err != nil {
-		f.Fatal(err)
+	build := func() *World {
+		w := newWorld(f, DefaultConfig())
+		addCube(f, w, playerHalf, mgl64.Vec3{0, 0, 2})
+		for k := range 8 {
+			addCube(f, w, cubeHalf, mgl64.Vec3{float64(k%3) * 0.5, float64(k/3) * 0.5, cubeHalf + float64(k%2)*0.45})
+		}
+		return w
 	}
-	f.Add(seed)
-	f.Add(seed[:100])
-	var fresh Saved
+	w := build()
+	var s, fresh Saved
 	w.Save(&fresh)
+	for _, steps := range []int{20, 400} {
+		for range steps {
+			w.Step()
+		}
+		w.Save(&s)
+		seed, err := s.AppendBinary(nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var s Saved
 		if w.DecodeSaved(b, &s) != nil {

@@ -257,3 +257,43 @@ func (a *Ack) Serialize(s wire.Stream) error {
 	}
 	return nil
 }
+
+// SerializeOptionalPiece serializes a piece a packet may carry: a bit,
+// then the piece. A piece read goes to buf, and *p points to it (nil when
+// the packet has none).
+func SerializeOptionalPiece(s wire.Stream, p **Piece, buf *Piece) error {
+	s.SetCategory(wire.CategoryHeader)
+	has := *p != nil
+	if err := wire.SerializeBool(s, &has); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		*p = nil
+		if has {
+			*p = buf
+		}
+	}
+	if !has {
+		return nil
+	}
+	return (*p).Serialize(s)
+}
+
+// SerializeOptionalAck is SerializeOptionalPiece for an ack.
+func SerializeOptionalAck(s wire.Stream, a **Ack, buf *Ack) error {
+	s.SetCategory(wire.CategoryAcks)
+	has := *a != nil
+	if err := wire.SerializeBool(s, &has); err != nil {
+		return err
+	}
+	if s.IsReading() {
+		*a = nil
+		if has {
+			*a = buf
+		}
+	}
+	if !has {
+		return nil
+	}
+	return (*a).Serialize(s)
+}
