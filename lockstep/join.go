@@ -43,7 +43,12 @@ var _ strategy.Joiner = (*Strategy)(nil)
 func (st *Strategy) Join(ctx strategy.Context) {
 	st.players = ctx.Players()
 	st.start, st.acked, st.lastCount = ctx.Frame(), ctx.Frame(), 0
-	st.rejoin = false
+	st.rejoin, st.xs = false, nil
+	if ctx.Frame() == st.relay.start {
+		// The left world has not stepped since the session started:
+		// it is the fresh world the right builds for itself.
+		return
+	}
 	// An error cannot happen with a world the session built; the right
 	// then waits, and says so.
 	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())

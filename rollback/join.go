@@ -25,9 +25,14 @@ var _ strategy.Joiner = (*Strategy)(nil)
 // joined at this frame with a state transfer.
 func (st *Strategy) Join(ctx strategy.Context) {
 	st.players, st.own = ctx.Players(), ownPlayer(ctx)
-	st.start, st.lastOut, st.rejoin = ctx.Frame(), 0, false
+	st.start, st.lastOut, st.rejoin, st.xs = ctx.Frame(), 0, false, nil
 	for p := range st.acked {
 		st.acked[p] = st.start
+	}
+	if ctx.Frame() == st.relay.start {
+		// The left world has not stepped since the session started:
+		// it is the fresh world the machine builds for itself.
+		return
 	}
 	// An error cannot happen with a world the session built; the machine
 	// then waits, and says so.
