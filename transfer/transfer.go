@@ -1,20 +1,6 @@
-// Package transfer sends a world from the left to a right that joins a
-// running session, in pieces inside the strategy's own packets: the state
-// transfer of lockstep and rollback, whose rights would otherwise have to
-// start the world over with everyone else.
-//
-// The world goes exactly as the sender's save holds it (cubes.Saved as
-// bytes: every float's 64 bits, every contact's warm start), compressed
-// with DEFLATE (lossless: 552 kB of a katamari pile become about 190 kB,
-// a grid at rest 42 kB), cut into fragments of Config.FragmentBytes. The
-// left puts one fragment in each packet (Piece) until the right has them
-// all; the right says which it holds in its acks (Ack, a bit per
-// fragment), and a fragment not acked within a round trip goes again. A
-// lost packet costs one fragment's resend, never the whole transfer.
-//
-// Everything read is checked: a piece's sizes and index against the
-// bounds below, and the whole, once complete, by cubes.World.DecodeSaved,
-// which refuses bytes that are not a world this right can run.
+// The format: the config, compression, the piece in a left packet and
+// the ack in a right one.
+
 package transfer
 
 import (
@@ -48,7 +34,7 @@ const (
 // Config holds the transfer's tunables.
 type Config struct {
 	// FragmentBytes is the compressed world's bytes per packet. Larger
-	// transfers sooner (a 190 kB pile takes 24 ticks at 8 kB) but makes
+	// transfers sooner (the 108 kB ball takes 14 ticks at 8 kB) but makes
 	// the packets that carry it larger: on a real network a UDP datagram
 	// over the path's MTU travels as IP fragments and is lost whole when
 	// any one of them is.
