@@ -434,7 +434,9 @@ func (s *Saved) checkIslands() error {
 // placed reports a pose a world can hold: finite, inside MaxCoordinate, a
 // unit quaternion.
 func placed(p vec3, q quat) bool {
-	n := q.w*q.w + q.x*q.x + q.y*q.y + q.z*q.z
+	// float64() rounds each product, as everywhere in this package: no
+	// fused multiply-add, the same verdict on every CPU.
+	n := float64(q.w*q.w) + float64(q.x*q.x) + float64(q.y*q.y) + float64(q.z*q.z)
 	return bounded(p, MaxCoordinate) && finite(q.w) && finite(q.x) && finite(q.y) && finite(q.z) && math.Abs(n-1) <= quatSlack
 }
 
