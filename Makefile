@@ -117,7 +117,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./udp:FuzzConnecting \
 	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive \
 	./statesync:FuzzJoinBlock \
-	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub
+	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub \
+	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -108,6 +108,31 @@ func (c *client) player() int {
 // one. With restart the instance is restarted after a sub-mode step
 // (strategy.Restarter) instead of reset.
 func (c *client) startOver(restart bool) {
+	c.emptyLinks()
+	if c.parked {
+		return
+	}
+	if r, ok := c.st.(strategy.Restarter); ok && restart {
+		r.Restart(&c.ctx)
+		return
+	}
+	c.st.Reset(&c.ctx)
+}
+
+// join starts this client over for a right that joined its slot, or left
+// it, while the others go on (strategy.Joiner): its links and figures
+// start over, and its instance serves the new right (none after a leave:
+// it waits for the next).
+func (c *client) join(joined bool) {
+	c.emptyLinks()
+	if j, ok := c.st.(strategy.Joiner); ok && joined && !c.parked {
+		j.Join(&c.ctx)
+	}
+}
+
+// emptyLinks empties the client's links and endpoints and clears its
+// figures.
+func (c *client) emptyLinks() {
 	f := uint64(c.s.frame)
 	seed := clientSeed(c.s.cfg.Seed, c.id)
 	c.toRight.Reset(seed + f)
@@ -118,14 +143,6 @@ func (c *client) startOver(restart bool) {
 	c.second = [wire.TicksPerSecond]wire.Breakdown{}
 	c.timelineSent = c.timelineSent[:0]
 	c.timelineRecv = c.timelineRecv[:0]
-	if c.parked {
-		return
-	}
-	if r, ok := c.st.(strategy.Restarter); ok && restart {
-		r.Restart(&c.ctx)
-		return
-	}
-	c.st.Reset(&c.ctx)
 }
 
 // setLinks changes the conditions of the two directions live; packets in

@@ -160,14 +160,16 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 // right joins or leaves: the joining right starts from the state in its
 // accept, so every sender starts over (no baseline, no acked packet of an
 // old right), and no figure of a gone right stays on screen as if
-// current. (Lockstep starts the whole world over on a reset, so every
-// right must start with it.)
+// current. A strategy whose rights all run one world from one start
+// (strategy.Joiner: lockstep) starts only the slot that changed over, and
+// gives a joining right the world itself: starting everyone over would
+// throw every other right's world back to the start.
 func (s *Session) followSlots() {
 	srv := s.tp.server
 	// Slot k's right drives player k+1: a spectator takes a player's slot
 	// that frees (udp.EventPromoted).
 	srv.SetPlayers(s.left.NumPlayers())
-	reset := false
+	var changed uint32 // bit k: slot k's right changed
 	for k := range srv.MaxClients() {
 		g := srv.Slot(k)
 		if k >= len(s.clients) {
@@ -181,13 +183,25 @@ func (s *Session) followSlots() {
 		t := s.tp.slot(k)
 		if g.Generation != t.generation || (!g.Connected && t.had) {
 			t.generation, t.had = g.Generation, g.Connected
-			reset = true
+			changed |= 1 << k
 		}
 		s.clients[k].absent = !g.Connected
 	}
 	s.parkEmpty()
-	if reset {
+	if changed == 0 {
+		return
+	}
+	if _, ok := s.strategies[s.active].(strategy.Joiner); !ok {
 		s.resetNetwork()
+		return
+	}
+	for k, c := range s.clients {
+		if changed&(1<<k) != 0 {
+			c.join(srv.Slot(k).Connected)
+		}
+	}
+	if changed&(1<<s.shown) != 0 {
+		s.errs.hasPrev, s.errs.validTicks = false, 0
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"netcubes/internal/valid"
 	"netcubes/link"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -22,12 +23,15 @@ type Config struct {
 	// right's world, in frames after the strategy starts: late enough for
 	// the audience to see the two sides in sync first.
 	PerturbAfterFrames int
+	// Transfer is how the world goes to a right that joins a running
+	// session (fragment size, resend delay): see package transfer.
+	Transfer transfer.Config
 }
 
 // DefaultConfig is the demo's lockstep: a 256-frame window (4.3 s), 4
 // frames per tick to catch up, the perturbation 1 s in.
 func DefaultConfig() Config {
-	return Config{WindowFrames: MaxWindow, MaxCatchUp: 4, PerturbAfterFrames: wire.TicksPerSecond}
+	return Config{WindowFrames: MaxWindow, MaxCatchUp: 4, PerturbAfterFrames: wire.TicksPerSecond, Transfer: transfer.DefaultConfig()}
 }
 
 // ErrInvalidConfig is wrapped by the error Validate returns.
@@ -36,6 +40,9 @@ var ErrInvalidConfig = errors.New("lockstep: invalid config")
 // Validate reports the first field out of its range, naming it, its value
 // and the range (the error wraps ErrInvalidConfig).
 func (c Config) Validate() error {
+	if err := c.Transfer.Validate(); err != nil {
+		return err
+	}
 	return valid.Check(ErrInvalidConfig,
 		valid.Field{Name: "WindowFrames", V: float64(c.WindowFrames), Lo: 1, Hi: MaxWindow},
 		valid.Field{Name: "MaxCatchUp", V: float64(c.MaxCatchUp), Lo: 1, Hi: valid.Finite},

@@ -39,7 +39,9 @@ func (st *Strategy) Flags() []strategy.Flag {
 // new start starts its world over there (both sides start from a freshly
 // built world at that frame: see Reset).
 func (st *Strategy) SerializeSettings(s wire.Stream) error {
-	mode, delay, start := int32(st.mode), int32(st.delayMs), uint32(max(st.start, 0))
+	// The session's start: the relay's (a joined right's own start is
+	// its transfer's, which its packets carry).
+	mode, delay, start := int32(st.mode), int32(st.delayMs), uint32(max(st.relay.start, 0))
 	if err := wire.SerializeInt(s, &mode, 0, int32(len(Modes)-1)); err != nil {
 		return err
 	}
@@ -52,9 +54,11 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if s.IsReading() {
 		st.mode = int(mode)
 		st.delayMs = float64(delay)
+		changed := int(start) != st.shared
 		st.shared = int(start)
-		if st.fresh.Valid() && int(start) != st.start {
+		if st.fresh.Valid() && changed {
 			st.restartRight(int(start))
+			st.relay.reset(int(start), st.players)
 		}
 	}
 	return nil

@@ -10,6 +10,8 @@
 //     frame the right lacks), each with one Serialize.
 //   - strategy.go: the sender, the waiting right with its playout clock,
 //     catch-up and stall figures, desync detection, the view and facts.
+//   - join.go: a right that joins a running session: the left's world as
+//     a state transfer (package transfer), the other rights go on.
 //   - controls.go: the D key, the -lockstep-mode and -lockstep-delay
 //     flags, and the settings a right process takes from the left.
 //   - stage.go: what lockstep tells the stage: a mode step starts both

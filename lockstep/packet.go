@@ -24,6 +24,7 @@ package lockstep
 import (
 	"netcubes/cubes"
 	"netcubes/inputstream"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -49,6 +50,12 @@ type InputPacket struct {
 	Others  [cubes.MaxPlayers - 1][MaxWindow]uint8
 	Stuck   int32
 	OwnNext uint32
+
+	// Piece is the state transfer to a right that joined a running
+	// session (one bit when none): the world at the frame its inputs
+	// start from, a fragment a packet (package transfer).
+	Piece *transfer.Piece
+	piece transfer.Piece // where a read piece goes
 }
 
 // ErrInputBits: an input with bits beyond cubes.InputBits (the inputs'
@@ -57,6 +64,9 @@ var ErrInputBits = inputstream.ErrInputBits
 
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
+	if err := transfer.SerializeOptionalPiece(s, &p.Piece, &p.piece); err != nil {
+		return err
+	}
 	s.SetCategory(wire.CategoryHeader)
 	lagging := p.Lag != 0
 	if err := wire.SerializeBool(s, &lagging); err != nil {
@@ -110,10 +120,19 @@ type AckPacket struct {
 	OwnFirst uint32
 	OwnCount int32
 	Inputs   [MaxWindow]uint8
+	// Transfer is a joined right's word on its state transfer (one bit
+	// when none): which world it follows, and which fragments it holds or
+	// that it runs it.
+	Transfer *transfer.Ack
+	transfer transfer.Ack
 }
 
 // Serialize writes, reads or measures the ack.
 func (p *AckPacket) Serialize(s wire.Stream) error {
+	s.SetCategory(wire.CategoryAcks)
+	if err := transfer.SerializeOptionalAck(s, &p.Transfer, &p.transfer); err != nil {
+		return err
+	}
 	s.SetCategory(wire.CategoryAcks)
 	if err := wire.SerializeUint32(s, &p.Next); err != nil || !p.Own {
 		return err

@@ -6,12 +6,13 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/link"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
 func roundTrip(t testing.TB, p *InputPacket) (*InputPacket, int) {
 	t.Helper()
-	buf := make([]byte, 1024)
+	buf := make([]byte, 64*1024)
 	w := wire.NewWriteStream(buf)
 	if err := p.Serialize(w); err != nil {
 		t.Fatal(err)
@@ -32,13 +33,13 @@ func TestInputPacketRoundTrip(t *testing.T) {
 		name   string
 		inputs []uint8
 		lag    int32
-		bits   int // count (1 + 9) + inputs + hash 32
+		bits   int // no transfer piece (1) + count (1 + 9) + inputs + hash 32
 	}{
-		{"none", nil, 0, 1 + 9 + 32},
-		{"one", []uint8{up}, 0, 1 + 9 + 6 + 32},
-		{"held for 10 frames", []uint8{up, up, up, up, up, up, up, up, up, up}, 0, 1 + 9 + 6 + 9 + 32},
-		{"a change", []uint8{up, up, pull, pull}, 0, 1 + 9 + 6 + 1 + 7 + 1 + 32},
-		{"lagging", []uint8{up}, 300, 1 + 10 + 9 + 6 + 32},
+		{"none", nil, 0, 1 + 1 + 9 + 32},
+		{"one", []uint8{up}, 0, 1 + 1 + 9 + 6 + 32},
+		{"held for 10 frames", []uint8{up, up, up, up, up, up, up, up, up, up}, 0, 1 + 1 + 9 + 6 + 9 + 32},
+		{"a change", []uint8{up, up, pull, pull}, 0, 1 + 1 + 9 + 6 + 1 + 7 + 1 + 32},
+		{"lagging", []uint8{up}, 300, 1 + 1 + 10 + 9 + 6 + 32},
 	}
 	for _, tt := range tests {
 		p := &InputPacket{Count: int32(len(tt.inputs)), Lag: tt.lag, Hash: 0xdeadbeef}
@@ -63,8 +64,9 @@ func TestInputPacketRoundTrip(t *testing.T) {
 // refused; nothing allocates per packet or panics.
 func TestHostileInputPackets(t *testing.T) {
 	w := wire.NewWriteStream(make([]byte, 64))
-	lag := false
+	lag, piece := false, false
 	count := uint32(MaxWindow + 1)
+	_ = wire.SerializeBool(w, &piece)
 	_ = wire.SerializeBool(w, &lag)
 	_ = wire.SerializeBits(w, &count, 9)
 	var p InputPacket
@@ -104,12 +106,20 @@ func FuzzInputPacket(f *testing.F) {
 	buf := make([]byte, 1024)
 	w := wire.NewWriteStream(buf)
 	_ = p.Serialize(w)
-	f.Add(w.Bytes())
+	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Add([]byte{0x80, 0xff, 0xff})
+	// With a piece of a state transfer.
+	p.Piece = &transfer.Piece{Frame: 40, Size: 600, Fragment: 256, Index: 2, Data: make([]byte, 600-512)}
+	w.Reset(buf)
+	_ = p.Serialize(w)
+	f.Add(append([]byte(nil), w.Bytes()...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var p InputPacket
 		if p.Serialize(wire.NewReadStream(data)) != nil {
 			return
+		}
+		if p.Piece != nil && (p.Piece.Size <= 0 || p.Piece.Size > transfer.MaxBytes || len(p.Piece.Data) > int(p.Piece.Fragment)) {
+			t.Fatalf("decoded a piece of %d bytes, %d in this fragment", p.Piece.Size, len(p.Piece.Data))
 		}
 		if p.Count < 0 || p.Count > MaxWindow || p.Lag < 0 || p.Lag > MaxLag {
 			t.Fatalf("decoded count %d lag %d", p.Count, p.Lag)

@@ -23,8 +23,7 @@ package lockstep
 // first (900 cubes' exact state and every contact's warm start). In the
 // two-process mode the right learns S from the left's settings
 // (SerializeSettings) and starts there; a right that joins a running left
-// makes the left start over (the session resets the strategy for a new
-// connection).
+// later receives the left's world instead (join.go).
 
 import (
 	"fmt"
@@ -33,6 +32,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/link"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -101,6 +101,15 @@ type Strategy struct {
 	backIn     AckPacket
 	in         InputPacket
 	newestIn   int // the frame of the newest packet read
+
+	// The state transfer (join.go). Left: the transfer to this client's
+	// right, nil when it runs from the session's start; rejoin asks for a
+	// new one (the right lacks inputs the relay no longer holds). Right:
+	// the world it follows, if any.
+	xs       *transfer.Sender
+	rejoin   bool
+	xj       transfer.Joining
+	restarts int // times the right's world started over (tests, the bench)
 }
 
 // hashAt is a frame's state hash (low 32 bits).
@@ -114,7 +123,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err) // a programming error: see Config.Validate
 	}
-	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}}
+	st := &Strategy{cfg: cfg, shared: -1, desync: -1, relay: &relay{}, xj: transfer.NewJoining()}
 	st.SetMode(0)
 	st.controls = st.buildControls()
 	return st
@@ -228,6 +237,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.relay.reset(start, st.players)
 	st.acked = start
 	st.lastCount = 0
+	st.xs, st.rejoin = nil, false
 	st.restartRight(start)
 }
 
@@ -238,11 +248,14 @@ var _ strategy.Releaser = (*Strategy)(nil)
 func (st *Strategy) Release() {
 	st.world = nil
 	st.fresh = cubes.Saved{}
+	st.xs = nil
+	st.xj.Reset()
 }
 
 // restartRight puts the right's world at the fresh state at frame start and
 // forgets every input and hash.
 func (st *Strategy) restartRight(start int) {
+	st.restarts++
 	st.start = start
 	if st.world.Restore(&st.fresh) == nil {
 		st.world.SetFrame(start)
@@ -262,6 +275,7 @@ func (st *Strategy) restartRight(start int) {
 	st.waiting, st.stallRun, st.longest, st.stallTicks, st.stepped = 0, 0, 0, 0, 0
 	st.stalled = [stallWindow]bool{}
 	st.stallIdx = 0
+	st.xj.Reset()
 	st.recordOwn()
 }
 
@@ -309,6 +323,7 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		}
 	}
 	p.Hash = r.hash
+	p.Piece = st.transferPiece(ctx)
 	st.lastCount = int(p.Count)
 	_, _ = ctx.Send(p)
 }
@@ -330,6 +345,13 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 	p.Players = int32(st.players)
 	if err := p.Serialize(s); err != nil {
 		return err
+	}
+	if p.Piece != nil {
+		// First: a new transfer starts the right over at its frame,
+		// and the inputs below are then held from there.
+		if err := st.takePiece(frame, p.Piece); err != nil {
+			return err
+		}
 	}
 	newest := frame - 1 - int(p.Lag)
 	first := newest - int(p.Count) + 1
@@ -395,9 +417,9 @@ func (st *Strategy) Update(ctx strategy.Context) {
 	if ctx.Thin() {
 		return // a thin client (the scale bench's) holds inputs and acks them, and simulates nothing
 	}
-	if st.firstAt < 0 {
+	if st.firstAt < 0 || st.receiving() {
 		st.waiting = 0
-		return // nothing has arrived yet
+		return // nothing has arrived yet, or the world has not
 	}
 	target := st.start + 1 + ctx.Frame() - st.firstAt - st.delayTicks()
 	stalled := false
@@ -447,6 +469,7 @@ func (st *Strategy) perturb() {
 func (st *Strategy) SendBack(ctx strategy.Context) {
 	b := &st.back
 	b.Next = uint32(st.next)
+	b.Transfer = st.xj.Ack()
 	b.Own = st.ownsPlayer(ctx)
 	if b.Own {
 		// The input this client's player made this tick is frame f's (the
@@ -493,6 +516,12 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 	if int(a.Next) >= st.start {
 		st.acked = int(a.Next)
 	}
+	st.takeTransferAck(a)
+	// A right that lacks inputs the relay no longer holds (it started
+	// over long after its start) can only be given the world.
+	if oldest := st.relay.next - ring + MaxWindow; int(a.Next) < oldest && a.Transfer == nil {
+		st.rejoin = true
+	}
 	return nil
 }
 
@@ -502,7 +531,7 @@ var errAhead = fmt.Errorf("lockstep: ack of an input the left has not sent")
 // has simulated a frame of its own.
 func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	w := st.world
-	if w == nil || w.Frame() <= st.start {
+	if w == nil || w.Frame() <= st.start || st.receiving() {
 		return 0, false
 	}
 	v.Player = cubes.Player
@@ -537,12 +566,13 @@ type Stats struct {
 	Waiting        int // frames behind the playout target now
 	Frame          int // the right world's frame
 	InputsInFlight int // inputs in the last packet
+	Restarts       int // times the right's world started over
 }
 
 // Stats returns the right's figures.
 func (st *Strategy) Stats() Stats {
 	s := Stats{Checked: st.checked, Desync: st.desync, StallTicks: st.stallTicks, LongestStall: st.longest,
-		Waiting: st.waiting, InputsInFlight: st.lastCount}
+		Waiting: st.waiting, InputsInFlight: st.lastCount, Restarts: st.restarts}
 	if st.world != nil {
 		s.Frame = st.world.Frame()
 	}
@@ -558,7 +588,12 @@ func (st *Strategy) Facts() string {
 }
 
 // RightFacts implements strategy.RightFacts: what a right process knows.
-func (st *Strategy) RightFacts() string { return st.syncLine() + " · " + st.waitLine() }
+func (st *Strategy) RightFacts() string {
+	if st.receiving() {
+		return st.receivingLine()
+	}
+	return st.syncLine() + " · " + st.waitLine()
+}
 
 func (st *Strategy) syncLine() string {
 	if st.desync >= 0 {
@@ -682,7 +717,7 @@ func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	if r.preparedAt == f {
 		return
 	}
-	if newest := f - 1; newest >= st.start {
+	if newest := f - 1; newest >= r.start {
 		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
 		for pl := max(ctx.InputClients(), 1); pl < st.players; pl++ {
 			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"netcubes/internal/valid"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -43,6 +44,9 @@ type Config struct {
 	// NudgeAfterFrames is when the nudge (the sync test's non-determinism)
 	// moves the player, in frames after the strategy starts.
 	NudgeAfterFrames int
+	// Transfer is how the world goes to a machine that joins a running
+	// session (fragment size, resend delay): see package transfer.
+	Transfer transfer.Config
 }
 
 // Limits of the settings: the packets' and the saves ring's sizes depend on
@@ -67,6 +71,7 @@ func DefaultConfig() Config {
 		SyncTestFrames:   8,
 		TimeSync:         true,
 		NudgeAfterFrames: wire.TicksPerSecond,
+		Transfer:         transfer.DefaultConfig(),
 	}
 }
 
@@ -75,6 +80,9 @@ var ErrInvalidConfig = errors.New("rollback: invalid config")
 
 // Validate refuses values out of range, naming the field.
 func (c Config) Validate() error {
+	if err := c.Transfer.Validate(); err != nil {
+		return err
+	}
 	return valid.Check(ErrInvalidConfig,
 		valid.Field{Name: "InputDelay", V: float64(c.InputDelay), Lo: 0, Hi: MaxInputDelay},
 		valid.Field{Name: "PredictionWindow", V: float64(c.PredictionWindow), Lo: 0, Hi: MaxPredictionWindow},

@@ -43,7 +43,9 @@ func (st *Strategy) Flags() []strategy.Flag {
 // that learns a new start starts its machine over there).
 func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	step, delay, window := int32(st.step), int32(st.cfg.InputDelay), int32(st.cfg.PredictionWindow)
-	start := uint32(max(st.start, 0))
+	// The session's start: the relay's (a joined machine's own start is
+	// its transfer's, which its packets carry).
+	start := uint32(max(st.relay.start, 0))
 	nudge, sync := st.nudge, st.cfg.TimeSync
 	if err := wire.SerializeInt(s, &step, 0, int32(len(Steps)-1)); err != nil {
 		return err
@@ -66,8 +68,10 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if s.IsReading() {
 		st.step, st.cfg.InputDelay, st.cfg.PredictionWindow, st.nudge = int(step), int(delay), int(window), nudge
 		st.cfg.TimeSync = sync
+		changed := int(start) != st.shared
 		st.shared = int(start)
-		if st.fresh.Valid() && int(start) != st.start {
+		if st.fresh.Valid() && changed {
+			st.relay.reset(int(start), st.players)
 			st.restartRight(int(start))
 		}
 	}

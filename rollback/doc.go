@@ -14,6 +14,8 @@
 //     check against the left, the figures.
 //   - strategy.go: the seam: sender, receiver, the machine's tick, the
 //     tuned input delay, spectators, the view.
+//   - join.go: a machine that joins a running session: the left's world
+//     as a state transfer (package transfer), the others go on.
 //   - controls.go: the D, W and O keys, the flags, the shared settings.
 //   - stage.go: the facts line, the alarm and the caption's events.
 //   - bench.go: the bench's "rollback" section.

@@ -56,6 +56,7 @@ const (
 	StallWindow              // the prediction window is full: an input is missing
 	StallBudget              // the resimulation did not fit in the tick's steps
 	StallStarted             // nothing has arrived yet
+	StallWorld               // a machine that joined waits for the left's world
 )
 
 // machine is one client's right side.

@@ -22,6 +22,7 @@ package rollback
 import (
 	"netcubes/cubes"
 	"netcubes/inputstream"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -52,12 +53,19 @@ type InputPacket struct {
 	// Hash is the low 32 bits of the left world's StateHash at the
 	// packet's frame.
 	Hash uint32
+	// Piece is the state transfer to a machine that joined a running
+	// session (one bit when none; join.go).
+	Piece *transfer.Piece
+	piece transfer.Piece
 }
 
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
 	if p.Players < 1 || p.Players > cubes.MaxPlayers {
 		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	if err := transfer.SerializeOptionalPiece(s, &p.Piece, &p.piece); err != nil {
+		return err
 	}
 	for k := range p.Players {
 		if k == p.Own {
@@ -114,6 +122,10 @@ type AckPacket struct {
 	Inputs   [MaxSend]uint8
 	// Advantage is the client's frame advantage (Own ≥ 0), averaged.
 	Advantage int32
+	// Transfer is a joined machine's word on its state transfer (one bit
+	// when none).
+	Transfer *transfer.Ack
+	transfer transfer.Ack
 }
 
 // MaxAdvantage bounds a frame advantage on the wire (frames).
@@ -123,6 +135,9 @@ const MaxAdvantage = 63
 func (p *AckPacket) Serialize(s wire.Stream) error {
 	if p.Players < 1 || p.Players > cubes.MaxPlayers {
 		return s.Fail(wire.ErrValueOutOfRange)
+	}
+	if err := transfer.SerializeOptionalAck(s, &p.Transfer, &p.transfer); err != nil {
+		return err
 	}
 	s.SetCategory(wire.CategoryAcks)
 	for k := range p.Players {

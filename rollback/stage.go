@@ -35,7 +35,12 @@ func (st *Strategy) Facts() string {
 
 // RightFacts implements strategy.RightFacts: the machine's figures are
 // the right's own.
-func (st *Strategy) RightFacts() string { return st.Facts() }
+func (st *Strategy) RightFacts() string {
+	if st.xj.Waiting() {
+		return st.receivingLine()
+	}
+	return st.Facts()
+}
 
 // Advantage is the machine's frame advantage (GGPO's): its largest lead,
 // averaged, over where another player's machine probably is (timesync.go).

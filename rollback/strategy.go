@@ -17,6 +17,7 @@ import (
 
 	"netcubes/cubes"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -52,6 +53,14 @@ type Strategy struct {
 	back      AckPacket
 	backIn    AckPacket
 	in        InputPacket
+
+	// The state transfer (join.go). Left: the transfer to this client's
+	// machine, nil when it runs from the session's start; rejoin asks for
+	// a new one. Right: the world the machine follows, if any.
+	xs       *transfer.Sender
+	rejoin   bool
+	xj       transfer.Joining
+	restarts int // times the machine started over (tests)
 }
 
 // New returns rollback at step 2 of its build-up (rollback, no input
@@ -62,7 +71,7 @@ func New(cfg Config) *Strategy {
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	st := &Strategy{cfg: cfg, shared: -1, relay: &relay{}}
+	st := &Strategy{cfg: cfg, shared: -1, relay: &relay{}, xj: transfer.NewJoining()}
 	st.SetStep(1)
 	st.controls = st.buildControls()
 	return st
@@ -188,11 +197,13 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.relay.reset(start, st.players)
 	st.own = ownPlayer(ctx)
 	st.lastOut = 0
+	st.xs, st.rejoin = nil, false
 	st.restartRight(start)
 }
 
 // restartRight starts the machine over at frame start.
 func (st *Strategy) restartRight(start int) {
+	st.restarts++
 	st.start = start
 	for p := range st.acked {
 		st.acked[p] = start
@@ -202,6 +213,7 @@ func (st *Strategy) restartRight(start int) {
 	st.tuned = st.cfg.InputDelay
 	st.ts.reset()
 	st.m.reset(&st.fresh, start, st.players, st.own)
+	st.xj.Reset()
 }
 
 var _ strategy.Releaser = (*Strategy)(nil)
@@ -213,6 +225,8 @@ func (st *Strategy) Release() {
 	st.m.saves = [saveRing]cubes.Saved{}
 	st.m.popBuf, st.m.popAfter = nil, nil
 	st.fresh = cubes.Saved{}
+	st.xs = nil
+	st.xj.Reset()
 }
 
 // PrepareSend implements strategy.Preparer: the server's share of a tick,
@@ -225,7 +239,7 @@ func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	if r.preparedAt == f {
 		return
 	}
-	if newest := f - 1; newest >= st.start {
+	if newest := f - 1; newest >= r.start {
 		r.put(0, newest, ctx.PlayerInput(0, newest).Bits())
 		for pl := max(ctx.InputClients(), 1); pl < st.players; pl++ {
 			r.put(pl, newest, ctx.PlayerInput(pl, newest).Bits())
@@ -268,6 +282,7 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		p.OwnNext = uint32(r.next[st.own])
 	}
 	p.Hash = r.hash
+	p.Piece = st.transferPiece(ctx)
 	_, _ = ctx.Send(p)
 }
 
@@ -290,6 +305,13 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 	p.Players, p.Own = int32(st.players), int32(st.own)
 	if err := p.Serialize(s); err != nil {
 		return err
+	}
+	if p.Piece != nil {
+		// First: a new transfer starts the machine over at its frame,
+		// and the inputs below are then held from there.
+		if err := st.takePiece(frame, p.Piece); err != nil {
+			return err
+		}
 	}
 	for pl := range st.players {
 		if pl == st.own {
@@ -328,6 +350,10 @@ func (st *Strategy) Update(ctx strategy.Context) {
 	}
 	if st.thin {
 		return // a thin client holds inputs and acks them, and simulates nothing
+	}
+	if st.xj.Waiting() {
+		st.m.count(StallWorld)
+		return // the inputs are held; the world is on its way
 	}
 	st.tune(ctx)
 	st.timeSync(ctx)
@@ -405,6 +431,7 @@ func (st *Strategy) tune(ctx strategy.Context) {
 func (st *Strategy) SendBack(ctx strategy.Context) {
 	b := &st.back
 	b.Players, b.Own = int32(st.players), int32(st.own)
+	b.Transfer = st.xj.Ack()
 	for pl := range st.players {
 		b.Next[pl] = uint32(max(st.m.next[pl], 0))
 	}
@@ -448,6 +475,16 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 			st.acked[pl] = int(a.Next[pl])
 		}
 	}
+	if st.xs != nil {
+		st.xs.Take(a.Transfer, a.Transfer != nil)
+	}
+	// A machine that lacks inputs the relay no longer holds (it started
+	// over long after its start) can only be given the world.
+	for pl := range st.players {
+		if pl != st.own && int(a.Next[pl]) < st.relay.next[pl]-ring+MaxSend && a.Transfer == nil {
+			st.rejoin = true
+		}
+	}
 	if st.own >= 0 {
 		st.relay.adv[st.own] = a.Advantage
 		for k := range int(a.OwnCount) {
@@ -461,7 +498,7 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 // simulated a frame.
 func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	w := st.m.world
-	if w == nil || st.thin || w.Frame() <= st.start {
+	if w == nil || st.thin || w.Frame() <= st.start || st.xj.Waiting() {
 		return 0, false
 	}
 	for i := 0; i < w.NumCubes(); i++ {

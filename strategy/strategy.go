@@ -350,3 +350,15 @@ type LeftOverlay interface {
 type FrameLane interface {
 	FrameLane() (final, present int, ok bool)
 }
+
+// Joiner is implemented by a strategy whose rights all run one world from
+// one start (lockstep): in the two-process mode, when a right joins or
+// leaves a slot, the session starts only that slot's client over, with
+// Join instead of Reset, and every other client, the left world and the
+// server's shared state go on. The joining right gets the world from the
+// strategy itself (a state transfer), not by starting everyone over.
+type Joiner interface {
+	// Join starts this instance's serving of a right that joins now, at
+	// the current frame, with the links emptied.
+	Join(ctx Context)
+}

@@ -1,0 +1,125 @@
+package rollback
+
+// A machine that joins a running session (the two-process mode's rights):
+// as in lockstep (lockstep/join.go), the left sends its world at the
+// frame the right joined, exact to the bit, in fragments inside this
+// right's packets (package transfer), the inputs from that frame on going
+// with them; the machine holds the inputs, restores the world when the
+// last fragment is in, and runs from there. The other machines, the relay
+// and the left world go on. A leave changes no input: in the two-process
+// mode every player's input is made at the left.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"netcubes/strategy"
+	"netcubes/transfer"
+	"netcubes/wire"
+)
+
+var _ strategy.Joiner = (*Strategy)(nil)
+
+// Join implements strategy.Joiner: the left starts serving a machine that
+// joined at this frame with a state transfer.
+func (st *Strategy) Join(ctx strategy.Context) {
+	st.players, st.own = ctx.Players(), ownPlayer(ctx)
+	st.start, st.lastOut, st.rejoin, st.xs = ctx.Frame(), 0, false, nil
+	for p := range st.acked {
+		st.acked[p] = st.start
+	}
+	if ctx.Frame() == st.relay.start {
+		// The left world has not stepped since the session started:
+		// it is the fresh world the machine builds for itself.
+		return
+	}
+	// An error cannot happen with a world the session built; the machine
+	// then waits, and says so.
+	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())
+}
+
+// TransferStats is what the state transfer of a joined machine costs.
+type TransferStats struct {
+	Frame     int // the world's frame, −1 when this client had none
+	Bytes     int // compressed
+	Fragments int
+	Sent      int // fragments sent, resends included
+	Done      bool
+	Refused   int // transfers the machine refused (the right's side)
+}
+
+// Transfer returns the left's figures of this client's transfer and the
+// right's count of refused ones.
+func (st *Strategy) Transfer() TransferStats {
+	t := TransferStats{Frame: -1, Refused: st.xj.Refused()}
+	if st.xs != nil {
+		t.Frame = st.xs.Frame()
+		t.Bytes, t.Fragments = st.xs.Bytes()
+		t.Sent, t.Done = st.xs.Sent(), st.xs.Done()
+	}
+	return t
+}
+
+// transferPiece is the left's piece for this tick's packet, starting the
+// transfer over from this frame when it has run too long for the inputs
+// from its frame to be held.
+func (st *Strategy) transferPiece(ctx strategy.Context) *transfer.Piece {
+	if st.rejoin || (st.xs != nil && !st.xs.Done() && ctx.Frame()-st.xs.Frame() > ring/2) {
+		st.Join(ctx)
+	}
+	if st.xs == nil {
+		return nil
+	}
+	rtt := 0
+	if ms, ok := ctx.RTT(); ok {
+		rtt = int(math.Ceil(ms * wire.TicksPerSecond / 1000))
+	}
+	return st.xs.Piece(ctx.Frame(), rtt)
+}
+
+var errTransfer = errors.New("rollback: a state transfer from the left's future or from before the session")
+
+// takePiece is the machine's part of a piece in a packet of frame.
+func (st *Strategy) takePiece(frame int, p *transfer.Piece) error {
+	f := int(p.Frame)
+	if f > frame || f < st.relay.start {
+		return errTransfer
+	}
+	if st.xj.New(p) {
+		st.restartRight(f)
+		st.xj.Follow(f)
+		st.m.mine[f%ring] = hashAt{frame: -1} // the fresh world's, not the transfer's
+	}
+	restored, err := st.xj.Take(p, st.m.world)
+	if restored {
+		st.m.record(f) // the world's hash at its frame, against the left's
+	}
+	return err
+}
+
+// receivingLine is the machine's transfer in words while it lasts.
+func (st *Strategy) receivingLine() string {
+	got, size := st.xj.Progress()
+	if size == 0 {
+		return fmt.Sprintf("receiving the left's world at frame %d", st.xj.Base())
+	}
+	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", st.xj.Base(), float64(got)/1000, float64(size)/1000)
+}
+
+// Stats are the machine's sync figures, for tests.
+type Stats struct {
+	Checked  int // frames whose hashes were compared with the left's
+	Desync   int // first frame that differed, −1
+	Restarts int // times the machine started over
+	Frame    int // the machine's world's frame (−1: none)
+}
+
+// Stats returns the machine's sync figures.
+func (st *Strategy) Stats() Stats {
+	s := Stats{Checked: st.m.fig.Checked, Desync: st.m.fig.Desync, Restarts: st.restarts, Frame: -1}
+	if st.m.world != nil {
+		s.Frame = st.m.world.Frame()
+	}
+	return s
+}
