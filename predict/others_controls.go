@@ -35,7 +35,9 @@ func (st *Strategy) othersControls() []strategy.Control {
 			// tag is made (or not: no one near, or too soon after the last),
 			// so it states no tally: a count here lagged one tag behind the
 			// Mode line's, which keeps it.
-			Value: func() string { return "asked for: the nearest other player, sent with the next input (tally on the Mode line)" },
+			Value: func() string {
+				return "asked for: the nearest other player, sent with the next input (tally on the Mode line)"
+			},
 			Do: func(int) { st.RequestTag() }},
 	}
 }
