@@ -110,6 +110,19 @@ type CapPhaseFigures struct {
 	Settled     int     // the tick from which the queue stayed under QueueLimitMs for SettleTicks; −1 never
 }
 
+// CapPhaseHead heads the columns Row prints, tab-separated: the queue,
+// the goodput and the error of one phase, which the adaptation sections of
+// snapshots and state sync both print.
+const CapPhaseHead = "queue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s"
+
+// Row prints the figures under CapPhaseHead: the goodput's share of
+// bound (the cap, or the sender's own budget when lower), the right's
+// error errRMS, the settling counted from the phase's start.
+func (f CapPhaseFigures) Row(bound, errRMS float64, ph CapPhase) string {
+	return fmt.Sprintf("%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s", f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver,
+		f.Goodput, 100*f.Goodput/bound, errRMS, SecondsAfter(f.Settled, ph.From))
+}
+
 // Figures are tr's figures over phase ph of the timeline, the queueing
 // delay measured against the round trip base (Trace.BaseRTT).
 func (c CapTimeline) Figures(tr *Trace, ph CapPhase, base float64) CapPhaseFigures {

@@ -117,7 +117,7 @@ func benchCapStep(b strategy.Bench) error {
 	tl := adapt.CapTimelineIn(b.FrameLimit())
 	out := b.Out()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "setup\trate\tphase\trate Hz\tsent kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tback at the chosen rate after s\t")
+	fmt.Fprintln(w, "setup\trate\tphase\trate Hz\tsent kbit/s\t"+adapt.CapPhaseHead+"\tback at the chosen rate after s\t")
 	var notes []string
 	var compression [2]*capStepRun // the compression setup's runs, fixed and adaptive
 	for si, setup := range benchSetups() {
@@ -137,9 +137,8 @@ func benchCapStep(b strategy.Bench) error {
 				f := tl.Figures(&r.tr, ph, base)
 				settled[i] = f.Settled
 				back := r.tr.ValueReached(ph.From, ph.To, chosen)
-				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", setup.name, name, ph.Name,
-					f.Value, r.demand[i], f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver, f.Goodput, 100*f.Goodput/ph.Cap,
-					r.err.RMS(i), adapt.SecondsAfter(f.Settled, ph.From), adapt.SecondsAfter(back, ph.From))
+				fmt.Fprintf(w, "%s\t%s\t%s\t%.0f\t%.0f\t%s\t%s\t\n", setup.name, name, ph.Name,
+					f.Value, r.demand[i], f.Row(ph.Cap, r.err.RMS(i), ph), adapt.SecondsAfter(back, ph.From))
 			}
 			if mode != capFixed {
 				drop := settled[1] // the low phase's

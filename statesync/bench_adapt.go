@@ -119,7 +119,7 @@ func benchCapStep(b strategy.Bench) error {
 	tl := adapt.CapTimelineIn(b.FrameLimit())
 	out := b.Out()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\tqueue median ms\tqueue p95 ms\twhole phase p95\ts over 100 ms\tgoodput kbit/s\tof the cap\tRMS err cm\tqueue < 100 ms after s\tbudget ≥ 410 after s\t")
+	fmt.Fprintln(w, "step\tbudget\tphase\tbudget kbit/s\t"+adapt.CapPhaseHead+"\tbudget ≥ 410 after s\t")
 	type key struct {
 		step int
 		mode capMode
@@ -137,9 +137,8 @@ func benchCapStep(b strategy.Bench) error {
 			for i, ph := range tl.Phases() {
 				f := tl.Figures(&r.tr, ph, base)
 				reached := r.tr.ValueReached(ph.From, ph.To, 0.8*capBudget)
-				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.0f\t%.0f %%\t%.2f\t%s\t%s\t\n", step, name, ph.Name,
-					f.Value, f.QueueMedian, f.QueueP95, f.WholeP95, f.SecondsOver, f.Goodput, 100*f.Goodput/min(ph.Cap, capBudget),
-					r.err.RMS(i), adapt.SecondsAfter(f.Settled, ph.From), adapt.SecondsAfter(reached, ph.From))
+				fmt.Fprintf(w, "%d\t%s\t%s\t%.0f\t%s\t%s\t\n", step, name, ph.Name,
+					f.Value, f.Row(min(ph.Cap, capBudget), r.err.RMS(i), ph), adapt.SecondsAfter(reached, ph.From))
 			}
 		}
 	}
