@@ -85,8 +85,8 @@ type Losses struct {
 	ema     int64 // permille ×16
 }
 
-// Reset forgets everything.
-func (l *Losses) Reset() { *l = Losses{} }
+// reset forgets everything.
+func (l *Losses) reset() { *l = Losses{} }
 
 // Arrived records a packet of frame f from a sender sending every interval
 // ticks.

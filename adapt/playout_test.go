@@ -58,7 +58,7 @@ func TestLosses(t *testing.T) {
 	if got := l.Permille(); got < 220 || got > 280 {
 		t.Errorf("loss %d ‰, want about 250", got)
 	}
-	l.Reset()
+	l.reset()
 	for k := range 500 {
 		l.Arrived(k, 1)
 		l.Arrived(k, 1) // a duplicate is not a packet
