@@ -164,9 +164,9 @@ func (s *Simple) RTTMs() float64 { return milliToMs(max(s.rtt, 0)) }
 // Config returns the settings.
 func (s *Simple) Config() SimpleConfig { return s.cfg }
 
-// Reason says what the mode is and why, for the HUD: "bad mode, 10
+// reason says what the mode is and why, for the HUD: "bad mode, 10
 // packets/s: RTT 290 ms; good after 8 s under 250 ms (2.1 s so far)".
-func (s *Simple) Reason() string {
+func (s *Simple) reason() string {
 	return s.ReasonAs(fmt.Sprintf("%d packets/s", s.cfg.GoodPPS), fmt.Sprintf("%d packets/s", s.cfg.BadPPS))
 }
 
