@@ -14,11 +14,11 @@ import (
 	"netcubes/viewmodel"
 )
 
-// rttWhy reads "RTT = 2 × 60 ms on the link + 17 ms held for ticks − 23
-// ms jitter": every part in ms, the sum of the parts.
+// rttWhy reads "RTT = 2 × 60 ms on the link +17 ms held for ticks −23 ms
+// jitter": every part in ms, the sum of the parts.
 var (
 	rttLink = regexp.MustCompile(`^RTT = (?:2 × ([0-9]+)|([0-9]+)) ms on the links?`)
-	rttTerm = regexp.MustCompile(`^ ([+−]) ([0-9]+) ms ([a-z]+(?: [a-z]+)*)`)
+	rttTerm = regexp.MustCompile(`^ ([+−])([0-9]+) ms ([a-z]+(?: [a-z]+)*)`)
 )
 
 func sumOfWhy(t *testing.T, why string) (float64, []string) {

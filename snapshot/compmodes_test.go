@@ -76,8 +76,8 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		}
 		cm := CompressionModes[n-1]
 		c, name, ok := st.ChosenLink()
-		if st.Original() != n || !ok || c != cm.Link || name != "compression mode "+string(rune('0'+n)) || st.cfg != cm.config(before) {
-			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.Original(), c, name, ok, st.Mode())
+		if st.original() != n || !ok || c != cm.Link || name != "compression mode "+string(rune('0'+n)) || st.cfg != cm.config(before) {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.original(), c, name, ok, st.Mode())
 		}
 	}
 	st.SetOriginal(4)
@@ -98,12 +98,12 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 	st.SubMode(-1)
 	st.SubMode(-1)
 	st.SubMode(-1) // wraps to mode 6
-	if st.Original() != 6 || st.cfg.Level != BoundedPosition {
-		t.Errorf("[ from mode 3, three times: mode %d, %s", st.Original(), st.Mode())
+	if st.original() != 6 || st.cfg.Level != BoundedPosition {
+		t.Errorf("[ from mode 3, three times: mode %d, %s", st.original(), st.Mode())
 	}
 	m.Press(+1)
-	if st.Original() != 0 || st.cfg != before {
-		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.Original(), st.Mode())
+	if st.original() != 0 || st.cfg != before {
+		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.original(), st.Mode())
 	}
 	if _, _, ok := st.ChosenLink(); ok {
 		t.Error("back on the levels, a link is chosen")
@@ -113,8 +113,8 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		t.Errorf("] back on the levels: %s", st.Mode())
 	}
 	m.Press(+1)
-	if st.Original() != 6 {
-		t.Errorf("F2 again goes back to mode %d, want the last shown, 6", st.Original())
+	if st.original() != 6 {
+		t.Errorf("F2 again goes back to mode %d, want the last shown, 6", st.original())
 	}
 }
 
@@ -240,8 +240,8 @@ func TestCompressionModesCrossToTheRight(t *testing.T) {
 		}
 		lc, ln, lok := left.ChosenLink()
 		rc, rn, rok := right.ChosenLink()
-		if right.Original() != n || right.cfg != left.cfg || right.Mode() != left.Mode() || lc != rc || ln != rn || lok != rok {
-			t.Errorf("mode %d: the right is in %d, %q (%+v), the left %q", n, right.Original(), right.Mode(), right.cfg, left.Mode())
+		if right.original() != n || right.cfg != left.cfg || right.Mode() != left.Mode() || lc != rc || ln != rn || lok != rok {
+			t.Errorf("mode %d: the right is in %d, %q (%+v), the left %q", n, right.original(), right.Mode(), right.cfg, left.Mode())
 		}
 	}
 	if right.cfg.AtRestFlag != true {
@@ -311,15 +311,15 @@ func TestOriginalFlag(t *testing.T) {
 		if set == nil {
 			t.Fatalf("%s: no -%s flag", tt.st.ID(), strategy.OriginalFlagName)
 		}
-		if err := set("7"); err == nil || tt.st.Original() != 0 {
-			t.Errorf("%s: -original 7 accepted (mode %d)", tt.st.ID(), tt.st.Original())
+		if err := set("7"); err == nil || tt.st.original() != 0 {
+			t.Errorf("%s: -original 7 accepted (mode %d)", tt.st.ID(), tt.st.original())
 		}
 		if err := set("4"); err != nil {
 			t.Fatal(err)
 		}
 		c := tt.st.config()
-		if tt.st.Original() != 4 || c.Level != tt.modes[3].Level || c.Render != tt.modes[3].Render {
-			t.Errorf("%s: -original 4 gave mode %d, level %v, render %v", tt.st.ID(), tt.st.Original(), c.Level, c.Render)
+		if tt.st.original() != 4 || c.Level != tt.modes[3].Level || c.Render != tt.modes[3].Render {
+			t.Errorf("%s: -original 4 gave mode %d, level %v, render %v", tt.st.ID(), tt.st.original(), c.Level, c.Render)
 		}
 		if l, _, ok := tt.st.ChosenLink(); !ok || l != tt.modes[3].Link {
 			t.Errorf("%s: -original 4 chose link %+v (%v)", tt.st.ID(), l, ok)

@@ -638,16 +638,16 @@ func (st *Strategy) SetSmoothing(m replication.SmoothingMode) {
 	st.SetSettings(s)
 }
 
-// CycleSmoothing goes none → basic → adaptive → none.
-func (st *Strategy) CycleSmoothing() {
+// cycleSmoothing goes none → basic → adaptive → none.
+func (st *Strategy) cycleSmoothing() {
 	st.SetSmoothing((st.set.Smoothing + 1) % replication.NumSmoothingModes)
 }
 
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// Config returns the fixed configuration.
-func (st *Strategy) Config() Config { return st.cfg }
+// config returns the fixed configuration.
+func (st *Strategy) config() Config { return st.cfg }
 
 // Reset implements strategy.Strategy: both sides start over from the initial world.
 func (st *Strategy) Reset(ctx strategy.Context) {

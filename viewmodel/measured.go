@@ -88,7 +88,7 @@ type RTTParts struct {
 
 // DescribeRTT writes the round trip the left measures from acks and, in
 // one process, what it is made of, every part named so that the sum is
-// the figure: "RTT = 2 × 60 ms on the link + 17 ms held for ticks − 3 ms
+// the figure: "RTT = 2 × 60 ms on the link +17 ms held for ticks −3 ms
 // jitter" under "RTT 114 ms" (a perfect link measures 17 ms, one tick:
 // the lesson the audience asked for). The parts are rounded to whole
 // milliseconds and jitter, the remainder, takes the rounding, so the
@@ -129,12 +129,14 @@ func DescribeRTT(m *Metrics, lc link.Config, oneProcess bool) (rtt, why, tail st
 	return rtt, why, tail
 }
 
-// signedTerm writes " + 17 ms what" or " − 3 ms what".
+// signedTerm writes " +17 ms what" or " −3 ms what": the sign against
+// its figure, so a line wrapped between words never leaves a lone "−" at
+// the end of a line.
 func signedTerm(ms float64, what string) string {
 	if ms < 0 {
-		return fmt.Sprintf(" − %.0f ms %s", -ms, what)
+		return fmt.Sprintf(" −%.0f ms %s", -ms, what)
 	}
-	return fmt.Sprintf(" + %.0f ms %s", ms, what)
+	return fmt.Sprintf(" +%.0f ms %s", ms, what)
 }
 
 // DescribeLoss is the loss key figure and, when it needs one, a note. The

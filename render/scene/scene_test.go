@@ -18,7 +18,7 @@ func testProjector() Projector {
 
 func TestProject(t *testing.T) {
 	p := testProjector()
-	centre, ok := p.Project(mgl64.Vec3{0, 0, 0.5})
+	centre, ok := p.project(mgl64.Vec3{0, 0, 0.5})
 	if !ok || math.Abs(float64(centre.X)-500) > 1e-3 || math.Abs(float64(centre.Y)-500) > 1e-3 {
 		t.Fatalf("look-at point projects to %v (ok=%v), want viewport centre (500, 500)", centre, ok)
 	}
@@ -34,12 +34,12 @@ func TestProject(t *testing.T) {
 		{"farther away converges to the horizon", mgl64.Vec3{0, 1000, 0}, func(q Point) bool { return q.Y < centre.Y && q.Y > 50 }},
 	}
 	for _, tt := range tests {
-		q, ok := p.Project(tt.world)
+		q, ok := p.project(tt.world)
 		if !ok || !tt.check(q) {
 			t.Errorf("%s: %v projects to %v (ok=%v)", tt.name, tt.world, q, ok)
 		}
 	}
-	if _, ok := p.Project(mgl64.Vec3{0, -20, 5}); ok {
+	if _, ok := p.project(mgl64.Vec3{0, -20, 5}); ok {
 		t.Error("a point behind the camera projected as visible")
 	}
 }
@@ -49,17 +49,17 @@ func TestCameraEases(t *testing.T) {
 	cfg.AutoFrame = false // the original's fixed framing
 	var c Camera
 	c.Follow(mgl64.Vec3{}, 0, cfg)
-	if want := cfg.Offset; c.Eye != want {
-		t.Fatalf("first Follow should snap: eye %v, want %v", c.Eye, want)
+	if want := cfg.Offset; c.eye != want {
+		t.Fatalf("first Follow should snap: eye %v, want %v", c.eye, want)
 	}
 	c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
-	if got := c.Eye[0]; math.Abs(got-10*cfg.Ease) > 1e-12 {
+	if got := c.eye[0]; math.Abs(got-10*cfg.Ease) > 1e-12 {
 		t.Errorf("after one tick the eye moved %v in x, want %v", got, 10*cfg.Ease)
 	}
 	for i := 0; i < 600; i++ {
 		c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
 	}
-	if d := c.Eye.Sub(mgl64.Vec3{10, 0, 0}.Add(cfg.Offset)).Len(); d > 1e-6 {
+	if d := c.eye.Sub(mgl64.Vec3{10, 0, 0}.Add(cfg.Offset)).Len(); d > 1e-6 {
 		t.Errorf("camera did not settle behind the player: %v m away", d)
 	}
 }
@@ -84,8 +84,8 @@ func TestCameraFramesTheBall(t *testing.T) {
 	}
 	var c Camera
 	c.Follow(mgl64.Vec3{}, 0.75, cfg)
-	if c.Distance != cfg.MinDistance || math.Abs(c.Eye.Len()-cfg.MinDistance) > 1e-9 {
-		t.Fatalf("first frame: distance %v, eye %v", c.Distance, c.Eye)
+	if c.Distance != cfg.MinDistance || math.Abs(c.eye.Len()-cfg.MinDistance) > 1e-9 {
+		t.Fatalf("first frame: distance %v, eye %v", c.Distance, c.eye)
 	}
 	c.Follow(mgl64.Vec3{}, 2.5, cfg)
 	if step := c.Distance - cfg.MinDistance; math.Abs(step-(8.5-7)*cfg.DistanceEase) > 1e-12 {
@@ -114,7 +114,7 @@ func TestCulling(t *testing.T) {
 		b := NewBuilder(DefaultStyle())
 		b.Begin(testProjector())
 		b.AddCubes([]Cube{tt.cube})
-		if got := b.Cubes.Triangles() / 2; got != tt.faces {
+		if got := b.Cubes.triangles() / 2; got != tt.faces {
 			t.Errorf("%s: %d quads drawn, want %d", tt.name, got, tt.faces)
 		}
 	}
@@ -174,7 +174,7 @@ func TestShadowFallsAlongLight(t *testing.T) {
 	}
 	// The shadow of the cube centre lies where the light ray through it hits z = 0.
 	g := c.Position.Add(s.LightDir.Mul(-c.Position[2] / s.LightDir[2]))
-	want, _ := p.Project(g)
+	want, _ := p.project(g)
 	var cx, cy float32
 	for _, v := range b.Shadows.Vertices {
 		cx += v.DstX
@@ -268,7 +268,7 @@ func BenchmarkBuildView(b *testing.B) {
 		bl.AddGround(mgl64.Vec3{})
 		bl.AddCubes(cubes)
 	}
-	b.ReportMetric(float64(bl.Cubes.Triangles()+bl.Shadows.Triangles()+bl.Ground.Triangles()), "triangles")
+	b.ReportMetric(float64(bl.Cubes.triangles()+bl.Shadows.triangles()+bl.Ground.triangles()), "triangles")
 }
 
 func BenchmarkBuildGround(b *testing.B) {
