@@ -51,10 +51,6 @@ type InputPacket struct {
 	OwnNext uint32
 }
 
-// ErrInputBits: an input with bits beyond cubes.InputBits (the inputs'
-// coding is package inputstream's, which rollback shares).
-var ErrInputBits = inputstream.ErrInputBits
-
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
 	s.SetCategory(wire.CategoryHeader)

@@ -85,9 +85,6 @@ func (st *Strategy) SetStep(i int) {
 	st.cfg.InputDelay, st.cfg.PredictionWindow = s.Delay, s.Window
 }
 
-// StepIndex is the build-up step, 0-based.
-func (st *Strategy) StepIndex() int { return st.step }
-
 // SetInputDelay sets the input delay (frames, clamped to 0-MaxInputDelay).
 func (st *Strategy) SetInputDelay(d int) {
 	st.cfg.InputDelay = min(max(d, 0), MaxInputDelay)

@@ -868,7 +868,7 @@ func TestStateSyncOldFirstPacket(t *testing.T) {
 	head := wire.NewWriteStream(make([]byte, 2))
 	seq := uint16(70000 - 30000)
 	_ = wire.SerializeUint16(head, &seq)
-	s.InjectPacket(true, append(head.Bytes(), body...))
+	s.InjectPacketTo(0, true, append(head.Bytes(), body...))
 	for range 6 {
 		s.Step(cubes.Input{})
 	}

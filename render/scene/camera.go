@@ -62,7 +62,7 @@ func DefaultCameraConfig() CameraConfig {
 
 // Camera is the eye position and look-at target of one view.
 type Camera struct {
-	eye, Target mgl64.Vec3
+	Eye, Target mgl64.Vec3
 	Distance    float64 // eye to player, metres, as eased
 	last        mgl64.Vec3
 	started     bool
@@ -97,10 +97,10 @@ func (c *Camera) Follow(player mgl64.Vec3, radius float64, cfg CameraConfig) {
 	eye[2] = math.Max(eye[2], cfg.MinEyeZ)
 	target := player.Add(mgl64.Vec3{0, 0, cfg.LookAbove})
 	if !c.started {
-		c.eye, c.Target, c.started = eye, target, true
+		c.Eye, c.Target, c.started = eye, target, true
 		return
 	}
-	c.eye = c.eye.Add(eye.Sub(c.eye).Mul(cfg.Ease))
+	c.Eye = c.Eye.Add(eye.Sub(c.Eye).Mul(cfg.Ease))
 	c.Target = c.Target.Add(target.Sub(c.Target).Mul(cfg.Ease))
 }
 
@@ -122,13 +122,10 @@ type Projector struct {
 // NewProjector builds the view and perspective matrices (OpenGL
 // conventions, z up in the world).
 func NewProjector(c Camera, cfg CameraConfig, vp Viewport) Projector {
-	view := mgl64.LookAtV(c.eye, c.Target, mgl64.Vec3{0, 0, 1})
+	view := mgl64.LookAtV(c.Eye, c.Target, mgl64.Vec3{0, 0, 1})
 	proj := mgl64.Perspective(mgl64.DegToRad(cfg.FovYDeg), vp.W/vp.H, cfg.Near, cfg.Far)
-	return Projector{viewProj: proj.Mul4(view), eye: c.eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
+	return Projector{viewProj: proj.Mul4(view), eye: c.Eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
 }
-
-// Eye is the camera position.
-func (p *Projector) Eye() mgl64.Vec3 { return p.eye }
 
 // Clip transforms a world point into homogeneous clip space.
 func (p *Projector) Clip(w mgl64.Vec3) mgl64.Vec4 {

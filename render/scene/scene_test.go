@@ -49,17 +49,17 @@ func TestCameraEases(t *testing.T) {
 	cfg.AutoFrame = false // the original's fixed framing
 	var c Camera
 	c.Follow(mgl64.Vec3{}, 0, cfg)
-	if want := cfg.Offset; c.eye != want {
-		t.Fatalf("first Follow should snap: eye %v, want %v", c.eye, want)
+	if want := cfg.Offset; c.Eye != want {
+		t.Fatalf("first Follow should snap: eye %v, want %v", c.Eye, want)
 	}
 	c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
-	if got := c.eye[0]; math.Abs(got-10*cfg.Ease) > 1e-12 {
+	if got := c.Eye[0]; math.Abs(got-10*cfg.Ease) > 1e-12 {
 		t.Errorf("after one tick the eye moved %v in x, want %v", got, 10*cfg.Ease)
 	}
 	for i := 0; i < 600; i++ {
 		c.Follow(mgl64.Vec3{10, 0, 0}, 0, cfg)
 	}
-	if d := c.eye.Sub(mgl64.Vec3{10, 0, 0}.Add(cfg.Offset)).Len(); d > 1e-6 {
+	if d := c.Eye.Sub(mgl64.Vec3{10, 0, 0}.Add(cfg.Offset)).Len(); d > 1e-6 {
 		t.Errorf("camera did not settle behind the player: %v m away", d)
 	}
 }
@@ -84,8 +84,8 @@ func TestCameraFramesTheBall(t *testing.T) {
 	}
 	var c Camera
 	c.Follow(mgl64.Vec3{}, 0.75, cfg)
-	if c.Distance != cfg.MinDistance || math.Abs(c.eye.Len()-cfg.MinDistance) > 1e-9 {
-		t.Fatalf("first frame: distance %v, eye %v", c.Distance, c.eye)
+	if c.Distance != cfg.MinDistance || math.Abs(c.Eye.Len()-cfg.MinDistance) > 1e-9 {
+		t.Fatalf("first frame: distance %v, eye %v", c.Distance, c.Eye)
 	}
 	c.Follow(mgl64.Vec3{}, 2.5, cfg)
 	if step := c.Distance - cfg.MinDistance; math.Abs(step-(8.5-7)*cfg.DistanceEase) > 1e-12 {
