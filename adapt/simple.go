@@ -189,14 +189,9 @@ func (s *Simple) RTTMs() float64 { return milliToMs(max(s.rtt, 0)) }
 // Config returns the settings.
 func (s *Simple) Config() SimpleConfig { return s.cfg }
 
-// reason says what the mode is and why, for the HUD: "bad mode, 10
-// packets/s: RTT 290 ms; good after 8 s under 250 ms (2.1 s so far)".
-func (s *Simple) reason() string {
-	return s.ReasonAs(fmt.Sprintf("%d packets/s", s.cfg.GoodPPS), fmt.Sprintf("%d packets/s", s.cfg.BadPPS))
-}
-
-// ReasonAs is Reason with what each mode sends in a sender's own words
-// ("512 kbit/s", "a third of the budget").
+// ReasonAs says what the mode is and why, for the HUD, with what each mode
+// sends in a sender's own words: "bad mode, a third of the budget: RTT
+// 290 ms; good after 8 s under 250 ms (2.1 s so far)".
 func (s *Simple) ReasonAs(good, bad string) string {
 	c := &s.cfg
 	if s.good {

@@ -646,9 +646,6 @@ func (st *Strategy) cycleSmoothing() {
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// config returns the fixed configuration.
-func (st *Strategy) config() Config { return st.cfg }
-
 // Reset implements strategy.Strategy: both sides start over from the initial world.
 func (st *Strategy) Reset(ctx strategy.Context) {
 	st.n = ctx.Left().NumCubes()

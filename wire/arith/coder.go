@@ -193,10 +193,6 @@ func (e *Encoder) Finish() ([]byte, error) {
 // bits included: the coder's work, which its speed is measured in.
 func (e *Encoder) Decisions() int { return e.decisions }
 
-// len is the number of bytes written so far (the flushed length after
-// Finish).
-func (e *Encoder) len() int { return e.n }
-
 // Decoder reads decisions from a coded stream. It reads data in place and
 // never allocates.
 type Decoder struct {
