@@ -3,6 +3,7 @@ package adapt
 import (
 	"fmt"
 
+	"netcubes/internal/valid"
 	"netcubes/wire"
 )
 
@@ -78,8 +79,32 @@ type Simple struct {
 	last     string // the last change, for the HUD
 }
 
-// NewSimple returns the simple congestion avoidance with cfg.
+// Validate reports the first field out of its range, naming it, its value
+// and the range (the error wraps ErrInvalidConfig): rates of at least one
+// packet a second, the bad one not above the good one, a percentage, and
+// recovery times in order.
+func (c SimpleConfig) Validate() error {
+	const most = valid.Finite
+	f := func(name string, v int, lo, hi float64) valid.Field {
+		return valid.Field{Name: name, V: float64(v), Lo: lo, Hi: hi}
+	}
+	return valid.Check(ErrInvalidConfig,
+		f("GoodPPS", c.GoodPPS, 1, wire.TicksPerSecond), f("BadPPS", c.BadPPS, 1, float64(c.GoodPPS)),
+		f("BadRTTMs", c.BadRTTMs, 1, most), f("SmoothPercent", c.SmoothPercent, 1, 100),
+		f("MinRecoveryTicks", c.MinRecoveryTicks, 1, most),
+		f("MaxRecoveryTicks", c.MaxRecoveryTicks, float64(c.MinRecoveryTicks), most),
+		f("StartRecoveryTicks", c.StartRecoveryTicks, float64(c.MinRecoveryTicks), float64(c.MaxRecoveryTicks)),
+		f("FlapTicks", c.FlapTicks, 0, most), f("ForgiveTicks", c.ForgiveTicks, 1, most),
+	)
+}
+
+// NewSimple returns the simple congestion avoidance with cfg. cfg must be
+// valid (Validate): an invalid one is a programming error and panics, as
+// New's does.
 func NewSimple(cfg SimpleConfig) *Simple {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
 	s := &Simple{cfg: cfg}
 	s.Reset()
 	return s
@@ -164,14 +189,9 @@ func (s *Simple) RTTMs() float64 { return milliToMs(max(s.rtt, 0)) }
 // Config returns the settings.
 func (s *Simple) Config() SimpleConfig { return s.cfg }
 
-// Reason says what the mode is and why, for the HUD: "bad mode, 10
-// packets/s: RTT 290 ms; good after 8 s under 250 ms (2.1 s so far)".
-func (s *Simple) Reason() string {
-	return s.ReasonAs(fmt.Sprintf("%d packets/s", s.cfg.GoodPPS), fmt.Sprintf("%d packets/s", s.cfg.BadPPS))
-}
-
-// ReasonAs is Reason with what each mode sends in a sender's own words
-// ("512 kbit/s", "a third of the budget").
+// ReasonAs says what the mode is and why, for the HUD, with what each mode
+// sends in a sender's own words: "bad mode, a third of the budget: RTT
+// 290 ms; good after 8 s under 250 ms (2.1 s so far)".
 func (s *Simple) ReasonAs(good, bad string) string {
 	c := &s.cfg
 	if s.good {

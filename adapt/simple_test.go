@@ -1,6 +1,8 @@
 package adapt
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"netcubes/wire"
@@ -95,6 +97,31 @@ func TestSimpleThreshold(t *testing.T) {
 		simpleRun(s, &tick, c.ticks, 3*wire.TicksPerSecond)
 		if s.Good() != c.good {
 			t.Errorf("round trip %d ticks (averaged %.0f ms): good %v, want %v", c.ticks, s.RTTMs(), s.Good(), c.good)
+		}
+	}
+}
+
+// TestSimpleConfigValidate: the simple rule refuses a bad config naming
+// the field, as every Config does; the article's passes.
+func TestSimpleConfigValidate(t *testing.T) {
+	if err := DefaultSimpleConfig().Validate(); err != nil {
+		t.Fatalf("the default: %v", err)
+	}
+	for _, c := range []struct {
+		field string
+		set   func(c *SimpleConfig)
+	}{
+		{"GoodPPS", func(c *SimpleConfig) { c.GoodPPS = 0 }},
+		{"BadPPS", func(c *SimpleConfig) { c.BadPPS = c.GoodPPS + 1 }},
+		{"SmoothPercent", func(c *SimpleConfig) { c.SmoothPercent = 101 }},
+		{"MaxRecoveryTicks", func(c *SimpleConfig) { c.MaxRecoveryTicks = c.MinRecoveryTicks - 1 }},
+		{"StartRecoveryTicks", func(c *SimpleConfig) { c.StartRecoveryTicks = c.MaxRecoveryTicks + 1 }},
+	} {
+		cfg := DefaultSimpleConfig()
+		c.set(&cfg)
+		err := cfg.Validate()
+		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s out of range: %v", c.field, err)
 		}
 	}
 }

@@ -496,7 +496,8 @@ func (d *Director) stepLive(live cubes.Input) {
 
 // Restart starts the world over (F5). A track starts over too; one that
 // sets things up (commands, not just keys) starts from everything as its
-// setup left it, so it plays the same way again.
+// setup left it, so it plays the same way again; after the presenter took
+// over from it, its scene starts over instead (sceneAgain).
 func (d *Director) Restart() { d.restartBy(talk.OpReset) }
 
 // Scene puts the active strategy back to where it started, its settings
@@ -509,6 +510,10 @@ func (d *Director) restartBy(op talk.Op) {
 		return
 	}
 	if d.tr != nil && d.tr.HasCommands() {
+		if !d.trOn && d.trStopped >= 0 {
+			d.sceneAgain()
+			return
+		}
 		op = talk.OpRestart
 	}
 	c := talk.Command{Op: op}
@@ -520,6 +525,32 @@ func (d *Director) restartBy(op talk.Op) {
 		d.trOn, d.trStart, d.trNext, d.trStopped = true, d.cur.at, 0, -1
 		d.hold = 0
 	}
+}
+
+// sceneAgain goes back to the start of the track's scene the presenter
+// took over in (the track's last start of the world over before then, else
+// its beginning), and the track plays on from there: a presenter who tried
+// something during a 12-minute tour shows that scene again, not the tour
+// from its first minute.
+func (d *Director) sceneAgain() {
+	t := d.trStart
+	for i := len(d.log.events) - 1; i >= 0; i-- {
+		e := d.log.events[i]
+		if e.At < d.trStart {
+			break
+		}
+		if e.Src >= 0 && e.At <= d.trStopped && isRestart(e.Cmd.Op) {
+			t = e.At
+			break
+		}
+	}
+	if t >= d.cur.at {
+		d.say("already at the start of the scene: %s", talk.Clock(t-d.trStart))
+		return
+	}
+	// The track was playing at t: going back there plays it on.
+	d.trStopped = -1
+	d.GoTo(t)
 }
 
 // Presenter actions that depend on what the session shows: they resolve

@@ -51,8 +51,8 @@ func (m Mode) String() string {
 	return "unknown"
 }
 
-// Describe is the mode's one line for the HUD: what differs on the client.
-func (m Mode) Describe() string {
+// describe is the mode's one line for the HUD: what differs on the client.
+func (m Mode) describe() string {
 	switch m {
 	case Noise:
 		return "the client rounds moving cubes' positions to float32 after each step (about 1 µm)"

@@ -80,7 +80,7 @@ func TestMachineWorld(t *testing.T) {
 		t.Errorf("back to the same machine: %v", err)
 	}
 	for m := Off; m < NumModes; m++ {
-		if m.Next(1).Next(-1) != m || m.String() == "unknown" || m.Describe() == "" {
+		if m.Next(1).Next(-1) != m || m.String() == "unknown" || m.describe() == "" {
 			t.Errorf("mode %d: next/prev, name %q", m, m)
 		}
 	}

@@ -65,6 +65,10 @@ type client struct {
 	arrived  [][]byte
 	bad      []bool // arrived[i] had a bit flipped by the link (ground truth)
 	acksIn   []ackIn
+	// arrivedIDs are the link ids of arrived, when they came through a
+	// simulated link (collect); rtt splits the left's RTT with them.
+	arrivedIDs []uint64
+	rtt        *rttParts
 
 	metrics      viewmodel.Metrics
 	second       [wire.TicksPerSecond]wire.Breakdown // per-tick bits, for SecondBits
@@ -139,6 +143,10 @@ func (c *client) emptyLinks() {
 	c.toLeft.Reset((seed + f) ^ 0x9e3779b97f4a7c15)
 	c.leftEP = wire.NewEndpoint(wire.DefaultEndpointConfig())
 	c.rightEP = wire.NewEndpoint(wire.DefaultEndpointConfig())
+	if c.rtt == nil {
+		c.rtt = new(rttParts)
+	}
+	*c.rtt = rttParts{}
 	c.metrics = viewmodel.Metrics{LastPacketFrame: -1, LastBackFrame: -1}
 	c.second = [wire.TicksPerSecond]wire.Breakdown{}
 	c.timelineSent = c.timelineSent[:0]
@@ -161,10 +169,11 @@ func (c *client) setLinks(l link.Pair) {
 
 // collect lists the packets of deliveries (reusing the client's slice).
 func (c *client) collect(ds []link.Delivery) [][]byte {
-	c.arrived, c.bad = c.arrived[:0], c.bad[:0]
+	c.arrived, c.bad, c.arrivedIDs = c.arrived[:0], c.bad[:0], c.arrivedIDs[:0]
 	for _, d := range ds {
 		c.arrived = append(c.arrived, d.Data)
 		c.bad = append(c.bad, d.Corrupted)
+		c.arrivedIDs = append(c.arrivedIDs, d.ID)
 	}
 	return c.arrived
 }
@@ -213,6 +222,8 @@ func (c *client) frame(pkt []byte) []byte {
 type ackIn struct {
 	h     wire.AckHeader
 	bytes int
+	id    uint64 // the ack packet's link id, when hasID
+	hasID bool
 }
 
 // receiveBack reads the packets that reached the left from this client: it
@@ -221,6 +232,8 @@ type ackIn struct {
 func (c *client) receiveBack(back [][]byte) {
 	s := c.s
 	c.acksIn = c.acksIn[:0]
+	ids := c.arrivedIDs
+	c.arrivedIDs = c.arrivedIDs[:0] // a right process's packets come without
 	if c.parked {
 		return
 	}
@@ -237,7 +250,11 @@ func (c *client) receiveBack(back [][]byte) {
 			c.decoded(k, false)
 			continue
 		}
-		c.acksIn = append(c.acksIn, ackIn{h, len(d)})
+		a := ackIn{h: h, bytes: len(d)}
+		if k < len(ids) && len(ids) == len(back) {
+			a.id, a.hasID = ids[k], true
+		}
+		c.acksIn = append(c.acksIn, a)
 		rest := d[len(d)-s.r.BitsRemaining()/8:]
 		if len(rest) == 0 {
 			continue
@@ -264,6 +281,7 @@ func (c *client) takeAcks(now wire.Tick) {
 	for _, a := range c.acksIn {
 		acked, _ := c.leftEP.Received(now, a.h, a.bytes)
 		for _, seq := range acked {
+			c.rtt.acked(c, seq, a.id, a.hasID)
 			c.st.Acked(&c.ctx, seq)
 		}
 	}
@@ -435,6 +453,7 @@ func (c *client) send(p strategy.Payload) (int, error) {
 		s.cfg.Tap(true, pkt)
 	}
 	id := c.toRight.Send(now, pkt)
+	c.rtt.sentData(seq, id)
 	c.sentNow = true
 	b := c.w.Breakdown()
 	if s.cfg.Checksum {
@@ -462,6 +481,7 @@ func (c *client) updateLinkMetrics() {
 	m.PacketsSent, m.PacketsDelivered = st.Sent, st.Delivered
 	m.PacketsLost = st.Lost + st.OutageDropped + st.QueueDropped + st.OverflowDropped
 	m.RTTms, m.HasRTT = c.leftEP.RTT()
+	m.RTTParts = c.rtt.parts()
 	m.Loss = c.leftEP.PacketLoss()
 	es := c.leftEP.Stats()
 	m.RTTSamples, m.LossSamples = int(es.Acked), int(es.Judged)

@@ -357,12 +357,9 @@ func (s *Session) syncSettings(force bool) {
 // test or a fuzzer that drives a strategy's methods directly.
 func (s *Session) Context() strategy.Context { return &s.clients[0].ctx }
 
-// InjectPacket puts data on client 0's link towards the right (toRight)
+// InjectPacketTo puts data on client k's link towards the right (toRight)
 // or the left as if the other side had sent it this tick: a test or a
 // fuzzer hands a side hostile bytes the way the network would.
-func (s *Session) InjectPacket(toRight bool, data []byte) { s.InjectPacketTo(0, toRight, data) }
-
-// InjectPacketTo is InjectPacket on client k's links.
 func (s *Session) InjectPacketTo(k int, toRight bool, data []byte) {
 	c := s.clients[k]
 	if toRight {
@@ -628,9 +625,6 @@ func (s *Session) Link() link.Config { return s.clients[s.shown].link.Down }
 // Links returns the shown client's conditions in both directions.
 func (s *Session) Links() link.Pair { return s.clients[s.shown].link }
 
-// ClientLink returns client k's conditions left → right.
-func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link.Down }
-
 // LinksOf returns client k's conditions in both directions.
 func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }
 
@@ -676,9 +670,6 @@ func (s *Session) SetLinks(p link.Pair) {
 		s.SetClientLinks(k, p)
 	}
 }
-
-// SetClientLink changes client k's conditions only.
-func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link.Symmetric(c)) }
 
 // SetClientLinks changes client k's conditions, each direction its own.
 func (s *Session) SetClientLinks(k int, p link.Pair) {
@@ -726,10 +717,6 @@ func (s *Session) PlayerInputs() cubes.Inputs { return s.presenter }
 // client's links for the next ticks.
 func (s *Session) Outage(ticks int) { s.ClientOutage(s.shown, ticks) }
 
-// HoldOutage drops everything on the shown client's links while held is
-// true (a key held down).
-func (s *Session) HoldOutage(held bool) { s.HoldClientOutage(s.shown, held) }
-
 // ClientOutage is Outage on client k's links.
 func (s *Session) ClientOutage(k, ticks int) {
 	if k < 0 || k >= len(s.clients) {
@@ -740,7 +727,8 @@ func (s *Session) ClientOutage(k, ticks int) {
 	c.toLeft.StartOutage(wire.Tick(s.frame), ticks)
 }
 
-// HoldClientOutage is HoldOutage on client k's links.
+// HoldClientOutage drops everything on client k's links while held is
+// true (a key held down).
 func (s *Session) HoldClientOutage(k int, held bool) {
 	if k < 0 || k >= len(s.clients) {
 		return

@@ -414,6 +414,31 @@ type Event struct {
 	HeldBack    bool  // delayed by the reorder knob
 	Burst       bool  // sent while the burst model was in its bad state
 	Corrupted   bool  // delivered with a bit flipped (CorruptPercent)
+	// depart is when the datagram's last bit left the bottleneck (its
+	// send time without a cap), arrive when its first copy reached the
+	// other end (after any resends and head-of-line blocking), both in
+	// micro-ticks; arrive is known once delivered (Times).
+	depart, arrive int64
+}
+
+// Times splits a delivered packet's trip (Arrival − Sent ticks) into what
+// it is made of, in milliseconds: the wait in the bottleneck's queue and
+// on its wire (0 without a cap), the travel from there to the other end
+// (latency and jitter, the reorder knob's hold, a TCP-like link's resends
+// and head-of-line blocking), and the hold until the tick the receiver
+// reads at. The three add up to the trip. ok is false before delivery.
+func (e *Event) Times() (queueMs, travelMs, heldMs float64, ok bool) {
+	if e.Fate != FateDelivered {
+		return 0, 0, 0, false
+	}
+	sent := int64(e.Sent) * microTicksPerTick
+	read := int64(e.Arrival) * microTicksPerTick
+	return microTicksToMs(e.depart - sent), microTicksToMs(e.arrive - e.depart), microTicksToMs(read - e.arrive), true
+}
+
+// microTicksToMs converts micro-ticks to milliseconds.
+func microTicksToMs(t int64) float64 {
+	return float64(t) * 1000 / (wire.TicksPerSecond * microTicksPerTick)
 }
 
 // Stats are a link's cumulative counters.
@@ -796,6 +821,7 @@ func (l *Link) Send(now wire.Tick, packet []byte) uint64 {
 		l.wireFreeAt = start + tx
 		depart = l.wireFreeAt
 	}
+	ev.depart = depart
 
 	if p.tcp {
 		l.sendTCP(ev, packet, now, depart, delay, uLoss < lossP, lossP, outage)
@@ -1033,6 +1059,7 @@ func (l *Link) Receive(now wire.Tick) []Delivery {
 		if ev := &l.events[s.id%EventCapacity]; ev.ID == s.id {
 			ev.Fate = FateDelivered
 			ev.Arrival = now
+			ev.arrive = s.arrive
 		}
 	}
 	return l.out

@@ -58,10 +58,6 @@ type InputPacket struct {
 	piece transfer.Piece // where a read piece goes
 }
 
-// ErrInputBits: an input with bits beyond cubes.InputBits (the inputs'
-// coding is package inputstream's, which rollback shares).
-var ErrInputBits = inputstream.ErrInputBits
-
 // Serialize writes, reads or measures the packet.
 func (p *InputPacket) Serialize(s wire.Stream) error {
 	if err := transfer.SerializeOptionalPiece(s, &p.Piece, &p.piece); err != nil {

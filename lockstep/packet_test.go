@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/cubes"
+	"netcubes/inputstream"
 	"netcubes/link"
 	"netcubes/transfer"
 	"netcubes/wire"
@@ -78,7 +79,7 @@ func TestHostileInputPackets(t *testing.T) {
 	}
 	bad := InputPacket{Count: 1}
 	bad.Inputs[0] = 0xff
-	if err := bad.Serialize(wire.NewWriteStream(make([]byte, 64))); !errors.Is(err, ErrInputBits) {
+	if err := bad.Serialize(wire.NewWriteStream(make([]byte, 64))); !errors.Is(err, inputstream.ErrInputBits) {
 		t.Errorf("writing an input of 8 bits: %v", err)
 	}
 	// A real packet under a sequence from a frame the left has not reached.

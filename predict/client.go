@@ -768,10 +768,10 @@ func (c *client) drawnPlayer() cubes.CubeState {
 	return c.w.Cube(c.me)
 }
 
-// PlayerAt returns the client's predicted player state at frame f (after
+// playerAt returns the client's predicted player state at frame f (after
 // the server's corrections up to now), from its move ring: what a test
 // compares with the server's state at the same frame.
-func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
+func (st *Strategy) playerAt(f int) (cubes.CubeState, bool) {
 	c := &st.cli
 	if !c.pred {
 		return cubes.CubeState{}, false
@@ -789,9 +789,9 @@ func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
 	return cubes.CubeState{}, false
 }
 
-// ClientFrame is the client's clock: the frame its next input is stamped
+// clientFrame is the client's clock: the frame its next input is stamped
 // with (its drawn player is at this frame when it predicts).
-func (st *Strategy) ClientFrame() int { return st.cli.ct }
+func (st *Strategy) clientFrame() int { return st.cli.ct }
 
 // stepInputs are the inputs a predicted step uses: the client's own for
 // its player, and for every other player the newest the server said it

@@ -31,9 +31,12 @@ func (st *Strategy) othersControls() []strategy.Control {
 				st.SetSettings(s)
 			}},
 		{Key: TagKey, Label: "tag", Help: "tag the nearest other player (within 3 m as you see it)", Action: strategy.Trigger,
+			// The note is written as the key is pressed, a tick before the
+			// tag is made (or not: no one near, or too soon after the last),
+			// so it states no tally: a count here lagged one tag behind the
+			// Mode line's, which keeps it.
 			Value: func() string {
-				t := &st.stats.Tags
-				return fmt.Sprintf("sent with the next input (%d so far, %d seen as hits)", t.Tags, t.SeenHits)
+				return "asked for: the nearest other player, sent with the next input (tally on the Mode line)"
 			},
 			Do: func(int) { st.RequestTag() }},
 	}
@@ -59,17 +62,21 @@ func (st *Strategy) othersFacts() string {
 
 // tagsText is the tags' tally on the Mode line: the hits the client saw
 // against the tags the server granted, both ways, and how often each
-// agreed with the client.
+// agreed with the client. The grants and the agreement are counted over
+// the tags judged so far, which the line names with the hits the client
+// saw among them: "3 seen as hits of 5 · granted 0 · agree 100 %" read as
+// a contradiction when the 2 judged were 2 of the misses.
 func (st *Strategy) tagsText() string {
 	t := &st.stats.Tags
 	if t.Tags == 0 {
 		return " · tags: none yet (/ tags)"
 	}
-	s := fmt.Sprintf(" · tags: %d seen as hits of %d · granted %d with compensation, %d without", t.SeenHits, t.Tags, t.GrantedOn, t.GrantedOff)
-	if t.Verdicts > 0 {
-		s += fmt.Sprintf(" · agree %.0f %% with, %.0f %% without", t.AgreementOn(), t.AgreementOff())
+	s := fmt.Sprintf(" · tags: %d seen as hits of %d", t.SeenHits, t.Tags)
+	if t.Verdicts == 0 {
+		return s + " · none judged yet"
 	}
-	return s
+	return s + fmt.Sprintf(" · judged %d (%d seen as hits): granted %d with compensation, %d without · agree %.0f %% with, %.0f %% without",
+		t.Verdicts, t.SeenHitsJudged, t.GrantedOn, t.GrantedOff, t.AgreementOn(), t.AgreementOff())
 }
 
 // pastText says how far in the past (or ahead) something is drawn.

@@ -297,7 +297,7 @@ func TestSecondPlayerPredictsItsOwnCube(t *testing.T) {
 		if f < 60 {
 			continue
 		}
-		c, ok := st2.PlayerAt(s.Frame())
+		c, ok := st2.playerAt(s.Frame())
 		p, _, okL := s.LeftAt(float64(s.Frame()), cube)
 		if !ok || !okL {
 			t.Fatalf("frame %d: no prediction or no server state", s.Frame())

@@ -221,8 +221,8 @@ func (st *Strategy) SetMode(m Mode) {
 // Stats returns the figures.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// Config returns the tunables.
-func (st *Strategy) Config() Config { return st.cfg }
+// config returns the tunables.
+func (st *Strategy) config() Config { return st.cfg }
 
 // ID implements strategy.Strategy.
 func (st *Strategy) ID() string { return "predict" }

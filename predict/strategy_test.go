@@ -42,7 +42,7 @@ func sameFrameError(t *testing.T, s *game.Session, st *Strategy, sc *cubes.Scrip
 			continue
 		}
 		sf := s.Frame()
-		c, ok := st.PlayerAt(sf)
+		c, ok := st.playerAt(sf)
 		p, _, okL := s.LeftAt(float64(sf), cubes.Player)
 		if !ok || !okL {
 			t.Fatalf("frame %d: no prediction or no server state to compare", sf)
@@ -208,17 +208,17 @@ func TestReplayDeterminism(t *testing.T) {
 func TestClockRunsAhead(t *testing.T) {
 	lc := link.PresetIntercontinental.Config()
 	s, st := newSession(t, lc, ReplaySmooth)
-	prev := st.ClientFrame()
+	prev := st.clientFrame()
 	for f := range 240 {
 		s.Step(cubes.Input{Up: f%90 < 45})
-		d := st.ClientFrame() - prev
-		prev = st.ClientFrame()
+		d := st.clientFrame() - prev
+		prev = st.clientFrame()
 		if d < 0 || d > 2 {
 			t.Fatalf("tick %d: the client took %d steps", f, d)
 		}
 	}
 	ss := st.Stats()
-	cfg := st.Config()
+	cfg := st.config()
 	// Half the round trip (100 ms ± 10 = 6 ticks, one more for the tick the
 	// packet waits) plus the margin.
 	if ss.Lead < 6 || ss.Lead > 6+cfg.TargetEarly+cfg.EarlyBand+2 {

@@ -21,7 +21,6 @@ const (
 	TintNone     TintMode = iota // player blue, interacting red, resting grey
 	TintPriority                 // heat scale of the priority accumulator
 	TintUpdated                  // flash cubes whose state update was applied this tick
-	tintModes
 )
 
 // String names the mode for the HUD.
@@ -34,9 +33,6 @@ func (t TintMode) String() string {
 	}
 	return "interacting"
 }
-
-// Next cycles to the following mode.
-func (t TintMode) Next() TintMode { return (t + 1) % tintModes }
 
 // Overlays are the presenter's visual aids; they only change what is drawn.
 type Overlays struct {

@@ -30,7 +30,7 @@ import (
 type PriorityAccumulator struct {
 	acc     []float64
 	order   []int32
-	keys    []orderKey // scratch for Order, Rank and RankGroups
+	keys    []orderKey // scratch for ordered, Rank and RankGroups
 	ranked  Ranked
 	grouped GroupRanked
 }
@@ -110,10 +110,10 @@ func (p *PriorityAccumulator) Max() float64 {
 	return m
 }
 
-// Order sorts the objects by accumulated priority, largest first, ties by
+// ordered sorts the objects by accumulated priority, largest first, ties by
 // index, and returns them. The slice is owned by the accumulator and valid
-// until the next call to Order.
-func (p *PriorityAccumulator) Order() []int32 {
+// until the next call to ordered.
+func (p *PriorityAccumulator) ordered() []int32 {
 	// The previous order is a good starting point (most values only grew
 	// by the same amount), but correctness never depends on it: the
 	// comparison is a total order. The values are non-negative, whose

@@ -13,7 +13,7 @@ func TestPriorityOrderTiesByIndex(t *testing.T) {
 	for i, v := range []float64{1, 5, 1, 5, 0, 2} {
 		p.Add(i, v)
 	}
-	got := p.Order()
+	got := p.ordered()
 	want := []int32{1, 3, 5, 0, 2, 4}
 	for k := range want {
 		if got[k] != want[k] {
@@ -49,7 +49,7 @@ func fillPackets(t *testing.T, n, fit, ticks int, prio func(i int) float64, accu
 				p.Set(i, prio(i))
 			}
 		}
-		for k, i := range p.Order() {
+		for k, i := range p.ordered() {
 			if k >= fit {
 				break
 			}
@@ -145,7 +145,7 @@ func TestPriorityOrderAllocs(t *testing.T) {
 		for i := range 901 {
 			p.Add(i, float64(i%7))
 		}
-		p.Order()
+		p.ordered()
 		p.Sent(3)
 	})
 	if n != 0 {
@@ -160,7 +160,7 @@ func BenchmarkPriorityTick(b *testing.B) {
 		for i := range 901 {
 			p.Add(i, 1)
 		}
-		o := p.Order()
+		o := p.ordered()
 		for _, i := range o[:32] {
 			p.Sent(int(i))
 		}
@@ -179,7 +179,7 @@ func TestRankIsOrder(t *testing.T) {
 			}
 			p.Add(i, v)
 		}
-		want := append([]int32(nil), p.Order()...)
+		want := append([]int32(nil), p.ordered()...)
 		r := p.Rank()
 		for k := range want {
 			got, ok := r.Next()
@@ -230,7 +230,7 @@ func TestRankGroupsIsOrder(t *testing.T) {
 			p.Add(i, v)
 			group[i] = uint8((i*i + tick) % 7) // group 7 stays empty
 		}
-		order := append([]int32(nil), p.Order()...)
+		order := append([]int32(nil), p.ordered()...)
 		r := p.RankGroups(group, least)
 		room := 2000 + tick*10
 		var want, got []int32

@@ -94,9 +94,6 @@ func (st *Strategy) SetStep(i int) {
 	st.cfg.InputDelay, st.cfg.PredictionWindow = s.Delay, s.Window
 }
 
-// StepIndex is the build-up step, 0-based.
-func (st *Strategy) StepIndex() int { return st.step }
-
 // SetInputDelay sets the input delay (frames, clamped to 0-MaxInputDelay).
 func (st *Strategy) SetInputDelay(d int) {
 	st.cfg.InputDelay = min(max(d, 0), MaxInputDelay)
@@ -107,9 +104,9 @@ func (st *Strategy) SetWindow(w int) {
 	st.cfg.PredictionWindow = min(max(w, 0), MaxPredictionWindow)
 }
 
-// SetNudge switches the nudge on or off (the next start's first run of
+// setNudge switches the nudge on or off (the next start's first run of
 // frame NudgeAfterFrames moves the player 1 nm).
-func (st *Strategy) SetNudge(on bool) { st.nudge = on }
+func (st *Strategy) setNudge(on bool) { st.nudge = on }
 
 // delay is the input delay in force.
 func (st *Strategy) delay() int {
@@ -537,5 +534,5 @@ func (st *Strategy) popMarks(v *viewmodel.View) {
 	}
 }
 
-// World is the machine's world (tests).
-func (st *Strategy) World() *cubes.World { return st.m.world }
+// world is the machine's world (tests).
+func (st *Strategy) world() *cubes.World { return st.m.world }

@@ -37,7 +37,7 @@ func TestSyncTest(t *testing.T) {
 	for _, nudge := range []bool{false, true} {
 		s, st := newSession(t, setup{side: 4, players: 2, step: 4, delay: -1, lc: link.PresetLAN.Config()})
 		for _, m := range machines(s) {
-			m.SetNudge(nudge)
+			m.setNudge(nudge)
 		}
 		play(t, s, 150, 0)
 		for k, m := range machines(s) {
@@ -124,7 +124,7 @@ func TestDeterminismAcrossGOMAXPROCS(t *testing.T) {
 		for f := range 200 {
 			s.Step(sc.InputAt(f))
 			for _, m := range machines(s) {
-				hashes = append(hashes, m.World().StateHash())
+				hashes = append(hashes, m.world().StateHash())
 			}
 		}
 		for _, m := range machines(s) {

@@ -333,13 +333,9 @@ func (a *snapshotAdapt) facts(st *Strategy) string {
 	return out
 }
 
-// Estimator is the congestion estimator of the left (for the bench and
-// tests).
-func (st *Strategy) Estimator() *adapt.Estimator { return st.adapt.estimator() }
-
-// ChosenRate is the presenter's send rate; Rate is the one in force, lower
+// chosenRate is the presenter's send rate; Rate is the one in force, lower
 // under congestion avoidance when the path pushed back.
-func (st *Strategy) ChosenRate() Rate {
+func (st *Strategy) chosenRate() Rate {
 	if st.adapt.chosen == 0 {
 		return st.cfg.Rate
 	}

@@ -109,8 +109,8 @@ func TestSnapshotCongestionAvoidance(t *testing.T) {
 	for f := range 10 * s {
 		sess.Step(sc.InputAt(f))
 	}
-	if st.ChosenRate() != Rate30 || st.rate() > Rate30 {
-		t.Errorf("chosen %s, in force %s", st.ChosenRate(), st.rate())
+	if st.chosenRate() != Rate30 || st.rate() > Rate30 {
+		t.Errorf("chosen %s, in force %s", st.chosenRate(), st.rate())
 	}
 	findKey(t, st, adapt.CongestionKey).Press(-1) // on (the estimator) → off
 	sess.Step(sc.InputAt(10 * s))

@@ -177,10 +177,7 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 	better, total := 0, 0
 	files := []string{"adaptation-snapshot-delay-interpolation", "adaptation-snapshot-delay-compression"}
 	for si, setup := range benchSetups() {
-		t := strategy.NewTable(strategy.Column{Head: "preset"},
-			strategy.Column{Head: "fixed: latency ms", Unit: "ms"}, strategy.Column{Head: "fixed: starved", Unit: "%"},
-			strategy.Column{Head: "adaptive: latency ms", Unit: "ms"}, strategy.Column{Head: "adaptive: starved", Unit: "%"},
-			strategy.Column{Head: "delay at the end ms", Unit: "ms"}, strategy.Column{Head: "jitter σ ms", Unit: "ms"}, strategy.Column{Head: "adaptive is"})
+		fa := strategy.NewFixedVsAdaptive("starved", strategy.Column{Head: "delay at the end ms", Unit: "ms"}, "starves less", "starves more")
 		for p := link.Preset(0); p < link.NumPresets; p++ {
 			var lat, starved [2]float64
 			var endDelay, sigma float64
@@ -211,24 +208,11 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 					endDelay, sigma = ss.TargetDelayMs, st.recv.ad.jit.SigmaMs()
 				}
 			}
-			total++
-			verdict := "better on both"
-			switch {
-			case lat[1] == lat[0] && starved[1] == starved[0]:
-				verdict = "the same"
-				better++
-			case lat[1] <= lat[0] && starved[1] <= starved[0]:
-				better++
-			case lat[1] > lat[0] && starved[1] < starved[0]:
-				verdict = "later, starves less"
-			case lat[1] < lat[0] && starved[1] > starved[0]:
-				verdict = "sooner, starves more"
-			default:
-				verdict = "worse"
-			}
-			t.Add(strategy.Text(p.String()), strategy.Num(lat[0], "%.0f"), strategy.Num(100*starved[0], "%.2f %%"),
-				strategy.Num(lat[1], "%.0f"), strategy.Num(100*starved[1], "%.2f %%"), strategy.Num(endDelay, "%.0f"), strategy.Num(sigma, "%.1f"), strategy.Text(verdict))
+			fa.Add(p.String(), lat, starved, strategy.Num(endDelay, "%.0f"), sigma)
 		}
+		n, of := fa.Better()
+		better, total = better+n, total+of
+		t := fa.Table()
 		t.Notef("Setup: %s.", setup.name)
 		if si == len(benchSetups())-1 {
 			t.Note("The script once per run. Latency: how far behind the left the right shows (network and interpolation delay), mean from 2 s on.")
@@ -236,14 +220,8 @@ func benchAdaptiveDelay(b strategy.Bench) error {
 			t.Note("at 10 Hz); adaptive: (1 + n) × interval + 2σ + 1 tick, n the lost snapshots in a row ridden out at the loss measured.")
 			t.Notef("Adaptive is at least as good on both figures in %d of %d runs.", better, total)
 		}
-		t.Charts = []strategy.Chart{{
-			File: files[si], Title: "Snapshots' playout delay on every preset, " + setup.name + ": fixed against adaptive",
-			X: []string{"preset"}, Bars: true, Names: []string{"fixed delay", "adaptive delay"},
-			Panels: []strategy.Panel{
-				{Ys: []string{"fixed: latency ms", "adaptive: latency ms"}, Label: "latency the right shows"},
-				{Ys: []string{"fixed: starved", "adaptive: starved"}, Label: "ticks starved"},
-			},
-		}}
+		t.Charts = []strategy.Chart{fa.Chart(files[si], "Snapshots' playout delay on every preset, "+setup.name+": fixed against adaptive",
+			[]string{"fixed delay", "adaptive delay"}, "ticks starved")}
 		if err := b.Print(t); err != nil {
 			return err
 		}

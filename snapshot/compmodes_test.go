@@ -77,8 +77,8 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		}
 		cm := CompressionModes[n-1]
 		c, name, ok := st.ChosenLink()
-		if st.Original() != n || !ok || c != cm.Link || name != "compression mode "+string(rune('0'+n)) || st.cfg != cm.config(before) {
-			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.Original(), c, name, ok, st.Mode())
+		if st.original() != n || !ok || c != cm.Link || name != "compression mode "+string(rune('0'+n)) || st.cfg != cm.config(before) {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.original(), c, name, ok, st.Mode())
 		}
 	}
 	st.SetOriginal(4)
@@ -99,12 +99,12 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 	st.SubMode(-1)
 	st.SubMode(-1)
 	st.SubMode(-1) // wraps to mode 11, the delta demo's last
-	if st.Original() != 11 || st.cfg.Level != DeltaOrientation {
-		t.Errorf("[ from mode 3, three times: mode %d, %s", st.Original(), st.Mode())
+	if st.original() != 11 || st.cfg.Level != DeltaOrientation {
+		t.Errorf("[ from mode 3, three times: mode %d, %s", st.original(), st.Mode())
 	}
 	m.Press(+1)
-	if st.Original() != 0 || st.cfg != before {
-		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.Original(), st.Mode())
+	if st.original() != 0 || st.cfg != before {
+		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.original(), st.Mode())
 	}
 	if _, _, ok := st.ChosenLink(); ok {
 		t.Error("back on the levels, a link is chosen")
@@ -114,8 +114,8 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		t.Errorf("] back on the levels: %s", st.Mode())
 	}
 	m.Press(+1)
-	if st.Original() != 11 {
-		t.Errorf("F2 again goes back to mode %d, want the last shown, 11", st.Original())
+	if st.original() != 11 {
+		t.Errorf("F2 again goes back to mode %d, want the last shown, 11", st.original())
 	}
 }
 
@@ -141,8 +141,8 @@ func TestDeltaModesOnF2(t *testing.T) {
 			t.Errorf("] to mode %d says %q, want %q…", n, note, want)
 		}
 		c, name, ok := st.ChosenLink()
-		if st.Original() != n || !ok || c != compressionLink || name != fmt.Sprintf("delta demo mode %d", k+1) {
-			t.Errorf("mode %d: original %d, link %+v (%q, %v)", n, st.Original(), c, name, ok)
+		if st.original() != n || !ok || c != compressionLink || name != fmt.Sprintf("delta demo mode %d", k+1) {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v)", n, st.original(), c, name, ok)
 		}
 		if st.cfg.Level != l || st.cfg.Render != RenderLinear || st.cfg.Rate != Rate60 || ticksToMs(float64(st.cfg.DelayTicks())) != 50 || st.cfg.Predicting() {
 			t.Errorf("mode %d: %s", n, st.Mode())
@@ -151,8 +151,8 @@ func TestDeltaModesOnF2(t *testing.T) {
 			t.Errorf("mode line %q", st.Mode())
 		}
 	}
-	if st.SubMode(+1); st.Original() != 1 {
-		t.Errorf("] after the delta demo's last: mode %d, want the list to wrap to 1", st.Original())
+	if st.SubMode(+1); st.original() != 1 {
+		t.Errorf("] after the delta demo's last: mode %d, want the list to wrap to 1", st.original())
 	}
 	control(t, st, OriginalKey).Press(+1)
 	if st.cfg != before {
@@ -160,7 +160,7 @@ func TestDeltaModesOnF2(t *testing.T) {
 	}
 	in := NewInterpolation()
 	in.SetOriginal(7)
-	if in.Original() != 0 {
+	if in.original() != 0 {
 		t.Errorf("the interpolation entry took mode 7 (its list is the snapshot demo's six)")
 	}
 }
@@ -287,8 +287,8 @@ func TestCompressionModesCrossToTheRight(t *testing.T) {
 		}
 		lc, ln, lok := left.ChosenLink()
 		rc, rn, rok := right.ChosenLink()
-		if right.Original() != n || right.cfg != left.cfg || right.Mode() != left.Mode() || lc != rc || ln != rn || lok != rok {
-			t.Errorf("mode %d: the right is in %d, %q (%+v), the left %q", n, right.Original(), right.Mode(), right.cfg, left.Mode())
+		if right.original() != n || right.cfg != left.cfg || right.Mode() != left.Mode() || lc != rc || ln != rn || lok != rok {
+			t.Errorf("mode %d: the right is in %d, %q (%+v), the left %q", n, right.original(), right.Mode(), right.cfg, left.Mode())
 		}
 	}
 	if right.cfg.AtRestFlag != true {
@@ -360,15 +360,15 @@ func TestOriginalFlag(t *testing.T) {
 			t.Fatalf("%s: no -%s flag", tt.st.ID(), strategy.OriginalFlagName)
 		}
 		past := fmt.Sprint(len(tt.modes) + 1)
-		if err := set(past); err == nil || tt.st.Original() != 0 {
-			t.Errorf("%s: -original %s accepted (mode %d)", tt.st.ID(), past, tt.st.Original())
+		if err := set(past); err == nil || tt.st.original() != 0 {
+			t.Errorf("%s: -original %s accepted (mode %d)", tt.st.ID(), past, tt.st.original())
 		}
 		if err := set("4"); err != nil {
 			t.Fatal(err)
 		}
 		c := tt.st.config()
-		if tt.st.Original() != 4 || c.Level != tt.modes[3].Level || c.Render != tt.modes[3].Render {
-			t.Errorf("%s: -original 4 gave mode %d, level %v, render %v", tt.st.ID(), tt.st.Original(), c.Level, c.Render)
+		if tt.st.original() != 4 || c.Level != tt.modes[3].Level || c.Render != tt.modes[3].Render {
+			t.Errorf("%s: -original 4 gave mode %d, level %v, render %v", tt.st.ID(), tt.st.original(), c.Level, c.Render)
 		}
 		if l, _, ok := tt.st.ChosenLink(); !ok || l != tt.modes[3].Link {
 			t.Errorf("%s: -original 4 chose link %+v (%v)", tt.st.ID(), l, ok)
@@ -396,10 +396,10 @@ func TestDeltaModeFlag(t *testing.T) {
 	if f == nil {
 		t.Fatal("no -delta-mode on the compression entry")
 	}
-	if err := f.Set("6"); err == nil || st.Original() != 0 {
-		t.Errorf("-delta-mode 6 accepted (mode %d)", st.Original())
+	if err := f.Set("6"); err == nil || st.original() != 0 {
+		t.Errorf("-delta-mode 6 accepted (mode %d)", st.original())
 	}
-	if err := f.Set("2"); err != nil || st.Original() != len(CompressionModes)+2 || st.cfg.Level != ChangedIndices {
-		t.Errorf("-delta-mode 2: %v, mode %d, %s", err, st.Original(), st.Mode())
+	if err := f.Set("2"); err != nil || st.original() != len(CompressionModes)+2 || st.cfg.Level != ChangedIndices {
+		t.Errorf("-delta-mode 2: %v, mode %d, %s", err, st.original(), st.Mode())
 	}
 }

@@ -152,9 +152,9 @@ func (st *Strategy) originals() ([]OriginalMode, string) {
 	return OriginalModes, "snapshot demo"
 }
 
-// Original is the original demo's mode the strategy is in (1-6), or 0 on
+// original is the original demo's mode the strategy is in (1-6), or 0 on
 // its own sub-modes.
-func (st *Strategy) Original() int { return st.orig.Shown }
+func (st *Strategy) original() int { return st.orig.Shown }
 
 // SetOriginal puts the strategy in its original demo's mode n (1-6) with
 // its settings, or back on its own sub-modes (0) with the settings it had

@@ -61,15 +61,15 @@ func TestOriginalModes(t *testing.T) {
 	}
 	m := control(t, st, OriginalKey)
 	m.Press(+1)
-	if st.Original() != 1 || st.cfg.Rate != Rate60 || st.cfg.Render != RenderLatest || st.cfg.Level != Uncompressed {
-		t.Fatalf("after F2: original %d, %s", st.Original(), st.Mode())
+	if st.original() != 1 || st.cfg.Rate != Rate60 || st.cfg.Render != RenderLatest || st.cfg.Level != Uncompressed {
+		t.Fatalf("after F2: original %d, %s", st.original(), st.Mode())
 	}
 	for n := 2; n <= len(OriginalModes); n++ {
 		st.SubMode(+1)
 		c, name, ok := st.ChosenLink()
 		om := OriginalModes[n-1]
-		if st.Original() != n || !ok || c != om.Link || st.cfg.Rate != om.Rate || st.cfg.Render != om.Render {
-			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.Original(), c, name, ok, st.Mode())
+		if st.original() != n || !ok || c != om.Link || st.cfg.Rate != om.Rate || st.cfg.Render != om.Render {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.original(), c, name, ok, st.Mode())
 		}
 	}
 	if c, _, _ := st.ChosenLink(); c.LossPercent != 5 || math.Abs(c.JitterMs-2000.0/60) > 1e-9 || st.cfg.Render != RenderHermiteAhead {
@@ -83,12 +83,12 @@ func TestOriginalModes(t *testing.T) {
 		t.Errorf("after R: %q", got)
 	}
 	st.SubMode(+1) // wraps to mode 1
-	if st.Original() != 1 {
-		t.Errorf("] after mode 6: %d", st.Original())
+	if st.original() != 1 {
+		t.Errorf("] after mode 6: %d", st.original())
 	}
 	m.Press(+1)
-	if st.Original() != 0 || st.cfg != before {
-		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.Original(), st.Mode())
+	if st.original() != 0 || st.cfg != before {
+		t.Errorf("after F2 again: original %d, %s (want the settings from before)", st.original(), st.Mode())
 	}
 	if _, _, ok := st.ChosenLink(); ok {
 		t.Error("back on the render modes, a link is chosen")

@@ -565,7 +565,7 @@ func TestSnapshotHostilePackets(t *testing.T) {
 	// Frames the 10 Hz sender never uses, just behind the present (a frame
 	// ahead of it is refused by the session before the strategy sees it).
 	unused := func(back int) int { return s.Frame() - s.Frame()%6 - 3 - 6*back }
-	inject := func(data []byte) { s.InjectPacket(true, data) }
+	inject := func(data []byte) { s.InjectPacketTo(0, true, data) }
 	rejected := s.Metrics().Rejected
 	var want uint64
 

@@ -187,11 +187,7 @@ func benchCapStep(b strategy.Bench) error {
 }
 
 func benchJitterBuffer(b strategy.Bench) error {
-	t := strategy.NewTable(strategy.Column{Head: "preset"},
-		strategy.Column{Head: "fixed: latency ms", Unit: "ms"}, strategy.Column{Head: "fixed: late packets", Unit: "%"},
-		strategy.Column{Head: "adaptive: latency ms", Unit: "ms"}, strategy.Column{Head: "adaptive: late packets", Unit: "%"},
-		strategy.Column{Head: "frames at the end"}, strategy.Column{Head: "jitter σ ms", Unit: "ms"}, strategy.Column{Head: "adaptive is"})
-	better := 0
+	fa := strategy.NewFixedVsAdaptive("late packets", strategy.Column{Head: "frames at the end"}, "fewer late", "more late")
 	for p := link.Preset(0); p < link.NumPresets; p++ {
 		var lat, late [2]float64
 		var frames int
@@ -220,35 +216,17 @@ func benchJitterBuffer(b strategy.Bench) error {
 				frames, sigma = st.JitterBufferFrames(), st.adapt.jit.SigmaMs()
 			}
 		}
-		verdict := "better on both"
-		switch {
-		case lat[1] == lat[0] && late[1] == late[0]:
-			verdict = "the same"
-			better++
-		case lat[1] <= lat[0] && late[1] <= late[0]:
-			better++
-		case lat[1] > lat[0] && late[1] < late[0]:
-			verdict = "later, fewer late"
-		case lat[1] < lat[0] && late[1] > late[0]:
-			verdict = "sooner, more late"
-		default:
-			verdict = "worse"
-		}
-		t.Add(strategy.Text(p.String()), strategy.Num(lat[0], "%.0f"), strategy.Num(100*late[0], "%.2f %%"),
-			strategy.Num(lat[1], "%.0f"), strategy.Num(100*late[1], "%.2f %%"), strategy.Int(frames), strategy.Num(sigma, "%.1f"), strategy.Text(verdict))
+		fa.Add(p.String(), lat, late, strategy.Int(frames), sigma)
 	}
+	t := fa.Table()
+	better, _ := fa.Better()
 	t.Note("Step 8 at 256 kbit/s, the script once per run. Latency: how far behind the left the right's world is (network and jitter buffer), mean")
 	t.Note("from 2 s on. Late packets: share of the packets received that were applied after their frame (a jitter buffer underrun). Fixed: the")
 	t.Note("article's 5 frames; adaptive: (mean − fastest transit) + 2σ + 1 frames, up at once, down after 3 s.")
 	t.Notef("Adaptive is at least as good on both figures on %d of %d presets.", better, link.NumPresets)
-	t.Charts = []strategy.Chart{{
-		File: "adaptation-statesync-jitter", Title: "State sync's jitter buffer on every preset: the article's fixed 5 frames against the adaptive buffer",
-		X: []string{"preset"}, Bars: true, Names: []string{"fixed 5 frames", "adaptive"},
-		Panels: []strategy.Panel{
-			{Ys: []string{"fixed: latency ms", "adaptive: latency ms"}, Label: "latency the right shows"},
-			{Ys: []string{"fixed: late packets", "adaptive: late packets"}, Label: "packets applied late"},
-		},
-	}}
+	t.Charts = []strategy.Chart{fa.Chart("adaptation-statesync-jitter",
+		"State sync's jitter buffer on every preset: the article's fixed 5 frames against the adaptive buffer",
+		[]string{"fixed 5 frames", "adaptive"}, "packets applied late")}
 	return b.Print(t)
 }
 

@@ -105,11 +105,3 @@ func (j *JitterBuffer[T]) Pop(upTo uint16) (seq uint16, v *T, ok bool) {
 	}
 	return 0, nil, false
 }
-
-// Oldest returns the sequence of the oldest packet held.
-func (j *JitterBuffer[T]) Oldest() (uint16, bool) {
-	if len(j.pending) == 0 {
-		return 0, false
-	}
-	return j.pending[0], true
-}

@@ -82,11 +82,11 @@ func runClock(t *testing.T, cfg PlayoutConfig, ticks int, delay func(frame int) 
 		}
 		applied := 0
 		for {
-			_, v, ok := j.Pop(uint16(c.Frame()))
+			_, v, ok := j.Pop(uint16(c.current()))
 			if !ok {
 				break
 			}
-			if *v < c.Frame() {
+			if *v < c.current() {
 				late++
 			}
 			applied++
@@ -94,7 +94,7 @@ func runClock(t *testing.T, cfg PlayoutConfig, ticks int, delay func(frame int) 
 		if c.Started() {
 			perTickMax = max(perTickMax, applied)
 		}
-		frames = append(frames, c.Frame())
+		frames = append(frames, c.current())
 	}
 	return frames, late, perTickMax
 }
@@ -147,8 +147,8 @@ func TestPlayoutClockFollowsChanges(t *testing.T) {
 	for range 10 {
 		tick(true, 3)
 	}
-	if want := int(now) - 3 - 2; c.Frame() != want {
-		t.Fatalf("frame %d, want %d", c.Frame(), want)
+	if want := int(now) - 3 - 2; c.current() != want {
+		t.Fatalf("frame %d, want %d", c.current(), want)
 	}
 	c.SetDelayFrames(6)
 	holds := 0
@@ -157,8 +157,8 @@ func TestPlayoutClockFollowsChanges(t *testing.T) {
 			holds++
 		}
 	}
-	if holds != 4 || c.Frame() != int(now)-3-6 {
-		t.Fatalf("%d holds, frame %d at %d", holds, c.Frame(), now)
+	if holds != 4 || c.current() != int(now)-3-6 {
+		t.Fatalf("%d holds, frame %d at %d", holds, c.current(), now)
 	}
 	c.SetDelayFrames(1)
 	doubles := 0
@@ -167,8 +167,8 @@ func TestPlayoutClockFollowsChanges(t *testing.T) {
 			doubles++
 		}
 	}
-	if doubles != 5 || c.Frame() != int(now)-3-1 {
-		t.Fatalf("%d double steps, frame %d at %d", doubles, c.Frame(), now)
+	if doubles != 5 || c.current() != int(now)-3-1 {
+		t.Fatalf("%d double steps, frame %d at %d", doubles, c.current(), now)
 	}
 	// An outage: no packets for 100 ticks, the clock keeps going.
 	for range 100 {
@@ -181,8 +181,8 @@ func TestPlayoutClockFollowsChanges(t *testing.T) {
 	for range 60 {
 		tick(true, 7)
 	}
-	if c.Frame() != int(now)-7-1 {
-		t.Fatalf("frame %d at %d, want %d", c.Frame(), now, int(now)-8)
+	if c.current() != int(now)-7-1 {
+		t.Fatalf("frame %d at %d, want %d", c.current(), now, int(now)-8)
 	}
 }
 
@@ -197,7 +197,7 @@ func TestJitterAllocs(t *testing.T) {
 		j.Insert(seq)
 		c.Advance(wire.Tick(seq))
 		for {
-			if _, _, ok := j.Pop(uint16(c.Frame())); !ok {
+			if _, _, ok := j.Pop(uint16(c.current())); !ok {
 				break
 			}
 		}

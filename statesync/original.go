@@ -61,9 +61,9 @@ var OriginalModes = []OriginalMode{
 // 0.975.
 const basicWhy = "Basic smoothing fades each correction by 0.9 a tick, the article's figure (the original's code: 0.975, slower than adaptive even for small errors, hiding the lesson): big pops after loss drag."
 
-// Original is the original demo's mode the strategy is in (1-6), or 0 on
+// original is the original demo's mode the strategy is in (1-6), or 0 on
 // the build-up.
-func (st *Strategy) Original() int { return st.orig.Shown }
+func (st *Strategy) original() int { return st.orig.Shown }
 
 // SetOriginal puts the strategy in the original demo's mode n (1-6) with
 // its settings, or back on the build-up (0) with the settings it had

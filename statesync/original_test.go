@@ -22,15 +22,15 @@ func TestOriginalModes(t *testing.T) {
 	before := st.Settings()
 	f2 := findControl(t, st, OriginalKey)
 	f2.Press(+1)
-	if st.Original() != 1 || st.Settings() != OriginalModes[0].Settings || st.Step() != 3 {
-		t.Fatalf("after F2: original %d, step %d, %s", st.Original(), st.Step(), st.Mode())
+	if st.original() != 1 || st.Settings() != OriginalModes[0].Settings || st.Step() != 3 {
+		t.Fatalf("after F2: original %d, step %d, %s", st.original(), st.Step(), st.Mode())
 	}
 	for n := 2; n <= len(OriginalModes); n++ {
 		st.SubMode(+1)
 		c, name, ok := st.ChosenLink()
 		om := OriginalModes[n-1]
-		if st.Original() != n || !ok || c != om.Link || st.Settings() != om.Settings || !st.RestartsAfter(+1) {
-			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.Original(), c, name, ok, st.Mode())
+		if st.original() != n || !ok || c != om.Link || st.Settings() != om.Settings || !st.RestartsAfter(+1) {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v), %s", n, st.original(), c, name, ok, st.Mode())
 		}
 		if wantLoss := n >= 4; (c.LossPercent == 10) != wantLoss {
 			t.Errorf("mode %d: %v %% loss", n, c.LossPercent)
@@ -47,8 +47,8 @@ func TestOriginalModes(t *testing.T) {
 		t.Errorf("after J: %q", got)
 	}
 	f2.Press(+1)
-	if st.Original() != 0 || st.Settings() != before || st.RestartsAfter(+1) {
-		t.Errorf("after F2 again: original %d, %s (want step 2 as before)", st.Original(), st.Mode())
+	if st.original() != 0 || st.Settings() != before || st.RestartsAfter(+1) {
+		t.Errorf("after F2 again: original %d, %s (want step 2 as before)", st.original(), st.Mode())
 	}
 	if _, _, ok := st.ChosenLink(); ok {
 		t.Error("back on the build-up, a link is chosen")
@@ -101,13 +101,13 @@ func TestOriginalFlag(t *testing.T) {
 	if set == nil {
 		t.Fatalf("no -%s flag", strategy.OriginalFlagName)
 	}
-	if err := set("0"); err == nil || st.Original() != 0 {
-		t.Errorf("-original 0 accepted (mode %d)", st.Original())
+	if err := set("0"); err == nil || st.original() != 0 {
+		t.Errorf("-original 0 accepted (mode %d)", st.original())
 	}
 	if err := set("4"); err != nil {
 		t.Fatal(err)
 	}
-	if c, _, ok := st.ChosenLink(); st.Original() != 4 || st.Settings() != OriginalModes[3].Settings || !ok || c != OriginalModes[3].Link {
-		t.Errorf("-original 4: mode %d, %s, link %+v (%v)", st.Original(), st.Mode(), c, ok)
+	if c, _, ok := st.ChosenLink(); st.original() != 4 || st.Settings() != OriginalModes[3].Settings || !ok || c != OriginalModes[3].Link {
+		t.Errorf("-original 4: mode %d, %s, link %+v (%v)", st.original(), st.Mode(), c, ok)
 	}
 }

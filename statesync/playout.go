@@ -79,9 +79,6 @@ func (c *PlayoutClock) Reset() {
 	c.transit, c.hasTransit, c.started, c.frame = 0, false, false, 0
 }
 
-// DelayFrames returns the jitter delay in frames.
-func (c *PlayoutClock) DelayFrames() int { return c.cfg.DelayFrames }
-
 // SetDelayFrames changes the jitter delay; the clock moves to the new target
 // by one frame per tick. A delay out of 0..MaxPlayoutDelayFrames is
 // ignored (the clock keeps its delay).
@@ -145,8 +142,8 @@ func (c *PlayoutClock) Start(frame int) { c.frame, c.started = frame, true }
 // Started reports whether Start was called since the last Reset.
 func (c *PlayoutClock) Started() bool { return c.started }
 
-// Frame is the receiver's current frame.
-func (c *PlayoutClock) Frame() int { return c.frame }
+// current is the receiver's current frame.
+func (c *PlayoutClock) current() int { return c.frame }
 
 // Advance moves the clock by one tick and returns how many frames the
 // receiver must step: 1 normally, 2 when it is behind its target (too much

@@ -670,8 +670,8 @@ func (st *Strategy) SetSmoothing(m replication.SmoothingMode) {
 	st.SetSettings(s)
 }
 
-// CycleSmoothing goes none → basic → adaptive → none.
-func (st *Strategy) CycleSmoothing() {
+// cycleSmoothing goes none → basic → adaptive → none.
+func (st *Strategy) cycleSmoothing() {
 	st.SetSmoothing((st.set.Smoothing + 1) % replication.NumSmoothingModes)
 }
 

@@ -693,7 +693,7 @@ func TestStateSyncLiveChanges(t *testing.T) {
 			k := f / 25
 			toggles[k%len(toggles)].Press(1)
 			st.SetJitterFrames(k % 11)
-			st.CycleSmoothing()
+			st.cycleSmoothing()
 			if k%3 == 0 {
 				st.BandwidthDown()
 			} else {
@@ -792,8 +792,8 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 	st := New(DefaultConfig())
 	truth := map[string]func(s Settings) string{
 		OriginalKey: func(Settings) string {
-			if st.Original() > 0 {
-				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.Original(), len(OriginalModes))
+			if st.original() > 0 {
+				return fmt.Sprintf("the original demo's modes (now %d of %d)", st.original(), len(OriginalModes))
 			}
 			return "the build-up"
 		},
@@ -896,7 +896,7 @@ func TestStateSyncOldFirstPacket(t *testing.T) {
 	head := wire.NewWriteStream(make([]byte, 2))
 	seq := uint16(70000 - 30000)
 	_ = wire.SerializeUint16(head, &seq)
-	s.InjectPacket(true, append(head.Bytes(), body...))
+	s.InjectPacketTo(0, true, append(head.Bytes(), body...))
 	for range 6 {
 		s.Step(cubes.Input{})
 	}

@@ -113,10 +113,10 @@ func IntFlag(name, usage string, lo, hi int, set func(int)) Flag {
 	}}
 }
 
-// FloatFlag builds a Flag for a number in lo..hi (unit names it in the
+// floatFlag builds a Flag for a number in lo..hi (unit names it in the
 // error: "ms") that set applies. NaN and the infinities are refused: NaN
 // fails every comparison, so a plain range check lets it through.
-func FloatFlag(name, usage string, lo, hi float64, unit string, set func(float64)) Flag {
+func floatFlag(name, usage string, lo, hi float64, unit string, set func(float64)) Flag {
 	return Flag{Name: name, Usage: usage, Set: func(v string) error {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(x >= lo && x <= hi) {

@@ -13,7 +13,7 @@ func TestFlagErrors(t *testing.T) {
 	var gotChoice int
 	flags := []Flag{
 		IntFlag("level", "", 1, 11, func(n int) { gotInt = n }),
-		FloatFlag("delay", "", 0, 500, "ms", func(x float64) { gotFloat = x }),
+		floatFlag("delay", "", 0, 500, "ms", func(x float64) { gotFloat = x }),
 		ChoiceFlag("render", "", []string{"latest", "linear"}, func(i int) { gotChoice = i }),
 	}
 	tests := []struct {

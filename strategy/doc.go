@@ -11,7 +11,7 @@
 //   - strategy.go: Strategy, Context (what a strategy sees of the session),
 //     Payload and the optional interfaces.
 //   - control.go: Control and Flag, the typed settings, and helpers
-//     (IntFlag, FloatFlag, ChoiceFlag: values checked, NaN refused, errors
+//     (IntFlag, ChoiceFlag: values checked, NaN refused, errors
 //     on one short line; control_test.go pins their text).
 //   - bench.go: Bench, Run and Summary, the bench as a strategy's tables
 //     see it.

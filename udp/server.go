@@ -258,17 +258,6 @@ func (s *Server) Close() error {
 	return s.close()
 }
 
-// Disconnect frees slot i, telling its right.
-func (s *Server) Disconnect(i int) {
-	if i < 0 || i >= len(s.slots) || !s.slots[i].used {
-		return
-	}
-	s.sendSession(i, KindDisconnect, nil)
-	s.free(i)
-	s.events = append(s.events, Event{Kind: EventLeft, Slot: i, Addr: s.slots[i].addr})
-	s.promote()
-}
-
 // Poll takes the datagrams that arrived since the last call, runs the
 // handshakes, drops what is not for a slot, and keeps each slot's bodies
 // for Received. It also sends keep-alives and frees the slots of rights

@@ -290,12 +290,6 @@ func (a *App) setAntiAlias(on bool) {
 	}
 }
 
-// Err returns the first error that stopped the app.
-func (a *App) Err() error { return a.err }
-
-// Director is what runs the session (package track).
-func (a *App) Director() *control.Director { return a.d }
-
 // Recording returns the run recorded so far as a track (nil without
 // -record).
 func (a *App) Recording() *talk.Track {

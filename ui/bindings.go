@@ -131,7 +131,7 @@ func buildBindings(list []strategy.Strategy) []binding {
 			do: func(a *App) { a.d.PrevCaption() }},
 		binding{group: "Time", keys: keys(ebiten.KeyPageDown),
 			do: func(a *App) { a.d.NextCaption() }},
-		binding{group: "Time", keys: keys(ebiten.KeyF5), label: "F5", help: "reset: the world, the script and the right side start over",
+		binding{group: "Time", keys: keys(ebiten.KeyF5), label: "F5", help: "reset: world, right side and script start over (taken over: its scene)",
 			do: func(a *App) { a.d.Restart() }},
 		binding{group: "Time", keys: keys(ebiten.KeyHome), label: "Home", help: "scene: F5, with this strategy's settings and link as at start",
 			do: func(a *App) { a.d.Scene() }},

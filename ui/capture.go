@@ -18,6 +18,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,12 +52,14 @@ func (c Capture) On() bool { return c.Dir != "" || c.Video != "" }
 func IsGIF(path string) bool { return strings.EqualFold(filepath.Ext(path), ".gif") }
 
 // CheckCapture reports, before a run, whether the capture can be written:
-// the directory exists or can be made, the video's directory exists, and
+// the directory exists or could be made, the video's directory exists, and
 // ffmpeg is there for a video that is not a GIF. Its errors are one line.
+// It touches nothing: the directory is made when the first frame is
+// written, so a run that cannot open a window leaves no trace.
 func CheckCapture(c Capture) error {
 	if c.Dir != "" {
-		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-			return fmt.Errorf("-capture: cannot make the directory %s: %v", c.Dir, errors.Unwrap(err))
+		if err := canMakeDir(c.Dir); err != nil {
+			return fmt.Errorf("-capture: cannot make the directory %s: %v", c.Dir, err)
 		}
 	}
 	if c.Video == "" {
@@ -72,6 +75,29 @@ func CheckCapture(c Capture) error {
 		}
 	}
 	return nil
+}
+
+// canMakeDir reports whether MkdirAll(dir) could succeed, without making
+// anything: dir is a directory, or its nearest existing ancestor is.
+// (Whether that one is writable shows when the first frame is written.)
+func canMakeDir(dir string) error {
+	for p := dir; ; {
+		fi, err := os.Stat(p)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", p)
+			}
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return errors.Unwrap(err)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+	}
 }
 
 // capturer takes the frames from Draw and writes them.
@@ -94,8 +120,9 @@ type capturer struct {
 
 	start    time.Time
 	said     time.Time
-	total    int // frames expected (0: unknown)
-	written  int // read by the writer only
+	total    int  // frames expected (0: unknown)
+	written  int  // read by the writer only
+	dirMade  bool // the writer's: Dir is there
 	finished bool
 }
 
@@ -113,11 +140,6 @@ const captureQueue = 4
 func newCapturer(o Capture, w, h, total int) (*capturer, error) {
 	c := &capturer{o: o, w: w, h: h, total: total, frames: make(chan capFrame, captureQueue),
 		free: make(chan *image.RGBA, captureQueue+2), done: make(chan error, 1), start: time.Now()}
-	if o.Dir != "" {
-		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-			return nil, err
-		}
-	}
 	if o.Video != "" {
 		// Beside the file (a rename does not cross disks), with its
 		// extension (ffmpeg picks the format by it), hidden.
@@ -166,6 +188,13 @@ func (c *capturer) write() {
 
 func (c *capturer) writeOne(enc *png.Encoder, f capFrame) error {
 	if c.o.Dir != "" {
+		if !c.dirMade {
+			// Made with the first frame, once a window has drawn it.
+			if err := os.MkdirAll(c.o.Dir, 0o755); err != nil {
+				return err
+			}
+			c.dirMade = true
+		}
 		out, err := os.Create(filepath.Join(c.o.Dir, fmt.Sprintf("frame-%06d.png", f.n)))
 		if err != nil {
 			return err

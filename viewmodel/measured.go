@@ -66,29 +66,77 @@ func (m *Metrics) ErrorMeasured() bool {
 	return m.ErrorOf == "" || m.ErrorTicks >= OwnErrorSettleTicks
 }
 
+// RTTParts is what the left's smoothed RTT is made of, each part smoothed
+// over the same acks with the same weights as the RTT itself, so that they
+// add up to RTTms. Only one process, which sees both links, knows them.
+type RTTParts struct {
+	Known bool
+	// LinkMs is the two links' latency, down and up.
+	LinkMs float64
+	// QueueMs is the wait in a capped link's queue and on its wire, both
+	// ways.
+	QueueMs float64
+	// JitterMs is the rest of the two trips: the links' jitter (below 0
+	// when the earliest of the redundant acks is the one that counts), the
+	// reorder knob's hold, a TCP-like link's resends.
+	JitterMs float64
+	// HeldMs is ticks: each end reads its packets once a tick, and the
+	// right's ack leaves with its next ack packet (a later one when that
+	// one is lost).
+	HeldMs float64
+}
+
 // DescribeRTT writes the round trip the left measures from acks and, in
-// one process, what it is made of: the link's share is known and the rest
-// is ticks (a packet sent after the left's step is read at the right's
-// next half-tick and its ack leaves with the next tick's ack packet), so
-// even a 0 ms link measures 17 ms, one tick. The HUD says so rather than
-// leave "RTT 17 ms" on a perfect link unexplained: why is the lesson
-// ("RTT = 2 × 0 ms on the link + 1 tick"), tail its explanation, dropped
+// one process, what it is made of, every part named so that the sum is
+// the figure: "RTT = 2 × 60 ms on the link +17 ms held for ticks −3 ms
+// jitter" under "RTT 114 ms" (a perfect link measures 17 ms, one tick:
+// the lesson the audience asked for). The parts are rounded to whole
+// milliseconds and jitter, the remainder, takes the rounding, so the
+// printed sum is exact. why is the lesson, tail its explanation, dropped
 // first when the column is narrow. Before enough acks the figure says
 // "measuring…" (RTTMeasured).
 func DescribeRTT(m *Metrics, lc link.Config, oneProcess bool) (rtt, why, tail string) {
 	if !m.RTTMeasured() {
 		return "RTT measuring…", "", ""
 	}
-	rtt = fmt.Sprintf("RTT %.0f ms", m.RTTms)
-	if !oneProcess {
+	shown := math.Round(m.RTTms)
+	rtt = fmt.Sprintf("RTT %.0f ms", shown)
+	p := &m.RTTParts
+	if !oneProcess || !p.Known {
 		return rtt, "", ""
 	}
-	ticks := int(math.Round((m.RTTms - 2*lc.LatencyMs) * wire.TicksPerSecond / 1000))
-	if ticks < 0 {
-		return rtt, "", ""
+	linkMs, linkText := math.Round(p.LinkMs), fmt.Sprintf("%.0f ms on the links", math.Round(p.LinkMs))
+	if lat := math.Round(lc.LatencyMs); math.Abs(p.LinkMs-2*lc.LatencyMs) < 0.5 {
+		linkMs, linkText = 2*lat, fmt.Sprintf("2 × %.0f ms on the link", lat)
 	}
-	return rtt, fmt.Sprintf("RTT = 2 × %.0f ms on the link + %s", lc.LatencyMs, Plural(ticks, "tick")),
-		"(packets and acks leave once a tick)"
+	queue, held := math.Round(p.QueueMs), math.Round(p.HeldMs)
+	jitter := shown - linkMs - queue - held
+	why = "RTT = " + linkText + signedTerm(held, "held for ticks")
+	if queue != 0 {
+		why += signedTerm(queue, "queueing")
+	}
+	if jitter != 0 {
+		name := "jitter"
+		if lc.TCPLike {
+			name = "jitter and resends"
+		}
+		why += signedTerm(jitter, name)
+	}
+	tail = "(each end reads once a tick)"
+	if jitter < 0 {
+		tail = "(each end reads once a tick; the earliest of an ack's 33 copies counts)"
+	}
+	return rtt, why, tail
+}
+
+// signedTerm writes " +17 ms what" or " −3 ms what": the sign against
+// its figure, so a line wrapped between words never leaves a lone "−" at
+// the end of a line.
+func signedTerm(ms float64, what string) string {
+	if ms < 0 {
+		return fmt.Sprintf(" −%.0f ms %s", -ms, what)
+	}
+	return fmt.Sprintf(" +%.0f ms %s", ms, what)
 }
 
 // DescribeLoss is the loss key figure and, when it needs one, a note. The

@@ -57,6 +57,8 @@ type Metrics struct {
 	// switch one lost packet of one judged reads 100 % loss: the HUD says
 	// "measuring…" until there are enough (RTTMeasured, LossMeasured).
 	RTTSamples, LossSamples int
+	// RTTParts is what RTTms is made of (Known in one process only).
+	RTTParts RTTParts
 
 	// Error between the right view and the left world at the frame the
 	// right is showing. Valid is false before the right shows anything or

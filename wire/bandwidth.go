@@ -49,8 +49,8 @@ func NewBandwidthMeter(windowTicks int) *BandwidthMeter {
 // window is the window length in ticks.
 func (m *BandwidthMeter) window() int { return len(m.slots) }
 
-// Reset forgets everything measured.
-func (m *BandwidthMeter) Reset() {
+// reset forgets everything measured.
+func (m *BandwidthMeter) reset() {
 	clear(m.slots)
 	m.sum = 0
 	m.last = 0

@@ -58,7 +58,7 @@ func TestBandwidthKbps(t *testing.T) {
 	if got := Kbps(payload, 60); math.Abs(got-17366.88) > 0.01 {
 		t.Fatalf("uncompressed snapshot %v kbit/s, want about 17.37 Mbit/s", got)
 	}
-	m.Reset()
+	m.reset()
 	if m.Kbps(1000) != 0 {
 		t.Fatal("Reset")
 	}

@@ -45,12 +45,6 @@ func NewGIF(w, h, every int) *GIF {
 	return &GIF{w: w, h: h, every: every, hist: make([]int, bins)}
 }
 
-// Every is how many frames each frame kept stands for.
-func (g *GIF) Every() int { return g.every }
-
-// Frames is the number of frames kept so far.
-func (g *GIF) Frames() int { return len(g.frames) }
-
 // Add offers frame n (1-based, counted from the run's first); every
 // Every-th is kept. img must be w×h.
 func (g *GIF) Add(n int, img *image.RGBA) {

@@ -127,9 +127,6 @@ func NewProjector(c Camera, cfg CameraConfig, vp Viewport) Projector {
 	return Projector{viewProj: proj.Mul4(view), eye: c.Eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
 }
 
-// Eye is the camera position.
-func (p *Projector) Eye() mgl64.Vec3 { return p.eye }
-
 // Clip transforms a world point into homogeneous clip space.
 func (p *Projector) Clip(w mgl64.Vec3) mgl64.Vec4 {
 	return p.viewProj.Mul4x1(mgl64.Vec4{w[0], w[1], w[2], 1})
@@ -203,8 +200,8 @@ func (p *Projector) ToScreen(c mgl64.Vec4) Point {
 	}
 }
 
-// Project maps a world point to the screen; ok is false behind the near plane.
-func (p *Projector) Project(w mgl64.Vec3) (pt Point, ok bool) {
+// project maps a world point to the screen; ok is false behind the near plane.
+func (p *Projector) project(w mgl64.Vec3) (pt Point, ok bool) {
 	c := p.Clip(w)
 	if !p.InFront(c) {
 		return Point{}, false

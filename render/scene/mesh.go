@@ -100,5 +100,5 @@ func (m *Mesh) Line(a, b Point, width float32, c RGBA) {
 	m.Indices = append(m.Indices, base, base+1, base+2, base, base+2, base+3)
 }
 
-// Triangles is the number of triangles in the mesh.
-func (m *Mesh) Triangles() int { return len(m.Indices) / 3 }
+// triangles is the number of triangles in the mesh.
+func (m *Mesh) triangles() int { return len(m.Indices) / 3 }

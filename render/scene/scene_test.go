@@ -20,7 +20,7 @@ func testProjector() Projector {
 
 func TestProject(t *testing.T) {
 	p := testProjector()
-	centre, ok := p.Project(mgl64.Vec3{0, 0, 0.5})
+	centre, ok := p.project(mgl64.Vec3{0, 0, 0.5})
 	if !ok || math.Abs(float64(centre.X)-500) > 1e-3 || math.Abs(float64(centre.Y)-500) > 1e-3 {
 		t.Fatalf("look-at point projects to %v (ok=%v), want viewport centre (500, 500)", centre, ok)
 	}
@@ -36,12 +36,12 @@ func TestProject(t *testing.T) {
 		{"farther away converges to the horizon", mgl64.Vec3{0, 1000, 0}, func(q Point) bool { return q.Y < centre.Y && q.Y > 50 }},
 	}
 	for _, tt := range tests {
-		q, ok := p.Project(tt.world)
+		q, ok := p.project(tt.world)
 		if !ok || !tt.check(q) {
 			t.Errorf("%s: %v projects to %v (ok=%v)", tt.name, tt.world, q, ok)
 		}
 	}
-	if _, ok := p.Project(mgl64.Vec3{0, -20, 5}); ok {
+	if _, ok := p.project(mgl64.Vec3{0, -20, 5}); ok {
 		t.Error("a point behind the camera projected as visible")
 	}
 }
@@ -116,7 +116,7 @@ func TestCulling(t *testing.T) {
 		b := NewBuilder(DefaultStyle())
 		b.Begin(testProjector())
 		b.AddCubes([]Cube{tt.cube})
-		if got := b.Cubes.Triangles() / 2; got != tt.faces {
+		if got := b.Cubes.triangles() / 2; got != tt.faces {
 			t.Errorf("%s: %d quads drawn, want %d", tt.name, got, tt.faces)
 		}
 	}
@@ -178,7 +178,7 @@ func TestShadowFallsAlongLight(t *testing.T) {
 	}
 	// The shadow of the cube centre lies where the light ray through it hits z = 0.
 	g := c.Position.Add(s.LightDir.Mul(-c.Position[2] / s.LightDir[2]))
-	want, _ := p.Project(g)
+	want, _ := p.project(g)
 	var cx, cy float32
 	for _, v := range b.Shadows.Vertices {
 		cx += v.DstX
@@ -272,7 +272,7 @@ func BenchmarkBuildView(b *testing.B) {
 		bl.AddGround(mgl64.Vec3{})
 		bl.AddCubes(cubes)
 	}
-	b.ReportMetric(float64(bl.Cubes.Triangles()+bl.Shadows.Triangles()+bl.Ground.Triangles()), "triangles")
+	b.ReportMetric(float64(bl.Cubes.triangles()+bl.Shadows.triangles()+bl.Ground.triangles()), "triangles")
 }
 
 func BenchmarkBuildGround(b *testing.B) {

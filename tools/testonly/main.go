@@ -7,10 +7,15 @@
 //
 // Every package of the module is type-checked (go/types, dependencies from
 // source), and an object counts as used by the uses recorded in the
-// module's non-test files. A method that some interface of the checked
-// packages (the standard library's included) declares, by name, counts as
-// used: it may be called through the interface. That makes the list a
-// list of candidates to read, not a verdict, though it is usually right.
+// module's non-test files. A method counts as used when its type
+// implements an interface that declares it, in the module or in any
+// package the module imports (ebiten.Game's Draw, a plotter's Plot): it
+// may be called through the interface. That makes the list a list of
+// candidates to read, not a verdict, though it is usually right.
+//
+// The test-helper packages (a name ending in "test", as net/http/httptest,
+// or testutil) exist for tests: their exported names are left out, and
+// the line before the lists names them.
 package main
 
 import (
@@ -69,7 +74,6 @@ func main() {
 	// lists dependencies first), recording which objects non-test code
 	// uses, and in which package.
 	usedBy := map[types.Object]map[string]bool{}
-	ifaceMethods := map[string]bool{}
 	for _, p := range all {
 		if p.Module == nil || !p.Module.Main {
 			continue
@@ -91,19 +95,17 @@ func main() {
 		for _, sel := range info.Selections {
 			mark(usedBy, sel.Obj(), p.ImportPath)
 		}
-		collectInterfaceMethods(pkg, ifaceMethods)
 	}
-	for _, path := range []string{"fmt", "io", "sort", "error", "encoding", "flag", "image", "context", "hash"} {
-		if pkg, err := src.Import(path); err == nil {
-			collectInterfaceMethods(pkg, ifaceMethods)
-		}
-	}
-	ifaceMethods["Error"] = true // the error interface is in the universe
+	ifaces := interfaceMethods(checked)
 
-	var testOnly, internalOnly []string
+	var testOnly, internalOnly, helpers []string
 	for _, t := range targets {
 		pkg := checked[t.ImportPath]
 		if pkg == nil {
+			continue
+		}
+		if isTestHelper(pkg) {
+			helpers = append(helpers, t.ImportPath)
 			continue
 		}
 		for _, obj := range exported(pkg) {
@@ -111,12 +113,12 @@ func main() {
 			name := describe(fset, obj)
 			switch {
 			case len(users) == 0:
-				if fn, ok := obj.(*types.Func); ok && isMethod(fn) && ifaceMethods[fn.Name()] {
+				if implements(obj, ifaces) {
 					continue // may be called through an interface
 				}
 				testOnly = append(testOnly, name)
 			case len(users) == 1 && users[t.ImportPath]:
-				if fn, ok := obj.(*types.Func); ok && isMethod(fn) && ifaceMethods[fn.Name()] {
+				if implements(obj, ifaces) {
 					continue
 				}
 				internalOnly = append(internalOnly, name)
@@ -125,6 +127,9 @@ func main() {
 	}
 	sort.Strings(testOnly)
 	sort.Strings(internalOnly)
+	if len(helpers) > 0 {
+		fmt.Printf("test-helper packages, left out: %s\n", strings.Join(helpers, " "))
+	}
 	report(os.Stdout, "used by no non-test code (tests only, or nothing)", testOnly)
 	report(os.Stdout, "used only inside their own package (could be unexported)", internalOnly)
 }
@@ -185,23 +190,80 @@ func isMethod(fn *types.Func) bool {
 	return ok && sig.Recv() != nil
 }
 
-// collectInterfaceMethods records the method names of every interface
-// type declared at package level in pkg.
-func collectInterfaceMethods(pkg *types.Package, into map[string]bool) {
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok {
-			continue
+// isTestHelper reports whether pkg is a package of helpers for tests:
+// its name ends in "test" (httptest, strategytest) or is testutil.
+func isTestHelper(pkg *types.Package) bool {
+	return strings.HasSuffix(pkg.Name(), "test") || pkg.Name() == "testutil"
+}
+
+// interfaceMethods lists, by method name, the interface types declared at
+// package level in the checked packages and every package they import,
+// the standard library's and the dependencies' included (error is in the
+// universe).
+func interfaceMethods(checked map[string]*types.Package) map[string][]*types.Interface {
+	out := map[string][]*types.Interface{}
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] {
+			return
 		}
-		it, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok {
-			continue
+		seen[p] = true
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				for i := 0; i < it.NumMethods(); i++ {
+					m := it.Method(i).Name()
+					out[m] = append(out[m], it)
+				}
+			}
 		}
-		for i := 0; i < it.NumMethods(); i++ {
-			into[it.Method(i).Name()] = true
+		for _, imp := range p.Imports() {
+			visit(imp)
 		}
 	}
+	paths := make([]string, 0, len(checked))
+	for path := range checked {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		visit(checked[path])
+	}
+	errIface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	out["Error"] = append(out["Error"], errIface)
+	return out
+}
+
+// implements reports whether obj is a method that an interface declaring
+// a method of its name may call: the method of some type of its package
+// (its own, or one that embeds it) that implements the interface.
+func implements(obj types.Object, ifaces map[string][]*types.Interface) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || !isMethod(fn) || len(ifaces[fn.Name()]) == 0 {
+		return false
+	}
+	scope := fn.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		ptr := types.NewPointer(tn.Type())
+		if m, _, _ := types.LookupFieldOrMethod(ptr, true, fn.Pkg(), fn.Name()); m != fn {
+			continue
+		}
+		for _, it := range ifaces[fn.Name()] {
+			if types.Implements(tn.Type(), it) || types.Implements(ptr, it) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func describe(fset *token.FileSet, obj types.Object) string {

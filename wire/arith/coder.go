@@ -193,10 +193,6 @@ func (e *Encoder) Finish() ([]byte, error) {
 // bits included: the coder's work, which its speed is measured in.
 func (e *Encoder) Decisions() int { return e.decisions }
 
-// Len is the number of bytes written so far (the flushed length after
-// Finish).
-func (e *Encoder) Len() int { return e.n }
-
 // Decoder reads decisions from a coded stream. It reads data in place and
 // never allocates.
 type Decoder struct {
