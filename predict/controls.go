@@ -84,10 +84,13 @@ func (st *Strategy) Facts() string {
 	if o := st.othersFacts(); o != "" {
 		parts = append(parts, o) // with other players, how they are drawn is the lesson
 	}
-	if st.set.Mode.predicts() {
+	switch {
+	case s.Measuring && st.set.Mode.predicts():
+		parts = append(parts, "error, corrections: measuring…")
+	case st.set.Mode.predicts():
 		parts = append(parts, fmt.Sprintf("error %.1f cm at the same frame", s.PredictionErrorRMSCm))
 	}
-	if st.set.Mode.corrects() {
+	if st.set.Mode.corrects() && !s.Measuring {
 		parts = append(parts, fmt.Sprintf("%.0f corr/s × %.1f frames", s.CorrectionsPerSec, s.FramesPerCorrection),
 			fmt.Sprintf("replay %.0f µs/tick", s.ReplayUsPerTick))
 	}

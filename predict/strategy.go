@@ -32,6 +32,32 @@ type Strategy struct {
 	rolledFrames int
 	rolledNs     int64
 	seen         stageSeen // the figures Event last reported from
+	// winKey is what the one-second window measures (windowKey), and
+	// winFilled the ticks it holds since that last changed.
+	winKey    windowKey
+	winFilled int
+}
+
+// MeasureTicks is how much of a new mode the one-second windows must hold
+// before the HUD quotes their figures, ticks (half a second): until then
+// it says "measuring…" rather than a figure of a few ticks.
+const MeasureTicks = wire.TicksPerSecond / 2
+
+// windowKey is what the figures averaged over a window depend on: when
+// any of it changes, the windows start over, so no figure mixes the mode
+// it measures with the one before.
+type windowKey struct {
+	mode       Mode
+	scope      Scope
+	divergence diverge.Mode
+	others     OthersMode
+	delay      int
+}
+
+// windowKey is the current settings' key.
+func (st *Strategy) windowKey() windowKey {
+	s := &st.set
+	return windowKey{mode: s.Mode, scope: s.Scope, divergence: s.Divergence, others: s.Others, delay: s.DelayNudge}
 }
 
 var (
@@ -102,8 +128,11 @@ type Stats struct {
 	PredictionErrorMaxCm  float64
 	PredictionErrorMaxDeg float64 // largest angle between them
 	PredictionErrors      int     // comparisons in the window (0: nothing to show)
-	LastReplayFrames      int
-	LastReplayUs          float64
+	// Measuring: the step, scope or divergence changed less than
+	// MeasureTicks ago; the window holds only what followed the change.
+	Measuring        bool
+	LastReplayFrames int
+	LastReplayUs     float64
 
 	// Other players as this client draws them, and its tags.
 	Others OthersStats
@@ -141,6 +170,12 @@ type tickStat struct {
 // window, and the window's figures are recomputed.
 func (st *Strategy) roll(frame int) {
 	s := &st.stats
+	if k := st.windowKey(); k != st.winKey {
+		st.win = [wire.TicksPerSecond]tickStat{}
+		st.winKey, st.winFilled = k, 0
+	}
+	st.winFilled = min(st.winFilled+1, len(st.win))
+	s.Measuring = st.winFilled < MeasureTicks
 	prevCorr, prevFrames, prevNs := st.rolledCorr, st.rolledFrames, st.rolledNs
 	st.rolledCorr, st.rolledFrames, st.rolledNs = s.Corrections, s.ReplayedFrames, s.ReplayNs
 	st.win[frame%len(st.win)] = tickStat{
@@ -281,6 +316,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.stats = Stats{}
 	st.seen = stageSeen{}
 	st.win = [wire.TicksPerSecond]tickStat{}
+	st.winKey, st.winFilled = st.windowKey(), 0
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)
 	st.oth.reset(st)
