@@ -155,8 +155,12 @@ type client struct {
 	pw    *cubes.World // the player-only prediction world
 	wr    ring         // w's history (predicting the whole world)
 	pr    ring         // pw's history
+	rw    *radiusWorld // the radius scope's world (radius.go), built when first used
+	rr    ring         // rw's history
 	n     int
 	world bool // w predicts (else w mirrors the server)
+	// radius: rw predicts the player and the cubes near it.
+	radius bool
 	pred  bool // something predicts (w or pw)
 	set   Settings
 	// configured: the worlds follow set (configure ran since the reset).
@@ -199,6 +203,7 @@ type client struct {
 	smooth *replication.Smoother
 	oldPos []mgl64.Vec3 // scratch: poses before a replay
 	oldRot []mgl64.Quat
+	oldIn  []bool // scratch: predicted by the radius world before a replay
 
 	mark      cubes.CubeState // where the player was drawn before the last replay
 	markTo    cubes.CubeState
@@ -230,6 +235,8 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.pw = pw
 	c.wr.reset(cfg.MoveRing)
 	c.pr.reset(cfg.MoveRing)
+	c.rr.reset(cfg.MoveRing)
+	c.rw = nil
 	if len(c.adjAt) != cfg.MoveRing {
 		c.adjAt = make([]int, cfg.MoveRing)
 		c.inBits = make([]uint8, cfg.MoveRing)
@@ -251,7 +258,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.parkOthers()
 	if c.smooth == nil || len(c.oldPos) != c.n {
 		c.smooth = replication.NewSmoother(replication.DefaultSmoothingConfig(), c.n)
-		c.oldPos, c.oldRot = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n)
+		c.oldPos, c.oldRot, c.oldIn = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n), make([]bool, c.n)
 	}
 	c.smooth.Reset()
 	c.markTicks = 0
@@ -273,13 +280,16 @@ func (c *client) configure(st *Strategy) {
 	c.set = s
 	c.pred = s.Mode.predicts() && c.player >= 0 // a spectator has nothing to predict
 	c.world = c.pred && s.Scope == ScopeWorld
+	c.radius = c.pred && s.Scope == ScopeRadius
 	if old.Mode == s.Mode && old.Scope == s.Scope && old.Divergence == s.Divergence && c.configured {
 		return // only the smoothing changed
 	}
 	c.configured = true
+	c.buildRadius(st)
 	c.diverge(s.Divergence)
 	c.wr.reset(len(c.wr.moves))
 	c.pr.reset(len(c.pr.moves))
+	c.rr.reset(len(c.rr.moves))
 	c.adopted = -1
 	if c.world {
 		c.w.SetFrame(c.ct)
@@ -287,6 +297,30 @@ func (c *client) configure(st *Strategy) {
 	// The player-only world: the player where the local world has it.
 	_ = c.pw.SetCube(c.pme, c.w.Cube(c.me))
 	c.pw.SetFrame(c.ct)
+	if c.rw != nil {
+		// The radius world starts with no cube predicted: the next step
+		// takes in the cubes near the player, as the mirror has them.
+		c.rw.clear()
+		_ = c.rw.w.SetCube(c.rw.me, c.w.Cube(c.me))
+		c.rw.w.SetFrame(c.ct)
+	}
+}
+
+// buildRadius builds the radius world the first time the radius scope is
+// chosen (most clients never pay for it).
+func (c *client) buildRadius(st *Strategy) {
+	if !c.radius || c.rw != nil {
+		return
+	}
+	rw, err := newRadiusWorld(c.w, st.cfg.RadiusSlots, st.cfg.MoveRing, c.n)
+	if err != nil {
+		// A smaller grid of the same configuration cannot fail where the
+		// full one did; predict the player alone rather than crash.
+		c.radius = false
+		return
+	}
+	rw.me = rw.w.PlayerCube(max(c.player, 0))
+	c.rw = rw
 }
 
 // playerWorld builds the player-only prediction world: left's
@@ -307,18 +341,40 @@ func playerWorld(left *cubes.World) (*cubes.World, error) {
 // player-only one (their indices differ for players 2..: the player-only
 // world's grid is one cube).
 func (c *client) in(pw *cubes.World) int {
-	if pw == c.pw {
+	switch {
+	case pw == c.pw:
 		return c.pme
+	case c.rw != nil && pw == c.rw.w:
+		return c.rw.me
 	}
 	return c.me
 }
 
 // predicting returns the world that predicts the player and its history.
 func (c *client) predicting() (*cubes.World, *ring) {
-	if c.world {
+	switch {
+	case c.world:
 		return c.w, &c.wr
+	case c.radius:
+		return c.rw.w, &c.rr
 	}
 	return c.pw, &c.pr
+}
+
+// lend lets the radius world take in the cubes near the player and give
+// back the far ones, before a step of frame f (nothing in other scopes).
+func (c *client) lend(st *Strategy) {
+	if c.radius {
+		c.rw.choose(c.w, st.cfg.RadiusM)
+	}
+}
+
+// saved records the radius world's slots of frame f beside the ring's
+// saved world.
+func (c *client) saved(f int) {
+	if c.radius {
+		c.rw.saveSlots(f)
+	}
 }
 
 // update is the client's tick: the clock, the predicted steps, the mirror.
@@ -371,7 +427,9 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		if c.pred {
 			ins := c.stepInputs(in)
 			st.oth.beforeStep(c, pw, f, &ins)
+			c.lend(st)
 			r.save(pw, f)
+			c.saved(f)
 			pw.StepAll(&ins)
 			c.set.Divergence.AfterStep(pw)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
@@ -404,6 +462,10 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		ss.InputPresses++
 		ss.InputDelaySumMs += ss.InputDelayMs
 		c.pressFrame = -1
+	}
+	ss.RadiusCubes = 0
+	if c.radius {
+		ss.RadiusCubes, ss.RadiusFull = c.rw.Predicted(), c.rw.full
 	}
 	ss.Lead = c.ct - ctx.Frame()
 	ss.Early, ss.HasEarly = c.est, c.hasEst
@@ -690,6 +752,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			c.oldPos[i], c.oldRot[i] = s.Position, s.Orientation
 		}
 	}
+	c.radiusBefore()
 	if f < c.ct && pw.Restore(saved) != nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
@@ -697,6 +760,12 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 	}
 	if c.world {
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
+	}
+	if c.radius {
+		if f < c.ct {
+			c.rw.restoreSlots(f)
+		}
+		c.applyRadius(p) // the predicted cubes the packet has, at frame f
 	}
 	c.adopted = f
 	_ = pw.SetCube(c.in(pw), c.serverPlayer)
@@ -708,7 +777,9 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 		ins := c.stepInputs(m.in)
 		st.oth.replayStep(c, pw, g, &ins)
+		c.lend(st)
 		rg.save(pw, g)
+		c.saved(g)
 		pw.StepAll(&ins)
 		c.set.Divergence.AfterStep(pw)
 		m.after = pw.Cube(c.in(pw))
@@ -723,6 +794,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 	} else {
 		c.smooth.Corrected(mode, c.me, old.Position, old.Orientation, now.Position, now.Orientation)
+		c.radiusAfter(mode)
 	}
 	c.mark, c.markTo, c.markTicks = old, now, st.cfg.MarkTicks
 	ss.Corrections++
@@ -762,10 +834,24 @@ func stateOf(u *replication.StateUpdate) cubes.CubeState {
 
 // drawnPlayer is the player as the client simulates it now.
 func (c *client) drawnPlayer() cubes.CubeState {
-	if c.pred && !c.world {
+	switch {
+	case c.radius:
+		return c.rw.w.Cube(c.rw.me)
+	case c.pred && !c.world:
 		return c.pw.Cube(c.pme)
 	}
 	return c.w.Cube(c.me)
+}
+
+// drawnCube is cube i as the client draws it (but the player): from the
+// radius world while it predicts i, else from the local world.
+func (c *client) drawnCube(i int) (cubes.CubeState, bool) {
+	if c.radius {
+		if k := c.rw.slot(i); k >= 0 {
+			return c.rw.w.Cube(k), c.rw.w.AtRest(k)
+		}
+	}
+	return c.w.Cube(i), c.w.AtRest(i)
 }
 
 // PlayerAt returns the client's predicted player state at frame f (after
@@ -778,10 +864,7 @@ func (st *Strategy) PlayerAt(f int) (cubes.CubeState, bool) {
 	}
 	pw, r := c.predicting()
 	if f == c.ct {
-		if pw == c.pw {
-			return pw.Cube(c.pme), true
-		}
-		return pw.Cube(c.me), true
+		return pw.Cube(c.in(pw)), true
 	}
 	if m := r.at(f - 1); m != nil {
 		return m.after, true

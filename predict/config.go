@@ -92,6 +92,18 @@ type Config struct {
 	// pile up when corrections come every tick).
 	MarkTicks int
 
+	// RadiusM is the radius scope's reach, m: the client predicts the
+	// cubes within it of its player (radius.go). 4 m holds a katamari ball
+	// (its cubes are pulled from 1.8 m) and the cubes it is about to hit at
+	// a run; larger costs more per replayed frame, smaller lets the cubes
+	// the player pushes come from the server's past.
+	RadiusM float64
+	// RadiusSlots is the side of the radius world's grid: side² cubes can
+	// be predicted at once (12: 144, about what a 4 m disc and a ball on
+	// it hold; a cube that finds no free slot is drawn as the server says,
+	// and counted).
+	RadiusSlots int
+
 	// Others tunes how other players are drawn and tagged (others.go).
 	Others OthersConfig
 }
@@ -118,6 +130,8 @@ func DefaultConfig() Config {
 		InteractingPriority: 100,
 		RestingPriority:     1,
 		MarkTicks:           30,
+		RadiusM:             4,
+		RadiusSlots:         12,
 		Others:              DefaultOthersConfig(),
 	}
 }
@@ -152,6 +166,8 @@ func (c *Config) Validate() error {
 		valid.Field{Name: "InteractingPriority", V: c.InteractingPriority, Hi: most},
 		valid.Field{Name: "RestingPriority", V: c.RestingPriority, Hi: most},
 		valid.Field{Name: "MarkTicks", V: float64(c.MarkTicks), Hi: most},
+		valid.Field{Name: "RadiusM", V: c.RadiusM, Hi: 100, AboveLo: true},
+		valid.Field{Name: "RadiusSlots", V: float64(c.RadiusSlots), Lo: 1, Hi: 30},
 	)
 	if err != nil {
 		return err
@@ -209,13 +225,35 @@ const (
 	// its own, on the ground plane) and draws the other cubes as the
 	// server last said: cheap, and wrong wherever the player pushes cubes.
 	ScopePlayer
+	// ScopeRadius predicts and replays the player and the cubes within
+	// Config.RadiusM of it (radius.go), the others as the server last said:
+	// the middle the article's comments propose.
+	ScopeRadius
 	numScopes
 )
 
+// scopeOrder is W's cycle: from the whole world through the radius to the
+// player alone.
+var scopeOrder = [numScopes]Scope{ScopeWorld, ScopeRadius, ScopePlayer}
+
+// next is the scope after s in W's cycle (dir +1) or before it (−1).
+func (s Scope) next(dir int) Scope {
+	for k, o := range scopeOrder {
+		if o == s {
+			n := len(scopeOrder)
+			return scopeOrder[((k+dir)%n+n)%n]
+		}
+	}
+	return ScopeWorld
+}
+
 // String names the scope.
 func (s Scope) String() string {
-	if s == ScopePlayer {
+	switch s {
+	case ScopePlayer:
 		return "player only"
+	case ScopeRadius:
+		return "within the radius"
 	}
 	return "whole world"
 }

@@ -24,11 +24,11 @@ func (st *Strategy) buildControls() []strategy.Control {
 				s.Smoothing = Smoothing((int(s.Smoothing) + dir + n) % n)
 				st.SetSettings(s)
 			}},
-		{Key: "W", Label: "replay scope", Help: "replay: whole world / player only (steps 3-5)", Action: strategy.Toggle,
-			Value: func() string { return st.set.Scope.String() },
-			Do: func(int) {
+		{Key: "W", Label: "replay scope", Help: "predict: whole world / within a radius / player only", Action: strategy.Cycle,
+			Value: func() string { return st.scopeText() },
+			Do: func(dir int) {
 				s := st.set
-				s.Scope = (s.Scope + 1) % numScopes
+				s.Scope = s.Scope.next(dir)
 				st.SetSettings(s)
 			}},
 		st.divergeControl(),
@@ -51,7 +51,16 @@ func (st *Strategy) SubMode(dir int) string {
 	return fmt.Sprintf("step %d: %s", m, Mode(m))
 }
 
-var scopeNames = []string{"world", "player"}
+// scopeNames are -predict-scope's values, in Scope order.
+var scopeNames = []string{"world", "player", "radius"}
+
+// scopeText is the scope as the HUD says it: the radius with its reach.
+func (st *Strategy) scopeText() string {
+	if st.set.Scope == ScopeRadius {
+		return fmt.Sprintf("within %g m", st.cfg.RadiusM)
+	}
+	return st.set.Scope.String()
+}
 
 // Flags implements strategy.Flagged.
 func (st *Strategy) Flags() []strategy.Flag {
@@ -60,7 +69,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(n int) { st.SetMode(Mode(n)) }),
 		strategy.ChoiceFlag("predict-smoothing", "prediction (2004) smoothing: none, 2004 or adaptive", smoothingNames,
 			func(i int) { s := st.set; s.Smoothing = Smoothing(i); st.SetSettings(s) }),
-		strategy.ChoiceFlag("predict-scope", "prediction (2004) replay scope: world or player", scopeNames,
+		strategy.ChoiceFlag("predict-scope", "prediction (2004) what the client predicts and replays: world, radius (the cubes within 4 m of the player) or player", scopeNames,
 			func(i int) { s := st.set; s.Scope = Scope(i); st.SetSettings(s) }),
 		strategy.ChoiceFlag("predict-others", "prediction (2004) other players: arrived, interpolate, extrapolate, predict or 2004", othersFlagNames,
 			func(i int) { s := st.set; s.Others = OthersMode(i + 1); st.SetSettings(s) }),
@@ -93,6 +102,9 @@ func (st *Strategy) Facts() string {
 	if st.set.Mode.corrects() && !s.Measuring {
 		parts = append(parts, fmt.Sprintf("%.0f corr/s × %.1f frames", s.CorrectionsPerSec, s.FramesPerCorrection),
 			fmt.Sprintf("replay %.0f µs/tick", s.ReplayUsPerTick))
+	}
+	if st.cli.radius {
+		parts = append(parts, viewmodel.Plural(s.RadiusCubes, "cube")+fmt.Sprintf(" predicted within %g m", st.cfg.RadiusM))
 	}
 	if s.HasInputDelay {
 		parts = append(parts, fmt.Sprintf("input→motion %.0f ms", s.InputDelayMs))

@@ -134,6 +134,12 @@ type Stats struct {
 	LastReplayFrames int
 	LastReplayUs     float64
 
+	// The radius scope: the cubes its world predicts now (the player not
+	// counted), and the cubes that were within the radius but found no
+	// free slot (drawn as the server says), in all.
+	RadiusCubes int
+	RadiusFull  uint64
+
 	// Other players as this client draws them, and its tags.
 	Others OthersStats
 	Tags   TagStats
@@ -273,7 +279,7 @@ func (st *Strategy) Mode() string {
 	s := st.set
 	out := fmt.Sprintf("%d/%d %s", int(s.Mode), NumModes, s.Mode)
 	if s.Mode.corrects() {
-		out += " · replay " + s.Scope.String()
+		out += " · replay " + st.scopeText()
 	}
 	out += " · smoothing " + s.Smoothing.String() + st.othersMode()
 	if s.Divergence != diverge.Off {
@@ -390,8 +396,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	v.HasErrorOffsets = true
 	v.Marks = v.Marks[:0]
 	for i := 0; i < w.NumCubes(); i++ {
-		s := w.Cube(i)
-		atRest := w.AtRest(i)
+		s, atRest := c.drawnCube(i)
 		if i == c.me {
 			s = c.drawnPlayer()
 		}
