@@ -161,8 +161,8 @@ type client struct {
 	world bool // w predicts (else w mirrors the server)
 	// radius: rw predicts the player and the cubes near it.
 	radius bool
-	pred  bool // something predicts (w or pw)
-	set   Settings
+	pred   bool // something predicts (w or pw)
+	set    Settings
 	// configured: the worlds follow set (configure ran since the reset).
 	configured bool
 
