@@ -184,6 +184,9 @@ type client struct {
 	lagAt int
 
 	lastServer int // newest server frame received (−1)
+	// confirmed is the newest frame of the client's time the server has
+	// sent its player at (the server's frame but for the article's server).
+	confirmed int
 	// adopted is the frame of the newest server state the predicting world
 	// took (a replay or a snap): its later frames were stepped from it,
 	// with the client's own inputs (−1: none yet).
@@ -247,7 +250,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	for k := range c.lags {
 		c.lags[k] = -1
 	}
-	c.lastServer, c.hasServer, c.adopted = -1, false, -1
+	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
 	c.shared = ctx.Frame() == 0
 	c.serverIns = cubes.Inputs{}
 	c.player = ctx.Player()
@@ -279,8 +282,11 @@ func (c *client) configure(st *Strategy) {
 	old := c.set
 	c.set = s
 	c.pred = s.Mode.predicts() && c.player >= 0 // a spectator has nothing to predict
-	c.world = c.pred && s.Scope == ScopeWorld
-	c.radius = c.pred && s.Scope == ScopeRadius
+	// The article's server (step 6) has the article's client: the player
+	// alone, whatever the scope (its cubes and its player are at different
+	// times: no one frame to replay the world from).
+	c.world = c.pred && s.Scope == ScopeWorld && !s.Mode.streams()
+	c.radius = c.pred && s.Scope == ScopeRadius && !s.Mode.streams()
 	if old.Mode == s.Mode && old.Scope == s.Scope && old.Divergence == s.Divergence && c.configured {
 		return // only the smoothing changed
 	}
@@ -386,7 +392,14 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 
 	// The clock: 1 step, or 2 or 0 once every AdjustEvery ticks.
 	steps := 1
-	if c.hasEst && c.tick%cfg.AdjustEvery == 0 {
+	switch {
+	case c.set.Mode.streams():
+		// The article's client: its own time, one input a tick, no lead;
+		// the presenter's client with the speed hack, one more now and then.
+		if c.set.Speed.hack() && ctx.Client() == 0 && c.tick%cfg.SpeedHackEvery == 0 {
+			steps = 2
+		}
+	case c.hasEst && c.tick%cfg.AdjustEvery == 0:
 		switch {
 		case c.est < cfg.TargetEarly:
 			steps = 2
@@ -471,7 +484,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	ss.Early, ss.HasEarly = c.est, c.hasEst
 	ss.MoveDepth = 0
 	if c.pred {
-		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
+		ss.MoveDepth = c.ct - max(c.confirmed, c.ct-len(r.moves))
 	}
 	st.oth.end(st, c, ctx)
 	st.tagTick(c, ctx)
@@ -584,10 +597,21 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	c.lastServer = f
-	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-f)
 	if p.HasAck && int(p.AckedInput) < c.ct {
 		c.acked = max(c.acked, int(p.AckedInput))
 	}
+	// pf is the frame of the client's time the packet's player is at: the
+	// server's frame, but with the article's server the player's own time
+	// (every input it holds is applied on arrival: the newest acked + 1).
+	pf := f
+	if c.set.Mode.streams() {
+		if !p.HasAck || int(p.AckedInput) >= c.ct {
+			return nil
+		}
+		pf = int(p.AckedInput) + 1
+	}
+	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-pf)
+	c.confirmed = max(c.confirmed, pf)
 	if p.HasEarly {
 		// The report, plus the steps gained since that input was sent.
 		e, ef := int(p.Early), int(p.EarlyFrame)
@@ -621,6 +645,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	pw, rg := c.predicting()
+	f = pf
 
 	// How far was the prediction of frame f from the server's? (Only
 	// frames the client predicted can be compared at the same frame.)
@@ -671,6 +696,9 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 // until it crosses the threshold (on a perfect link that took 125 frames
 // and 2 cm).
 func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
+	if c.set.Mode.streams() {
+		return false // the inputs a packet carries are of the server's frames, not the player's time
+	}
 	for k := range replication.Inputs {
 		bits := serverInputs(&p.State, k)[c.player].Bits()
 		g := f - replication.Inputs + k

@@ -32,6 +32,19 @@ func (st *Strategy) buildControls() []strategy.Control {
 				st.SetSettings(s)
 			}},
 		st.divergeControl(),
+		{Key: SpeedKey, Label: "speed hack", Help: "step 6: honest / speed hack / hack + clamp / clamp", Action: strategy.Cycle,
+			Value: func() string {
+				if !st.set.Mode.streams() {
+					return st.set.Speed.String() + " (acts in step 6: the fixed tick ignores the client's clock)"
+				}
+				return st.set.Speed.String()
+			},
+			Do: func(dir int) {
+				s := st.set
+				n := int(numSpeeds)
+				s.Speed = Speed(((int(s.Speed)+dir)%n + n) % n)
+				st.SetSettings(s)
+			}},
 	}, st.othersControls()...)
 }
 
@@ -46,6 +59,7 @@ func (st *Strategy) SubMode(dir int) string {
 	} else if m > NumModes {
 		m = 1
 	}
+	st.serverChanged = Mode(m).streams() != st.set.Mode.streams()
 	st.SetMode(Mode(m))
 	// The step's name is the note; its explanation is the top bar's line.
 	return fmt.Sprintf("step %d: %s", m, Mode(m))
@@ -80,8 +94,13 @@ func (st *Strategy) Flags() []strategy.Flag {
 		strategy.ChoiceFlag("predict-autotag", "prediction (2004) clients that tag on their own: off, bots or all", autoTagNames,
 			func(i int) { s := st.set; s.AutoTag = AutoTag(i); st.SetSettings(s) }),
 		st.divergeFlag(),
+		strategy.ChoiceFlag("predict-speed", "prediction (2004) step 6, the article's server: honest, hack (your client's clock +25 %), hack+clamp or clamp (the server clamps each player's time)", speedFlagNames,
+			func(i int) { s := st.set; s.Speed = Speed(i); st.SetSettings(s) }),
 	}
 }
+
+// SpeedKey cycles the speed hack and the clamp (C, as authority's cheat).
+const SpeedKey = "C"
 
 // Facts implements strategy.Facts: the figures the article's steps are
 // about, the step's lesson first (the HUD wraps between the parts): the
@@ -111,7 +130,9 @@ func (st *Strategy) Facts() string {
 	} else {
 		parts = append(parts, "input→motion: press a key")
 	}
-	if s.HasEarly {
+	if st.set.Mode.streams() {
+		parts = append(parts, st.streamFacts()...)
+	} else if s.HasEarly {
 		// The server's report: how early the inputs reach it (late while
 		// the client's clock has not yet moved ahead).
 		if s.Reported >= 0 {
@@ -161,10 +182,14 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &div, 0, int32(diverge.NumModes)-1); err != nil {
 		return err
 	}
+	speed := int32(st.set.Speed)
+	if err := wire.SerializeInt(s, &speed, 0, int32(numSpeeds)-1); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		st.SetSettings(Settings{Mode: Mode(m), Smoothing: Smoothing(sm), Scope: Scope(sc),
 			OthersSettings: OthersSettings{Others: OthersMode(om), DelayNudge: int(nudge), AutoTag: AutoTag(at), Compensate: comp},
-			Divergence:     diverge.Mode(div)})
+			Divergence:     diverge.Mode(div), Speed: Speed(speed)})
 	}
 	return nil
 }

@@ -36,7 +36,20 @@ type Strategy struct {
 	// winFilled the ticks it holds since that last changed.
 	winKey    windowKey
 	winFilled int
+	// serverChanged: the last sub-mode step went to or from the article's
+	// server (RestartsAfter).
+	serverChanged bool
 }
+
+// RestartsAfter implements strategy.Restarter: a step to or from the
+// article's server (6) starts the right over, links emptied. The two
+// servers count a player's time differently (the fixed tick's frames, the
+// client running ahead; the player's own stamps, no lead), so the inputs
+// either holds would be read by the other as another time.
+func (st *Strategy) RestartsAfter(int) bool { return st.serverChanged }
+
+// Restart implements strategy.Restarter: as a switch to the strategy.
+func (st *Strategy) Restart(ctx strategy.Context) { st.Reset(ctx) }
 
 // MeasureTicks is how much of a new mode the one-second windows must hold
 // before the HUD quotes their figures, ticks (half a second): until then
@@ -52,12 +65,13 @@ type windowKey struct {
 	divergence diverge.Mode
 	others     OthersMode
 	delay      int
+	speed      Speed
 }
 
 // windowKey is the current settings' key.
 func (st *Strategy) windowKey() windowKey {
 	s := &st.set
-	return windowKey{mode: s.Mode, scope: s.Scope, divergence: s.Divergence, others: s.Others, delay: s.DelayNudge}
+	return windowKey{mode: s.Mode, scope: s.Scope, divergence: s.Divergence, others: s.Others, delay: s.DelayNudge, speed: s.Speed}
 }
 
 var (
@@ -80,6 +94,7 @@ func New(cfg Config) *Strategy {
 	}
 	st := &Strategy{cfg: cfg, set: ModeSettings(ReplaySmooth)}
 	st.srv.quant = &quantCache{}
+	st.srv.board = &streamBoard{}
 	st.controls = st.buildControls()
 	return st
 }
@@ -139,6 +154,11 @@ type Stats struct {
 	// free slot (drawn as the server says), in all.
 	RadiusCubes int
 	RadiusFull  uint64
+
+	// The article's server (step 6): the frames the clamp dropped, in
+	// all, and the time streams' figures over the last second.
+	ClampedFrames uint64
+	Stream        StreamFigures
 
 	// Other players as this client draws them, and its tags.
 	Others OthersStats
@@ -248,6 +268,9 @@ func (st *Strategy) SetSettings(s Settings) {
 	if !s.Divergence.Valid() {
 		s.Divergence = diverge.Off
 	}
+	if s.Speed < 0 || s.Speed >= numSpeeds {
+		s.Speed = SpeedHonest
+	}
 	st.set = s
 }
 
@@ -255,7 +278,7 @@ func (st *Strategy) SetSettings(s Settings) {
 // other players stay.
 func (st *Strategy) SetMode(m Mode) {
 	s := ModeSettings(m)
-	s.OthersSettings, s.Divergence = st.set.OthersSettings, st.set.Divergence
+	s.OthersSettings, s.Divergence, s.Speed = st.set.OthersSettings, st.set.Divergence, st.set.Speed
 	st.SetSettings(s)
 }
 
@@ -285,6 +308,9 @@ func (st *Strategy) Mode() string {
 	if s.Divergence != diverge.Off {
 		out += " · client: " + s.Divergence.String()
 	}
+	if s.Mode.streams() {
+		out += " · " + s.Speed.String()
+	}
 	return out
 }
 
@@ -299,8 +325,10 @@ func (st *Strategy) Explain() string {
 		return "a correction that differs from the saved move by > 2 cm or 3° rewinds to the server's state and replays the moves"
 	case ReplaySmooth:
 		return "replay, then draw the jump smoothed (2004: snap > 2 m, 10 % of the way > 10 cm); S cycles none / 2004 / adaptive"
-	default:
+	case Katamari:
 		return "gather a ball (Z): cubes from the server are in the past, contacts disagree, corrections pile up; W: replay scope"
+	default:
+		return "the article's server: each player advanced as its inputs arrive, out of phase, in bursts; C: speed hack / clamp"
 	}
 }
 
@@ -313,6 +341,9 @@ func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
 		rightSub = "your keys · cyan: server · magenta: replay jump"
 	default:
 		rightSub = "your keys, predicted · cyan: server"
+	}
+	if st.set.Mode.streams() {
+		return "SERVER", "each player advanced as its inputs arrive", "CLIENT", rightSub
 	}
 	return "SERVER", "steps with the inputs that reached it", "CLIENT", rightSub
 }
@@ -342,9 +373,9 @@ func (st *Strategy) Release() {
 	st.cli = client{}
 	// The quantized world is shared with the clients' instances (Clone),
 	// which the switch drops: empty it in place, for the next clones.
-	q := st.srv.quant
+	q, b := st.srv.quant, st.srv.board
 	*q = quantCache{}
-	st.srv = server{quant: q}
+	st.srv = server{quant: q, board: b}
 	st.oth = others{} // its reset builds the clock and the rings again
 }
 
@@ -358,6 +389,9 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 // frame ctx.Frame() with.
 func (st *Strategy) LeftInput(ctx strategy.Context) cubes.Input {
 	st.judgeTags(ctx)
+	if st.set.Mode.streams() {
+		return st.srv.streamInput(st, ctx)
+	}
 	return st.srv.input(st, ctx.Frame())
 }
 
@@ -377,6 +411,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 func (st *Strategy) Update(ctx strategy.Context) {
 	st.cli.update(st, ctx)
 	st.roll(ctx.Frame())
+	st.stats.Stream = st.srv.board.figures(ctx.Players(), st.set.Mode.streams())
 }
 
 // SendBack implements strategy.TwoWay.
@@ -433,9 +468,13 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
 	c.srv.quant = st.srv.quant
+	c.srv.board = st.srv.board
 	return c
 }
 
 // PrepareSend implements strategy.Preparer: every cube quantized once for
 // every client's instance.
-func (st *Strategy) PrepareSend(ctx strategy.Context) { st.srv.quant.prepare(ctx.Left()) }
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.srv.board.settle(ctx.EditLeft(), st.set.Mode.streams())
+	st.srv.quant.prepare(ctx.Left())
+}
