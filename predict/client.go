@@ -304,9 +304,9 @@ func (c *client) configure(st *Strategy) {
 	_ = c.pw.SetCube(c.pme, c.w.Cube(c.me))
 	c.pw.SetFrame(c.ct)
 	if c.rw != nil {
-		// The radius world starts with no cube predicted: the next step
-		// takes in the cubes near the player, as the mirror has them.
-		c.rw.clear()
+		// The radius world starts as the mirror, with no cube predicted:
+		// the next step takes in the cubes near the player.
+		c.rw.clear(c.w)
 		_ = c.rw.w.SetCube(c.rw.me, c.w.Cube(c.me))
 		c.rw.w.SetFrame(c.ct)
 	}
@@ -318,7 +318,7 @@ func (c *client) buildRadius(st *Strategy) {
 	if !c.radius || c.rw != nil {
 		return
 	}
-	rw, err := newRadiusWorld(c.w, st.cfg.RadiusSlots, st.cfg.MoveRing, c.n)
+	rw, err := newRadiusWorld(c.w, st.cfg.MoveRing)
 	if err != nil {
 		// A smaller grid of the same configuration cannot fail where the
 		// full one did; predict the player alone rather than crash.
@@ -478,7 +478,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 	}
 	ss.RadiusCubes = 0
 	if c.radius {
-		ss.RadiusCubes, ss.RadiusFull = c.rw.Predicted(), c.rw.full
+		ss.RadiusCubes = c.rw.Predicted()
 	}
 	ss.Lead = c.ct - ctx.Frame()
 	ss.Early, ss.HasEarly = c.est, c.hasEst

@@ -112,11 +112,6 @@ type Config struct {
 	// a run; larger costs more per replayed frame, smaller lets the cubes
 	// the player pushes come from the server's past.
 	RadiusM float64
-	// RadiusSlots is the side of the radius world's grid: side² cubes can
-	// be predicted at once (12: 144, about what a 4 m disc and a ball on
-	// it hold; a cube that finds no free slot is drawn as the server says,
-	// and counted).
-	RadiusSlots int
 
 	// Others tunes how other players are drawn and tagged (others.go).
 	Others OthersConfig
@@ -147,7 +142,6 @@ func DefaultConfig() Config {
 		ClampBurstTicks:     6,
 		SpeedHackEvery:      4,
 		RadiusM:             4,
-		RadiusSlots:         12,
 		Others:              DefaultOthersConfig(),
 	}
 }
@@ -185,7 +179,6 @@ func (c *Config) Validate() error {
 		valid.Field{Name: "ClampBurstTicks", V: float64(c.ClampBurstTicks), Lo: 1, Hi: serverInputRing / 4},
 		valid.Field{Name: "SpeedHackEvery", V: float64(c.SpeedHackEvery), Lo: 1, Hi: most},
 		valid.Field{Name: "RadiusM", V: c.RadiusM, Hi: 100, AboveLo: true},
-		valid.Field{Name: "RadiusSlots", V: float64(c.RadiusSlots), Lo: 1, Hi: 30},
 	)
 	if err != nil {
 		return err

@@ -79,7 +79,7 @@ func (st *Strategy) scopeText() string {
 // Flags implements strategy.Flagged.
 func (st *Strategy) Flags() []strategy.Flag {
 	return []strategy.Flag{
-		strategy.IntFlag("predict-step", "prediction (2004) step 1-5 (default 4: replay + smoothing)", 1, NumModes,
+		strategy.IntFlag("predict-step", "prediction (2004) step 1-6 (default 4: replay + smoothing; 6: the article's own server)", 1, NumModes,
 			func(n int) { st.SetMode(Mode(n)) }),
 		strategy.ChoiceFlag("predict-smoothing", "prediction (2004) smoothing: none, 2004 or adaptive", smoothingNames,
 			func(i int) { s := st.set; s.Smoothing = Smoothing(i); st.SetSettings(s) }),

@@ -16,158 +16,144 @@ import (
 // whole-world step per replayed frame) and the player alone (a few
 // microseconds, wrong wherever it pushes cubes).
 //
-// The radius world is a small world of its own (a grid of Config.RadiusSlots
-// cubes, parked far away until used, the other players parked too), each
-// slot lent to one cube of the full world while that cube is near the
-// player: a cube within RadiusM of the predicted player takes a free slot,
-// entering with the server's state as the client's mirror holds it (in the
-// past: the article's limit at the edge of the radius); one farther than
-// RadiusM + radiusHysteresis gives it back. Which slot holds which cube is
-// part of the saved history (a replay from frame f starts from the slots
-// of frame f), so a replay reproduces the forward prediction exactly.
+// The radius world is a world of the full world's cubes (the same indices)
+// in which only the cubes near the player are kept up to date: a cube that
+// comes within RadiusM of the predicted player is set to the server's state
+// as the client's mirror holds it (in the past: the article's limit at the
+// edge of the radius) and predicted from then on; one that goes farther than
+// RadiusM + radiusHysteresis is dropped: stopped where it is, so it falls
+// asleep and costs nothing, and drawn from the mirror again. What costs in a
+// step is the moving cubes: the whole world moves every cube anyone pushes,
+// here only those near the player (the other players beyond the radius are
+// parked, so they push nothing here). A resting cube taken in is set to
+// almost the state it already has, which keeps it asleep. Which cubes are
+// predicted is part of the saved history (a replay from frame f starts from
+// the set of frame f), so a replay reproduces the forward prediction.
+//
+// Tried first: a small world whose slots were lent to the cubes near the
+// player. Every cube taken in moved from its parking spot, which woke it,
+// and the player crossing the grid kept ninety cubes awake: the bench
+// measured twice the whole world's cost for the prediction.
 
 // radiusHysteresis is how much farther than the radius a predicted cube
 // must go before it is dropped, m: a cube on the edge does not swap
 // between predicted and the server's past every tick.
 const radiusHysteresis = 1
 
-// radiusWorld is the radius scope's predicting world and its slots.
+// radiusWorld is the radius scope's predicting world and which of its
+// cubes it predicts.
 type radiusWorld struct {
-	w      *cubes.World
-	me     int     // the client's player's cube in w
-	idxOf  []int32 // slot cube in w → cube of the full world (−1: free)
-	slotOf []int32 // cube of the full world → slot cube in w (−1: not predicted)
-	maps   [][]int32
-	mapAt  []int // the frame maps[k] holds (−1: none)
-	// full counts cubes that were within the radius with no free slot.
-	full uint64
+	w     *cubes.World
+	me    int    // the client's player's cube in w
+	in    []bool // cube i is predicted (within the radius)
+	maps  [][]bool
+	mapAt []int // the frame maps[k] holds (−1: none)
 }
 
-// newRadiusWorld builds the radius world for a client of left's world:
-// left's configuration with a grid of side slots, every grid cube parked.
-func newRadiusWorld(left *cubes.World, side, ring, n int) (*radiusWorld, error) {
-	cfg := left.Config()
-	cfg.GridSide = side
-	w, err := cubes.NewWorld(cfg, left.Physics().Config())
+// newRadiusWorld builds the radius world for a client whose world is
+// mirror: the same configuration and cubes.
+func newRadiusWorld(mirror *cubes.World, ring int) (*radiusWorld, error) {
+	w, err := cubes.NewWorld(mirror.Config(), mirror.Physics().Config())
 	if err != nil {
 		return nil, err
 	}
-	r := &radiusWorld{w: w, idxOf: make([]int32, w.NumCubes()), slotOf: make([]int32, n),
-		maps: make([][]int32, ring), mapAt: make([]int, ring)}
-	r.clear()
+	n := w.NumCubes()
+	r := &radiusWorld{w: w, in: make([]bool, n), maps: make([][]bool, ring), mapAt: make([]int, ring)}
+	r.clear(mirror)
 	return r, nil
 }
 
-// clear frees every slot and parks its cube; the history of slots goes.
-func (r *radiusWorld) clear() {
-	for i := range r.slotOf {
-		r.slotOf[i] = -1
-	}
-	for s := range r.idxOf {
-		r.idxOf[s] = -1
-		if !r.w.IsPlayer(s) {
-			r.park(s)
-		}
+// clear predicts no cube and takes every cube's state from mirror; the
+// history of the predicted set goes.
+func (r *radiusWorld) clear(mirror *cubes.World) {
+	for i := range r.in {
+		r.in[i] = false
 	}
 	for k := range r.mapAt {
 		r.mapAt[k] = -1
 	}
+	if mirror.NumCubes() == r.w.NumCubes() {
+		_ = r.w.SetStates(mirror.States(nil))
+	}
 }
 
-// park puts slot cube s at rest far outside anything the player reaches,
-// a spot of its own (5 m apart: parked cubes never touch).
-func (r *radiusWorld) park(s int) {
-	c := r.w.Cube(s)
-	c.Position = parkedCube.Add(mgl64.Vec3{float64(5 * (s % 20)), float64(20 + 5*(s/20)), 0})
-	c.Orientation = mgl64.QuatIdent()
-	c.LinearVelocity, c.AngularVelocity, c.Interacting = mgl64.Vec3{}, mgl64.Vec3{}, false
-	_ = r.w.SetCube(s, c)
-}
-
-// slot returns the slot cube predicting cube i of the full world, or −1.
+// slot returns the cube of the radius world predicting cube i of the full
+// world (the same index), or −1 when it is not predicted.
 func (r *radiusWorld) slot(i int) int {
-	if i < 0 || i >= len(r.slotOf) {
+	if i < 0 || i >= len(r.in) || !r.in[i] {
 		return -1
 	}
-	return int(r.slotOf[i])
+	return i
 }
 
 // Predicted counts the cubes the radius world predicts now.
 func (r *radiusWorld) Predicted() int {
 	n := 0
-	for _, i := range r.idxOf {
-		if i >= 0 {
+	for _, in := range r.in {
+		if in {
 			n++
 		}
 	}
 	return n
 }
 
-// choose lends and takes back slots before a step: cubes farther than
-// radius + radiusHysteresis from the player go back to the server's state
-// (their slots are freed), cubes of mirror within radius not yet predicted
-// take free slots, in cube order (deterministic), with the mirror's state.
+// choose takes in and drops cubes before a step, in cube order
+// (deterministic): cubes farther than radius + radiusHysteresis from the
+// player are dropped (stopped where they are), cubes of mirror within
+// radius not yet predicted are taken in with the mirror's state; the other
+// players beyond the radius are parked, far away, where they push nothing.
 func (r *radiusWorld) choose(mirror *cubes.World, radius float64) {
 	centre := r.w.Cube(r.me).Position
 	out := radius + radiusHysteresis
-	for s, i := range r.idxOf {
-		if i < 0 {
+	for i := range r.in {
+		if r.w.IsPlayer(i) {
+			if i != r.me && r.w.Cube(i).Position.Sub(centre).Len() > out {
+				r.parkPlayer(i)
+			}
 			continue
 		}
-		if r.w.Cube(s).Position.Sub(centre).Len() > out {
-			r.slotOf[i], r.idxOf[s] = -1, -1
-			r.park(s)
-		}
-	}
-	free := 0
-	for i := range r.slotOf {
-		if r.slotOf[i] >= 0 || mirror.IsPlayer(i) {
+		if r.in[i] {
+			if c := r.w.Cube(i); c.Position.Sub(centre).Len() > out {
+				r.in[i] = false
+				c.LinearVelocity, c.AngularVelocity = mgl64.Vec3{}, mgl64.Vec3{}
+				_ = r.w.SetCube(i, c)
+			}
 			continue
 		}
 		c := mirror.Cube(i)
-		if c.Position.Sub(centre).Len() > radius {
-			continue
-		}
-		for free < len(r.idxOf) && (r.idxOf[free] >= 0 || r.w.IsPlayer(free)) {
-			free++
-		}
-		if free == len(r.idxOf) {
-			r.full++
-			continue
-		}
-		if r.w.SetCube(free, c) == nil {
-			r.idxOf[free], r.slotOf[i] = int32(i), int32(free)
+		if c.Position.Sub(centre).Len() <= radius && r.w.SetCube(i, c) == nil {
+			r.in[i] = true
 		}
 	}
 }
 
-// saveSlots records which slot holds which cube at frame f (beside the
+// parkPlayer moves another player's cube i far away, a spot of its own.
+func (r *radiusWorld) parkPlayer(i int) {
+	c := r.w.Cube(i)
+	c.Position = parkedCube.Add(mgl64.Vec3{float64(5 * (i % 50)), 20, 1})
+	c.LinearVelocity, c.AngularVelocity = mgl64.Vec3{}, mgl64.Vec3{}
+	_ = r.w.SetCube(i, c)
+}
+
+// saveSlots records which cubes are predicted at frame f (beside the
 // ring's saved world of f).
 func (r *radiusWorld) saveSlots(f int) {
 	k := f % len(r.maps)
 	if r.maps[k] == nil {
-		r.maps[k] = make([]int32, len(r.idxOf))
+		r.maps[k] = make([]bool, len(r.in))
 	}
-	copy(r.maps[k], r.idxOf)
+	copy(r.maps[k], r.in)
 	r.mapAt[k] = f
 }
 
-// restoreSlots takes back the slots of frame f (after the ring restored
-// the world of f); false when they were not kept.
+// restoreSlots takes back the set of frame f (after the ring restored the
+// world of f); false when it was not kept.
 func (r *radiusWorld) restoreSlots(f int) bool {
 	k := f % len(r.maps)
 	if f < 0 || r.mapAt[k] != f {
 		return false
 	}
-	copy(r.idxOf, r.maps[k])
-	for i := range r.slotOf {
-		r.slotOf[i] = -1
-	}
-	for s, i := range r.idxOf {
-		if i >= 0 {
-			r.slotOf[i] = int32(s)
-		}
-	}
+	copy(r.in, r.maps[k])
 	return true
 }
 

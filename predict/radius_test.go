@@ -61,11 +61,11 @@ func TestRadiusScope(t *testing.T) {
 				return
 			}
 			p := c.rw.w.Cube(c.rw.me).Position
-			for k, i := range c.rw.idxOf {
-				if i < 0 {
+			for i, in := range c.rw.in {
+				if !in {
 					continue
 				}
-				if d := c.rw.w.Cube(k).Position.Sub(p).Len(); d > st.cfg.RadiusM+radiusHysteresis+0.5 {
+				if d := c.rw.w.Cube(i).Position.Sub(p).Len(); d > st.cfg.RadiusM+radiusHysteresis+0.5 {
 					t.Fatalf("frame %d: cube %d predicted %.1f m from the player", c.ct, i, d)
 				}
 			}

@@ -150,10 +150,8 @@ type Stats struct {
 	LastReplayUs     float64
 
 	// The radius scope: the cubes its world predicts now (the player not
-	// counted), and the cubes that were within the radius but found no
-	// free slot (drawn as the server says), in all.
+	// counted).
 	RadiusCubes int
-	RadiusFull  uint64
 
 	// The article's server (step 6): the frames the clamp dropped, in
 	// all, and the time streams' figures over the last second.
