@@ -271,6 +271,21 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.configure(st)
 }
 
+// startFrom puts the client's world where left is now (a restart mid-run:
+// the client joins the server's present) and starts its history over.
+func (c *client) startFrom(st *Strategy, left *cubes.World) {
+	if c.w == nil || left.NumCubes() != c.n {
+		return
+	}
+	if c.w.SetStates(left.States(nil)) != nil {
+		return
+	}
+	c.w.SetFrame(left.Frame())
+	c.shared = false
+	c.configured = false
+	c.configure(st)
+}
+
 // configure follows the presenter's settings: which world predicts. A
 // change of mode or scope starts the predicting world's history over at
 // the present (its saved past was predicted under other rules).

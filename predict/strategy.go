@@ -48,8 +48,14 @@ type Strategy struct {
 // either holds would be read by the other as another time.
 func (st *Strategy) RestartsAfter(int) bool { return st.serverChanged }
 
-// Restart implements strategy.Restarter: as a switch to the strategy.
-func (st *Strategy) Restart(ctx strategy.Context) { st.Reset(ctx) }
+// Restart implements strategy.Restarter: as a switch to the strategy, but
+// the client starts from the server's world as it is now (as state sync's
+// restart does), not from the initial one, so the step does not open with
+// the catch-up's jumps ("pop: a cube jumped 83 cm").
+func (st *Strategy) Restart(ctx strategy.Context) {
+	st.Reset(ctx)
+	st.cli.startFrom(st, ctx.Left())
+}
 
 // MeasureTicks is how much of a new mode the one-second windows must hold
 // before the HUD quotes their figures, ticks (half a second): until then

@@ -119,7 +119,8 @@ func TestArticleServerTimeStreams(t *testing.T) {
 
 // Stepping into step 6 by key starts the right over (the two servers count
 // a player's time differently): the client's clock is the server's again,
-// no lead; the article's server repeats bit for bit whatever GOMAXPROCS.
+// no lead, and its world the server's; the article's server repeats bit
+// for bit whatever GOMAXPROCS.
 func TestArticleServerByKeyAndDeterministic(t *testing.T) {
 	sess, st := streamSession(t, Katamari, SpeedHonest, 1, link.Config{LatencyMs: 50})
 	for range 120 {
@@ -131,6 +132,13 @@ func TestArticleServerByKeyAndDeterministic(t *testing.T) {
 	sess.SubMode(+1)
 	if st.Settings().Mode != ArticleServer || st.ClientFrame() != sess.Frame() {
 		t.Errorf("after ]: step %d, client at %d, server at %d; want step 6 and the clocks together", st.Settings().Mode, st.ClientFrame(), sess.Frame())
+	}
+	// It starts from the server's present, not from the initial world
+	// (which the first packets would drag into place, one pop a cube).
+	for i := range sess.Left().NumCubes() {
+		if st.cli.w.Cube(i).Position != sess.Left().Cube(i).Position {
+			t.Fatalf("after ]: the client's cube %d at %v, the server's at %v", i, st.cli.w.Cube(i).Position, sess.Left().Cube(i).Position)
+		}
 	}
 	run := func(procs int) []uint64 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
