@@ -3,7 +3,6 @@ package predict
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"netcubes/cubes"
 	"netcubes/diverge"
@@ -23,9 +22,10 @@ func benchScope(b strategy.Bench) error {
 		strategy.Column{Head: "client's machine"},
 		strategy.Column{Head: "predicts"},
 		strategy.Column{Head: "cubes predicted"},
-		strategy.Column{Head: "predict µs/tick", Unit: "µs"},
+		strategy.Column{Head: "bodies predicted/tick"},
+		strategy.Column{Head: "bodies replayed/tick"},
+		strategy.Column{Head: "mirror bodies/tick"},
 		strategy.Column{Head: "replay µs/tick", Unit: "µs"},
-		strategy.Column{Head: "replay µs/tick p95", Unit: "µs"},
 		strategy.Column{Head: "corrections/s", Unit: "1/s"},
 		strategy.Column{Head: "frames/correction", Unit: "frames"},
 		strategy.Column{Head: "player err RMS cm", Unit: "cm"},
@@ -42,21 +42,22 @@ func benchScope(b strategy.Bench) error {
 					return err
 				}
 				t.Add(strategy.Int(players), strategy.Text(m.String()), strategy.Text(scope.String()),
-					strategy.Num(r.cubes, "%.0f"), strategy.Num(r.predictUs, "%.0f"), strategy.Num(r.replayUs, "%.0f"),
-					strategy.Num(r.replayP95, "%.0f"), strategy.Num(r.corrPerSec, "%.1f"), strategy.Num(r.perCorr, "%.1f"),
+					strategy.Num(r.cubes, "%.0f"), strategy.Num(r.predicted, "%.0f"), strategy.Num(r.replayed, "%.0f"),
+					strategy.Num(r.mirror, "%.0f"), strategy.Num(r.replayUs, "%.0f"), strategy.Num(r.corrPerSec, "%.1f"), strategy.Num(r.perCorr, "%.1f"),
 					strategy.Num(r.errRMS, "%.2f"))
 			}
 		}
 	}
 	t.Note("Step 4 (replay + smoothing), intercontinental link. 1 player: the bench's script; 4 players: the katamari spiral for player 1, bots")
 	t.Note("for 2-4 (pushing cubes elsewhere), players 2-4's clients thin. cubes predicted: the cubes the client's predicting world steps (mean;")
-	t.Note("the whole world: all of them; within the radius: those within 4 m of the player). predict/replay µs/tick: wall-clock time of the")
-	t.Note("predicted steps and of the rewinds and replays per tick (mean; p95 of replay), on the shared development machine: read them as ratios.")
+	t.Note("the whole world: all of them; within the radius: those within 4 m of the player). bodies/tick: the bodies the solver moved (awake) per")
+	t.Note("tick in the predicted steps, in the replays and in the mirror of the server's world the radius and player scopes step besides: the")
+	t.Note("work, counted. replay µs/tick: wall-clock time of the rewinds and replays per tick (mean), on a shared machine: read it as a ratio.")
 	t.Charts = []strategy.Chart{{
 		File: "prediction-scope", Title: "Networked Physics (2004): what the client predicts, its cost and its corrections",
 		X: []string{"players", "client's machine"}, Series: "predicts", Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "replay µs/tick", Label: "replay µs per tick"},
+			{Y: "bodies replayed/tick", Label: "bodies replayed per tick"},
 			{Y: "corrections/s", Label: "corrections"},
 			{Y: "player err RMS cm", Label: "player error, RMS"},
 		},
@@ -66,7 +67,7 @@ func benchScope(b strategy.Bench) error {
 
 // scopeRow is one run's figures.
 type scopeRow struct {
-	cubes, predictUs, replayUs, replayP95, corrPerSec, perCorr, errRMS float64
+	cubes, predicted, replayed, mirror, replayUs, corrPerSec, perCorr, errRMS float64
 }
 
 // scopeRun plays one row: players players, the client's machine m, what
@@ -79,13 +80,9 @@ func scopeRun(b strategy.Bench, pb strategy.PlayersBench, players int, m diverge
 	var row scopeRow
 	var ticks, errN int
 	var cubesSum, errSq float64
-	var tickNs []float64
-	var lastNs int64
 	tick := func(left *cubes.World) {
 		ticks++
 		ss := st.Stats()
-		tickNs = append(tickNs, float64(ss.ReplayNs-lastNs))
-		lastNs = ss.ReplayNs
 		switch scope {
 		case ScopeWorld:
 			cubesSum += float64(left.NumCubes())
@@ -124,12 +121,10 @@ func scopeRun(b strategy.Bench, pb strategy.PlayersBench, players int, m diverge
 	}
 	ss := st.Stats()
 	n := float64(max(ticks, 1))
-	slices.Sort(tickNs)
-	if len(tickNs) > 0 {
-		row.replayP95 = tickNs[len(tickNs)*95/100] / 1000
-	}
 	row.cubes = cubesSum / n
-	row.predictUs = float64(ss.PredictNs) / 1000 / n
+	row.predicted = float64(ss.PredictBodies) / n
+	row.replayed = float64(ss.ReplayBodies) / n
+	row.mirror = float64(ss.MirrorBodies) / n
 	row.replayUs = float64(ss.ReplayNs) / 1000 / n
 	row.corrPerSec = float64(ss.Corrections) * wire.TicksPerSecond / n
 	row.perCorr = float64(ss.ReplayedFrames) / math.Max(float64(ss.Corrections), 1)

@@ -459,6 +459,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 			r.save(pw, f)
 			c.saved(f)
 			pw.StepAll(&ins)
+			ss.PredictBodies += uint64(pw.Physics().Stats().AwakeBodies)
 			c.set.Divergence.AfterStep(pw)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
@@ -469,6 +470,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		// The mirror carries on with the server's last input until the
 		// next state arrives.
 		c.w.StepAll(&c.serverIns)
+		ss.MirrorBodies += uint64(c.w.Physics().Stats().AwakeBodies)
 		c.set.Divergence.AfterStep(c.w)
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
@@ -824,6 +826,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		rg.save(pw, g)
 		c.saved(g)
 		pw.StepAll(&ins)
+		ss.ReplayBodies += uint64(pw.Physics().Stats().AwakeBodies)
 		c.set.Divergence.AfterStep(pw)
 		m.after = pw.Cube(c.in(pw))
 		frames++

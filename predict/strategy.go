@@ -117,28 +117,32 @@ type Stats struct {
 	LastUpdates    int    // cube updates in the last packet
 
 	// Client.
-	StalePackets    uint64 // server packets older than one already applied
-	Corrections     uint64 // rewinds
-	ReplayedFrames  int    // frames replayed, in all
-	ReplayNs        int64  // time spent replaying, in all
-	PredictNs       int64  // time spent in predicted steps, in all
-	TooOld          uint64 // corrections older than the move ring (snapped at the present)
-	InputMismatches uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
-	ClockJumps      uint64 // the client was behind the server and jumped
-	StepsThisTick   int    // 0, 1 or 2
-	Lead            int    // client frame − server frame, ticks
-	Early           int    // the client's estimate of how early its inputs arrive, ticks
-	HasEarly        bool
-	Reported        int // the server's last report, ticks
-	MoveDepth       int // moves not yet confirmed by the server
-	SaveDepth       int // frames that keep a saved world (keepSaves)
-	Saves           int // saved worlds held
-	SaveBytes       int // their memory
-	InputsPerPacket int
-	InputDelayMs    float64 // the last key press's input-to-motion delay
-	HasInputDelay   bool
-	InputPresses    uint64  // key presses whose motion has shown since the start
-	InputDelaySumMs float64 // their input-to-motion delays, summed (ms)
+	StalePackets   uint64 // server packets older than one already applied
+	Corrections    uint64 // rewinds
+	ReplayedFrames int    // frames replayed, in all
+	ReplayNs       int64  // time spent replaying, in all
+	PredictNs      int64  // time spent in predicted steps, in all
+	// The bodies the solver moved (awake) in the predicted steps, the
+	// replayed ones and the mirror's steps, summed: the work, counted
+	// rather than timed (a shared machine's clock says little).
+	PredictBodies, ReplayBodies, MirrorBodies uint64
+	TooOld                                    uint64 // corrections older than the move ring (snapped at the present)
+	InputMismatches                           uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
+	ClockJumps                                uint64 // the client was behind the server and jumped
+	StepsThisTick                             int    // 0, 1 or 2
+	Lead                                      int    // client frame − server frame, ticks
+	Early                                     int    // the client's estimate of how early its inputs arrive, ticks
+	HasEarly                                  bool
+	Reported                                  int // the server's last report, ticks
+	MoveDepth                                 int // moves not yet confirmed by the server
+	SaveDepth                                 int // frames that keep a saved world (keepSaves)
+	Saves                                     int // saved worlds held
+	SaveBytes                                 int // their memory
+	InputsPerPacket                           int
+	InputDelayMs                              float64 // the last key press's input-to-motion delay
+	HasInputDelay                             bool
+	InputPresses                              uint64  // key presses whose motion has shown since the start
+	InputDelaySumMs                           float64 // their input-to-motion delays, summed (ms)
 
 	// Over the last second.
 	CorrectionsPerSec     float64
