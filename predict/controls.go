@@ -70,6 +70,10 @@ var scopeNames = []string{"world", "player", "radius"}
 
 // scopeText is the scope as the HUD says it: the radius with its reach.
 func (st *Strategy) scopeText() string {
+	if st.set.Mode.streams() {
+		// Step 6's client is the article's, whatever W says (client.go).
+		return "player only (the article's client)"
+	}
 	if st.set.Scope == ScopeRadius {
 		return fmt.Sprintf("within %g m", st.cfg.RadiusM)
 	}

@@ -93,6 +93,13 @@ func TestArticleServerTimeStreams(t *testing.T) {
 	if f.MinAdv[0] != 1 || f.MaxAdv[0] != 1 {
 		t.Errorf("steady link: %d-%d frames a tick, want 1", f.MinAdv[0], f.MaxAdv[0])
 	}
+	// Step 6 predicts the player alone whatever W says, and says so.
+	set := st.Settings()
+	set.Scope = ScopeRadius
+	st.SetSettings(set)
+	if m := st.Mode(); !strings.Contains(m, "player only") || strings.Contains(m, "within") {
+		t.Errorf("step 6 with W on the radius: mode line %q, want the player only", m)
+	}
 	if fc := st.Facts(); !strings.Contains(fc, "P1 time") || !strings.Contains(fc, "P2 time") || !strings.Contains(fc, "server jitter") {
 		t.Errorf("facts %q: want each player's time and the server's jitter", fc)
 	}
