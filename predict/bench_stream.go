@@ -62,12 +62,12 @@ func benchStream(b strategy.Bench) error {
 	t.Note("cubes; the moving grid cubes they push); P1 path: player 1's path on the server per second; speed: the presenter's client honest or")
 	t.Note("stamping 25 % more inputs than ticks pass (a speed hack), and the server clamping each player's time to real time + 100 ms.")
 	t.Charts = []strategy.Chart{{
-		File: "prediction-article-server", Title: "The 2004 article's own server against the fixed tick: players in bursts, pushes jerkier",
+		File: "prediction-article-server", Title: "The 2004 article's own server against the fixed tick: the players move in bursts",
 		X: []string{"link", "speed"}, Series: "server", Bars: true,
 		Panels: []strategy.Panel{
-			{Y: "player jitter cm/tick", Label: "players' jitter on the server"},
-			{Y: "pushed jitter cm/tick", Label: "pushed cubes' jitter"},
-			{Y: "P1 path m/s", Label: "player 1's speed"},
+			{Y: "player jitter cm/tick", Label: "players' jitter"},
+			{Y: "pushed jitter cm/tick", Label: "cubes' jitter"},
+			{Y: "P1 path m/s", Label: "P1 speed"},
 		},
 	}}
 	return b.Print(t)
