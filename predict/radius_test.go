@@ -105,3 +105,38 @@ func TestRadiusDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// What the radius saves: with other players pushing cubes elsewhere (two
+// push bots 9 m away, in a 400-cube world), the whole world predicts every
+// cube they move, the radius only those near the player: fewer bodies for
+// the solver in each predicted step (counted, not timed).
+func TestRadiusCostsLessWithOthersAway(t *testing.T) {
+	run := func(scope Scope) Stats {
+		cfg := game.DefaultConfig()
+		cfg.World.GridSide = 20
+		cfg.World.Players = 3
+		cfg.Bots = []cubes.BotKind{cubes.BotPush, cubes.BotPush}
+		cfg.Thin = true
+		cfg.Link = link.Config{LatencyMs: 50}
+		st := New(DefaultConfig())
+		st.SetMode(ReplaySmooth)
+		s := st.Settings()
+		s.Scope = scope
+		st.SetSettings(s)
+		cfg.Strategies = []strategy.Strategy{st}
+		sess, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range 360 {
+			sess.Step(cubes.Input{Katamari: f > 60, Up: f%120 < 60, Left: f%120 >= 60})
+		}
+		return st.Stats()
+	}
+	world, radius := run(ScopeWorld), run(ScopeRadius)
+	t.Logf("bodies per predicted tick: whole world %d, radius %d (its mirror %d); replayed: %d, %d",
+		world.PredictBodies/360, radius.PredictBodies/360, radius.MirrorBodies/360, world.ReplayBodies, radius.ReplayBodies)
+	if radius.PredictBodies*100 >= world.PredictBodies*85 {
+		t.Errorf("the radius stepped %d bodies, the whole world %d: want fewer (under 85 %%)", radius.PredictBodies, world.PredictBodies)
+	}
+}
