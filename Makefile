@@ -115,7 +115,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./adapt:FuzzEstimator ./ui/launch:FuzzParseFlags ./ui/launch:FuzzWebArgs \
 	./rollback:FuzzRollbackPackets ./rollback:FuzzRollbackReceive \
 	./udp:FuzzConnecting \
-	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive
+	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive \
+	./statesync:FuzzJoinBlock
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -188,7 +188,7 @@ func (r *run) apply(c *talk.Command, m mode) string {
 		r.kbps.Clear()
 		r.d.gen++
 		return "showing " + r.ClientTitle(c.N)
-	case talk.OpGhost, talk.OpTint, talk.OpOffsets, talk.OpChart, talk.OpHelp:
+	case talk.OpGhost, talk.OpTint, talk.OpOffsets, talk.OpChart, talk.OpHelp, talk.OpGrid:
 		return r.view(c)
 	case talk.OpCaption:
 		r.st.caption = Caption{}
@@ -359,6 +359,11 @@ func (r *run) view(c *talk.Command) string {
 			return "comparison chart cleared"
 		}
 		return "comparison chart " + strategy.OnOff(v.Chart)
+	case talk.OpGrid:
+		if v.Grid && r.sess.NumClients() < 2 {
+			return "grid on: one client (add players with F4 or -players N)"
+		}
+		return "grid " + strategy.OnOff(v.Grid)
 	}
 	return ""
 }

@@ -145,6 +145,8 @@ func applyView(v *View, c *talk.Command) bool {
 		v.Chart = c.Kind != talk.ChartOff
 	case talk.OpHelp:
 		v.Help = c.On
+	case talk.OpGrid:
+		v.Grid = c.On
 	default:
 		return false
 	}

@@ -43,6 +43,7 @@ type View struct {
 	Offsets bool // state sync's smoothing offsets as lines
 	Chart   bool // the comparison chart
 	Help    bool // the key list
+	Grid    bool // the grid: the server and up to four clients at once
 }
 
 // Caption is a track's caption on screen.

@@ -49,7 +49,11 @@
 // server's shared work is done once a tick, and the clients' encoding runs
 // on every core with the same bits as a serial run. The stage's own
 // figures live here too: when a figure rests on too little data to be
-// shown ("measuring…"), and the caption of what just happened.
+// shown ("measuring…"), and the caption of what just happened. The HUD
+// reads one client's facts a tick (hudfacts.go: HUDFacts, which
+// viewmodel.BuildHUD words), and the grid asks for up to four clients'
+// views and error figures besides the shown one's (grid.go: filling a
+// view only reads a strategy, so the run is the same with it).
 //
 // Nothing here reads the wall clock, iterates a map or uses a shared random
 // generator: the links draw from their own seeded generators, so a session

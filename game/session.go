@@ -148,6 +148,7 @@ type Session struct {
 	right    viewmodel.View
 	ghost    viewmodel.View
 	errs     errorState
+	grid     []gridClient          // the clients the grid shows besides the shown one (grid.go)
 	pairs    []physics.ContactPair // scratch for HardestImpact
 
 	// The two-process mode (twoproc.go): its connection, formats' buffers
@@ -867,6 +868,7 @@ func (s *Session) finish() {
 	shown, ok := c.st.View(&s.right)
 	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
+	s.fillGrid()
 }
 
 func (s *Session) fillLeftView() {
@@ -893,7 +895,10 @@ func (s *Session) fillLeftView() {
 // points its camera at the shown client's player (player 1 for a
 // spectator). Strategies fill their views cube by cube; who is a player is
 // the session's to say.
-func (s *Session) markPlayers(v *viewmodel.View) {
+func (s *Session) markPlayers(v *viewmodel.View) { s.markPlayersOf(v, s.shown) }
+
+// markPlayersOf is markPlayers with the camera on client k's player.
+func (s *Session) markPlayersOf(v *viewmodel.View, k int) {
 	cfg := s.left.Config()
 	for i := range v.Cubes {
 		p := cubes.PlayerOf(cfg, i)
@@ -901,7 +906,7 @@ func (s *Session) markPlayers(v *viewmodel.View) {
 		v.Cubes[i].PlayerNum = uint8(p + 1)
 	}
 	v.Player = cubes.Player
-	if p := s.clients[s.shown].player(); p >= 0 && s.left.PlayerCube(p) < len(v.Cubes) {
+	if p := s.clients[k].player(); p >= 0 && s.left.PlayerCube(p) < len(v.Cubes) {
 		v.Player = s.left.PlayerCube(p)
 	}
 }

@@ -90,124 +90,158 @@ func collideBoxes(a, b *box, margin, slop float64, m *manifold) int {
 	if dot(d, d) > float64(reach*reach) {
 		return 0
 	}
+	var q satQuery
+	q.init(a, b, d)
+	// The separating axis test, in three groups of axes; any axis with a
+	// gap wider than the margin means no contact at all.
+	if !q.faceAxes(a, b, margin) || !q.edgeAxes(a, b, margin) {
+		return 0
+	}
+	return q.manifold(a, b, margin, slop, m)
+}
 
-	// C[i][j] = (axis i of a)·(axis j of b): the rotation from b's frame to
-	// a's frame. Its absolute values give projected radii.
-	var C, absC [3][3]float64
+// satQuery is the separating axis test of one box pair: what every axis
+// reads (the relative rotation and the centre offsets), and the best axis
+// of each group found so far.
+type satQuery struct {
+	// C[i][j] = (axis i of a)·(axis j of b): the rotation from b's frame
+	// to a's frame. Its absolute values give projected radii.
+	C, absC [3][3]float64
+	// The centre offset b.c − a.c in a's frame and in b's frame.
+	ta, tb [3]float64
+
+	sepA, sepB, sepE float64 // best separation of a's faces, b's, the edges
+	faceA, faceB     int
+	edgeA, edgeB     int // -1 when no edge pair was tried
+	edgeSign         float64
+}
+
+// init computes the relative rotation and the centre offsets.
+func (q *satQuery) init(a, b *box, d vec3) {
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			C[i][j] = dot(a.r.c[i], b.r.c[j])
-			absC[i][j] = math.Abs(C[i][j])
+			q.C[i][j] = dot(a.r.c[i], b.r.c[j])
+			q.absC[i][j] = math.Abs(q.C[i][j])
 		}
 	}
-	// Centre offset in a's frame and in b's frame.
-	ta := [3]float64{dot(a.r.c[0], d), dot(a.r.c[1], d), dot(a.r.c[2], d)}
-	tb := [3]float64{dot(b.r.c[0], d), dot(b.r.c[1], d), dot(b.r.c[2], d)}
+	q.ta = [3]float64{dot(a.r.c[0], d), dot(a.r.c[1], d), dot(a.r.c[2], d)}
+	q.tb = [3]float64{dot(b.r.c[0], d), dot(b.r.c[1], d), dot(b.r.c[2], d)}
+}
 
+// faceAxes tries the three face normals of each box, and reports false
+// when one of them separates the boxes by more than margin.
+func (q *satQuery) faceAxes(a, b *box, margin float64) bool {
 	// Face axes of a: the gap along a's axis i is |t_i| minus a's half
 	// extent minus b's projected radius.
-	sepA, faceA := math.Inf(-1), 0
+	q.sepA, q.faceA = math.Inf(-1), 0
 	for i := 0; i < 3; i++ {
-		rb := float64(b.e[0]*absC[i][0]) + float64(b.e[1]*absC[i][1]) + float64(b.e[2]*absC[i][2])
-		s := math.Abs(ta[i]) - a.e[i] - rb
+		rb := float64(b.e[0]*q.absC[i][0]) + float64(b.e[1]*q.absC[i][1]) + float64(b.e[2]*q.absC[i][2])
+		s := math.Abs(q.ta[i]) - a.e[i] - rb
 		if s > margin {
-			return 0
+			return false
 		}
-		if s > sepA {
-			sepA, faceA = s, i
+		if s > q.sepA {
+			q.sepA, q.faceA = s, i
 		}
 	}
 	// Face axes of b.
-	sepB, faceB := math.Inf(-1), 0
+	q.sepB, q.faceB = math.Inf(-1), 0
 	for j := 0; j < 3; j++ {
-		ra := float64(a.e[0]*absC[0][j]) + float64(a.e[1]*absC[1][j]) + float64(a.e[2]*absC[2][j])
-		s := math.Abs(tb[j]) - b.e[j] - ra
+		ra := float64(a.e[0]*q.absC[0][j]) + float64(a.e[1]*q.absC[1][j]) + float64(a.e[2]*q.absC[2][j])
+		s := math.Abs(q.tb[j]) - b.e[j] - ra
 		if s > margin {
-			return 0
+			return false
 		}
-		if s > sepB {
-			sepB, faceB = s, j
+		if s > q.sepB {
+			q.sepB, q.faceB = s, j
 		}
 	}
-	// Edge axes: L = (edge i of a) × (edge j of b). Every projection onto
-	// L can be read off C and the centre offset, without building L: with
-	// i1, i2 the two other axes of a (and j1, j2 of b), a_k·L is
-	// −C[i2][j] for k = i1 and C[i1][j] for k = i2 (0 for k = i), b_k·L
-	// is C[i][j2] for k = j1 and −C[i][j1] for k = j2, and d·L follows
-	// from d's coordinates ta in a's frame. |L|² = 1 − C[i][j]² turns the
-	// gap into a distance. (The OBB test of Gottschalk, Lin and Manocha
-	// is written this way; it is a third of the work of projecting on a
-	// built axis, and the axis itself is built only for the winner.)
-	sepE, edgeA, edgeB := math.Inf(-1), -1, -1
-	edgeSign := 1.0
+	return true
+}
+
+// edgeAxes tries the nine edge axes L = (edge i of a) × (edge j of b),
+// and reports false when one of them separates the boxes by more than
+// margin. Every projection onto L can be read off C and the centre
+// offset, without building L: with i1, i2 the two other axes of a (and
+// j1, j2 of b), a_k·L is −C[i2][j] for k = i1 and C[i1][j] for k = i2 (0
+// for k = i), b_k·L is C[i][j2] for k = j1 and −C[i][j1] for k = j2, and
+// d·L follows from d's coordinates ta in a's frame. |L|² = 1 − C[i][j]²
+// turns the gap into a distance. (The OBB test of Gottschalk, Lin and
+// Manocha is written this way; it is a third of the work of projecting on
+// a built axis, and the axis itself is built only for the winner.)
+func (q *satQuery) edgeAxes(a, b *box, margin float64) bool {
+	q.sepE, q.edgeA, q.edgeB = math.Inf(-1), -1, -1
+	q.edgeSign = 1.0
 	for i := 0; i < 3; i++ {
 		i1, i2 := (i+1)%3, (i+2)%3
 		for j := 0; j < 3; j++ {
 			j1, j2 := (j+1)%3, (j+2)%3
-			l2 := 1 - float64(C[i][j]*C[i][j])
+			l2 := 1 - float64(q.C[i][j]*q.C[i][j])
 			if l2 < edgeParallelSq {
 				continue
 			}
-			pa := float64(a.e[i1]*absC[i2][j]) + float64(a.e[i2]*absC[i1][j])
-			pb := float64(b.e[j1]*absC[i][j2]) + float64(b.e[j2]*absC[i][j1])
-			dl := float64(ta[i2]*C[i1][j]) - float64(ta[i1]*C[i2][j])
+			pa := float64(a.e[i1]*q.absC[i2][j]) + float64(a.e[i2]*q.absC[i1][j])
+			pb := float64(b.e[j1]*q.absC[i][j2]) + float64(b.e[j2]*q.absC[i][j1])
+			dl := float64(q.ta[i2]*q.C[i1][j]) - float64(q.ta[i1]*q.C[i2][j])
 			s := (math.Abs(dl) - pa - pb) / math.Sqrt(l2)
 			if s > margin {
-				return 0
+				return false
 			}
-			if s > sepE {
-				sepE, edgeA, edgeB = s, i, j
-				edgeSign = 1
+			if s > q.sepE {
+				q.sepE, q.edgeA, q.edgeB = s, i, j
+				q.edgeSign = 1
 				if dl < 0 {
-					edgeSign = -1
+					q.edgeSign = -1
 				}
 			}
 		}
 	}
-	var normalE vec3
-	if edgeA >= 0 {
-		l := cross(a.r.c[edgeA], b.r.c[edgeB])
-		normalE = scale(l, edgeSign/length(l))
-	}
+	return true
+}
 
-	// Pick the axis, biased towards faces of a, then faces of b, then edges.
-	useB := sepB > sepA+float64(faceRelTol*math.Abs(sepA))+float64(faceAbsTol*slop)
-	faceSep := sepA
-	if useB {
-		faceSep = sepB
+// manifold builds the contact points from the best axis, biased towards
+// faces of a, then faces of b, then edges, and returns their number.
+func (q *satQuery) manifold(a, b *box, margin, slop float64, m *manifold) int {
+	var normalE vec3
+	if q.edgeA >= 0 {
+		l := cross(a.r.c[q.edgeA], b.r.c[q.edgeB])
+		normalE = scale(l, q.edgeSign/length(l))
 	}
-	useEdge := edgeA >= 0 && sepE > faceSep+float64(edgeRelTol*math.Abs(faceSep))+float64(edgeAbsTol*slop)
+	useB := q.sepB > q.sepA+float64(faceRelTol*math.Abs(q.sepA))+float64(faceAbsTol*slop)
+	faceSep := q.sepA
+	if useB {
+		faceSep = q.sepB
+	}
+	useEdge := q.edgeA >= 0 && q.sepE > faceSep+float64(edgeRelTol*math.Abs(faceSep))+float64(edgeAbsTol*slop)
 	if useEdge {
-		return edgeContact(a, b, edgeA, edgeB, normalE, m)
+		return edgeContact(a, b, q.edgeA, q.edgeB, normalE, m)
 	}
 	var n int
 	if useB {
 		// Reference face on b; its outward normal points towards a.
 		sign := 1.0
-		if tb[faceB] > 0 {
+		if q.tb[q.faceB] > 0 {
 			sign = -1
 		}
-		n = faceContact(b, a, faceB, sign, true, margin, m)
+		n = faceContact(b, a, q.faceB, sign, true, margin, m)
 	} else {
 		sign := 1.0
-		if ta[faceA] < 0 {
+		if q.ta[q.faceA] < 0 {
 			sign = -1
 		}
-		n = faceContact(a, b, faceA, sign, false, margin, m)
+		n = faceContact(a, b, q.faceA, sign, false, margin, m)
 	}
-	if n == 0 && edgeA >= 0 && sepE <= margin {
+	if n == 0 && q.edgeA >= 0 && q.sepE <= margin {
 		// The faces' projections do not overlap (boxes meeting edge to
 		// edge from afar); fall back to the edge pair so a speculative
 		// contact still exists.
-		return edgeContact(a, b, edgeA, edgeB, normalE, m)
+		return edgeContact(a, b, q.edgeA, q.edgeB, normalE, m)
 	}
-	if n > 0 {
-		// Express anchors relative to both centres.
-		for k := 0; k < n; k++ {
-			p := &m.points[k]
-			p.anchorB = sub(p.anchorA, b.c)
-			p.anchorA = sub(p.anchorA, a.c)
-		}
+	// Express anchors relative to both centres.
+	for k := 0; k < n; k++ {
+		p := &m.points[k]
+		p.anchorB = sub(p.anchorA, b.c)
+		p.anchorA = sub(p.anchorA, a.c)
 	}
 	return n
 }

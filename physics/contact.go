@@ -55,8 +55,11 @@ type contact struct {
 
 // contactSet holds every contact.
 type contactSet struct {
-	pool     []contact
-	freeHead int32
+	pool []contact
+	// free lists the pool's free entries, the last freed last: the next
+	// contact takes the last one. (A list linked through the free entries
+	// themselves cost Save a cache miss per entry to walk.)
+	free []int32
 
 	// keys/ids: live contacts sorted by key; keys2/ids2: the merge's output
 	// buffers, swapped with keys/ids after each merge.
@@ -68,7 +71,7 @@ type contactSet struct {
 	active []int32
 }
 
-func (cs *contactSet) init() { cs.freeHead = -1 }
+func (cs *contactSet) init() {}
 
 // endpoint returns 0 if body i is the contact's a, else 1.
 func (c *contact) endpoint(i int32) int {
@@ -91,9 +94,9 @@ func (c *contact) other(i int32) BodyID {
 func (w *World) createContact(key uint64) int32 {
 	cs := &w.cs
 	var ci int32
-	if cs.freeHead >= 0 {
-		ci = cs.freeHead
-		cs.freeHead = cs.pool[ci].next[0]
+	if n := len(cs.free); n > 0 {
+		ci = cs.free[n-1]
+		cs.free = cs.free[:n-1]
 	} else {
 		cs.pool = append(cs.pool, contact{})
 		ci = int32(len(cs.pool) - 1)
@@ -145,8 +148,7 @@ func (w *World) destroyContact(ci int32) {
 	}
 	c = &w.cs.pool[ci]
 	*c = contact{a: -1, b: -1}
-	c.next[0] = w.cs.freeHead
-	w.cs.freeHead = ci
+	w.cs.free = append(w.cs.free, ci)
 }
 
 // awakeContact reports whether a contact involves an awake body.

@@ -72,7 +72,7 @@ func canonical(w *World) {
 	w.isl.parent, w.isl.minSleep, w.isl.root, w.isl.scratch = nil, nil, nil, nil
 	bp := &w.bp
 	bp.sleeping = spatialHash{}
-	bp.stamps, bp.stamp, bp.cand, bp.pairs = nil, 0, nil, nil
+	bp.stamps, bp.stamp, bp.cand, bp.pairs, bp.pairs2, bp.buckets = nil, 0, nil, nil, nil, nil
 	bp.sweep, bp.sweepMark, bp.sweepGen = nil, nil, 0
 	bp.sleepingDirty = true
 	w.awake, w.awakeDirty = nil, true

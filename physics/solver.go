@@ -158,10 +158,15 @@ type solverBody struct {
 
 // constraintPoint is a contact point prepared for the solver.
 type constraintPoint struct {
-	rA, rB     vec3 // anchors (fixed for the step)
-	rnA, rnB   vec3 // r × n: the angular part of the normal Jacobian
-	iA, iB     vec3 // I⁻¹·(r × n): the angular velocity a unit impulse gives
-	baseSep    float64
+	rA, rB   vec3 // anchors (fixed for the step)
+	rnA, rnB vec3 // r × n: the angular part of the normal Jacobian
+	iA, iB   vec3 // I⁻¹·(r × n): the angular velocity a unit impulse gives
+	baseSep  float64
+	// sep is the point's separation as the last pass that moved bodies
+	// left it: the relax pass computes it after the substep's move, and
+	// the next substep's push-out, which comes before any other move,
+	// reads it instead of computing it again (see normalSweep.fresh).
+	sep        float64
 	normalMass float64 // effective mass along the normal
 
 	// k[j] is the change of this point's normal speed per unit impulse at
@@ -577,8 +582,8 @@ func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 // ground: about 15 % more instructions per step with every cube awake
 // (docs/design/contact-solver.md). So the ground loop keeps body A's terms
 // only, and both loops share the kernels that do the work, inlined in each.
-func (w *World) solveContacts(h float64, useBias, warm bool) {
-	sw := normalSweep{invH: 1 / h, maxPush: w.cfg.MaxPushOutSpeed, useBias: useBias}
+func (w *World) solveContacts(h float64, useBias, warm, first bool) {
+	sw := normalSweep{invH: 1 / h, maxPush: w.cfg.MaxPushOutSpeed, useBias: useBias, fresh: first || !useBias}
 	mu := w.cfg.Friction
 	sol := &w.sol
 	bodies := sol.bodies
@@ -597,26 +602,40 @@ func (w *World) solveContacts(h float64, useBias, warm bool) {
 		// n·(ΔR·r) = (ΔRᵀn)·r. (d is delta cut to the point count:
 		// indexing it needs no bounds check once the compiler knows j <
 		// len(cps) = len(d).)
-		dpn := dot(sub(B.dp, A.dp), n)
-		nA := mulMTV(&A.dR, n)
-		nB := mulMTV(&B.dR, n)
+		var dpn float64
+		var nA, nB vec3
+		if sw.fresh {
+			dpn = dot(sub(B.dp, A.dp), n)
+			// mulMTV written out: too large for the inliner, and a call
+			// per contact in nine passes of sixteen.
+			nA = vec3{dot(A.dR.c[0], n), dot(A.dR.c[1], n), dot(A.dR.c[2], n)}
+			nB = vec3{dot(B.dR.c[0], n), dot(B.dR.c[1], n), dot(B.dR.c[2], n)}
+		}
 		vnLinear := dot(n, sub(vB, vA))
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
-		var total float64
+		var total, sum float64
 		for j := range cps {
 			cp := &cps[j]
-			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
+			s := cp.sep
+			if sw.fresh {
+				s = cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
+				cp.sep = s
+			}
 			vn := vnLinear + dot(wB, cp.rnB) - dot(wA, cp.rnA) + cp.coupled(&delta)
 			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
 			total += cp.normalImpulse
+			sum += d[j]
+		}
+		if total == 0 && sum == 0 && (useBias || fric[ci].idle()) {
+			// Idle: no point pushes, none did, and no friction is held
+			// (see idle).
+			continue
 		}
 
 		// Apply: the linear impulse n·Σδ and the angular ones Σ δ·(r × n).
-		var sum float64
 		for j := range cps {
 			cp := &cps[j]
-			sum += d[j]
 			wA = msub(wA, d[j], cp.iA)
 			wB = madd(wB, d[j], cp.iB)
 		}
@@ -691,24 +710,34 @@ func (w *World) solveGround(sw normalSweep, mu float64, warm bool) {
 		n := c.normal
 
 		// Normal.
-		dpn := -dot(A.dp, n)
-		nA := mulMTV(&A.dR, n)
+		var dpn float64
+		var nA vec3
+		if sw.fresh {
+			dpn = -dot(A.dp, n)
+			nA = vec3{dot(A.dR.c[0], n), dot(A.dR.c[1], n), dot(A.dR.c[2], n)} // mulMTV
+		}
 		vnLinear := -dot(n, vA)
 		var delta [maxManifoldPoints]float64
 		d := delta[:len(cps)]
-		var total float64
+		var total, sum float64
 		for j := range cps {
 			cp := &cps[j]
-			s := cp.baseSep + dpn + dot(n, cp.rB) - dot(nA, cp.rA)
+			s := cp.sep
+			if sw.fresh {
+				s = cp.baseSep + dpn + dot(n, cp.rB) - dot(nA, cp.rA)
+				cp.sep = s
+			}
 			vn := vnLinear - dot(wA, cp.rnA) + cp.coupled(&delta)
 			d[j] = cp.accumulate(sw.pointImpulse(cp, s, vn, &c.soft))
 			total += cp.normalImpulse
+			sum += d[j]
+		}
+		if total == 0 && sum == 0 && (sw.useBias || fric[ci].idle()) {
+			continue // idle (see solveContacts)
 		}
 
 		// Apply.
-		var sum float64
 		for j := range cps {
-			sum += d[j]
 			wA = msub(wA, d[j], cps[j].iA)
 		}
 		vA = msub(vA, float64(c.mA*sum), n)
@@ -749,6 +778,10 @@ type normalSweep struct {
 	invH    float64 // 1/h: a gap of s may close at s/h this substep
 	maxPush float64 // bound of the push-out bias, m/s
 	useBias bool    // the solve stage (soft push-out), not the relax stage
+	// fresh: the bodies moved since the points' separations were last
+	// computed, so compute them (the relax passes, and the first
+	// push-out); otherwise read them (constraintPoint.sep).
+	fresh bool
 }
 
 // coupled is how much the impulses delta applied so far in this sweep
@@ -783,6 +816,17 @@ func (cp *constraintPoint) accumulate(impulse float64) float64 {
 	old := cp.normalImpulse
 	cp.normalImpulse = maxf(old+impulse, 0)
 	return cp.normalImpulse - old
+}
+
+// idle reports whether the contact holds no friction impulse. A contact
+// that holds none, and whose points neither push nor pushed (a gap the
+// bodies are not closing, most of a katamari ball's contacts), changes
+// nothing in a pass: its impulses are zeros, friction is clamped to
+// μ·0 = 0, and every sum it would add to its bodies is zero. So the passes
+// skip it after its normal sweep. (Adding those zeros could only have
+// turned a velocity component of −0 into +0.)
+func (f *patchFriction) idle() bool {
+	return f.friction[0] == 0 && f.friction[1] == 0 && f.twist == 0
 }
 
 // tangentTarget is patch friction's tangential impulse before the limit,
@@ -866,15 +910,9 @@ func (w *World) applyRestitution() {
 // during the step and which began to.
 func (w *World) storeImpulses() {
 	slop := w.cfg.LinearSlop
-	bodies := w.sol.bodies
 	for ci := range w.sol.constraints {
 		c, f := &w.sol.constraints[ci], &w.sol.friction[ci]
 		ct := &w.cs.pool[f.contact]
-		A, B := &bodies[c.a], &bodies[c.b]
-		n := c.normal
-		dpn := dot(sub(B.dp, A.dp), n)
-		nA := mulMTV(&A.dR, n)
-		nB := mulMTV(&B.dR, n)
 		touching := false
 		total := 0.0
 		cps := w.sol.cpoints[c.first : c.first+c.count]
@@ -883,8 +921,10 @@ func (w *World) storeImpulses() {
 			mp := &ct.m.points[j]
 			mp.normalImpulse = cp.normalImpulse
 			total += cp.totalNormalImpulse
-			s := cp.baseSep + dpn + dot(nB, cp.rB) - dot(nA, cp.rA)
-			if s <= slop || cp.totalNormalImpulse > 0 {
+			// The last relax pass left the separation after the last
+			// move (the ground's loop computes it without the ground's
+			// zero terms, which can change only the sign of a zero).
+			if cp.sep <= slop || cp.totalNormalImpulse > 0 {
 				touching = true
 			}
 		}

@@ -73,10 +73,10 @@ func (w *World) Step() {
 	w.prepareSolver(h)
 	w.warmStart() // sums last step's impulses; applied with the velocities
 	for i := 0; i < w.cfg.Substeps; i++ {
-		w.integrateVelocities(h)        // gravity, forces, and the warm start
-		w.solveContacts(h, true, false) // soft push-out
+		w.integrateVelocities(h)                // gravity, forces, and the warm start
+		w.solveContacts(h, true, false, i == 0) // soft push-out
 		w.integratePositions(h)
-		w.solveContacts(h, false, i+1 < w.cfg.Substeps) // relax, friction, next warm start
+		w.solveContacts(h, false, i+1 < w.cfg.Substeps, false) // relax, friction, next warm start
 	}
 	// 6. Restitution, then keep the impulses for next step's warm start.
 	w.applyRestitution()

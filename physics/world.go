@@ -513,3 +513,20 @@ func (w *World) wake(b *body) {
 		w.wakeIsland(b.island)
 	}
 }
+
+// SetContactSoftness changes, live, what makes contacts soft: the springs'
+// frequency and damping ratio (ContactHertz, ContactDampingRatio) and the
+// push-out cap (MaxPushOutSpeed), as Validate would check them. State
+// synchronization's "softer contacts" setting turns them down on a running
+// world, as the original sync demo softened ODE's ERP, CFM and maximum
+// correcting velocity. A save taken before the change no longer restores
+// (it is of another configuration: ErrSavedMismatch).
+func (w *World) SetContactSoftness(hertz, dampingRatio, maxPushOut float64) error {
+	c := w.cfg
+	c.ContactHertz, c.ContactDampingRatio, c.MaxPushOutSpeed = hertz, dampingRatio, maxPushOut
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	w.cfg = c
+	return nil
+}

@@ -368,7 +368,7 @@ func benchOriginal(b strategy.Bench) error {
 }
 
 // benchCompressionModes runs the original compression demo's six modes
-// on their link (not the bench's preset), as F2 and [ ] show them on the
+// and the delta demo's five on their link (not the bench's preset), as F2 and [ ] show them on the
 // compression entry.
 func benchCompressionModes(b strategy.Bench) error {
 	t := strategy.NewTable(
@@ -383,7 +383,7 @@ func benchCompressionModes(b strategy.Bench) error {
 		strategy.Column{Head: "max err cm", Unit: "cm"},
 		strategy.Column{Head: "starved", Unit: "ticks"},
 	)
-	for n, om := range CompressionModes {
+	for n, om := range compressionEntryModes {
 		var cfg Config
 		r, err := runSnapshotOn(b, om.Link, "snapshot compression demo", fmt.Sprintf("mode %d", n+1), func(st *Strategy) {
 			st.setSub(subLevel)
@@ -393,12 +393,17 @@ func benchCompressionModes(b strategy.Bench) error {
 		if err != nil {
 			return err
 		}
-		t.Add(strategy.Textf("%d %s", n+1, om.Name), strategy.Text(cfg.LevelString()), strategy.Text(cfg.RenderString()),
+		label := strategy.Textf("%d %s", n+1, om.Name)
+		if om.Demo != "" {
+			label = strategy.Textf("%d %s %d: %s", n+1, om.Demo, n+1-len(CompressionModes), om.Name)
+		}
+		t.Add(label, strategy.Text(cfg.LevelString()), strategy.Text(cfg.RenderString()),
 			strategy.Num(r.stats.PlayoutDelayMs, "%.0f"), strategy.Num(r.sum.AvgWireKbps(), "%.1f"), strategy.Num(r.stats.Total.BitsPerChanged(), "%.1f"),
 			strategy.Num(r.errRMS(), "%.3f"), strategy.Num(r.steadyRMS(), "%.3f"), strategy.Num(r.posMax, "%.1f"), strategy.Int(r.stats.StarvedTicks))
 	}
 	t.Notef("The original compression demo's modes (compression entry: F2, then [ ]), on its link, not the bench's preset: %s;", linkWords(compressionLink))
 	t.Note("60 Hz, delay 50 ms (3 ticks). Mode 3 is level 3 without its at-rest bit (every cube sends its velocity), mode 4 adds the bit.")
+	t.Note("Modes 7-11 are the delta demo's five (levels 6-10) on the same link and delay, after the compression demo's on the same F2 list.")
 	t.Note("delay: network + interpolation delay at the end of the run; bits/cube: the cube data per cube, header excluded.")
 	return b.Print(t)
 }

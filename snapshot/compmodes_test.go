@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -97,8 +98,8 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 	}
 	st.SubMode(-1)
 	st.SubMode(-1)
-	st.SubMode(-1) // wraps to mode 6
-	if st.Original() != 6 || st.cfg.Level != BoundedPosition {
+	st.SubMode(-1) // wraps to mode 11, the delta demo's last
+	if st.Original() != 11 || st.cfg.Level != DeltaOrientation {
 		t.Errorf("[ from mode 3, three times: mode %d, %s", st.Original(), st.Mode())
 	}
 	m.Press(+1)
@@ -113,8 +114,54 @@ func TestCompressionModesOnTheKeys(t *testing.T) {
 		t.Errorf("] back on the levels: %s", st.Mode())
 	}
 	m.Press(+1)
-	if st.Original() != 6 {
-		t.Errorf("F2 again goes back to mode %d, want the last shown, 6", st.Original())
+	if st.Original() != 11 {
+		t.Errorf("F2 again goes back to mode %d, want the last shown, 11", st.Original())
+	}
+}
+
+// The delta demo's five modes follow the compression demo's six on the
+// compression entry's F2 list (modes 7-11): each the level that sends what
+// it sends, linear, on the compression demo's link and delay, named for
+// its own demo on the Mode line, the note and the network line; the
+// interpolation entry's list stays the snapshot demo's six.
+func TestDeltaModesOnF2(t *testing.T) {
+	st := NewCompression()
+	before := st.cfg
+	control(t, st, OriginalKey).Press(+1)
+	for range len(CompressionModes) - 1 {
+		st.SubMode(+1)
+	}
+	levels := []Level{DeltaBaseline, ChangedIndices, RelativeIndices, DeltaPosition, DeltaOrientation}
+	names := []string{"not changed", "changed index", "relative index", "relative position", "relative orientation"}
+	for k, l := range levels {
+		note := st.SubMode(+1)
+		n := len(CompressionModes) + k + 1
+		want := fmt.Sprintf("original mode %d: delta demo %d: %s · 50 ms one way", n, k+1, names[k])
+		if !strings.HasPrefix(note, want) {
+			t.Errorf("] to mode %d says %q, want %q…", n, note, want)
+		}
+		c, name, ok := st.ChosenLink()
+		if st.Original() != n || !ok || c != compressionLink || name != fmt.Sprintf("delta demo mode %d", k+1) {
+			t.Errorf("mode %d: original %d, link %+v (%q, %v)", n, st.Original(), c, name, ok)
+		}
+		if st.cfg.Level != l || st.cfg.Render != RenderLinear || st.cfg.Rate != Rate60 || ticksToMs(float64(st.cfg.DelayTicks())) != 50 || st.cfg.Predicting() {
+			t.Errorf("mode %d: %s", n, st.Mode())
+		}
+		if !strings.HasPrefix(st.Mode(), fmt.Sprintf("original mode %d: delta demo %d: %s · level %d", n, k+1, names[k], l)) {
+			t.Errorf("mode line %q", st.Mode())
+		}
+	}
+	if st.SubMode(+1); st.Original() != 1 {
+		t.Errorf("] after the delta demo's last: mode %d, want the list to wrap to 1", st.Original())
+	}
+	control(t, st, OriginalKey).Press(+1)
+	if st.cfg != before {
+		t.Errorf("F2 again: %s", st.Mode())
+	}
+	in := NewInterpolation()
+	in.SetOriginal(7)
+	if in.Original() != 0 {
+		t.Errorf("the interpolation entry took mode 7 (its list is the snapshot demo's six)")
 	}
 }
 
@@ -294,14 +341,15 @@ func copySettings(t *testing.T, r *wire.ReadStream, w *wire.WriteStream, mode ui
 	}
 }
 
-// TestOriginalFlag: -original N puts each entry in its own demo's mode N
+// TestOriginalFlag: -original N puts each entry in its own list's mode N
 // (the interpolation entry the snapshot demo's, the compression entry the
-// compression demo's), and a number past the list is refused unchanged.
+// compression demo's then the delta demo's), and a number past the list
+// is refused unchanged.
 func TestOriginalFlag(t *testing.T) {
 	for _, tt := range []struct {
 		st    *Strategy
 		modes []OriginalMode
-	}{{NewInterpolation(), OriginalModes}, {NewCompression(), CompressionModes}} {
+	}{{NewInterpolation(), OriginalModes}, {NewCompression(), compressionEntryModes}} {
 		var set func(string) error
 		for _, f := range tt.st.Flags() {
 			if f.Name == strategy.OriginalFlagName {
@@ -311,8 +359,9 @@ func TestOriginalFlag(t *testing.T) {
 		if set == nil {
 			t.Fatalf("%s: no -%s flag", tt.st.ID(), strategy.OriginalFlagName)
 		}
-		if err := set("7"); err == nil || tt.st.Original() != 0 {
-			t.Errorf("%s: -original 7 accepted (mode %d)", tt.st.ID(), tt.st.Original())
+		past := fmt.Sprint(len(tt.modes) + 1)
+		if err := set(past); err == nil || tt.st.Original() != 0 {
+			t.Errorf("%s: -original %s accepted (mode %d)", tt.st.ID(), past, tt.st.Original())
 		}
 		if err := set("4"); err != nil {
 			t.Fatal(err)
@@ -324,5 +373,33 @@ func TestOriginalFlag(t *testing.T) {
 		if l, _, ok := tt.st.ChosenLink(); !ok || l != tt.modes[3].Link {
 			t.Errorf("%s: -original 4 chose link %+v (%v)", tt.st.ID(), l, ok)
 		}
+	}
+}
+
+// TestDeltaModeFlag: -delta-mode N puts the compression entry in the
+// delta demo's mode N (its list's 6+N); the interpolation entry has no
+// such flag.
+func TestDeltaModeFlag(t *testing.T) {
+	flag := func(st *Strategy) *strategy.Flag {
+		for _, f := range st.Flags() {
+			if f.Name == "delta-mode" {
+				return &f
+			}
+		}
+		return nil
+	}
+	if flag(NewInterpolation()) != nil {
+		t.Error("the interpolation entry has -delta-mode")
+	}
+	st := NewCompression()
+	f := flag(st)
+	if f == nil {
+		t.Fatal("no -delta-mode on the compression entry")
+	}
+	if err := f.Set("6"); err == nil || st.Original() != 0 {
+		t.Errorf("-delta-mode 6 accepted (mode %d)", st.Original())
+	}
+	if err := f.Set("2"); err != nil || st.Original() != len(CompressionModes)+2 || st.cfg.Level != ChangedIndices {
+		t.Errorf("-delta-mode 2: %v, mode %d, %s", err, st.Original(), st.Mode())
 	}
 }

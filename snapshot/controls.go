@@ -78,7 +78,7 @@ var rateFlagNames = []string{"60", "30", "20", "10"}
 
 // Flags implements strategy.Flagged.
 func (st *Strategy) Flags() []strategy.Flag {
-	return []strategy.Flag{
+	out := []strategy.Flag{
 		strategy.IntFlag("level", "snapshot compression level 1-13 (default: 1 for interpolation, 11 for compression; 12-13 range-coded, beyond the article)",
 			int(MinLevel), int(MaxLevel), func(n int) { st.SetLevel(Level(n)) }),
 		strategy.ChoiceFlag("rate", "snapshots per second: 60, 30, 20 or 10", rateFlagNames,
@@ -90,6 +90,14 @@ func (st *Strategy) Flags() []strategy.Flag {
 		st.orig.Flag(st.SetOriginal),
 		st.congestionFlag(),
 	}
+	if st.sub == subLevel {
+		// The delta demo's modes follow the compression demo's six on
+		// the compression entry's list; -original is shared with the
+		// entries whose lists hold six, so they have a flag of their own.
+		out = append(out, strategy.IntFlag("delta-mode", "snapshot compression: start in the original delta demo's mode N, 1-5 (not changed, changed index, relative index, relative position, relative orientation; live: F2, then [ ] past the compression demo's six)",
+			1, len(DeltaModes), func(n int) { st.SetOriginal(len(CompressionModes) + n) }))
+	}
+	return out
 }
 
 // Facts implements strategy.Facts: what a packet holds, so the presenter

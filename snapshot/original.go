@@ -42,6 +42,12 @@ type OriginalMode struct {
 	// off), the compression demo's mode 3.
 	NoAtRestFlag bool
 	Link         link.Config
+	// Demo names the original demo the mode is from when it is not the
+	// list's own (the delta demo's, after the compression demo's), "".
+	Demo string
+	// NoPrediction turns off the player prediction of delta baselines
+	// (beyond the articles): the delta demo had none.
+	NoPrediction bool
 }
 
 // twoFrames is the snapshot demo's jitter, ±2 frames at 60 Hz, in ms.
@@ -80,6 +86,44 @@ var CompressionModes = []OriginalMode{
 	compressionMode("position", BoundedPosition, RenderLinear, false),
 }
 
+// DeltaModes are the delta demo's five modes in `]` order, after the
+// compression demo's six on the compression entry (modes 7-11 of its F2
+// list), each as the level that sends what it sends: not changed (level 6,
+// against the acked baseline, or the initial state before the first ack),
+// changed index (7), relative index (8), relative position (9), relative
+// orientation (10); linear interpolation, 60 pps, without the player
+// prediction of baselines (beyond the articles). The original's delta
+// demo also sent a position-changed and an orientation-changed bit with
+// every changed cube from its first mode; here they come at level 11, in
+// the article's order. Its link is the compression demo's: its code sets
+// 5 ms one way beside a comment that asks for a 100 ms round trip
+// ("IMPORTANT! Otherwise delta compression is too easy!"), the compression
+// demo's 50 ms one way, which is what it is here, with the same jitter,
+// loss and 50 ms playout delay.
+var DeltaModes = []OriginalMode{
+	deltaMode("not changed", DeltaBaseline),
+	deltaMode("changed index", ChangedIndices),
+	deltaMode("relative index", RelativeIndices),
+	deltaMode("relative position", DeltaPosition),
+	deltaMode("relative orientation", DeltaOrientation),
+}
+
+// deltaMode is a delta demo's mode: a compression demo's mode at level l,
+// linear, named for its list.
+func deltaMode(name string, l Level) OriginalMode {
+	m := compressionMode(name, l, RenderLinear, false)
+	m.Demo, m.NoPrediction = deltaDemo, true
+	return m
+}
+
+// deltaDemo names the delta demo's modes on the network line and the
+// Mode line.
+const deltaDemo = "delta demo"
+
+// compressionEntryModes is the compression entry's F2 list: the
+// compression demo's six, then the delta demo's five.
+var compressionEntryModes = append(append([]OriginalMode(nil), CompressionModes...), DeltaModes...)
+
 // compressionMode is a compression demo's mode: what every one shares
 // (60 pps, its delay, its link) and the level and render mode it sets.
 func compressionMode(name string, l Level, r RenderMode, noAtRestFlag bool) OriginalMode {
@@ -91,6 +135,9 @@ func compressionMode(name string, l Level, r RenderMode, noAtRestFlag bool) Orig
 func (m OriginalMode) config(c Config) Config {
 	c.Rate, c.Render, c.Level, c.DelayNudgeTicks = m.Rate, m.Render, m.Level, m.DelayNudgeTicks
 	c.AtRestFlag = !m.NoAtRestFlag
+	if m.NoPrediction {
+		c.PlayerPrediction = false
+	}
 	return c
 }
 
@@ -100,7 +147,7 @@ func (m OriginalMode) config(c Config) Config {
 // fit the column).
 func (st *Strategy) originals() ([]OriginalMode, string) {
 	if st.sub == subLevel {
-		return CompressionModes, "compression"
+		return compressionEntryModes, "compression"
 	}
 	return OriginalModes, "snapshot demo"
 }
@@ -147,7 +194,31 @@ func (st *Strategy) originalControl() strategy.Control {
 func (st *Strategy) stepOriginal(dir int) string {
 	st.SetOriginal(st.orig.Step(dir))
 	m := st.originalMode()
-	return fmt.Sprintf("original mode %d: %s · %s", st.orig.Shown, m.Name, linkWords(m.Link))
+	return fmt.Sprintf("original mode %d: %s · %s", st.orig.Shown, st.originalName(), linkWords(m.Link))
+}
+
+// originalName is the shown mode's name, with its demo and number in it
+// when it is not the list's own ("delta demo 2: changed index").
+func (st *Strategy) originalName() string {
+	m := st.originalMode()
+	if m.Demo == "" {
+		return m.Name
+	}
+	return fmt.Sprintf("%s %d: %s", m.Demo, st.demoNumber(), m.Name)
+}
+
+// demoNumber is the shown mode's number in its own demo: the delta
+// demo's count from 1 after the compression demo's six.
+func (st *Strategy) demoNumber() int {
+	modes, _ := st.originals()
+	m := modes[st.orig.Shown-1]
+	n := 0
+	for _, o := range modes[:st.orig.Shown] {
+		if o.Demo == m.Demo {
+			n++
+		}
+	}
+	return n
 }
 
 // linkWords describes an original mode's link for the note.
@@ -180,6 +251,9 @@ func (st *Strategy) ChosenLink() (link.Config, string, bool) {
 		return link.Config{}, "", false
 	}
 	_, demo := st.originals()
+	if m := st.originalMode(); m.Demo != "" {
+		return m.Link, fmt.Sprintf("%s mode %d", m.Demo, st.demoNumber()), true
+	}
 	return st.originalMode().Link, fmt.Sprintf("%s mode %d", demo, st.orig.Shown), true
 }
 
@@ -187,7 +261,7 @@ func (st *Strategy) ChosenLink() (link.Config, string, bool) {
 // number and name, and whether a key has since changed what the mode set.
 func (st *Strategy) originalModeLine() string {
 	m := st.originalMode()
-	out := fmt.Sprintf("original mode %d: %s", st.orig.Shown, m.Name)
+	out := fmt.Sprintf("original mode %d: %s", st.orig.Shown, st.originalName())
 	if m.config(st.cfg) != st.cfg {
 		out += " (changed by hand)"
 	}

@@ -71,7 +71,7 @@ func BenchmarkStateSyncQuantize(b *testing.B) {
 	w := s.Left()
 	var z quantizer
 	z.reset(w.NumCubes())
-	z.run(w, true)
+	z.run(w, true, false)
 	b.ReportAllocs()
 	for b.Loop() {
 		// Invalidate what a step would have moved: the awake cubes.
@@ -80,7 +80,7 @@ func BenchmarkStateSyncQuantize(b *testing.B) {
 				z.valid[i] = false
 			}
 		}
-		z.run(w, true)
+		z.run(w, true, false)
 	}
 	b.ReportMetric(float64(w.Physics().Stats().AwakeBodies), "awake")
 }

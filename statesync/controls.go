@@ -70,6 +70,8 @@ func (st *Strategy) buildControls() []strategy.Control {
 		st.congestionControl(),
 		st.divergeControl(),
 		st.relevanceControl(),
+		st.precisionControl(),
+		st.contactsControl(),
 		st.toggle(adapt.PlayoutKey, "adaptive jitter buffer", "jitter buffer sized from measured jitter / fixed",
 			func(s *Settings) *bool { return &s.AdaptiveJitter }),
 	}
@@ -135,6 +137,8 @@ func (st *Strategy) Flags() []strategy.Flag {
 		st.congestionFlag(),
 		st.divergeFlag(),
 		st.relevanceFlag(),
+		st.precisionFlag(),
+		st.contactsFlag(),
 	}
 }
 
@@ -144,7 +148,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 // lesson of the step comes first: at step 1, the cubes never sent.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := st.divergeFacts() + st.adapt.facts(st)
+	out := st.joinFacts() + st.divergeFacts() + st.adapt.facts(st)
 	if ss.NeverSent > 0 {
 		out = viewmodel.Plural(ss.NeverSent, "cube") + " never sent · "
 	}

@@ -60,10 +60,24 @@ func (r *stateSyncReceiver) follow(st *Strategy) {
 	r.world = w
 }
 
+// CoarseCorrectionMetres and CoarseCorrectionRadians are the same
+// measure on the coarse grid (Settings.Coarse: 512 per metre, 9 bits),
+// where an update moves a cube up to about 1.7 mm and 1.4 mrad onto the
+// grid even when nothing differs: 4 steps of the 512 grid, about 2 steps
+// of 9-bit smallest three.
+const (
+	CoarseCorrectionMetres  = 0.008
+	CoarseCorrectionRadians = 0.006
+)
+
 // countCorrection counts an applied update that moved cube i from old.
 func (st *Strategy) countCorrection(old, now *cubes.CubeState) {
 	d := old.Position.Sub(now.Position).Len()
-	if d <= CorrectionMetres && geom.AngleBetween(old.Orientation, now.Orientation) <= CorrectionRadians {
+	limM, limR := CorrectionMetres, CorrectionRadians
+	if st.set.Coarse {
+		limM, limR = CoarseCorrectionMetres, CoarseCorrectionRadians
+	}
+	if d <= limM && geom.AngleBetween(old.Orientation, now.Orientation) <= limR {
 		return
 	}
 	st.stats.Corrections++

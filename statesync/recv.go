@@ -108,6 +108,10 @@ type stateSyncReceiver struct {
 	// session built it): what a diverging machine differs from.
 	substeps int
 
+	// contacts is the right world's contacts as the setting wants them
+	// (contacts.go).
+	contacts softened
+
 	// recordInputs keeps the input each frame was stepped with (tests).
 	recordInputs bool
 	usedInputs   []recvInput
@@ -246,10 +250,11 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 	} else {
 		steps := r.clock.Advance(wire.Tick(now))
 		r.follow(st)
+		r.contacts.follow(r.world.Physics(), st.set.SoftContacts)
 		for range steps {
 			f := r.frame()
 			if r.quantizeAt(st, f) {
-				r.quant.run(r.world, true)
+				r.quant.run(r.world, true, st.set.Coarse)
 			}
 			in := r.inputFor(st, f)
 			r.world.StepAll(&in)

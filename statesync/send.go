@@ -124,7 +124,7 @@ func (s *stateSyncSender) reset(st *Strategy, ctx strategy.Context) {
 	}
 	// The left's next step is its first one under this strategy: quantize
 	// before it, as before every later one.
-	s.quant.run(ctx.Left(), st.set.Quantize)
+	s.quant.run(ctx.Left(), st.set.Quantize, st.set.Coarse)
 	s.win = [wire.TicksPerSecond]sentStat{}
 }
 
@@ -134,7 +134,7 @@ func (s *stateSyncSender) send(st *Strategy, ctx strategy.Context) {
 	frame := ctx.Frame()
 
 	// 1. Quantize (both sides: the left's half), and 2. prioritize.
-	s.quant.runOnce(left, st.set.Quantize)
+	s.quant.runOnce(left, st.set.Quantize, st.set.Coarse)
 	pending := s.prioritize(st, left, frame)
 
 	// 3. Choose the updates that fit the budget.

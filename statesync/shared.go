@@ -16,7 +16,7 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	jitter := int32(x.JitterFrames)
 	s.SetCategory(wire.CategoryOther)
 	for _, b := range []*bool{&x.Accumulate, &x.LimitBandwidth, &x.Snap, &x.Compressed, &x.Quantize,
-		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter, &x.SimpleCongestion, &x.Relevance} {
+		&x.RelativeToPlayer, &x.DeltaEncoding, &x.RestCommit, &x.SyncOff, &x.CongestionAvoidance, &x.AdaptiveJitter, &x.SimpleCongestion, &x.Relevance, &x.Coarse, &x.SoftContacts} {
 		if err := wire.SerializeBool(s, b); err != nil {
 			return err
 		}

@@ -8,8 +8,8 @@ import "netcubes/strategy"
 // the later step's. So a step down restarts the right from the left's
 // state at that moment (as if one perfect packet had carried every cube),
 // and from there on only the lower step's mechanisms keep it close. (A
-// switch to the strategy starts the right from the initial world instead,
-// as a client joining a game would.)
+// switch to the strategy mid-run starts the right from one block of the
+// left's world too, as a client joining a game would: join.go.)
 
 // RestartsAfter implements strategy.Restarter: a step down restarts.
 func (st *Strategy) RestartsAfter(dir int) bool { return dir < 0 || st.orig.Shown > 0 }
@@ -28,4 +28,5 @@ func (st *Strategy) Restart(ctx strategy.Context) {
 		}
 	}
 	r.world.SetFrame(ctx.Frame())
+	st.joined.frame = -1 // a restart, not a join: the SubMode note says so
 }

@@ -149,6 +149,15 @@ type Settings struct {
 	// Relevance (beyond the article) scales each client's priorities by
 	// the cubes' nearness to that client's own player (relevance.go).
 	Relevance bool
+	// Coarse quantizes at the article's first precision, 512 values per
+	// metre and 9-bit smallest-three components, instead of its fix (4,096
+	// and 15 bits): under "quantize both sides" the grid pushes cubes
+	// into each other and the pile pops (precision.go).
+	Coarse bool
+	// SoftContacts gives both worlds the original sync demo's softer
+	// contacts (34 Hz springs at ζ 1.8, push-out capped at 1 m/s) instead
+	// of netcubes' own (contacts.go).
+	SoftContacts bool
 	// AdaptiveJitter sizes the jitter buffer from the jitter the right
 	// measures instead of JitterFrames (which still says whether there is
 	// a buffer): fewer frames of delay on a steady link, enough on a
@@ -190,6 +199,7 @@ func (s Settings) Step() int {
 		t.BandwidthKbps, t.JitterFrames = s.BandwidthKbps, s.JitterFrames
 		t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 		t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
+		t.Coarse, t.SoftContacts = s.Coarse, s.SoftContacts
 		if (n >= 3) != (s.JitterFrames > 0) {
 			continue
 		}
@@ -208,6 +218,7 @@ func (s Settings) WithStep(n int) Settings {
 	t.BandwidthKbps = s.BandwidthKbps
 	t.CongestionAvoidance, t.AdaptiveJitter = s.CongestionAvoidance, s.AdaptiveJitter
 	t.SimpleCongestion, t.Divergence, t.Relevance = s.SimpleCongestion, s.Divergence, s.Relevance
+	t.Coarse, t.SoftContacts = s.Coarse, s.SoftContacts
 	if t.JitterFrames > 0 && s.JitterFrames > 0 {
 		t.JitterFrames = s.JitterFrames
 	}
@@ -294,6 +305,12 @@ func (s Settings) String() string {
 	if s.Relevance {
 		part("relevance")
 	}
+	if s.Coarse && (s.Compressed || s.Quantize) {
+		part("coarse 512/m, 9-bit")
+	}
+	if s.SoftContacts {
+		part("soft contacts")
+	}
 	return b.String()
 }
 
@@ -318,7 +335,7 @@ var stateSyncExplains = [Steps + 1]string{
 	"The mistake, as a step: blend the simulation halfway toward each update instead of snapping; it extrapolates from states that never were. Step 5 snaps again.",
 	"Compressed: bounded, quantized positions and velocities and smallest-three orientations: twice the updates per packet.",
 	"Quantize both sides: both worlds snap to the wire's precision before each step, so they extrapolate alike.",
-	"Adaptive smoothing: offsets fade gently when small, fast when large; orientation on 1 − |w| 0.1-0.5, the article's words (the original's code: |w| 0.2-0.5).",
+	"Adaptive smoothing: offsets fade gently when small, fast when large; rotations by 1 − |w| from 0.1 to 0.5 (the original's code used |w| 0.2-0.5: near 1 when small, so every rotation faded fast).",
 	"Beyond: deltas against acked states, positions relative to the player, and resting cubes resent until acked.",
 }
 
@@ -362,6 +379,12 @@ type Config struct {
 	Smoothing replication.SmoothingConfig
 	// Initial are the settings a new strategy starts with.
 	Initial Settings
+	// JoinFromInitial starts a right that joins mid-session from the
+	// initial world, for the updates to catch up (what a right with no
+	// means to learn the whole state must do), instead of from one block
+	// of the left's world (join.go). The bench and the tests that measure
+	// a right with something to correct set it.
+	JoinFromInitial bool
 }
 
 // ErrInvalidConfig is wrapped by the error Validate returns.
@@ -467,6 +490,12 @@ type Strategy struct {
 	// the build-up), the last one shown, and the settings to go back to.
 	orig           strategy.ModeList
 	beforeOriginal Settings
+
+	// joined is how the right joined (join.go).
+	joined joinState
+	// leftContacts is the left world whose contacts the setting softened
+	// (contacts.go), given back by Release.
+	leftContacts softened
 }
 
 // New returns the strategy with cfg (the session calls Reset before
@@ -513,6 +542,9 @@ func (st *Strategy) Explain() string {
 	}
 	if st.orig.Shown == 5 && st.set == OriginalModes[4].Settings {
 		return basicWhy
+	}
+	if st.set.Coarse && st.set.Quantize {
+		return coarseWhy
 	}
 	return stateSyncExplains[st.set.Step()]
 }
@@ -649,7 +681,10 @@ func (st *Strategy) Stats() Stats { return st.stats }
 // Config returns the fixed configuration.
 func (st *Strategy) Config() Config { return st.cfg }
 
-// Reset implements strategy.Strategy: both sides start over from the initial world.
+// Reset implements strategy.Strategy: both sides start over, the right
+// from the initial world at frame 0, and past it from one block of the
+// left's world (join.go; from the initial world with
+// Config.JoinFromInitial).
 func (st *Strategy) Reset(ctx strategy.Context) {
 	st.n = ctx.Left().NumCubes()
 	st.snd.reset(st, ctx)
@@ -657,6 +692,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.adapt.reset(st)
 	st.stats = Stats{}
 	st.prioMax = 0
+	st.join(ctx)
 }
 
 var _ strategy.Releaser = (*Strategy)(nil)
@@ -667,6 +703,8 @@ var _ strategy.Releaser = (*Strategy)(nil)
 // (Clone), which the switch drops: they are emptied in place, for the next
 // clones.
 func (st *Strategy) Release() {
+	st.leftContacts.giveBack()
+	st.joined = joinState{frame: -1}
 	rec := st.rcv.recordInputs
 	q, in := st.snd.quant, st.snd.inputs
 	*q, *in = quantizer{}, tickInputs{at: -1}
@@ -764,9 +802,12 @@ func sameState(a, b *cubes.CubeState) bool {
 // free. Quantizing a state already on the grid is then never repeated, so a
 // cube's quantized state cannot flicker between two codes (see snapped).
 type quantizer struct {
-	q     []replication.QuantizedCubeState
-	last  []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
-	valid []bool
+	// coarse is the precision the cached states were quantized at
+	// (Settings.Coarse): a change of precision requantizes every cube.
+	coarse bool
+	q      []replication.QuantizedCubeState
+	last   []cubes.CubeState // the cube's state when q was computed (after the snap, if any)
+	valid  []bool
 	// ranAt is the frame of the last runOnce (−1: none since the reset),
 	// applied whether it snapped the world.
 	ranAt   int
@@ -779,11 +820,11 @@ type quantizer struct {
 // runOnce is run, once per frame, and marks the cubes near the player: the
 // server's quantizer is shared by every client's instance (Clone), and the
 // first to send each tick runs it for all.
-func (z *quantizer) runOnce(w *cubes.World, apply bool) {
-	if z.ranAt == w.Frame() && z.applied == apply {
+func (z *quantizer) runOnce(w *cubes.World, apply, coarse bool) {
+	if z.ranAt == w.Frame() && z.applied == apply && z.coarse == coarse {
 		return
 	}
-	z.run(w, apply)
+	z.run(w, apply, coarse)
 	z.ranAt, z.applied = w.Frame(), apply
 	if len(z.q) == 0 {
 		return
@@ -819,14 +860,21 @@ func (z *quantizer) snapped(w *cubes.World, i int, q *replication.QuantizedCubeS
 	z.valid[i] = true
 }
 
-// run quantizes every cube of w into z.q, and snaps w to it when apply is set.
-func (z *quantizer) run(w *cubes.World, apply bool) {
+// run quantizes every cube of w into z.q at the precision coarse says, and
+// snaps w to it when apply is set.
+func (z *quantizer) run(w *cubes.World, apply, coarse bool) {
+	if coarse != z.coarse {
+		for i := range z.valid {
+			z.valid[i] = false
+		}
+		z.coarse = coarse
+	}
 	for i := range z.q {
 		c := w.Cube(i)
 		if z.valid[i] && sameState(&c, &z.last[i]) {
 			continue
 		}
-		z.q[i] = replication.QuantizeState(c.Position, c.Orientation, c.LinearVelocity, c.AngularVelocity)
+		z.q[i] = quantizeCube(&c, coarse)
 		z.valid[i] = true
 		z.last[i] = c
 		if !apply {
@@ -860,6 +908,7 @@ func (st *Strategy) Clone() strategy.Strategy {
 // (and, with "quantize both sides", snapped to the grid) and the inputs
 // read, once for every client's instance, before any of them sends.
 func (st *Strategy) PrepareSend(ctx strategy.Context) {
-	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize)
+	st.leftContacts.follow(ctx.EditLeft().Physics(), st.set.SoftContacts)
+	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize, st.set.Coarse)
 	st.snd.inputs.read(ctx)
 }

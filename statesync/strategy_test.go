@@ -71,8 +71,24 @@ func katamari(t testing.TB) *cubes.Script { return testutil.Katamari(t) }
 // stateSyncSession starts a session with state sync at build-up step `step`.
 func stateSyncSession(t testing.TB, lc link.Config, step int) (*game.Session, *Strategy) {
 	t.Helper()
+	return stateSyncSessionWith(t, DefaultConfig(), lc, step)
+}
+
+// catchUpSession is stateSyncSession whose right, switched on mid-run,
+// starts from the initial world and catches up (Config.JoinFromInitial):
+// for the tests that need something to correct.
+func catchUpSession(t testing.TB, lc link.Config, step int) (*game.Session, *Strategy) {
+	t.Helper()
+	c := DefaultConfig()
+	c.JoinFromInitial = true
+	return stateSyncSessionWith(t, c, lc, step)
+}
+
+// stateSyncSessionWith starts a session with state sync configured by c.
+func stateSyncSessionWith(t testing.TB, c Config, lc link.Config, step int) (*game.Session, *Strategy) {
+	t.Helper()
 	cfg := game.DefaultConfig()
-	st := New(DefaultConfig())
+	st := New(c)
 	cfg.Strategies = []strategy.Strategy{st}
 	cfg.Link = lc
 	s, err := game.New(cfg)
@@ -410,7 +426,7 @@ func TestStateSyncPerfectLinkError(t *testing.T) {
 			if off && !tc.syncOff {
 				continue
 			}
-			s, st := stateSyncSession(t, link.Config{}, 8)
+			s, st := catchUpSession(t, link.Config{}, 8)
 			res[k] = runError(t, s, tc.sc, func(f int) {
 				if f == tc.switch_ && f > 0 {
 					if err := s.SetStrategy(0); err != nil {
@@ -463,7 +479,7 @@ func TestStateSyncOutageSmoothing(t *testing.T) {
 		back                            int
 	}
 	run := func(sc *cubes.Script, mode replication.SmoothingMode) (r result) {
-		s, st := stateSyncSession(t, link.PresetIntercontinental.Config(), 8)
+		s, st := catchUpSession(t, link.PresetIntercontinental.Config(), 8)
 		st.SetSmoothing(mode)
 		r.back = -1
 		for f := 0; f < sc.Length; f++ {
@@ -807,6 +823,18 @@ func TestStateSyncControlsShowRealValues(t *testing.T) {
 		adapt.PlayoutKey: func(s Settings) string { return strategy.OnOff(s.AdaptiveJitter) },
 		diverge.Key:      func(s Settings) string { return s.Divergence.String() },
 		RelevanceKey:     func(s Settings) string { return strategy.OnOff(s.Relevance) },
+		ContactsKey: func(s Settings) string {
+			if s.SoftContacts {
+				return "the sync demo's softer (34 Hz, ζ 1.8, push-out 1 m/s)"
+			}
+			return "netcubes' (90 Hz, ζ 5.0, push-out 3 m/s)"
+		},
+		PrecisionKey: func(s Settings) string {
+			if !s.Compressed && !s.Quantize {
+				return precisionName(s.Coarse) + precisionIdle
+			}
+			return precisionName(s.Coarse)
+		},
 	}
 	if len(st.Controls()) != len(truth) {
 		t.Fatalf("%d controls, %d checked", len(st.Controls()), len(truth))

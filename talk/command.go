@@ -45,16 +45,17 @@ const (
 	OpPlay        // [pN] play NAME|FILE|off: a player's keys from a script
 	OpSeed        // seed N (setup)
 	OpBots        // bots LIST (setup)
+	OpGrid        // grid on|off: the server and up to four clients at once (0)
 	numOps
 )
 
 // opNames are the commands' words, by Op.
 var opNames = [numOps]string{"", "strategy", "submode", "key", "set", "preset", "link", "link chosen", "outage",
 	"checksum", "players", "show", "ghost", "tint", "offsets", "chart", "help", "caption", "pause", "slow",
-	"reset", "scene", "restart", "play", "seed", "bots"}
+	"reset", "scene", "restart", "play", "seed", "bots", "grid"}
 
 // commandList is the list of commands an unknown word is told about.
-const commandList = "strategy submode key set preset link outage checksum players show ghost tint offsets chart help caption pause slow reset scene restart play seed bots end"
+const commandList = "strategy submode key set preset link outage checksum players show ghost tint offsets chart help grid caption pause slow reset scene restart play seed bots end"
 
 func (op Op) String() string {
 	if op < numOps {
@@ -108,7 +109,7 @@ type Command struct {
 // change what is drawn or when, never what is simulated.
 func (c *Command) ChangesSession() bool {
 	switch c.Op {
-	case OpShow, OpGhost, OpTint, OpOffsets, OpChart, OpHelp, OpCaption, OpPause, OpSlow:
+	case OpShow, OpGhost, OpTint, OpOffsets, OpChart, OpHelp, OpGrid, OpCaption, OpPause, OpSlow:
 		return false
 	}
 	return true
@@ -169,7 +170,7 @@ func (c *Command) String() string {
 		default:
 			w(Seconds(c.N))
 		}
-	case OpChecksum, OpGhost, OpOffsets, OpHelp, OpSlow:
+	case OpChecksum, OpGhost, OpOffsets, OpHelp, OpGrid, OpSlow:
 		w(onOff(c.On))
 	case OpPlayers:
 		w(strconv.Itoa(c.N))
@@ -265,8 +266,8 @@ func parseCommand(ws []word, ctx *parseContext) (Command, error) {
 	case "outage":
 		c.Op = OpOutage
 		err = parseOutage(&c, args)
-	case "checksum", "ghost", "offsets", "help", "slow":
-		c.Op = map[string]Op{"checksum": OpChecksum, "ghost": OpGhost, "offsets": OpOffsets, "help": OpHelp, "slow": OpSlow}[head.s]
+	case "checksum", "ghost", "offsets", "help", "grid", "slow":
+		c.Op = map[string]Op{"checksum": OpChecksum, "ghost": OpGhost, "offsets": OpOffsets, "help": OpHelp, "grid": OpGrid, "slow": OpSlow}[head.s]
 		err = want(args, 1, head.s+" on or "+head.s+" off")
 		if err == nil {
 			c.On, err = parseOnOff(args[0].s)

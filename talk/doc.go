@@ -38,6 +38,7 @@
 //	55s slow on
 //	1:00 players 2
 //	1:00 show client 2
+//	1:02 grid on               # the server and up to four clients at once
 //	1:05 tint priority         # ghost, offsets, chart on|off|clear, help
 //	1:10 checksum on
 //	1:20 reset                 # the world over (F5); scene (Home); restart

@@ -82,6 +82,8 @@ func TestParseCommands(t *testing.T) {
 		{"10 offsets on", "10", "offsets on"},
 		{"10 chart clear", "10", "chart clear"},
 		{"10 help on", "10", "help on"},
+		{"10 grid on", "10", "grid on"},
+		{"10 grid off", "10", "grid off"},
 		{`25s caption "watch the right catch up"`, "1500", `caption "watch the right catch up"`},
 		{`25s caption 4s "one" 'two "quoted"'`, "1500", `caption 4s "one" 'two "quoted"'`},
 		{`25s caption "# not a comment" # a comment`, "1500", `caption "# not a comment"`},
@@ -180,7 +182,7 @@ p2 0:01-0:02 left
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"0-59 jump", `t.txt:1: unknown key "jump" (keys: left right up down blow katamari, or - for none)`},
-		{"60 jump", `t.txt:1: unknown command "jump" (commands: strategy submode key set preset link outage checksum players show ghost tint offsets chart help caption pause slow reset scene restart play seed bots end; or keys for a frame's input: left right up down blow katamari -)`},
+		{"60 jump", `t.txt:1: unknown command "jump" (commands: strategy submode key set preset link outage checksum players show ghost tint offsets chart help grid caption pause slow reset scene restart play seed bots end; or keys for a frame's input: left right up down blow katamari -)`},
 		{"12x preset terrible", `t.txt:1: bad time "12x": want frames (720), seconds (12s) or minutes:seconds (0:12)`},
 		{"1:75 preset lan", `t.txt:1: bad time "1:75": want frames (720), seconds (12s) or minutes:seconds (0:12)`},
 		{"-5 up", `t.txt:1: bad time "-5": want frames (720), seconds (12s) or minutes:seconds (0:12)`},

@@ -89,14 +89,16 @@ type Show struct {
 	Offsets bool
 	Help    bool
 	Chart   bool
+	Grid    bool
 }
 
 // showWords are the words of -show, in the order the usage lists them.
-var showWords = []string{"help", "priority", "updated", "offsets", "no-ghost", "chart"}
+var showWords = []string{"help", "priority", "updated", "offsets", "no-ghost", "chart", "grid"}
 
 // ParseShow reads a comma-separated -show list: help (the key list),
 // priority or updated (the T tints), offsets (E), no-ghost (G off), chart
-// (the comparison chart, F3).
+// (the comparison chart, F3), grid (the server and up to four clients at
+// once, 0).
 func ParseShow(list string) (Show, error) {
 	var sh Show
 	if list == "" {
@@ -116,6 +118,8 @@ func ParseShow(list string) (Show, error) {
 			sh.NoGhost = true
 		case "chart":
 			sh.Chart = true
+		case "grid":
+			sh.Grid = true
 		default:
 			return sh, UsageError(fmt.Sprintf("unknown -show item %q (items: %s)", w, strings.Join(showWords, ", ")))
 		}
@@ -140,6 +144,7 @@ type App struct {
 	overlays render.Overlays
 	help     bool
 	chart    bool
+	gridS    gridState // the grid view (grid.go)
 	compare  *viewmodel.Comparison
 	captions *game.Captions
 	kbps     *control.Series
@@ -162,12 +167,19 @@ type App struct {
 
 	note      string // transient message after a key ("level 9: delta position")
 	noteTicks int
-	timeline  []viewmodel.PacketRecord
 	lastBlow  bool
 
 	winW, winH int // the window's size at the last Layout
 	scaleSaid  bool
 	laidOut    laidOut // the size a shrunk HUD layout found (hud.go)
+
+	// The HUD of this tick (hudmodel.go), and the facts it was worded
+	// from (kept for their arrays).
+	facts viewmodel.Facts
+	hud   viewmodel.HUD
+	// The grid's strips, one per client of the page (empty: no grid).
+	strips    []viewmodel.Strip
+	gridFacts viewmodel.Facts
 }
 
 // NewApp creates the app and its first session.
@@ -194,7 +206,7 @@ func NewApp(o Options) (*App, error) {
 		Preset: o.Preset, Custom: o.Custom, Presets: o.Presets,
 		Settings: o.Settings, Track: o.Track,
 		View: control.View{NoGhost: o.Show.NoGhost, Tint: int(o.Show.Tint), Offsets: o.Show.Offsets,
-			Chart: o.Show.Chart, Help: o.Show.Help},
+			Chart: o.Show.Chart, Help: o.Show.Help, Grid: o.Show.Grid},
 		Unattended: o.Capture.On(),
 		Say:        func(s string) { a.say("%s", s) },
 	})
@@ -222,12 +234,15 @@ func (a *App) sync() {
 	a.sess = d.Session()
 	v := d.View()
 	a.overlays = render.Overlays{Ghost: !v.NoGhost, Tint: render.TintMode(v.Tint), ErrorOffsets: v.Offsets}
-	a.help, a.chart = v.Help, v.Chart
+	a.help, a.chart, a.gridS.on = v.Help, v.Chart, v.Grid
 	a.compare, a.captions, a.kbps = d.Compare(), d.Captions(), d.Kbps()
 	if g := d.Generation(); g != a.gen {
 		a.gen = g
 		a.resetViews()
+		a.gridS.sess = nil // the grid's views start over too
 	}
+	a.syncGrid()
+	a.buildHUD()
 }
 
 // resetViews starts both views' easing over on the session's views as
@@ -259,12 +274,18 @@ func (a *App) stepped(resim bool) {
 	a.snd.tick(s)
 	a.left.Tick(s.LeftView())
 	a.right.Tick(s.RightView())
+	a.tickGrid()
 	a.saveAsWeGo()
 }
 
 // setAntiAlias turns edge smoothing on or off for every drawing.
 func (a *App) setAntiAlias(on bool) {
 	a.left.AntiAlias, a.right.AntiAlias, a.mesh.antiAlias = on, on, on
+	for _, v := range a.gridS.views {
+		if v != nil {
+			v.AntiAlias = on
+		}
+	}
 }
 
 // Err returns the first error that stopped the app.
@@ -475,14 +496,34 @@ func (a *App) Draw(screen *ebiten.Image) {
 	screen.Fill(colBackdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)
+	var avoid image.Rectangle
 	lr, rr := a.viewRects(w, h, l.topH, l.botH)
-	if !lr.Empty() {
-		a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
+	if len(a.strips) > 0 {
+		// The grid: the server and the page's clients, each with its strip.
+		var cells []gridCell
+		lr, cells = a.drawGridViews(screen, l)
+		rr = image.Rectangle{}
+		for _, c := range cells {
+			rr = rr.Union(c.r) // the captions run across every view
+		}
+		avoid = a.drawHUD(screen, l, lr, rr)
+		a.drawGridHUD(screen, l, cells)
+		for _, c := range cells {
+			if c.r.Max.Y == rr.Max.Y {
+				// The note, above the bottom panel, keeps clear of the
+				// bottom row's strips.
+				avoid = avoid.Union(image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y))
+			}
+		}
+	} else {
+		if !lr.Empty() {
+			a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
+		}
+		if !rr.Empty() {
+			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+		}
+		avoid = a.drawHUD(screen, l, lr, rr)
 	}
-	if !rr.Empty() {
-		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
-	}
-	avoid := a.drawHUD(screen, l, lr, rr)
 	if a.chart {
 		a.drawChart(screen, l, chartRect(l, lr, rr))
 	}

@@ -100,10 +100,20 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyM), label: "M", help: "mute / unmute sound",
 			do: func(a *App) { a.say("%s", a.snd.toggleMute(probeAudio)) }},
 
-		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right",
-			do: func(a *App) { a.d.CycleClient(+1) }},
+		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right (in the grid: the next page of four)",
+			do: func(a *App) {
+				if !a.gridTab(+1) {
+					a.d.CycleClient(+1)
+				}
+			}},
 		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: withShift,
-			do: func(a *App) { a.d.CycleClient(-1) }},
+			do: func(a *App) {
+				if !a.gridTab(-1) {
+					a.d.CycleClient(-1)
+				}
+			}},
+		binding{group: "Players", keys: keys(ebiten.KeyDigit0), label: "0", help: "grid: the server and up to four clients at once, each with its figures (Tab pages past four)",
+			do: func(a *App) { a.toggleGrid() }},
 		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: noShift, label: "F4 / Shift+F4", help: "add / remove a player (bots drive players 2..8)",
 			do: func(a *App) { a.d.ChangePlayers(+1) }},
 		binding{group: "Players", keys: keys(ebiten.KeyF4), shift: withShift,
@@ -143,9 +153,6 @@ func onOff(b bool) string {
 
 // linkName names the shown client's link conditions.
 func (a *App) linkName() string { return a.d.LinkName(a.sess.Shown()) }
-
-// clientTitle describes client k: "client 2 · player 2 (push bot) · mobile".
-func (a *App) clientTitle(k int) string { return a.d.ClientTitle(k) }
 
 // describeLink writes the link's numbers compactly.
 func describeLink(c link.Config) string { return control.DescribeLink(c) }

@@ -182,7 +182,7 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 	m.gap = m.row * helpGroupGap
 	keyGap, colGap, pad := base*1.2, base*2, base*1.2
 	titleH := m.head * 1.4
-	bandTop, bandBot := l.topH, h-l.botH
+	bandTop, bandBot := l.topH, a.helpBottom(h, l)
 	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
 	var best helpPanel
 	var scale, contentW, contentH float64
@@ -206,9 +206,29 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 	if best.starts == nil || scale <= 0 {
 		return p, false
 	}
-	for k := range best.colX {
-		best.colX[k] *= scale
-		best.keyW[k] *= scale
+	// Text does not grow exactly in proportion to its size (glyphs snap
+	// to pixels): measure again at the size drawn, smaller still when the
+	// lines would run past the panel's edge (at 1080p the longest rows ran
+	// past it).
+	for range 12 {
+		sz := base * scale
+		kf, tf, hf := a.fonts.face(a.fonts.bold, sz), a.fonts.face(a.fonts.regular, sz), a.fonts.face(a.fonts.bold, sz*1.1)
+		colX, keyW, width := columnWidths(rows, best.starts, func(r helpRow, heading string) (float64, float64) {
+			hw := measure(r.Help, tf)
+			if heading != "" {
+				hw = math.Max(hw, measure(heading, hf))
+			}
+			return measure(r.Key, kf), hw
+		}, keyGap*scale, colGap*scale)
+		best.colX, best.keyW = colX, keyW
+		cw := width + 2*pad*scale
+		if cw <= availW {
+			contentW = cw / scale
+			break
+		}
+		// Small text narrows in steps of whole pixels per glyph, not in
+		// proportion: step down at least 2 %.
+		scale *= math.Min(0.98, availW/cw*0.995)
 	}
 	x0 := math.Floor((float64(w) - contentW*scale) / 2)
 	y0 := math.Floor(float64(bandTop) + (float64(bandBot-bandTop)-contentH*scale)/2)
@@ -216,6 +236,18 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 	best.size = base * scale
 	best.keyGap, best.colGap, best.pad, best.titleH = keyGap*scale, colGap*scale, pad*scale, titleH*scale
 	return best, true
+}
+
+// helpBottom is the bottom of the band the help may take: above the
+// bottom HUD, and above the transient note while one shows, so a key
+// pressed with the help open says what it did without covering its rows.
+func (a *App) helpBottom(h int, l hudLayout) int {
+	bot := h - l.botH
+	if a.noteTicks > 0 && len(l.noteLines) > 0 {
+		th := lineHeight(l.bold)*float64(len(l.noteLines)-1) + l.bold.Size
+		bot -= int(math.Ceil(th + l.pad*2.5))
+	}
+	return bot
 }
 
 // heading is the group heading drawn above row i when it starts column

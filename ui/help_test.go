@@ -146,3 +146,39 @@ func TestHelpKeepsTheActiveStrategysKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLinesInsideThePanel: every row's help ends inside the panel
+// drawn (at 1080p the longest rows ran past its edge: the widths were
+// scaled from another size), and with a note showing the panel ends above
+// the note (it covered the last rows).
+func TestHelpLinesInsideThePanel(t *testing.T) {
+	f, sess := newTestApp(t, "statesync")
+	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
+		for _, scale := range []float64{1, 1.5, 2} {
+			f.scale = scale
+			a := layoutApp(t, f, sess)
+			a.note, a.noteTicks = "drawing is slow here: smooth edges off (F9 turns them back on)", 60
+			w, h := sz[0], sz[1]
+			l := a.layout(w, h)
+			p, ok := a.helpLayout(w, h, l)
+			if !ok {
+				t.Fatalf("%dx%d scale %v: no help", w, h, scale)
+			}
+			txt := a.fonts.face(a.fonts.regular, p.size)
+			col := -1
+			for i, r := range p.rows {
+				if col+1 < len(p.starts) && i == p.starts[col+1] {
+					col++
+				}
+				end := float64(p.rect.Min.X) + p.pad + p.colX[col] + p.keyW[col] + p.keyGap + measure(r.Help, txt)
+				if end > float64(p.rect.Max.X)+0.5 {
+					t.Errorf("%dx%d scale %v: %q ends at %.0f, past the panel's %d", w, h, scale, r.Key, end, p.rect.Max.X)
+				}
+			}
+			if noteTop := a.helpBottom(h, l); p.rect.Max.Y > noteTop || noteTop >= h-l.botH {
+				t.Errorf("%dx%d scale %v: the panel ends at %d, the note's room starts at %d", w, h, scale, p.rect.Max.Y, noteTop)
+			}
+		}
+	}
+	f.scale = 1
+}

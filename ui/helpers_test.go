@@ -23,6 +23,7 @@ func layoutApp(t *testing.T, f *fonts, sess *game.Session) *App {
 		layoutApps[id] = a
 	}
 	a.fonts, a.sess, a.note, a.noteTicks = f, sess, "", 0
+	a.buildHUD()
 	return a
 }
 

@@ -17,7 +17,6 @@ import (
 	"netcubes/render"
 	"netcubes/render/scene"
 	"netcubes/strategy"
-	"netcubes/talk"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -30,7 +29,28 @@ import (
 
 // articleTargetKbps is the bandwidth goal of the snapshot compression
 // article, drawn as the budget line when a strategy has no budget of its own.
-const articleTargetKbps = 256
+const articleTargetKbps = viewmodel.ArticleTargetKbps
+
+// roleColours are the colours of the view model's roles.
+var roleColours = [...]color.Color{
+	viewmodel.RoleText:   colText,
+	viewmodel.RoleDim:    colDim,
+	viewmodel.RoleAccent: colAccent,
+	viewmodel.RoleGood:   colGood,
+	viewmodel.RoleBad:    colBad,
+}
+
+// roleColour is the colour of a role.
+func roleColour(r viewmodel.Role) color.Color { return roleColours[r] }
+
+// roleSpans are the view model's spans in their colours.
+func roleSpans(in []viewmodel.Span) []span {
+	out := make([]span, len(in))
+	for i, s := range in {
+		out[i] = span{s.Text, roleColour(s.Role)}
+	}
+	return out
+}
 
 var categoryColours = [wire.NumCategories]color.RGBA{
 	wire.CategoryHeader:      {0x9a, 0xa4, 0xb4, 0xff},
@@ -82,25 +102,31 @@ const hudMaxShare = 0.5
 // When even the compact layout does not fit, the body text is the largest
 // whole pixel size that does (halving the interval between a size that
 // fits and one that does not), so a larger scale never shows smaller text.
-// The size found is reused for the next frames while it still fits, and
-// searched again every layoutRecheck frames (the figures change, and a
-// larger size may fit again).
+//
+// The size found then holds for the whole run at this window size and
+// asked scale: it only ever shrinks further (a strategy with more lines,
+// a longer note), never grows back, so switching strategies does not
+// make the text jump (strategy 5 with four players at 720p shrank to ×1
+// while state sync showed ×2).
 func (a *App) layout(w, h int) hudLayout {
 	body := a.fonts.size(h)
-	if l := a.layoutAt(w, h, body, false); l.fits(h) {
-		return l
-	}
-	if l := a.layoutAt(w, h, body, true); l.fits(h) {
-		return l
-	}
 	lc := &a.laidOut
-	if lc.w == w && lc.h == h && lc.body == body && lc.uses < layoutRecheck {
-		lc.uses++
+	capped := lc.w == w && lc.h == h && lc.body == body
+	hi := body
+	if capped {
 		if l := a.layoutAt(w, h, lc.shown, true); l.fits(h) {
 			return l
 		}
+		hi = lc.shown
+	} else {
+		if l := a.layoutAt(w, h, body, false); l.fits(h) {
+			return l
+		}
+		if l := a.layoutAt(w, h, body, true); l.fits(h) {
+			return l
+		}
 	}
-	lo, hi := math.Max(6, math.Floor(body*0.3)), body
+	lo := math.Max(6, math.Floor(body*0.3))
 	best := a.layoutAt(w, h, lo, true)
 	for best.fits(h) && hi-lo > 1 {
 		mid := math.Floor((lo + hi) / 2)
@@ -114,14 +140,10 @@ func (a *App) layout(w, h int) hudLayout {
 	return best
 }
 
-// layoutRecheck is how many frames a shrunk layout's size is reused.
-const layoutRecheck = 30
-
 // laidOut remembers the size a shrunk layout found (App.layout).
 type laidOut struct {
 	w, h        int
 	body, shown float64 // the size asked and the size that fitted
-	uses        int
 }
 
 // fits reports whether the bars leave the views their share of h.
@@ -148,13 +170,11 @@ func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 		caption:   a.fonts.face(a.fonts.bold, math.Round(body*2)),
 		compact:   compact,
 	}
-	st := a.shownStrategy()
-	titleW := measure(describeEntry(a.sess.StrategyIndex(), st)+"   ", l.big)
-	parts := splitParts(st.Mode())
-	if al, ok := st.(strategy.Alarm); ok {
-		if l.alarm = al.Alarm(); l.alarm != "" {
-			parts = append(parts, l.alarm)
-		}
+	hud := &a.hud
+	titleW := measure(hud.Title+"   ", l.big)
+	parts := slices.Clone(hud.Mode)
+	if l.alarm = hud.Alarm; l.alarm != "" {
+		parts = append(parts, l.alarm)
 	}
 	l.modeLines = wrapParts(parts, " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
 	for _, ln := range l.modeLines {
@@ -175,13 +195,12 @@ func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (legend image.Rectangle) {
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
 	pad, bold, big, small, smallBold := l.pad, l.bold, l.big, l.small, l.smallBold
-	st := a.shownStrategy()
-	m := a.sess.Metrics()
+	hud := &a.hud
 
 	// Top bar: the strategy, its settings (wrapped, never cut), and a line
 	// of explanation with the status at its right.
 	x := pad
-	x += spans(dst, big, x, pad, span{describeEntry(a.sess.StrategyIndex(), st) + "   ", colText})
+	x += spans(dst, big, x, pad, span{hud.Title + "   ", colText})
 	my := pad + (big.Size-bold.Size)*0.8
 	for i, ln := range l.modeLines {
 		if i > 0 {
@@ -200,29 +219,22 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		label(dst, ln, bold, x, my, colAccent)
 	}
 	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
-	status := a.statusSpans()
+	status := roleSpans(hud.Status)
 	sw := 0.0
 	for _, s := range status {
 		ww, _ := text.Measure(s.s, small, 0)
 		sw += ww
 	}
 	spans(dst, small, float64(w)-pad-sw, explainY, status...)
-	label(dst, fit(st.Explain(), small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
+	label(dst, fit(hud.Explain, small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
 
 	// View labels.
-	viewLabel := func(r image.Rectangle, title, sub string, c color.Color) {
-		sub = fit(sub, smallBold, float64(r.Dx())-pad*4-measure(title+"  ", smallBold))
-		tw, _ := text.Measure(title+"  "+sub, smallBold, 0)
-		y := float64(r.Min.Y) + pad*0.5
-		panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
-		spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{title, c}, span{"  " + sub, colDim})
-	}
-	leftTitle, leftSub, rightTitle, rightSub := a.viewTitles(m)
 	if !lr.Empty() {
-		viewLabel(lr, leftTitle, leftSub, colText)
+		a.drawViewLabel(dst, l, lr, hud.Left)
 	}
-	if !rr.Empty() {
-		viewLabel(rr, rightTitle, rightSub, colText)
+	grid := len(a.strips) > 0 // rr is then the clients' cells, each labelled by the grid
+	if !rr.Empty() && !grid {
+		a.drawViewLabel(dst, l, rr, hud.Right)
 		legend = a.drawOverlayLegend(dst, rr, l)
 	}
 	// The caption of what just happened, large, across the top of the
@@ -233,7 +245,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		r image.Rectangle
 		m *viewmodel.View
 	}{{lr, a.sess.LeftView()}, {rr, a.sess.RightView()}} {
-		if v.r.Empty() {
+		if v.r.Empty() || grid && v.r == rr {
 			continue
 		}
 		if s, ok := offField(v.m); ok {
@@ -258,65 +270,16 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	return legend
 }
 
-// statusSpans are the top bar's status, right-aligned: a jump in time,
-// pause or slow motion, the script's position, the recording, the help key.
-func (a *App) statusSpans() []span {
-	var status []span
-	switch what, done, ok := a.d.Jump(); {
-	case ok:
-		status = append(status, span{fmt.Sprintf("%s · %.0f %%  ", what, 100*done), colAccent})
-	case a.d.Paused():
-		status = append(status, span{"PAUSED  ", colBad})
-	case a.d.Slow():
-		status = append(status, span{"SLOW ×¼  ", colAccent})
-	}
-	if name, at, length, on := a.d.TrackStatus(); on {
-		status = append(status, span{fmt.Sprintf("script %s %s/%s  ", name, talk.Clock(at), talk.Clock(length)), colDim})
-	}
-	if a.opts.RecordPath != "" {
-		status = append(status, span{"● REC  ", colBad})
-	}
-	// (A capture says nothing here: its frames are the clip, and the
-	// progress line on the terminal says it is capturing.)
-	status = append(status, span{"H help", colAccent})
-	return status
-}
-
-// viewTitles are the two views' labels: whose view it is and what it
-// shows, as the process, the strategy and the clients have it.
-func (a *App) viewTitles(m *viewmodel.Metrics) (leftTitle, leftSub, rightTitle, rightSub string) {
-	leftSub, rightSub = "the authoritative simulation you drive", "rebuilt only from packets"
-	switch hasLeft, hasRight := a.sess.Halves(); {
-	case !hasRight:
-		leftSub = "the authoritative simulation, this process; the right is another"
-	case !hasLeft:
-		rightSub = "rebuilt only from UDP datagrams; the left is another process"
-	}
-	if a.overlays.Ghost && m.Valid {
-		rightSub += " · green: the truth where it differs"
-	}
-	leftTitle, rightTitle = "LEFT", "RIGHT"
-	if rd, ok := a.sess.Strategy().(strategy.RightDriven); ok {
-		// The right owns the player: the strategy names the two sides.
-		leftTitle, leftSub, rightTitle, rightSub = rd.SideLabels()
-	}
-	if n := a.sess.NumClients(); n > 1 || a.sess.PlayersElsewhere() && a.sess.NumPlayers() > 1 {
-		// Several clients: the right is one client's screen; say whose.
-		k := a.sess.Shown()
-		id := a.sess.ClientID(k)
-		if rightTitle == "CLIENT" {
-			rightTitle = fmt.Sprintf("CLIENT %d", id+1) // the strategy's own name for the right
-		} else {
-			rightTitle += fmt.Sprintf(" · CLIENT %d", id+1)
-		}
-		rightSub = strings.TrimPrefix(a.clientTitle(k), fmt.Sprintf("client %d · ", id+1))
-		if n > 1 {
-			rightTitle += fmt.Sprintf(" of %d", n)
-			rightSub += " · Tab: next"
-			leftSub = fmt.Sprintf("the server: %d players, %d clients", a.sess.NumPlayers(), n)
-		}
-	}
-	return leftTitle, leftSub, rightTitle, rightSub
+// drawViewLabel draws a view's label at the top-left of r: its title and
+// what it shows, cut to the view's width (the player it names gets its
+// colour's swatch, as every label does).
+func (a *App) drawViewLabel(dst *ebiten.Image, l hudLayout, r image.Rectangle, v viewmodel.ViewLabel) {
+	pad, smallBold := l.pad, l.smallBold
+	sub := fit(v.Sub, smallBold, float64(r.Dx())-pad*4-measure(v.Title+"  ", smallBold))
+	tw := measure(v.Title+"  "+sub, smallBold)
+	y := float64(r.Min.Y) + pad*0.5
+	panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
+	spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{v.Title, colText}, span{"  " + sub, colDim})
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
@@ -550,10 +513,10 @@ func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]f
 		{dst: dst, x: x1 + pad*2, y: y0, w: x2 - x1 - pad*2},
 		{dst: dst, x: x2 + pad*2, y: y0, w: float64(w) - x2 - pad*3},
 	}
-	m := a.sess.Metrics()
-	a.networkColumn(&cols[0], l, m, bottom)
-	a.bandwidthColumn(&cols[1], l, m, bottom)
-	a.errorColumn(&cols[2], l, m)
+	hud := &a.hud
+	a.networkColumn(&cols[0], l, &hud.Net, bottom)
+	a.bandwidthColumn(&cols[1], l, &hud.Band, &a.facts.Metrics, bottom)
+	a.errorColumn(&cols[2], l, &hud.Err)
 	for i := range cols {
 		hs[i] = cols[i].y - y0
 		cut = append(cut, cols[i].cut...)
@@ -565,77 +528,62 @@ func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]f
 // networkColumn: the conditions (preset, what is real in two processes),
 // then the measured RTT and loss as key figures, the counters, and the
 // packet timeline.
-func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
-	lc := a.sess.Link()
-	if a.d.RestoredTicks() > 0 {
+func (a *App) networkColumn(c *colWriter, l hudLayout, n *viewmodel.Network, bottom float64) {
+	if n.Restored {
 		// Leaving a strategy that chose the link brought the presenter's
 		// back: say so where the link is named, for a moment.
-		c.line("link restored: "+a.linkName(), l.bold, colGood, false)
+		c.line("link restored: "+n.LinkName, l.bold, colGood, false)
 	} else {
 		lw := c.lineAt(0, "Network ", l.bold, colDim, false)
-		c.lineAt(lw, a.linkName(), l.bold, colAccent, false)
+		c.lineAt(lw, n.LinkName, l.bold, colAccent, false)
 		c.y += lineHeight(l.bold)
 	}
-	status, refused := a.netLines()
-	if status != "" {
+	if n.Status != "" {
 		// Two processes: what is real, and that the numbers below are
 		// simulated on top of it.
 		// Wrapped, not cut: a refusal says what to do at its end.
-		for _, s := range wrapWords(status, l.small, c.w) {
+		for _, s := range wrapWords(n.Status, l.small, c.w) {
 			c.line(s, l.small, colAccent, false)
 		}
 		c.line("simulated on top:", l.small, colDim, false)
 	}
 	// The numbers of a busy preset are long: drop to the small face rather
 	// than run into the next column.
-	// Each direction on its own line when they differ (an asymmetric
-	// path: a phone's slow, lossy uplink).
-	descs := []string{describeLink(lc)}
-	if pair := a.sess.Links(); !pair.IsSymmetric() {
-		descs = []string{"down " + describeLink(pair.Down), "up " + describeLink(pair.Up)}
-	}
-	if l.compact {
-		descs = nil
-	}
-	for _, desc := range descs {
-		face := l.reg
-		if measure(desc, l.reg) > c.w {
-			face = l.small
+	if !l.compact {
+		for _, desc := range n.Descs {
+			face := l.reg
+			if measure(desc, l.reg) > c.w {
+				face = l.small
+			}
+			c.line(desc, face, colText, false)
 		}
-		c.line(desc, face, colText, false)
 	}
-	hasLeft, hasRight := a.sess.Halves()
-	rtt, why, tail := viewmodel.DescribeRTT(m, lc, hasLeft && hasRight)
-	loss, lossNote, lossTail := viewmodel.DescribeLoss(m, lc)
-	c.figures("", []string{rtt, loss}, l.fig, colText)
+	c.figures("", []string{n.RTT, n.Loss}, l.fig, colText)
+	tail, lossTail := n.RTTTail, n.LossTail
 	if l.compact {
 		// The lessons stay; their explanations go.
 		tail, lossTail = "", ""
 	}
-	if why != "" {
-		c.lesson(why, tail, l.small, colDim)
+	if n.RTTWhy != "" {
+		c.lesson(n.RTTWhy, tail, l.small, colDim)
 	}
-	if lossNote != "" {
-		c.lesson(lossNote, lossTail, l.small, colDim)
+	if n.LossNote != "" {
+		c.lesson(n.LossNote, lossTail, l.small, colDim)
 	}
 	if !l.compact {
-		packets := fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
-		if !hasLeft {
-			packets = fmt.Sprintf("packets received %d", m.PacketsReceived)
+		c.line(n.Packets, l.small, colDim, false)
+	}
+	if n.Corrupt.Text != "" {
+		c.line(n.Corrupt.Text, l.small, roleColour(n.Corrupt.Role), false)
+	}
+	if n.Alarm.Text != "" {
+		face := l.small
+		if n.Outage {
+			face = l.bold
 		}
-		c.line(packets, l.small, colDim, false)
+		c.line(n.Alarm.Text, face, roleColour(n.Alarm.Role), false)
 	}
-	if m.Corrupted > 0 || a.sess.Checksum() {
-		c.line(corruptLine(m, a.sess.Checksum()), l.small, corruptColour(m), false)
-	}
-	switch {
-	case a.sess.InOutage():
-		c.line("OUTAGE: all packets lost", l.bold, colBad, false)
-	case refused != "":
-		c.line(refused, l.small, colBad, false)
-	case m.Rejected > 0:
-		c.line(viewmodel.Plural(int(m.Rejected), "packet")+" rejected by the decoder", l.small, colBad, false)
-	}
+	moreLines(c, l, n.More)
 	// The packets crossing the link, in what the column has left (at
 	// least three lines; two in the compact layout).
 	lines := 3.0
@@ -653,67 +601,39 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bot
 
 // bandwidthColumn: kbit/s as the key figure, the strategy's own figures,
 // the last 10 s against the budget and where the last second's bits went.
-func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, bottom float64) {
-	st := a.shownStrategy()
+func (a *App) bandwidthColumn(c *colWriter, l hudLayout, b *viewmodel.Bandwidth, m *viewmodel.Metrics, bottom float64) {
 	small := l.small
-	budget, budgetName := float64(articleTargetKbps), "target"
-	if b, ok := st.(strategy.Budgeted); ok {
-		var on bool
-		budget, on = b.BudgetKbps()
-		budgetName = "budget"
-		if !on {
-			budgetName = "budget (not kept)"
-		}
-	}
-	kc := colGood
-	if m.SentKbps > budget*1.02 {
-		kc = colBad
-	}
-	verb, facts := "sent", strategyFacts(st)
-	if hasLeft, _ := a.sess.Halves(); !hasLeft {
-		// A right process receives; the sender's figures are the left's,
-		// which its control datagrams carry.
-		verb, facts = "received", a.sess.Remote().Facts
-		if facts != "" {
-			facts = "left: " + facts
-		}
-		if rf, ok := st.(strategy.RightFacts); ok {
-			facts = rf.RightFacts()
-		}
-	}
-	wk := c.lineAt(0, formatKbps(m.SentKbps), l.fig, kc, true)
-	trailer := fmt.Sprintf("%s with headers · %s %s", verb, budgetName, formatKbps(budget))
-	if measure("  "+trailer, small) <= c.w-wk {
+	wk := c.lineAt(0, b.Kbps, l.fig, roleColour(b.KbpsRole), true)
+	if measure("  "+b.Trailer, small) <= c.w-wk {
 		y := c.y
 		c.y += l.fig.Size - small.Size
-		c.lineAt(wk, "  "+trailer, small, colDim, false)
+		c.lineAt(wk, "  "+b.Trailer, small, colDim, false)
 		c.y = y + lineHeight(l.fig)
 	} else {
 		c.y += lineHeight(l.fig)
 		if !l.compact {
-			c.line(trailer, small, colDim, false)
+			c.line(b.Trailer, small, colDim, false)
 		}
 	}
-	if m.Clients > 1 && !l.compact {
-		c.line(fmt.Sprintf("client %d's link · the server sends %s to %d clients", a.sess.Shown()+1,
-			formatKbps(m.ServerSentKbps), m.Clients), small, colDim, false)
+	if b.Clients != "" && !l.compact {
+		c.line(b.Clients, small, colDim, false)
 	}
-	if kf, ok := st.(strategy.KeyFigures); ok {
-		if lead, parts := kf.KeyFigures(); len(parts) > 0 {
-			c.figuresLed(lead+" ", small, parts, l.fig, colText)
-		}
+	if len(b.KeyParts) > 0 {
+		c.figuresLed(b.KeyLead+" ", small, b.KeyParts, l.fig, colText)
 	}
-	if facts != "" {
+	if len(b.Facts) > 0 {
 		// The strategy's own figures carry its lesson (the cubes state
 		// sync never sends, lockstep's stall time): every part is kept,
 		// wrapped between parts.
-		c.figures("", splitParts(facts), small, colText)
+		c.figures("", b.Facts, small, colText)
 	}
+	moreLines(c, l, b.More)
 	// Graph of the last 10 s (its labels on a line of their own above it,
 	// so the line never runs through them), then the bits bar and its
 	// legend (every category present, on as many lines as the widest
 	// case needs, so the panel does not jump): they take what the column
 	// has left, and at least three lines for the graph.
+	budget := b.Budget
 	barH := math.Round(small.Size * 1.1)
 	legendH := math.Round(lineHeight(small) * float64(legendLines(&m.SecondBits, small, c.w)))
 	labelH := lineHeight(small)
@@ -738,87 +658,65 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics, b
 	c.y = bottom
 }
 
-// lagLine says how far in the past the right shows the left: the other
-// half of an error measured at the frame the right shows (a right a
-// quarter-second behind can read 0.0 cm).
-func lagLine(ms float64) (lead, figure string) {
-	if ms < 0.5 {
-		return "shows the left as it is ", "now"
-	}
-	return "shows the left as it was ", fmt.Sprintf("%.0f ms ago", ms)
-}
-
 // errorColumn: the error against the truth as the key figures (wrapped
 // between RMS, max and angle, never cut), how far in the past the right
 // shows the left and the error against the left now (key figures too:
 // the lag is half of the truth). The column is measured as if the figures
 // were there, so the panel does not jump when they appear. (The packet
 // timeline is the network column's: the error's figures need the room.)
-func (a *App) errorColumn(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+func (a *App) errorColumn(c *colWriter, l hudLayout, e *viewmodel.ErrorFigures) {
 	y0 := c.y
-	a.errorFigures(c, l, m)
-	if c.dst == nil && !m.Valid {
+	errorFigures(c, l, e)
+	moreLines(c, l, e.More)
+	if c.dst == nil && e.State == viewmodel.ErrorWaiting {
 		// Reserve the place the figures will take.
 		probe := colWriter{x: c.x, y: y0, w: c.w}
-		a.errorFigures(&probe, l, &viewmodel.Metrics{Valid: true, HasNow: true, DelayMs: 100})
+		pe := viewmodel.BuildError(&viewmodel.Metrics{Valid: true, HasNow: true, DelayMs: 100}, true, true)
+		errorFigures(&probe, l, &pe)
 		c.y = math.Max(c.y, probe.y)
 		c.cut = append(c.cut, probe.cut...)
 	}
 }
 
+// moreLines writes a column's further lines, small, each cut to the
+// column's width.
+func moreLines(c *colWriter, l hudLayout, more []viewmodel.Span) {
+	for _, s := range more {
+		c.line(s.Text, l.small, roleColour(s.Role), false)
+	}
+}
+
 // errorFigures writes the error column's figures (errorColumn).
-func (a *App) errorFigures(c *colWriter, l hudLayout, m *viewmodel.Metrics) {
+func errorFigures(c *colWriter, l hudLayout, e *viewmodel.ErrorFigures) {
 	small := l.small
-	switch {
-	case m.Valid && m.ErrorMeasured():
-		ec := colGood
-		if m.PosMaxCm > 10 {
-			ec = colBad
-		} else if m.PosMaxCm > 2 {
-			ec = colAccent
-		}
-		c.figures("Error ", []string{fmt.Sprintf("%.1f cm RMS", m.PosRMSCm), fmt.Sprintf("%.1f cm max", m.PosMaxCm), fmt.Sprintf("%.1f°", m.OrientMaxDeg)}, l.fig, ec)
-		if m.ErrorOf != "" {
-			c.lesson(m.ErrorOf, "", small, colDim)
+	switch e.State {
+	case viewmodel.ErrorShown:
+		c.figures("Error ", e.Parts, l.fig, roleColour(e.Role))
+		if e.Of != "" {
+			c.lesson(e.Of, "", small, colDim)
 			return
 		}
 		// The lag, the other half of the truth, as large as the error:
 		// the words small, the figure large.
-		lead, ago := lagLine(m.DelayMs)
-		lc := colText
-		if m.DelayMs >= 100 {
-			lc = colAccent
-		}
-		c.figuresLed(lead, l.bold, []string{ago}, l.fig, lc)
-		if m.HasNow {
-			// What the lag costs: the right against the left as it is.
-			nc := colGood
-			if m.NowMaxCm > 10 {
-				nc = colBad
-			} else if m.NowMaxCm > 2 {
-				nc = colAccent
-			}
+		c.figuresLed(e.LagLead, l.bold, []string{e.Lag}, l.fig, roleColour(e.LagRole))
+		if len(e.NowParts) > 0 {
 			// The RMS is the lesson; the max follows when it fits on the
 			// line (a second line of it would squeeze the views).
 			lead := "vs. the left now "
-			parts := []string{fmt.Sprintf("%.1f cm RMS", m.NowRMSCm)}
-			if mx := fmt.Sprintf("%.1f cm max", m.NowMaxCm); measure(lead, l.bold)+measure(parts[0]+" · "+mx, l.fig) <= c.w {
-				parts = append(parts, mx)
+			parts := e.NowParts[:1]
+			if len(e.NowParts) > 1 && measure(lead, l.bold)+measure(e.NowParts[0]+" · "+e.NowParts[1], l.fig) <= c.w {
+				parts = e.NowParts[:2]
 			}
-			c.figuresLed(lead, l.bold, parts, l.fig, nc)
+			c.figuresLed(lead, l.bold, parts, l.fig, roleColour(e.NowRole))
 		}
-		if hasLeft, _ := a.sess.Halves(); !hasLeft && !l.compact {
-			c.line("vs. the left's diagnostics (2 mm grid, outside the bandwidth)", small, colDim, false)
+		if e.Note != "" && !l.compact {
+			c.line(e.Note, small, colDim, false)
 		}
-	case m.Valid:
-		c.figures("Error ", []string{"measuring…"}, l.fig, colDim)
-		c.lesson(m.ErrorOf, "", small, colDim)
+	case viewmodel.ErrorMeasuring:
+		c.figures("Error ", e.Parts, l.fig, colDim)
+		c.lesson(e.Of, "", small, colDim)
 	default:
-		key, tail := "Error: waiting for the right", "to show something"
-		if _, hasRight := a.sess.Halves(); !hasRight {
-			key, tail = "Error: measured on the right", "(its own process)"
-		}
-		c.lesson(key, tail, l.bold, colDim)
+		c.lesson(e.Waiting, e.WaitingTail, l.bold, colDim)
 	}
 }
 
@@ -918,8 +816,8 @@ const timelineSpan = 2 * wire.TicksPerSecond
 // still in flight, red lost, orange dropped by an outage or a full queue;
 // a blue mark on the left lane means the left has its ack.
 func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoTextFace) {
-	a.timeline = a.sess.Timeline(a.timeline[:0])
-	now := a.sess.Frame()
+	hud := &a.hud
+	now := hud.Frame
 	lw, _ := text.Measure("right ", small, 0)
 	x0 := float32(float64(r.Min.X) + lw)
 	x1 := float32(r.Max.X)
@@ -935,7 +833,7 @@ func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoT
 	me.Line(scene.Point{X: x0, Y: yTop}, scene.Point{X: x1, Y: yTop}, 1, lane)
 	me.Line(scene.Point{X: x0, Y: yBot}, scene.Point{X: x1, Y: yBot}, 1, lane)
 	mid := (yTop + yBot) / 2
-	for _, p := range a.timeline {
+	for _, p := range hud.Timeline {
 		if now-p.Sent > timelineSpan {
 			continue
 		}
@@ -972,17 +870,14 @@ func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoT
 // every input was in hand, orange where it simulated on predicted ones
 // (what a rollback may still change).
 func (a *App) drawFrameLane(y, x0 float32, xAt func(float64) float32) {
-	fl, ok := a.shownStrategy().(strategy.FrameLane)
-	if !ok {
+	hud := &a.hud
+	if !hud.HasLane {
 		return
 	}
-	final, present, ok := fl.FrameLane()
-	if !ok {
-		return
-	}
+	final, present := hud.LaneFinal, hud.LanePresent
 	me := &a.mesh.mesh
 	y += 4
-	from := float64(a.sess.Frame() - timelineSpan)
+	from := float64(hud.Frame - timelineSpan)
 	clampX := func(f float64) float32 { return max(x0, xAt(f)) }
 	if float64(final) > from {
 		me.Line(scene.Point{X: clampX(from), Y: y}, scene.Point{X: clampX(float64(final)), Y: y}, 3, rgba(colGood))
@@ -993,7 +888,9 @@ func (a *App) drawFrameLane(y, x0 float32, xAt func(float64) float32) {
 }
 
 // measure is the width of s in face.
-func measure(s string, face text.Face) float64 { return texts.width(s, face) }
+func measure(s string, face text.Face) float64 {
+	return texts.width(s, face) + float64(playerMentions(s))*swatchSize(face)
+}
 
 // fit shortens s with an ellipsis until it is at most width wide.
 func fit(s string, face text.Face, width float64) string {
@@ -1047,33 +944,6 @@ func helpGroups() []helpGroup {
 		gs[len(gs)-1].rows = append(gs[len(gs)-1].rows, k)
 	}
 	return gs
-}
-
-// shownStrategy is the shown client's instance of the active strategy:
-// its settings are the presenter's, its figures (stalls, desyncs, budget)
-// its own.
-func (a *App) shownStrategy() strategy.Strategy { return a.sess.ClientStrategy(a.sess.Shown()) }
-
-// corruptLine says what became of the packets the link damaged: the
-// lesson of the checksum is in its last figure, the damaged packets taken
-// as valid.
-func corruptLine(m *viewmodel.Metrics, checksum bool) string {
-	if m.Corrupted == 0 {
-		return "checksum on: a damaged packet is dropped"
-	}
-	s := fmt.Sprintf("damaged %d: ", m.Corrupted)
-	if checksum || m.CorruptDropped > 0 {
-		s += fmt.Sprintf("%d dropped by the checksum · ", m.CorruptDropped)
-	}
-	return s + fmt.Sprintf("%d refused · %d taken as valid", m.CorruptRefused, m.CorruptAccepted)
-}
-
-// corruptColour is red once a damaged packet was taken as valid.
-func corruptColour(m *viewmodel.Metrics) color.Color {
-	if m.CorruptAccepted > 0 {
-		return colBad
-	}
-	return colDim
 }
 
 // drawNote draws the transient note above the bottom panel, wrapped

@@ -113,8 +113,15 @@ func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []s
 			c.y = y
 			dx = lw
 		}
-		c.lineAt(dx, ln, face, col, true)
-		c.y += lineHeight(face)
+		// A single part wider than the column (a long fact, a player's
+		// swatch before it) wraps between its words rather than be cut.
+		for j, sub := range wrapParts(strings.Fields(ln), " ", face, c.w-dx, c.w) {
+			if j > 0 {
+				dx = 0
+			}
+			c.lineAt(dx, sub, face, col, true)
+			c.y += lineHeight(face)
+		}
 	}
 }
 

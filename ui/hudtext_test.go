@@ -46,7 +46,7 @@ func checkStageLayout(t *testing.T, f *fonts, sess *game.Session, what, note str
 			col := func(k int) string { return strings.Join(texts[k], " ") }
 			m := sess.Metrics()
 			var lessons []string
-			if facts := strategyFacts(a.shownStrategy()); facts != "" {
+			if facts := strategyFacts(sess.ClientStrategy(sess.Shown())); facts != "" {
 				for _, part := range splitParts(facts) {
 					lessons = append(lessons, "1|"+part)
 				}
@@ -72,7 +72,7 @@ func checkStageLayout(t *testing.T, f *fonts, sess *game.Session, what, note str
 				}
 			}
 			modes := strings.Join(l.modeLines, " · ")
-			for _, part := range splitParts(a.shownStrategy().Mode()) {
+			for _, part := range splitParts(sess.ClientStrategy(sess.Shown()).Mode()) {
 				if !strings.Contains(modes, part) {
 					t.Errorf("%s, %dx%d scale %v: setting %q is not whole in %q", what, w, h, scale, part, l.modeLines)
 				}

@@ -126,6 +126,7 @@ func TestDesyncAlarmIsRed(t *testing.T) {
 		a.sess.Step(sc.InputAt(f))
 	}
 	_ = sc
+	a.buildHUD() // the HUD of the tick the session is at
 	ls := a.sess.Strategy().(*lockstep.Strategy)
 	if ls.Stats().Desync < 0 {
 		t.Fatal("no desync in mode 2")

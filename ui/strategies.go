@@ -11,7 +11,6 @@ package ui
 
 import (
 	"flag"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -190,10 +189,4 @@ func strategyFacts(st strategy.Strategy) string {
 		return f.Facts()
 	}
 	return ""
-}
-
-// describeEntry is how the HUD's title names entry i: "2  Snapshot
-// compression".
-func describeEntry(i int, st strategy.Strategy) string {
-	return fmt.Sprintf("%d  %s", i+1, st.Name())
 }

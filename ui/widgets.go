@@ -21,15 +21,20 @@ func panel(dst *ebiten.Image, r image.Rectangle) {
 	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colPanel, false)
 }
 
-// label draws s with its top-left at (x, y) and returns its width.
+// label draws s with its top-left at (x, y) and returns its width. A
+// player named in s ("waiting for player 3") gets its colour's swatch
+// before the name (hudlegend.go).
 func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) float64 {
+	if at, _ := nextPlayer(s, 0); at >= 0 {
+		return labelWithSwatches(dst, s, face, x, y, c)
+	}
 	texts.draw(dst, s, face, x, y, c)
 	return texts.width(s, face)
 }
 
 // labelRight draws s with its top-right at (x, y).
 func labelRight(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) {
-	label(dst, s, face, x-texts.width(s, face), y, c)
+	label(dst, s, face, x-measure(s, face), y, c)
 }
 
 // span is a run of text in one colour, for lines that mix values and labels.

@@ -11,6 +11,12 @@
 //   - metrics.go: Metrics, the honest numbers of one tick (bandwidth both
 //     ways, RTT, loss, the error against the truth), and PacketRecord, one
 //     packet of the HUD's timeline.
+//   - hud.go: HUD, the HUD of one tick as one value: BuildHUD words a
+//     client's Facts (from the session) and the app's AppFacts into every
+//     line the HUD shows, its colours as roles; the app lays it out.
+//   - strip.go: Strip, one client's compact figures under its view in
+//     the grid (link, RTT, loss, error, how far in the past), worded from
+//     the same facts.
 //   - words.go: Plural, counts written the way they are read ("1 tick").
 //   - compare.go: Comparison, the app's comparison chart as data: one
 //     point per strategy, setting and link the presenter showed, the

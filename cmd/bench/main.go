@@ -40,7 +40,8 @@ import (
 )
 
 // sections are the tables of every strategy in the catalog, in menu order,
-// each name once, then the bench's own "worlds per tick" (worlds.go).
+// each name once, then the bench's own "worlds per tick" (worlds.go) and
+// "joining mid-session" (join.go).
 func sections() []strategy.BenchSection {
 	var out []strategy.BenchSection
 	seen := map[string]bool{}
@@ -56,7 +57,7 @@ func sections() []strategy.BenchSection {
 			}
 		}
 	}
-	return append(out, worldsSection())
+	return append(out, worldsSection(), joinSection())
 }
 
 // bench holds the options and the outputs shared by every section.

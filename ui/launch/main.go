@@ -138,7 +138,7 @@ func defineFlags(fs *flag.FlagSet, o *options) *flags {
 	fs.IntVar(&o.height, "height", defaultHeight, "window height in pixels")
 	fs.BoolVar(&o.ui.NoAudio, "mute", false, "start muted: the sound device is not opened until M unmutes")
 	fs.Float64Var(&o.ui.TextScale, "text-scale", 1, "HUD text size factor (0.6 to 2)")
-	f.show = fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost, chart")
+	f.show = fs.String("show", "", "start with overlays on: a comma-separated list of help, priority, updated, offsets, no-ghost, chart, grid")
 	f.antiAlias = fs.Bool("antialias", true, "smooth edges; -antialias=false is far cheaper on software OpenGL (virtual displays)")
 	f.strategyFlags = ui.StrategyFlags(fs, f.list)
 	f.players = playersFlags(fs)

@@ -33,35 +33,41 @@ import (
 type docPicture struct {
 	file string   // docs/…
 	args []string // the flags after `go run .`
+	page string   // the page that shows it: README.md or docs/….md
 	line int
 }
 
 var (
-	docImage   = regexp.MustCompile(`!\[[^\]]*\]\((docs/[^)]+\.(?:png|gif))\)`)
+	docImage   = regexp.MustCompile(`!\[[^\]]*\]\(([^)]+\.(?:png|gif))\)`)
 	docCommand = regexp.MustCompile("`go run \\. ([^`]*-(?:screenshot|video) (docs/[^` ]+))`")
 )
 
-// readmePictures returns the README's app-made pictures with their
-// commands, and the pictures it shows that no command makes.
-func readmePictures(t *testing.T) (pics []docPicture, orphans []string) {
+// docPages are the pages a user reads: the README and the pages under
+// docs/ it links to (not the design notes under docs/design/).
+func docPages(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("README.md")
+	pages, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	return append([]string{"README.md"}, pages...)
+}
+
+// readmePictures returns the app-made pictures of the README and its
+// pages with their commands, and the pictures shown that no command makes.
+func readmePictures(t *testing.T) (pics []docPicture, orphans []string) {
+	t.Helper()
 	made := map[string]bool{}
 	var shown []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		for _, m := range docCommand.FindAllStringSubmatch(sc.Text(), -1) {
-			pics = append(pics, docPicture{file: m[2], args: strings.Fields(m[1]), line: n})
-			made[m[2]] = true
+	for _, page := range docPages(t) {
+		p, s := pagePictures(t, page)
+		for _, pic := range p {
+			if !made[pic.file] { // a picture shown twice is remade once
+				pics = append(pics, pic)
+			}
+			made[pic.file] = true
 		}
-		for _, m := range docImage.FindAllStringSubmatch(sc.Text(), -1) {
-			shown = append(shown, m[1])
-		}
+		shown = append(shown, s...)
 	}
 	for _, s := range shown {
 		if !made[s] && !strings.HasPrefix(s, "docs/bench/") {
@@ -71,11 +77,38 @@ func readmePictures(t *testing.T) (pics []docPicture, orphans []string) {
 	return pics, orphans
 }
 
+// pagePictures reads one page: the pictures its commands make, and the
+// pictures under docs/ it shows (as paths from the repository's root).
+func pagePictures(t *testing.T, page string) (pics []docPicture, shown []string) {
+	t.Helper()
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		for _, m := range docCommand.FindAllStringSubmatch(sc.Text(), -1) {
+			pics = append(pics, docPicture{file: m[2], args: strings.Fields(m[1]), page: page, line: n})
+		}
+		for _, m := range docImage.FindAllStringSubmatch(sc.Text(), -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			if p := filepath.ToSlash(filepath.Join(filepath.Dir(page), m[1])); strings.HasPrefix(p, "docs/") {
+				shown = append(shown, p)
+			}
+		}
+	}
+	return pics, shown
+}
+
 func TestReadmePictures(t *testing.T) {
 	t.Chdir("../..") // the repository's root: the README and its pictures
 	pics, orphans := readmePictures(t)
 	for _, o := range orphans {
-		t.Errorf("README shows %s, but no `go run . … -screenshot %s` beside it says how it is made", o, o)
+		t.Errorf("the README or a page under docs/ shows %s, but no `go run . … -screenshot %s` beside it says how it is made", o, o)
 	}
 	if len(pics) < 8 {
 		t.Fatalf("found %d picture commands in the README, want the 9 pictures", len(pics))
@@ -85,7 +118,7 @@ func TestReadmePictures(t *testing.T) {
 			t.Run(filepath.Base(p.file), func(t *testing.T) {
 				t.Parallel()
 				if out, err := runApp(t, nil, p.args...); err != nil {
-					t.Fatalf("README line %d: %v\n%s", p.line, err, out)
+					t.Fatalf("%s line %d: %v\n%s", p.page, p.line, err, out)
 				}
 				t.Logf("made %s", p.file)
 			})
@@ -117,14 +150,14 @@ func checkPicture(t *testing.T, p docPicture) {
 	args = withFlag(args, "-antialias", "")
 	args = append(args, "-antialias=false")
 	if out, err := runApp(t, nil, args...); err != nil {
-		t.Fatalf("README line %d: %v\n%s", p.line, err, out)
+		t.Fatalf("%s line %d: %v\n%s", p.page, p.line, err, out)
 	}
 	remade := loadPNG(t, small)
 	msg, counts := compareHUD(committed, remade)
 	t.Logf("%s: blocks that differ: %s", p.file, counts)
 	if msg != "" {
-		t.Errorf("%s (README line %d) no longer shows what the app draws: %s; remake it with make docs",
-			p.file, p.line, msg)
+		t.Errorf("%s (%s line %d) no longer shows what the app draws: %s; remake it with make docs",
+			p.file, p.page, p.line, msg)
 	}
 }
 

@@ -76,13 +76,21 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 	}
 }
 
-// TestReadmeIsValidMarkdown parses the README as GitHub renders it: no
-// table swallows the line after it (a bold pseudo-heading without a blank
-// line before it becomes a table row), and every picture and relative link
-// points to a file in the repository.
+// TestReadmeIsValidMarkdown parses the README and the pages under docs/
+// as GitHub renders them: no table swallows the line after it (a bold
+// pseudo-heading without a blank line before it becomes a table row), and
+// every picture and relative link points to a file in the repository.
 func TestReadmeIsValidMarkdown(t *testing.T) {
 	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
-	src, err := os.ReadFile("README.md")
+	for _, page := range docPages(t) {
+		checkMarkdown(t, page)
+	}
+}
+
+// checkMarkdown checks one page's tables and links.
+func checkMarkdown(t *testing.T, page string) {
+	t.Helper()
+	src, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +104,13 @@ func TestReadmeIsValidMarkdown(t *testing.T) {
 		case *extast.TableCell:
 			if n.FirstChild() != nil {
 				if _, bold := n.FirstChild().(*ast.Emphasis); bold && n.Parent().ChildCount() > 1 && n.NextSibling() != nil && n.NextSibling().ChildCount() == 0 {
-					t.Errorf("a table swallowed the line %q (a blank line is missing before it)", cellText(n, src))
+					t.Errorf("%s: a table swallowed the line %q (a blank line is missing before it)", page, cellText(n, src))
 				}
 			}
 		case *ast.Image:
-			checkTarget(t, string(n.Destination))
+			checkTarget(t, page, string(n.Destination))
 		case *ast.Link:
-			checkTarget(t, string(n.Destination))
+			checkTarget(t, page, string(n.Destination))
 		}
 		return ast.WalkContinue, nil
 	})
@@ -111,15 +119,15 @@ func TestReadmeIsValidMarkdown(t *testing.T) {
 	}
 }
 
-// checkTarget fails t when a relative link names no file.
-func checkTarget(t *testing.T, dest string) {
+// checkTarget fails t when a relative link of page names no file.
+func checkTarget(t *testing.T, page, dest string) {
 	t.Helper()
 	if dest == "" || strings.Contains(dest, "://") || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "mailto:") {
 		return
 	}
 	path, _, _ := strings.Cut(dest, "#")
-	if _, err := os.Stat(filepath.FromSlash(path)); err != nil {
-		t.Errorf("README links to %s, which does not exist", dest)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(page), filepath.FromSlash(path))); err != nil {
+		t.Errorf("%s links to %s, which does not exist", page, dest)
 	}
 }
 
@@ -136,26 +144,28 @@ func cellText(n ast.Node, src []byte) string {
 	return b.String()
 }
 
-// TestReadmeTrackExampleParses: the talk example the README shows is a
-// track the app plays (each code block that sets a session up and has a
-// timeline).
+// TestReadmeTrackExampleParses: every talk example the README and its
+// pages show is a track the app plays (each code block that sets a session
+// up and has a timeline).
 func TestReadmeTrackExampleParses(t *testing.T) {
 	t.Chdir("../..") // the repository's root: the README, the Makefile, the packages
-	src, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := strings.Split(string(src), "```")
 	found := 0
-	for k := 1; k < len(blocks); k += 2 {
-		b := blocks[k]
-		if !strings.Contains(b, "# the timeline") {
-			continue
+	for _, page := range docPages(t) {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
 		}
-		found++
-		body := b[strings.Index(b, "\n")+1:]
-		if _, err := talk.Parse("README.md", strings.NewReader(body)); err != nil {
-			t.Errorf("the README's talk example does not parse: %v", err)
+		blocks := strings.Split(string(src), "```")
+		for k := 1; k < len(blocks); k += 2 {
+			b := blocks[k]
+			if !strings.Contains(b, "# the timeline") {
+				continue
+			}
+			found++
+			body := b[strings.Index(b, "\n")+1:]
+			if _, err := talk.Parse(page, strings.NewReader(body)); err != nil {
+				t.Errorf("the talk example in %s does not parse: %v", page, err)
+			}
 		}
 	}
 	if found == 0 {

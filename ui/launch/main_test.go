@@ -389,7 +389,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-loss", "120"}, "netcubes: -loss must be in 0..100 %, got 120"},
 		{[]string{"-latency", "-5"}, "netcubes: -latency must be in 0..5000 ms, got -5"},
 		{[]string{"-text-scale", "9"}, "netcubes: -text-scale must be in 0.6..2, got 9"},
-		{[]string{"-show", "help,fireworks"}, `netcubes: unknown -show item "fireworks" (items: help, priority, updated, offsets, no-ghost, chart)`},
+		{[]string{"-show", "help,fireworks"}, `netcubes: unknown -show item "fireworks" (items: help, priority, updated, offsets, no-ghost, chart, grid)`},
 		{[]string{"-role", "middle"}, `netcubes: -role must be left or right, got "middle"`},
 		{[]string{"-role", "left"}, "netcubes: -role left needs -listen ADDR (e.g. -listen :40000)"},
 		{[]string{"-role", "right", "-connect", "host:1"}, "netcubes: -role right needs -connect HOST:PORT and -token (the left prints both)"},
