@@ -23,7 +23,8 @@ import (
 
 // BenchSections implements strategy.Benched.
 func (st *Strategy) BenchSections() []strategy.BenchSection {
-	return []strategy.BenchSection{{Name: "authority", Run: benchAuthority}}
+	return []strategy.BenchSection{{Name: "authority", Run: benchAuthority},
+		{Name: "authority: the players' machines diverge", Run: benchDiverge}}
 }
 
 // benchRow is one configuration of a table: a strategy from the catalog

@@ -2,6 +2,7 @@ package authority
 
 import (
 	"fmt"
+	"netcubes/diverge"
 	"strings"
 
 	"netcubes/cubes"
@@ -20,7 +21,16 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "C", Label: "cheat", Help: "player 2 cheats: flings the cubes it owns (the host's check catches it)", Action: strategy.Toggle,
 			Value: func() string { return strategy.OnOff(st.set.Cheat) },
 			Do:    func(int) { s := st.set; s.Cheat = !s.Cheat; st.SetSettings(s) }},
+		diverge.Control("the players'", func() diverge.Mode { return st.set.Divergence }, st.setDivergence),
 	}
+}
+
+// setDivergence applies divergence mode m to the settings (the D key and
+// the -diverge flag, shared with state sync and the 2004 prediction).
+func (st *Strategy) setDivergence(m diverge.Mode) {
+	s := st.set
+	s.Divergence = m
+	st.SetSettings(s)
 }
 
 // Controls implements strategy.Strategy.
@@ -35,6 +45,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 			func(n int) { s := st.set; s.BandwidthKbps = n; st.SetSettings(s) }),
 		strategy.ChoiceFlag("authority-topology", "distributed authority topology: relay or p2p", []string{"relay", "p2p"},
 			func(i int) { s := st.set; s.P2P = i == 1; st.SetSettings(s) }),
+		diverge.Flag(st.setDivergence),
 	}
 }
 
@@ -55,8 +66,13 @@ func (st *Strategy) SerializeSettings(s wire.Stream) error {
 	if err := wire.SerializeInt(s, &kbps, MinKbps, MaxKbps); err != nil {
 		return err
 	}
+	div := int32(x.Divergence)
+	if err := wire.SerializeInt(s, &div, 0, int32(diverge.NumModes)-1); err != nil {
+		return err
+	}
 	if s.IsReading() {
 		x.BandwidthKbps = int(kbps)
+		x.Divergence = diverge.Mode(div)
 		st.SetSettings(x)
 	}
 	return nil

@@ -2,6 +2,7 @@ package authority
 
 import (
 	"netcubes/cubes"
+	"netcubes/diverge"
 	"netcubes/physics"
 	"netcubes/replication"
 	"netcubes/strategy"
@@ -34,6 +35,8 @@ type machineStats struct {
 	Stale, Applied         uint64 // updates older than what is held; states taken into the world
 	Refused                uint64 // updates about its own cubes it did not take
 	Cheats                 uint64 // cubes the cheat flung
+	Pops                   uint64 // states taken that moved a cube more than 5 cm
+	Corrections            uint64 // states taken that moved a cube more than 1 cm
 	claims, lost, pops     window
 }
 
@@ -52,6 +55,10 @@ type machine struct {
 	touched  []bool
 	pairs    []physics.ContactPair
 	stats    machineStats
+	// div is the divergence m.w runs (diverge.World gave it another
+	// solver, or rounds it), substeps the host's solver substeps.
+	div      diverge.Mode
+	substeps int
 	// What crossed this machine's link to the host in the last second,
 	// each way (the relay's figures; written by this instance's own Send
 	// and SendBack only, so the clients' parallel Sends never share one).
@@ -65,7 +72,8 @@ func (m *machine) reset(ctx strategy.Context) {
 	switch {
 	case ctx.Thin():
 		m.w = nil // it only sends its input: nothing draws it (the scale bench)
-	case m.w == nil || m.w.NumCubes() != n || !m.fresh.Valid():
+	case m.w == nil || m.w.NumCubes() != n || !m.fresh.Valid() || m.div != diverge.Off:
+		// (A machine on another solver starts again as the host's.)
 		m.w = ctx.NewWorld()
 		m.w.Save(&m.fresh)
 	case m.w.Restore(&m.fresh) != nil:
@@ -73,6 +81,7 @@ func (m *machine) reset(ctx strategy.Context) {
 	}
 	if m.w != nil {
 		m.w.SetFrame(ctx.Frame())
+		m.div, m.substeps = diverge.Off, m.w.Physics().Config().Substeps
 	}
 	m.t.reset(n, ctx.Players())
 	m.me = int32(ctx.Player() + 1)
@@ -172,8 +181,14 @@ func (m *machine) snap(i int, u *Update, now int) {
 		return
 	}
 	m.smooth.Corrected(replication.SmoothingAdaptive, i, old.Position, old.Orientation, s.Position, s.Orientation)
+	if s.Position.Sub(old.Position).Len() > 0.01 {
+		m.stats.Corrections++
+	}
 	if pop := s.Position.Sub(old.Position).Len(); t.owner[i] != u.Owner || pop > 0.05 {
 		m.stats.pops.peakAt(now, pop)
+		if pop > 0.05 {
+			m.stats.Pops++
+		}
 	}
 	t.give(i, u.Owner, now)
 	t.ownSeq[i], t.authSeq[i] = u.OwnSeq, u.AuthSeq
@@ -189,7 +204,13 @@ func (m *machine) step(st *Strategy, ctx strategy.Context, in cubes.Input) {
 	if p := ctx.Player(); p >= 0 && p < len(m.inputs) {
 		m.inputs[p] = in
 	}
+	if d := st.set.Divergence; d != m.div {
+		if w, err := diverge.World(m.w, d, m.substeps); err == nil {
+			m.w, m.div = w, d
+		}
+	}
 	m.w.StepAll(&m.inputs)
+	m.div.AfterStep(m.w)
 	m.smooth.Decay(replication.SmoothingAdaptive)
 	step := st.set.Step
 	m.ownPlayer(step, f)

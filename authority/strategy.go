@@ -2,6 +2,7 @@ package authority
 
 import (
 	"fmt"
+	"netcubes/diverge"
 
 	"netcubes/cubes"
 	"netcubes/strategy"
@@ -19,6 +20,9 @@ type Settings struct {
 	Cheat bool
 	// BandwidthKbps is each machine's budget per peer.
 	BandwidthKbps int
+	// Divergence makes the players' machines differ from the host's, as
+	// real machines do (package diverge): the host's world stays exact.
+	Divergence diverge.Mode
 }
 
 // Budget range and step of the B key.
@@ -107,6 +111,9 @@ func (st *Strategy) Settings() Settings { return st.set }
 func (st *Strategy) SetSettings(s Settings) {
 	s.Step = min(max(s.Step, StepHost), StepReturn)
 	s.BandwidthKbps = min(max(s.BandwidthKbps, MinKbps), MaxKbps)
+	if !s.Divergence.Valid() {
+		s.Divergence = diverge.Off
+	}
 	st.set = s
 }
 
@@ -132,6 +139,9 @@ func (st *Strategy) Mode() string {
 	s := fmt.Sprintf("step %d/%d %s · %s · %d kbit/s", st.set.Step, NumSteps, st.set.Step, st.topology(), st.set.BandwidthKbps)
 	if st.set.Cheat {
 		s += " · player 2 cheats"
+	}
+	if st.set.Divergence != diverge.Off {
+		s += " · machines: " + st.set.Divergence.String()
 	}
 	return s
 }

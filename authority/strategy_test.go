@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/cubes"
+	"netcubes/diverge"
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/strategy"
@@ -24,6 +25,7 @@ func FuzzAuthorityReceive(f *testing.F) {
 		x := s.(*Strategy).Settings()
 		x.Step = Step(1 + int(mode%5))
 		x.P2P = mode&8 != 0
+		x.Divergence = diverge.Mode(mode / 16 % uint8(diverge.NumModes))
 		s.(*Strategy).SetSettings(x)
 	}
 	h := strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{New(DefaultConfig())}, Setup: setup, Players: 3})

@@ -135,7 +135,7 @@ const Key = "D"
 // Flag is -diverge, shared by the strategies that have the setting (one
 // flag, the same usage: the app defines it once); set applies the mode.
 func Flag(set func(Mode)) strategy.Flag {
-	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004): off (the same), noise (float32 positions) or machine (one solver substep fewer)",
+	return strategy.ChoiceFlag("diverge", "the client's machine in state sync and prediction (2004), the players' machines in distributed authority: off (the same), noise (float32 positions) or machine (one solver substep fewer)",
 		FlagNames, func(i int) { set(Mode(i)) })
 }
 

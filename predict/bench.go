@@ -20,7 +20,9 @@ import (
 // BenchSections implements strategy.Benched.
 func (st *Strategy) BenchSections() []strategy.BenchSection {
 	return []strategy.BenchSection{{Name: "prediction (2004)", Run: benchSteps}, {Name: "other players", Run: benchOthers},
-		{Name: "prediction (2004): the client on another machine", Run: benchDiverge}}
+		{Name: "prediction (2004): the client on another machine", Run: benchDiverge},
+		{Name: "prediction (2004): what the client predicts", Run: benchScope},
+		{Name: "prediction (2004): the article's own server", Run: benchStream}}
 }
 
 // stepsTable is the prediction table's columns.

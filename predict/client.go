@@ -155,10 +155,14 @@ type client struct {
 	pw    *cubes.World // the player-only prediction world
 	wr    ring         // w's history (predicting the whole world)
 	pr    ring         // pw's history
+	rw    *radiusWorld // the radius scope's world (radius.go), built when first used
+	rr    ring         // rw's history
 	n     int
 	world bool // w predicts (else w mirrors the server)
-	pred  bool // something predicts (w or pw)
-	set   Settings
+	// radius: rw predicts the player and the cubes near it.
+	radius bool
+	pred   bool // something predicts (w or pw)
+	set    Settings
 	// configured: the worlds follow set (configure ran since the reset).
 	configured bool
 
@@ -180,6 +184,9 @@ type client struct {
 	lagAt int
 
 	lastServer int // newest server frame received (−1)
+	// confirmed is the newest frame of the client's time the server has
+	// sent its player at (the server's frame but for the article's server).
+	confirmed int
 	// adopted is the frame of the newest server state the predicting world
 	// took (a replay or a snap): its later frames were stepped from it,
 	// with the client's own inputs (−1: none yet).
@@ -199,6 +206,7 @@ type client struct {
 	smooth *replication.Smoother
 	oldPos []mgl64.Vec3 // scratch: poses before a replay
 	oldRot []mgl64.Quat
+	oldIn  []bool // scratch: predicted by the radius world before a replay
 
 	mark      cubes.CubeState // where the player was drawn before the last replay
 	markTo    cubes.CubeState
@@ -230,6 +238,8 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.pw = pw
 	c.wr.reset(cfg.MoveRing)
 	c.pr.reset(cfg.MoveRing)
+	c.rr.reset(cfg.MoveRing)
+	c.rw = nil
 	if len(c.adjAt) != cfg.MoveRing {
 		c.adjAt = make([]int, cfg.MoveRing)
 		c.inBits = make([]uint8, cfg.MoveRing)
@@ -240,7 +250,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	for k := range c.lags {
 		c.lags[k] = -1
 	}
-	c.lastServer, c.hasServer, c.adopted = -1, false, -1
+	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
 	c.shared = ctx.Frame() == 0
 	c.serverIns = cubes.Inputs{}
 	c.player = ctx.Player()
@@ -251,13 +261,28 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.parkOthers()
 	if c.smooth == nil || len(c.oldPos) != c.n {
 		c.smooth = replication.NewSmoother(replication.DefaultSmoothingConfig(), c.n)
-		c.oldPos, c.oldRot = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n)
+		c.oldPos, c.oldRot, c.oldIn = make([]mgl64.Vec3, c.n), make([]mgl64.Quat, c.n), make([]bool, c.n)
 	}
 	c.smooth.Reset()
 	c.markTicks = 0
 	c.pressFrame, c.prevBits = -1, 0
 	c.set, c.configured = Settings{}, false
 	c.pkt.State.NumCubes = int32(c.n)
+	c.configure(st)
+}
+
+// startFrom puts the client's world where left is now (a restart mid-run:
+// the client joins the server's present) and starts its history over.
+func (c *client) startFrom(st *Strategy, left *cubes.World) {
+	if c.w == nil || left.NumCubes() != c.n {
+		return
+	}
+	if c.w.SetStates(left.States(nil)) != nil {
+		return
+	}
+	c.w.SetFrame(left.Frame())
+	c.shared = false
+	c.configured = false
 	c.configure(st)
 }
 
@@ -272,14 +297,20 @@ func (c *client) configure(st *Strategy) {
 	old := c.set
 	c.set = s
 	c.pred = s.Mode.predicts() && c.player >= 0 // a spectator has nothing to predict
-	c.world = c.pred && s.Scope == ScopeWorld
+	// The article's server (step 6) has the article's client: the player
+	// alone, whatever the scope (its cubes and its player are at different
+	// times: no one frame to replay the world from).
+	c.world = c.pred && s.Scope == ScopeWorld && !s.Mode.streams()
+	c.radius = c.pred && s.Scope == ScopeRadius && !s.Mode.streams()
 	if old.Mode == s.Mode && old.Scope == s.Scope && old.Divergence == s.Divergence && c.configured {
 		return // only the smoothing changed
 	}
 	c.configured = true
+	c.buildRadius(st)
 	c.diverge(s.Divergence)
 	c.wr.reset(len(c.wr.moves))
 	c.pr.reset(len(c.pr.moves))
+	c.rr.reset(len(c.rr.moves))
 	c.adopted = -1
 	if c.world {
 		c.w.SetFrame(c.ct)
@@ -287,6 +318,30 @@ func (c *client) configure(st *Strategy) {
 	// The player-only world: the player where the local world has it.
 	_ = c.pw.SetCube(c.pme, c.w.Cube(c.me))
 	c.pw.SetFrame(c.ct)
+	if c.rw != nil {
+		// The radius world starts as the mirror, with no cube predicted:
+		// the next step takes in the cubes near the player.
+		c.rw.clear(c.w)
+		_ = c.rw.w.SetCube(c.rw.me, c.w.Cube(c.me))
+		c.rw.w.SetFrame(c.ct)
+	}
+}
+
+// buildRadius builds the radius world the first time the radius scope is
+// chosen (most clients never pay for it).
+func (c *client) buildRadius(st *Strategy) {
+	if !c.radius || c.rw != nil {
+		return
+	}
+	rw, err := newRadiusWorld(c.w, st.cfg.MoveRing)
+	if err != nil {
+		// A smaller grid of the same configuration cannot fail where the
+		// full one did; predict the player alone rather than crash.
+		c.radius = false
+		return
+	}
+	rw.me = rw.w.PlayerCube(max(c.player, 0))
+	c.rw = rw
 }
 
 // playerWorld builds the player-only prediction world: left's
@@ -307,18 +362,40 @@ func playerWorld(left *cubes.World) (*cubes.World, error) {
 // player-only one (their indices differ for players 2..: the player-only
 // world's grid is one cube).
 func (c *client) in(pw *cubes.World) int {
-	if pw == c.pw {
+	switch {
+	case pw == c.pw:
 		return c.pme
+	case c.rw != nil && pw == c.rw.w:
+		return c.rw.me
 	}
 	return c.me
 }
 
 // predicting returns the world that predicts the player and its history.
 func (c *client) predicting() (*cubes.World, *ring) {
-	if c.world {
+	switch {
+	case c.world:
 		return c.w, &c.wr
+	case c.radius:
+		return c.rw.w, &c.rr
 	}
 	return c.pw, &c.pr
+}
+
+// lend lets the radius world take in the cubes near the player and give
+// back the far ones, before a step of frame f (nothing in other scopes).
+func (c *client) lend(st *Strategy) {
+	if c.radius {
+		c.rw.choose(c.w, st.cfg.RadiusM)
+	}
+}
+
+// saved records the radius world's slots of frame f beside the ring's
+// saved world.
+func (c *client) saved(f int) {
+	if c.radius {
+		c.rw.saveSlots(f)
+	}
 }
 
 // update is the client's tick: the clock, the predicted steps, the mirror.
@@ -330,7 +407,14 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 
 	// The clock: 1 step, or 2 or 0 once every AdjustEvery ticks.
 	steps := 1
-	if c.hasEst && c.tick%cfg.AdjustEvery == 0 {
+	switch {
+	case c.set.Mode.streams():
+		// The article's client: its own time, one input a tick, no lead;
+		// the presenter's client with the speed hack, one more now and then.
+		if c.set.Speed.hack() && ctx.Client() == 0 && c.tick%cfg.SpeedHackEvery == 0 {
+			steps = 2
+		}
+	case c.hasEst && c.tick%cfg.AdjustEvery == 0:
 		switch {
 		case c.est < cfg.TargetEarly:
 			steps = 2
@@ -371,8 +455,11 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		if c.pred {
 			ins := c.stepInputs(in)
 			st.oth.beforeStep(c, pw, f, &ins)
+			c.lend(st)
 			r.save(pw, f)
+			c.saved(f)
 			pw.StepAll(&ins)
+			ss.PredictBodies += uint64(pw.Physics().Stats().AwakeBodies)
 			c.set.Divergence.AfterStep(pw)
 			r.moves[k] = move{frame: f, in: in, after: pw.Cube(c.in(pw))}
 			c.shared = false // stepped with the client's own input
@@ -383,6 +470,7 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		// The mirror carries on with the server's last input until the
 		// next state arrives.
 		c.w.StepAll(&c.serverIns)
+		ss.MirrorBodies += uint64(c.w.Physics().Stats().AwakeBodies)
 		c.set.Divergence.AfterStep(c.w)
 	}
 	ss.PredictNs += time.Since(start).Nanoseconds()
@@ -405,11 +493,15 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		ss.InputDelaySumMs += ss.InputDelayMs
 		c.pressFrame = -1
 	}
+	ss.RadiusCubes = 0
+	if c.radius {
+		ss.RadiusCubes = c.rw.Predicted()
+	}
 	ss.Lead = c.ct - ctx.Frame()
 	ss.Early, ss.HasEarly = c.est, c.hasEst
 	ss.MoveDepth = 0
 	if c.pred {
-		ss.MoveDepth = c.ct - max(c.lastServer, c.ct-len(r.moves))
+		ss.MoveDepth = c.ct - max(c.confirmed, c.ct-len(r.moves))
 	}
 	st.oth.end(st, c, ctx)
 	st.tagTick(c, ctx)
@@ -522,10 +614,21 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	c.lastServer = f
-	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-f)
 	if p.HasAck && int(p.AckedInput) < c.ct {
 		c.acked = max(c.acked, int(p.AckedInput))
 	}
+	// pf is the frame of the client's time the packet's player is at: the
+	// server's frame, but with the article's server the player's own time
+	// (every input it holds is applied on arrival: the newest acked + 1).
+	pf := f
+	if c.set.Mode.streams() {
+		if !p.HasAck || int(p.AckedInput) >= c.ct {
+			return nil
+		}
+		pf = int(p.AckedInput) + 1
+	}
+	c.lags[c.lagAt] = max(c.lags[c.lagAt], c.ct-pf)
+	c.confirmed = max(c.confirmed, pf)
 	if p.HasEarly {
 		// The report, plus the steps gained since that input was sent.
 		e, ef := int(p.Early), int(p.EarlyFrame)
@@ -559,6 +662,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		return nil
 	}
 	pw, rg := c.predicting()
+	f = pf
 
 	// How far was the prediction of frame f from the server's? (Only
 	// frames the client predicted can be compared at the same frame.)
@@ -609,6 +713,9 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 // until it crosses the threshold (on a perfect link that took 125 frames
 // and 2 cm).
 func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
+	if c.set.Mode.streams() {
+		return false // the inputs a packet carries are of the server's frames, not the player's time
+	}
 	for k := range replication.Inputs {
 		bits := serverInputs(&p.State, k)[c.player].Bits()
 		g := f - replication.Inputs + k
@@ -690,6 +797,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 			c.oldPos[i], c.oldRot[i] = s.Position, s.Orientation
 		}
 	}
+	c.radiusBefore()
 	if f < c.ct && pw.Restore(saved) != nil {
 		ss.TooOld++
 		c.snapPresent(st, pw, f)
@@ -697,6 +805,12 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 	}
 	if c.world {
 		c.apply(p, false, false) // at frame f; smoothed below, after the replay
+	}
+	if c.radius {
+		if f < c.ct {
+			c.rw.restoreSlots(f)
+		}
+		c.applyRadius(p) // the predicted cubes the packet has, at frame f
 	}
 	c.adopted = f
 	_ = pw.SetCube(c.in(pw), c.serverPlayer)
@@ -708,8 +822,11 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 		ins := c.stepInputs(m.in)
 		st.oth.replayStep(c, pw, g, &ins)
+		c.lend(st)
 		rg.save(pw, g)
+		c.saved(g)
 		pw.StepAll(&ins)
+		ss.ReplayBodies += uint64(pw.Physics().Stats().AwakeBodies)
 		c.set.Divergence.AfterStep(pw)
 		m.after = pw.Cube(c.in(pw))
 		frames++
@@ -723,6 +840,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 	} else {
 		c.smooth.Corrected(mode, c.me, old.Position, old.Orientation, now.Position, now.Orientation)
+		c.radiusAfter(mode)
 	}
 	c.mark, c.markTo, c.markTicks = old, now, st.cfg.MarkTicks
 	ss.Corrections++
@@ -762,10 +880,24 @@ func stateOf(u *replication.StateUpdate) cubes.CubeState {
 
 // drawnPlayer is the player as the client simulates it now.
 func (c *client) drawnPlayer() cubes.CubeState {
-	if c.pred && !c.world {
+	switch {
+	case c.radius:
+		return c.rw.w.Cube(c.rw.me)
+	case c.pred && !c.world:
 		return c.pw.Cube(c.pme)
 	}
 	return c.w.Cube(c.me)
+}
+
+// drawnCube is cube i as the client draws it (but the player): from the
+// radius world while it predicts i, else from the local world.
+func (c *client) drawnCube(i int) (cubes.CubeState, bool) {
+	if c.radius {
+		if k := c.rw.slot(i); k >= 0 {
+			return c.rw.w.Cube(k), c.rw.w.AtRest(k)
+		}
+	}
+	return c.w.Cube(i), c.w.AtRest(i)
 }
 
 // playerAt returns the client's predicted player state at frame f (after
@@ -778,10 +910,7 @@ func (st *Strategy) playerAt(f int) (cubes.CubeState, bool) {
 	}
 	pw, r := c.predicting()
 	if f == c.ct {
-		if pw == c.pw {
-			return pw.Cube(c.pme), true
-		}
-		return pw.Cube(c.me), true
+		return pw.Cube(c.in(pw)), true
 	}
 	if m := r.at(f - 1); m != nil {
 		return m.after, true

@@ -92,6 +92,27 @@ type Config struct {
 	// pile up when corrections come every tick).
 	MarkTicks int
 
+	// ClampBurstTicks is the slack of the article's server's clamp against
+	// speed hacks (step 6), ticks: a player's time may run ahead of the
+	// server's by this much before the server stops advancing it (the
+	// allowance grows by one frame a tick, real time, up to this). 6 ticks
+	// (100 ms) pass an honest client's jitter on the presets up to
+	// Wi-Fi's; less clamps honest players (the comments: "the difficult
+	// thing is detecting the difference between cheating and bad network
+	// conditions"), more lets a cheat bank a burst.
+	ClampBurstTicks int
+	// SpeedHackEvery is how often the speed hack takes an extra step: one
+	// tick in SpeedHackEvery the cheating client stamps two inputs, so its
+	// clock runs 1 + 1/SpeedHackEvery as fast (4: +25 %).
+	SpeedHackEvery int
+
+	// RadiusM is the radius scope's reach, m: the client predicts the
+	// cubes within it of its player (radius.go). 4 m holds a katamari ball
+	// (its cubes are pulled from 1.8 m) and the cubes it is about to hit at
+	// a run; larger costs more per replayed frame, smaller lets the cubes
+	// the player pushes come from the server's past.
+	RadiusM float64
+
 	// Others tunes how other players are drawn and tagged (others.go).
 	Others OthersConfig
 }
@@ -118,6 +139,9 @@ func DefaultConfig() Config {
 		InteractingPriority: 100,
 		RestingPriority:     1,
 		MarkTicks:           30,
+		ClampBurstTicks:     6,
+		SpeedHackEvery:      4,
+		RadiusM:             4,
 		Others:              DefaultOthersConfig(),
 	}
 }
@@ -152,6 +176,9 @@ func (c *Config) Validate() error {
 		valid.Field{Name: "InteractingPriority", V: c.InteractingPriority, Hi: most},
 		valid.Field{Name: "RestingPriority", V: c.RestingPriority, Hi: most},
 		valid.Field{Name: "MarkTicks", V: float64(c.MarkTicks), Hi: most},
+		valid.Field{Name: "ClampBurstTicks", V: float64(c.ClampBurstTicks), Lo: 1, Hi: serverInputRing / 4},
+		valid.Field{Name: "SpeedHackEvery", V: float64(c.SpeedHackEvery), Lo: 1, Hi: most},
+		valid.Field{Name: "RadiusM", V: c.RadiusM, Hi: 100, AboveLo: true},
 	)
 	if err != nil {
 		return err
@@ -175,13 +202,18 @@ const (
 	ReplaySmooth
 	// Katamari: the limit the article ends on, and the two ways out.
 	Katamari
+	// ArticleServer: the article's own server, which advances each
+	// player's physics as that player's inputs arrive (a time stream per
+	// client, stream.go), with the client of step 4 predicting its player
+	// alone; the fixed tick of steps 1-5 is what replaced it.
+	ArticleServer
 	// NumModes is the number of sub-modes.
-	NumModes = int(Katamari)
+	NumModes = int(ArticleServer)
 )
 
 // modeNames are the HUD's names of the sub-modes.
 var modeNames = [...]string{"", "no prediction", "prediction, no correction", "rewind and replay",
-	"replay + smoothing", "katamari: the limit"}
+	"replay + smoothing", "katamari: the limit", "the article's server: a time stream per player"}
 
 // String names the mode.
 func (m Mode) String() string {
@@ -197,6 +229,10 @@ func (m Mode) predicts() bool { return m >= PredictOnly }
 // corrects reports whether the client rewinds and replays on corrections.
 func (m Mode) corrects() bool { return m >= Replay }
 
+// streams reports whether the server advances each player as its inputs
+// arrive (the article's server) rather than on its fixed tick.
+func (m Mode) streams() bool { return m == ArticleServer }
+
 // Scope is what a replay re-simulates.
 type Scope int
 
@@ -209,13 +245,35 @@ const (
 	// its own, on the ground plane) and draws the other cubes as the
 	// server last said: cheap, and wrong wherever the player pushes cubes.
 	ScopePlayer
+	// ScopeRadius predicts and replays the player and the cubes within
+	// Config.RadiusM of it (radius.go), the others as the server last said:
+	// the middle the article's comments propose.
+	ScopeRadius
 	numScopes
 )
 
+// scopeOrder is W's cycle: from the whole world through the radius to the
+// player alone.
+var scopeOrder = [numScopes]Scope{ScopeWorld, ScopeRadius, ScopePlayer}
+
+// next is the scope after s in W's cycle (dir +1) or before it (−1).
+func (s Scope) next(dir int) Scope {
+	for k, o := range scopeOrder {
+		if o == s {
+			n := len(scopeOrder)
+			return scopeOrder[((k+dir)%n+n)%n]
+		}
+	}
+	return ScopeWorld
+}
+
 // String names the scope.
 func (s Scope) String() string {
-	if s == ScopePlayer {
+	switch s {
+	case ScopePlayer:
 		return "player only"
+	case ScopeRadius:
+		return "within the radius"
 	}
 	return "whole world"
 }
@@ -257,6 +315,9 @@ type Settings struct {
 	// Divergence makes the client's machine differ from the server's
 	// (diverge.go); a change of step keeps it.
 	Divergence diverge.Mode
+	// Speed is the speed hack and the server's clamp against it (step 6,
+	// stream.go); a change of step keeps it.
+	Speed Speed
 }
 
 // ModeSettings returns the settings sub-mode m starts with: smoothing from
@@ -267,7 +328,7 @@ func ModeSettings(m Mode) Settings {
 	if m >= ReplaySmooth {
 		s.Smoothing = Smooth2004
 	}
-	if m == Katamari {
+	if m == Katamari || m == ArticleServer {
 		s.Scope = ScopePlayer
 	}
 	return s

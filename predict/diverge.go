@@ -42,4 +42,9 @@ func (c *client) diverge(m diverge.Mode) {
 	if w, err := diverge.World(c.pw, m, c.substeps); err == nil {
 		c.pw = w
 	}
+	if c.rw != nil {
+		if w, err := diverge.World(c.rw.w, m, c.substeps); err == nil {
+			c.rw.w = w
+		}
+	}
 }

@@ -210,6 +210,10 @@ type others struct {
 	nearest int
 	// lastCorr is the corrections counter at the last tick.
 	lastCorr uint64
+	// measured is what the window's figures were measured under, and
+	// filled the ticks measured since it last changed (windowKey).
+	measured windowKey
+	filled   int
 }
 
 // othersRing is how many frames rec and pend hold: the client's lead and
@@ -236,6 +240,26 @@ func (o *others) reset(st *Strategy) {
 	o.cur, o.total = othersTick{}, othersTick{}
 	o.nearest = -1
 	o.lastCorr = 0
+	o.measured, o.filled = st.windowKey(), 0
+}
+
+// restart empties the window when what it measures changed: the figures
+// of the new mode start from nothing, not mixed with the last second of
+// the one before (from 2004 smoothing to "as it arrives" the line read
+// "44 ms ahead, off by 25 cm" for seconds after the key). The comparisons
+// still waiting for the server were drawn under the old mode: they go too,
+// and so does each player's last drawn step (the jump between the two
+// modes' poses is not jitter).
+func (o *others) restart(st *Strategy) {
+	o.win = [wire.TicksPerSecond]othersTick{}
+	o.cur = othersTick{}
+	for k := range o.pend {
+		o.pend[k].frame = -1
+	}
+	for q := range o.drawn {
+		o.drawn[q].hasPrev, o.drawn[q].hasStep = false, false
+	}
+	o.measured, o.filled = st.windowKey(), 0
 }
 
 // isOther reports whether p is another player of a world with n players.
@@ -485,6 +509,9 @@ func (o *others) end(st *Strategy, c *client, ctx strategy.Context) {
 		return
 	}
 	now := ctx.Frame()
+	if st.windowKey() != o.measured {
+		o.restart(st)
+	}
 	sim := c.simulatedHere()
 	me := st.drawnMe(c)
 	best := math.Inf(1)

@@ -51,6 +51,10 @@ func (st *Strategy) othersFacts() string {
 	}
 	o := &st.stats.Others
 	out := ""
+	if o.Nearest >= 0 && o.Measuring {
+		// A new mode: its figures need a moment of their own.
+		return fmt.Sprintf("player %d drawn %s: measuring…", o.Nearest+1, st.set.Others)
+	}
 	if o.Nearest >= 0 {
 		out = fmt.Sprintf("player %d drawn %s", o.Nearest+1, pastText(o.PastMs))
 		if o.Compared > 0 {

@@ -92,6 +92,10 @@ type OthersStats struct {
 	// ContactCorrPerSec is the client's corrections per second of contact.
 	ContactCorrPerSec float64
 	DelayMs           float64 // the interpolation delay the settings ask for
+	// Measuring: the settings changed less than MeasureTicks ago, so the
+	// window holds too little of the new mode to quote (the HUD says
+	// "measuring…").
+	Measuring bool
 }
 
 // add sums another tick (or window) into t; the largest error is kept.
@@ -133,11 +137,13 @@ func (o *others) roll(st *Strategy, now int) {
 	o.total.add(&o.cur)
 	o.win[now%len(o.win)] = o.cur
 	o.cur = othersTick{}
+	o.filled = min(o.filled+1, len(o.win))
 	var sum othersTick
 	for k := range o.win {
 		sum.add(&o.win[k])
 	}
 	st.stats.Others = sum.figures(st)
+	st.stats.Others.Measuring = o.filled < MeasureTicks
 }
 
 // OthersTotals are the other players' figures over the whole run (since

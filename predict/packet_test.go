@@ -83,7 +83,7 @@ func FuzzPredictReceive(f *testing.F) {
 	st := New(DefaultConfig())
 	strategytest.New(f, strategytest.Config{Strategies: []strategy.Strategy{st},
 		Setup: func(s strategy.Strategy, mode uint8) {
-			s.(*Strategy).SetSettings(Settings{Mode: Mode(mode%uint8(NumModes) + 1), Smoothing: Smoothing(mode / 8 % 3), Scope: Scope(mode / 32 % 2)})
+			s.(*Strategy).SetSettings(Settings{Mode: Mode(mode%uint8(NumModes) + 1), Smoothing: Smoothing(mode / 8 % 3), Scope: Scope(mode / 32 % 3), Speed: Speed(mode / 16 % 4)})
 		}}).Fuzz(f)
 }
 

@@ -55,6 +55,15 @@ type server struct {
 
 	lastSim int // the last frame simulated (−1: none)
 
+	// The article's server (step 6, stream.go): the player's time (the
+	// next of its frames to simulate, −1: not started), the clamp's
+	// allowance (frames), the player's own world for the frames of a
+	// burst, and the streams' board, shared by every client's instance.
+	stream int
+	allow  int
+	own    *cubes.World
+	board  *streamBoard
+
 	prio     *replication.PriorityAccumulator
 	quant    *quantCache // shared by every client's instance
 	pkt      ServerPacket
@@ -79,6 +88,13 @@ func (s *server) reset(st *Strategy, ctx strategy.Context) {
 		s.earlyTick[k] = -1
 	}
 	s.lastSim = ctx.Frame() - 1
+	s.stream, s.allow = -1, st.cfg.ClampBurstTicks
+	if p := ctx.Player(); p >= 0 && p < cubes.MaxPlayers {
+		s.board.reset(p)
+	}
+	if ctx.Client() == 0 {
+		s.board.reset(-1)
+	}
 	if s.prio == nil || s.prio.Len() != n {
 		s.prio = replication.NewPriorityAccumulator(n)
 		s.m = wire.NewMeasureStream()
@@ -95,7 +111,12 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 		return err
 	}
 	now := int32(ctx.Frame())
-	if p.Newest > now+maxAhead {
+	streams := st.set.Mode.streams()
+	ref := now
+	if streams && s.stream >= 0 {
+		ref = int32(s.stream) // the article's server: the player's own time
+	}
+	if p.Newest > ref+maxAhead {
 		return errInputFrames
 	}
 	st.receiveTags(ctx, &p.Tags)
@@ -106,7 +127,10 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 		if s.have[slot] == f {
 			continue // a redundant copy
 		}
-		if f < now {
+		if streams && (f < ref || s.stream < 0 && f < now-maxAhead) {
+			continue // before the player's time: "if time < currentTime return"
+		}
+		if f < now && !streams {
 			// Its frame is simulated already: dropped, and counted the
 			// first time it shows up. The slot remembers it (as "late",
 			// never used) only while no future frame can share the slot.
@@ -137,6 +161,7 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 // simulate.
 func (s *server) input(st *Strategy, f int) cubes.Input {
 	ss := &st.stats
+	s.stream, s.allow = -1, st.cfg.ClampBurstTicks // no time stream on the fixed tick
 	if f <= s.lastSim {
 		ss.SimulatedTwice++
 	}

@@ -32,6 +32,52 @@ type Strategy struct {
 	rolledFrames int
 	rolledNs     int64
 	seen         stageSeen // the figures Event last reported from
+	// winKey is what the one-second window measures (windowKey), and
+	// winFilled the ticks it holds since that last changed.
+	winKey    windowKey
+	winFilled int
+	// serverChanged: the last sub-mode step went to or from the article's
+	// server (RestartsAfter).
+	serverChanged bool
+}
+
+// RestartsAfter implements strategy.Restarter: a step to or from the
+// article's server (6) starts the right over, links emptied. The two
+// servers count a player's time differently (the fixed tick's frames, the
+// client running ahead; the player's own stamps, no lead), so the inputs
+// either holds would be read by the other as another time.
+func (st *Strategy) RestartsAfter(int) bool { return st.serverChanged }
+
+// Restart implements strategy.Restarter: as a switch to the strategy, but
+// the client starts from the server's world as it is now (as state sync's
+// restart does), not from the initial one, so the step does not open with
+// the catch-up's jumps ("pop: a cube jumped 83 cm").
+func (st *Strategy) Restart(ctx strategy.Context) {
+	st.Reset(ctx)
+	st.cli.startFrom(st, ctx.Left())
+}
+
+// MeasureTicks is how much of a new mode the one-second windows must hold
+// before the HUD quotes their figures, ticks (half a second): until then
+// it says "measuring…" rather than a figure of a few ticks.
+const MeasureTicks = wire.TicksPerSecond / 2
+
+// windowKey is what the figures averaged over a window depend on: when
+// any of it changes, the windows start over, so no figure mixes the mode
+// it measures with the one before.
+type windowKey struct {
+	mode       Mode
+	scope      Scope
+	divergence diverge.Mode
+	others     OthersMode
+	delay      int
+	speed      Speed
+}
+
+// windowKey is the current settings' key.
+func (st *Strategy) windowKey() windowKey {
+	s := &st.set
+	return windowKey{mode: s.Mode, scope: s.Scope, divergence: s.Divergence, others: s.Others, delay: s.DelayNudge, speed: s.Speed}
 }
 
 var (
@@ -54,6 +100,7 @@ func New(cfg Config) *Strategy {
 	}
 	st := &Strategy{cfg: cfg, set: ModeSettings(ReplaySmooth)}
 	st.srv.quant = &quantCache{}
+	st.srv.board = &streamBoard{}
 	st.controls = st.buildControls()
 	return st
 }
@@ -70,28 +117,32 @@ type Stats struct {
 	LastUpdates    int    // cube updates in the last packet
 
 	// Client.
-	StalePackets    uint64 // server packets older than one already applied
-	Corrections     uint64 // rewinds
-	ReplayedFrames  int    // frames replayed, in all
-	ReplayNs        int64  // time spent replaying, in all
-	PredictNs       int64  // time spent in predicted steps, in all
-	TooOld          uint64 // corrections older than the move ring (snapped at the present)
-	InputMismatches uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
-	ClockJumps      uint64 // the client was behind the server and jumped
-	StepsThisTick   int    // 0, 1 or 2
-	Lead            int    // client frame − server frame, ticks
-	Early           int    // the client's estimate of how early its inputs arrive, ticks
-	HasEarly        bool
-	Reported        int // the server's last report, ticks
-	MoveDepth       int // moves not yet confirmed by the server
-	SaveDepth       int // frames that keep a saved world (keepSaves)
-	Saves           int // saved worlds held
-	SaveBytes       int // their memory
-	InputsPerPacket int
-	InputDelayMs    float64 // the last key press's input-to-motion delay
-	HasInputDelay   bool
-	InputPresses    uint64  // key presses whose motion has shown since the start
-	InputDelaySumMs float64 // their input-to-motion delays, summed (ms)
+	StalePackets   uint64 // server packets older than one already applied
+	Corrections    uint64 // rewinds
+	ReplayedFrames int    // frames replayed, in all
+	ReplayNs       int64  // time spent replaying, in all
+	PredictNs      int64  // time spent in predicted steps, in all
+	// The bodies the solver moved (awake) in the predicted steps, the
+	// replayed ones and the mirror's steps, summed: the work, counted
+	// rather than timed (a shared machine's clock says little).
+	PredictBodies, ReplayBodies, MirrorBodies uint64
+	TooOld                                    uint64 // corrections older than the move ring (snapped at the present)
+	InputMismatches                           uint64 // server states stepped with another input than the prediction (late inputs): corrected whatever the error
+	ClockJumps                                uint64 // the client was behind the server and jumped
+	StepsThisTick                             int    // 0, 1 or 2
+	Lead                                      int    // client frame − server frame, ticks
+	Early                                     int    // the client's estimate of how early its inputs arrive, ticks
+	HasEarly                                  bool
+	Reported                                  int // the server's last report, ticks
+	MoveDepth                                 int // moves not yet confirmed by the server
+	SaveDepth                                 int // frames that keep a saved world (keepSaves)
+	Saves                                     int // saved worlds held
+	SaveBytes                                 int // their memory
+	InputsPerPacket                           int
+	InputDelayMs                              float64 // the last key press's input-to-motion delay
+	HasInputDelay                             bool
+	InputPresses                              uint64  // key presses whose motion has shown since the start
+	InputDelaySumMs                           float64 // their input-to-motion delays, summed (ms)
 
 	// Over the last second.
 	CorrectionsPerSec     float64
@@ -102,8 +153,20 @@ type Stats struct {
 	PredictionErrorMaxCm  float64
 	PredictionErrorMaxDeg float64 // largest angle between them
 	PredictionErrors      int     // comparisons in the window (0: nothing to show)
-	LastReplayFrames      int
-	LastReplayUs          float64
+	// Measuring: the step, scope or divergence changed less than
+	// MeasureTicks ago; the window holds only what followed the change.
+	Measuring        bool
+	LastReplayFrames int
+	LastReplayUs     float64
+
+	// The radius scope: the cubes its world predicts now (the player not
+	// counted).
+	RadiusCubes int
+
+	// The article's server (step 6): the frames the clamp dropped, in
+	// all, and the time streams' figures over the last second.
+	ClampedFrames uint64
+	Stream        StreamFigures
 
 	// Other players as this client draws them, and its tags.
 	Others OthersStats
@@ -141,6 +204,12 @@ type tickStat struct {
 // window, and the window's figures are recomputed.
 func (st *Strategy) roll(frame int) {
 	s := &st.stats
+	if k := st.windowKey(); k != st.winKey {
+		st.win = [wire.TicksPerSecond]tickStat{}
+		st.winKey, st.winFilled = k, 0
+	}
+	st.winFilled = min(st.winFilled+1, len(st.win))
+	s.Measuring = st.winFilled < MeasureTicks
 	prevCorr, prevFrames, prevNs := st.rolledCorr, st.rolledFrames, st.rolledNs
 	st.rolledCorr, st.rolledFrames, st.rolledNs = s.Corrections, s.ReplayedFrames, s.ReplayNs
 	st.win[frame%len(st.win)] = tickStat{
@@ -207,6 +276,9 @@ func (st *Strategy) SetSettings(s Settings) {
 	if !s.Divergence.Valid() {
 		s.Divergence = diverge.Off
 	}
+	if s.Speed < 0 || s.Speed >= numSpeeds {
+		s.Speed = SpeedHonest
+	}
 	st.set = s
 }
 
@@ -214,7 +286,7 @@ func (st *Strategy) SetSettings(s Settings) {
 // other players stay.
 func (st *Strategy) SetMode(m Mode) {
 	s := ModeSettings(m)
-	s.OthersSettings, s.Divergence = st.set.OthersSettings, st.set.Divergence
+	s.OthersSettings, s.Divergence, s.Speed = st.set.OthersSettings, st.set.Divergence, st.set.Speed
 	st.SetSettings(s)
 }
 
@@ -238,11 +310,14 @@ func (st *Strategy) Mode() string {
 	s := st.set
 	out := fmt.Sprintf("%d/%d %s", int(s.Mode), NumModes, s.Mode)
 	if s.Mode.corrects() {
-		out += " · replay " + s.Scope.String()
+		out += " · replay " + st.scopeText()
 	}
 	out += " · smoothing " + s.Smoothing.String() + st.othersMode()
 	if s.Divergence != diverge.Off {
 		out += " · client: " + s.Divergence.String()
+	}
+	if s.Mode.streams() {
+		out += " · " + s.Speed.String()
 	}
 	return out
 }
@@ -258,8 +333,10 @@ func (st *Strategy) Explain() string {
 		return "a correction that differs from the saved move by > 2 cm or 3° rewinds to the server's state and replays the moves"
 	case ReplaySmooth:
 		return "replay, then draw the jump smoothed (2004: snap > 2 m, 10 % of the way > 10 cm); S cycles none / 2004 / adaptive"
-	default:
+	case Katamari:
 		return "gather a ball (Z): cubes from the server are in the past, contacts disagree, corrections pile up; W: replay scope"
+	default:
+		return "the article's server: each player advanced as its inputs arrive, out of phase, in bursts; C: speed hack / clamp"
 	}
 }
 
@@ -273,6 +350,9 @@ func (st *Strategy) SideLabels() (left, leftSub, right, rightSub string) {
 	default:
 		rightSub = "your keys, predicted · cyan: server"
 	}
+	if st.set.Mode.streams() {
+		return "SERVER", "each player advanced as its inputs arrive", "CLIENT", rightSub
+	}
 	return "SERVER", "steps with the inputs that reached it", "CLIENT", rightSub
 }
 
@@ -281,6 +361,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.stats = Stats{}
 	st.seen = stageSeen{}
 	st.win = [wire.TicksPerSecond]tickStat{}
+	st.winKey, st.winFilled = st.windowKey(), 0
 	st.rolledCorr, st.rolledFrames, st.rolledNs = 0, 0, 0
 	st.srv.reset(st, ctx)
 	st.oth.reset(st)
@@ -300,9 +381,9 @@ func (st *Strategy) Release() {
 	st.cli = client{}
 	// The quantized world is shared with the clients' instances (Clone),
 	// which the switch drops: empty it in place, for the next clones.
-	q := st.srv.quant
+	q, b := st.srv.quant, st.srv.board
 	*q = quantCache{}
-	st.srv = server{quant: q}
+	st.srv = server{quant: q, board: b}
 	st.oth = others{} // its reset builds the clock and the rings again
 }
 
@@ -316,6 +397,9 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 // frame ctx.Frame() with.
 func (st *Strategy) LeftInput(ctx strategy.Context) cubes.Input {
 	st.judgeTags(ctx)
+	if st.set.Mode.streams() {
+		return st.srv.streamInput(st, ctx)
+	}
 	return st.srv.input(st, ctx.Frame())
 }
 
@@ -335,6 +419,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 func (st *Strategy) Update(ctx strategy.Context) {
 	st.cli.update(st, ctx)
 	st.roll(ctx.Frame())
+	st.stats.Stream = st.srv.board.figures(ctx.Players(), st.set.Mode.streams())
 }
 
 // SendBack implements strategy.TwoWay.
@@ -354,8 +439,7 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	v.HasErrorOffsets = true
 	v.Marks = v.Marks[:0]
 	for i := 0; i < w.NumCubes(); i++ {
-		s := w.Cube(i)
-		atRest := w.AtRest(i)
+		s, atRest := c.drawnCube(i)
 		if i == c.me {
 			s = c.drawnPlayer()
 		}
@@ -392,9 +476,13 @@ func (st *Strategy) Clone() strategy.Strategy {
 	c := New(st.cfg)
 	c.SetSettings(st.set)
 	c.srv.quant = st.srv.quant
+	c.srv.board = st.srv.board
 	return c
 }
 
 // PrepareSend implements strategy.Preparer: every cube quantized once for
 // every client's instance.
-func (st *Strategy) PrepareSend(ctx strategy.Context) { st.srv.quant.prepare(ctx.Left()) }
+func (st *Strategy) PrepareSend(ctx strategy.Context) {
+	st.srv.board.settle(ctx.EditLeft(), st.set.Mode.streams())
+	st.srv.quant.prepare(ctx.Left())
+}

@@ -229,7 +229,7 @@ func TestClockRunsAhead(t *testing.T) {
 	}
 }
 
-// The sub-mode keys cycle through the five steps and the controls change
+// The sub-mode keys cycle through the six steps and the controls change
 // the settings they name.
 func TestControls(t *testing.T) {
 	st := New(DefaultConfig())
@@ -243,8 +243,13 @@ func TestControls(t *testing.T) {
 	if c[0].Press(+1); st.Settings().Smoothing != SmoothAdaptive {
 		t.Errorf("S from 2004: %v", st.Settings().Smoothing)
 	}
-	if c[1].Press(+1); st.Settings().Scope != ScopePlayer {
-		t.Errorf("W: %v", st.Settings().Scope)
+	// W walks the scopes from the whole world through the radius to the
+	// player alone (the cycle starts where step 4 starts: the world).
+	st.SetMode(ReplaySmooth)
+	for _, want := range []Scope{ScopeRadius, ScopePlayer, ScopeWorld} {
+		if c[1].Press(+1); st.Settings().Scope != want {
+			t.Errorf("W: %v, want %v", st.Settings().Scope, want)
+		}
 	}
 }
 
