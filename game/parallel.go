@@ -3,7 +3,6 @@ package game
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"netcubes/internal/cputime"
 	"netcubes/strategy"
@@ -18,13 +17,12 @@ import (
 // spreads it over the machine's cores. Every packet must stay the bits a
 // serial run sends: the shared part is done first, once, serially
 // (strategy.Preparer), after which a client's Send reads what it shares
-// and writes only its own instance, its own streams and its own links;
-// each core takes the next client not yet sent, and nothing a client
-// computes depends on another's or on which core sends it, so how many
-// cores run them, and in which order, changes nothing but the time. A
-// strategy that does not implement Preparer is sent serially, as are
-// sessions a test taps (Config.Tap, whose callback is not made for
-// concurrent calls).
+// and writes only its own instance, its own streams and its own links; the
+// clients are split into fixed contiguous runs, each run sent in order,
+// and nothing a client computes depends on another's, so how many cores
+// run them changes nothing but the time. A strategy that does not
+// implement Preparer is sent serially, as are sessions a test taps
+// (Config.Tap, whose callback is not made for concurrent calls).
 
 // minParallelClients is the fewest clients worth spreading over cores:
 // below it the goroutines' start-up costs more than it saves.
@@ -44,18 +42,13 @@ func (s *Session) sendAll() {
 		}
 		return
 	}
-	// Each worker takes the next client not yet sent, rather than a fixed
-	// run: clients cost unequal time (a packet another client already
-	// coded is copied, not coded), and the tick lasts as long as the
-	// busiest worker.
 	var wg sync.WaitGroup
-	var next atomic.Int64
+	per := (len(s.clients) + workers - 1) / workers
 	s.workerNs = s.workerNs[:0]
-	for range workers {
+	for from := 0; from < len(s.clients); from += per {
+		run := s.clients[from:min(from+per, len(s.clients))]
 		s.workerNs = append(s.workerNs, 0)
-	}
-	for w := range workers {
-		ns := &s.workerNs[w]
+		ns := &s.workerNs[len(s.workerNs)-1]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -66,12 +59,8 @@ func (s *Session) sendAll() {
 				t0, _ := cputime.Thread()
 				defer func() { t1, _ := cputime.Thread(); *ns = int64(t1 - t0) }()
 			}
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(s.clients) {
-					return
-				}
-				s.clients[k].sendData()
+			for _, c := range run {
+				c.sendData()
 			}
 		}()
 	}

@@ -632,3 +632,21 @@ func TestServerSharingSameBits(t *testing.T) {
 		t.Logf("level %d, %s: %d fits and %d packets shared", c.l, c.p, found, taken)
 	}
 }
+
+// TestPayloadBits: payloadBits gathers the same bits as reading them one
+// at a time, at every offset and width.
+func TestPayloadBits(t *testing.T) {
+	payload := []byte{0x5a, 0xc3, 0xff, 0x00, 0x81, 0x7e, 0x24, 0xe7, 0x99}
+	for off := 0; off < len(payload)*8; off++ {
+		for k := 1; k <= min(32, len(payload)*8-off); k++ {
+			var want uint32
+			for j := range k {
+				bit := off + j
+				want |= uint32(payload[bit/8]>>uint(bit%8)&1) << uint(j)
+			}
+			if got := payloadBits(payload, off, k); got != want {
+				t.Fatalf("bits %d..%d: %#x, one at a time %#x", off, off+k-1, got, want)
+			}
+		}
+	}
+}
