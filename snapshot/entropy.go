@@ -733,10 +733,7 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 			k := min(n, 32)
 			var v uint32
 			if !s.IsReading() {
-				for j := range k {
-					bit := off + j
-					v |= uint32(payload[bit/8]>>uint(bit%8)&1) << uint(j)
-				}
+				v = payloadBits(payload, off, k)
 			}
 			if err := wire.SerializeBits(s, &v, k); err != nil {
 				return err
@@ -746,6 +743,18 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 		}
 	}
 	return nil
+}
+
+// payloadBits returns the k ≤ 32 bits of payload from bit off on, bit
+// off in the lowest place: the bytes they lie in (five at most) are
+// gathered at once rather than bit by bit, a server writing every
+// client's payload.
+func payloadBits(payload []byte, off, k int) uint32 {
+	var w uint64
+	for i, b := range payload[off/8 : (off+k+7)/8] {
+		w |= uint64(b) << (8 * i)
+	}
+	return uint32(w >> (off % 8) & (1<<k - 1))
 }
 
 // codeCubes codes every cube's changed decision and the changed cubes'

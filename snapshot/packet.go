@@ -187,8 +187,7 @@ func (p *Packet) Serialize(s wire.Stream) error {
 
 	// The any-changed bit: when every cube is at rest the packet is its
 	// header and nothing else.
-	count := p.countChanged(s, base)
-	anyChanged := count > 0
+	anyChanged := !s.IsReading() && p.anyChanged(base)
 	if err := wire.SerializeBool(s, &anyChanged); err != nil {
 		return err
 	}
@@ -213,6 +212,7 @@ func (p *Packet) Serialize(s wire.Stream) error {
 	if !p.UseIndices {
 		return p.serializeChangedBits(s, base)
 	}
+	count := p.countChanged(s, base)
 	if err := wire.SerializeInt(s, &count, 1, int32(n)); err != nil {
 		return err
 	}
@@ -284,6 +284,18 @@ func (p *Packet) serializeBaseline(s wire.Stream) ([]Cube, error) {
 		return nil, s.Fail(ErrSize)
 	}
 	return base, nil
+}
+
+// anyChanged is whether a cube differs from its baseline: the writer's
+// any-changed bit. It stops at the first one, where countChanged would
+// compare all 901 (a server does this for every client's packet).
+func (p *Packet) anyChanged(base []Cube) bool {
+	for i := range p.Cubes {
+		if !p.Cubes[i].sameState(&base[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // countChanged is, for the writer, how many cubes differ from their
