@@ -187,13 +187,18 @@ func TestThreeRightsDriveTheirPlayers(t *testing.T) {
 	x0, y0 := m.playerMoved(0)
 	x1, y1 := m.playerMoved(1)
 	x2, y2 := m.playerMoved(2)
-	if y0 < 1 || y0 < 2*abs(x0) {
+	// Each player moved mostly its own way. (Mostly: the inputs cross
+	// real sockets, so on a busy machine they reach the left some ticks
+	// later or earlier, and the players may meet and push each other
+	// sideways; a right driving the wrong player would move it along
+	// the other axis.)
+	if y0 < 1 || y0 < abs(x0) {
 		t.Errorf("player 1 (up) moved %.2f, %.2f", x0, y0)
 	}
-	if x1 > -1 || -x1 < 2*abs(y1) {
+	if x1 > -1 || -x1 < abs(y1) {
 		t.Errorf("player 2 (left) moved %.2f, %.2f", x1, y1)
 	}
-	if y2 > -1 || -y2 < 2*abs(x2) {
+	if y2 > -1 || -y2 < abs(x2) {
 		t.Errorf("player 3 (down) moved %.2f, %.2f", x2, y2)
 	}
 	for k := range 3 {
