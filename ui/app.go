@@ -142,15 +142,17 @@ type App struct {
 
 	// What the director shows, taken once a tick after the keys and the
 	// step (sync), so Draw reads one consistent state.
-	sess     *game.Session
-	overlays render.Overlays
-	help     bool
-	chart    bool
-	gridS    gridState // the grid view (grid.go)
-	compare  *viewmodel.Comparison
-	captions *game.Captions
-	kbps     *control.Series
-	gen      int // the director's generation the views were reset for
+	sess      *game.Session
+	overlays  render.Overlays
+	help      bool
+	helpPage  int            // the help's page shown (help.go)
+	helpCache helpPagesCache // its pages, dealt once per window size
+	chart     bool
+	gridS     gridState // the grid view (grid.go)
+	compare   *viewmodel.Comparison
+	captions  *game.Captions
+	kbps      *control.Series
+	gen       int // the director's generation the views were reset for
 
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
@@ -237,6 +239,9 @@ func (a *App) sync() {
 	v := d.View()
 	a.overlays = render.Overlays{Ghost: !v.NoGhost, Tint: render.TintMode(v.Tint), ErrorOffsets: v.Offsets}
 	a.help, a.chart, a.gridS.on = v.Help, v.Chart, v.Grid
+	if !a.help {
+		a.helpPage = 0
+	}
 	a.compare, a.captions, a.kbps = d.Compare(), d.Captions(), d.Kbps()
 	if g := d.Generation(); g != a.gen {
 		a.gen = g
