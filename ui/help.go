@@ -144,7 +144,7 @@ const contSuffix = " (cont.)"
 func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	pages := a.helpPages(w, h, l)
 	k := min(a.helpPage, len(pages)-1)
-	p, ok = a.helpLayoutOf(pages[k], w, h, l)
+	p, ok = a.helpLayoutOf(pages[k], w, h, l, a.helpBottom(h, l))
 	p.page, p.pages = k, len(pages)
 	return p, ok
 }
@@ -157,7 +157,7 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 func (a *App) helpPages(w, h int, l hudLayout) [][]helpRow {
 	// Dealing measures every page several times: once per window, text
 	// size, band and strategy, not once a frame.
-	key := helpPagesKey{w, h, l.topH, a.helpBottom(h, l), a.fonts.size(h), a.sess.StrategyIndex()}
+	key := helpPagesKey{w, h, l.topH, h - l.botH, a.fonts.size(h), a.sess.StrategyIndex()}
 	if a.helpCache.pages != nil && a.helpCache.key == key {
 		return a.helpCache.pages
 	}
@@ -182,8 +182,11 @@ type helpPagesCache struct {
 // dealHelpPages is helpPages without the cache.
 func (a *App) dealHelpPages(w, h int, l hudLayout) [][]helpRow {
 	floor := readableHelp(h)
+	// Dealt as if the tallest note showed, so a note coming or going
+	// does not re-deal the pages under the presenter's eyes.
+	bot := h - l.botH - int(math.Ceil(lineHeight(l.bold)*maxNoteLines+l.pad*2.5))
 	all := helpGroups()
-	if p, ok := a.helpLayoutOf(rowsOf(all), w, h, l); ok && p.size >= floor {
+	if p, ok := a.helpLayoutOf(rowsOf(all), w, h, l, bot); ok && p.size >= floor {
 		return [][]helpRow{rowsOf(all)}
 	}
 	other := a.otherFamilies()
@@ -203,7 +206,7 @@ func (a *App) dealHelpPages(w, h int, l hudLayout) [][]helpRow {
 	var cur []helpGroup
 	for _, g := range slices.Concat(mine, common, rest) {
 		try := append(slices.Clone(cur), g)
-		if p, ok := a.helpLayoutOf(rowsOf(try), w, h, l); len(cur) > 0 && (!ok || p.size < floor) {
+		if p, ok := a.helpLayoutOf(rowsOf(try), w, h, l, bot); len(cur) > 0 && (!ok || p.size < floor) {
 			pages = append(pages, rowsOf(cur))
 			try = []helpGroup{g}
 		}
@@ -243,7 +246,7 @@ func (a *App) otherFamilies() map[string]bool {
 }
 
 // helpLayoutOf fits rows into the band (see helpLayout).
-func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, ok bool) {
+func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout, bandBot int) (p helpPanel, ok bool) {
 	// Measure at the base size; every length scales with the font size.
 	base := a.fonts.size(h) * 0.8
 	keyFace := a.fonts.face(a.fonts.bold, base)
@@ -253,7 +256,7 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 	m.gap = m.row * helpGroupGap
 	keyGap, colGap, pad := base*1.2, base*2, base*1.2
 	titleH := m.head * 1.4
-	bandTop, bandBot := l.topH, a.helpBottom(h, l)
+	bandTop := l.topH
 	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
 	var best helpPanel
 	var scale, contentW, contentH float64
