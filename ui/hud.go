@@ -88,6 +88,15 @@ const maxNoteLines = 3
 // presenter may enlarge the text, but the views must stay the picture.
 const hudMaxShare = 0.5
 
+// hudTallest is the height of the tallest HUD any strategy draws, both
+// bars in compact form, in body-text lines (body sizes): measured with
+// four players on four presets at 1280×720 and 1920×1080, text ×1.5 and
+// ×2, after 90 ticks of each strategy, strategy 5 (2004 prediction) needs
+// 18.6, rollback and authority 18.3, state sync 16.2, interpolation 14.6;
+// with a little margin. TestOneTextSizeAcrossStrategies fails when a
+// strategy outgrows it.
+const hudTallest = 18.7
+
 // layout sizes the HUD for a w×h screen: the views fill what the top bar
 // and the bottom panel leave. The body text is 1/38 of the height times
 // the text scale and the key figures 1.6 times that (1/24 of the height at
@@ -103,13 +112,15 @@ const hudMaxShare = 0.5
 // whole pixel size that does (halving the interval between a size that
 // fits and one that does not), so a larger scale never shows smaller text.
 //
-// The size found then holds for the whole run at this window size and
-// asked scale: it only ever shrinks further (a strategy with more lines,
-// a longer note), never grows back, so switching strategies does not
-// make the text jump (strategy 5 with four players at 720p shrank to ×1
-// while state sync showed ×2).
+// The size depends only on the window and the asked scale: it is first
+// capped at what the tallest strategy's bars allow (hudTallest), so a
+// strategy that needs less room does not start larger than one that needs
+// more (state sync showed ×2 at 720p, then strategy 5 with four players
+// shrank to ×1: the text jumped on a key). Should some content still
+// not fit, the size found holds for the whole run at this window size and
+// asked scale: it only ever shrinks further, never grows back.
 func (a *App) layout(w, h int) hudLayout {
-	body := a.fonts.size(h)
+	body := math.Min(a.fonts.size(h), math.Max(6, math.Floor(hudMaxShare*float64(h)/hudTallest)))
 	lc := &a.laidOut
 	capped := lc.w == w && lc.h == h && lc.body == body
 	hi := body
