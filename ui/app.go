@@ -147,12 +147,15 @@ type App struct {
 	help      bool
 	helpPage  int            // the help's page shown (help.go)
 	helpCache helpPagesCache // its pages, dealt once per window size
-	chart     bool
-	gridS     gridState // the grid view (grid.go)
-	compare   *viewmodel.Comparison
-	captions  *game.Captions
-	kbps      *control.Series
-	gen       int // the director's generation the views were reset for
+	// captionStrips are the grid's figure strips as this frame draws
+	// them: the track's caption keeps clear of them (none: no grid).
+	captionStrips []image.Rectangle
+	chart         bool
+	gridS         gridState // the grid view (grid.go)
+	compare       *viewmodel.Comparison
+	captions      *game.Captions
+	kbps          *control.Series
+	gen           int // the director's generation the views were reset for
 
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
@@ -504,8 +507,10 @@ func (a *App) Draw(screen *ebiten.Image) {
 		var cells []gridCell
 		lr, cells = a.drawGridViews(screen, l)
 		rr = image.Rectangle{}
+		a.captionStrips = a.captionStrips[:0]
 		for _, c := range cells {
 			rr = rr.Union(c.r) // the captions run across every view
+			a.captionStrips = append(a.captionStrips, c.stripRect())
 		}
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
@@ -513,10 +518,11 @@ func (a *App) Draw(screen *ebiten.Image) {
 			if c.r.Max.Y == rr.Max.Y {
 				// The note, above the bottom panel, keeps clear of the
 				// bottom row's strips.
-				avoid = avoid.Union(image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y))
+				avoid = avoid.Union(c.stripRect())
 			}
 		}
 	} else {
+		a.captionStrips = a.captionStrips[:0]
 		if !lr.Empty() {
 			a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
 		}

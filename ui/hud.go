@@ -352,6 +352,29 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 	if views.Empty() {
 		return tc, false
 	}
+	tc = a.placeCaption(in, l, views, legend, a.captionStrips)
+	if !clearOf(tc.r, a.captionStrips) && !lr.Empty() {
+		// The grid: lifted above the bottom row's strips it would
+		// cover the top row's; the server's view has no strip.
+		tc = a.placeCaption(in, l, lr, legend, a.captionStrips)
+	}
+	return tc, true
+}
+
+// clearOf reports whether r covers none of rs.
+func clearOf(r image.Rectangle, rs []image.Rectangle) bool {
+	for _, s := range rs {
+		if r.Overlaps(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeCaption places a caption's lines at the bottom of views, above the
+// legend and above any of strips (the grid's figure strips) it would
+// cover.
+func (a *App) placeCaption(in []string, l hudLayout, views, legend image.Rectangle, strips []image.Rectangle) trackCaption {
 	width := float64(views.Dx()) - l.pad*6
 	f := l.caption
 	for _, ln := range in {
@@ -377,13 +400,28 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 	if !legend.Empty() && x+tw+l.pad > float64(legend.Min.X) && x-l.pad < float64(legend.Max.X) {
 		bottom = math.Min(bottom, float64(legend.Min.Y)-l.pad)
 	}
+	rect := func(bottom float64) image.Rectangle {
+		return image.Rect(int(x-l.pad*1.5), int(bottom-th-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
+	}
+	// Lifted above each strip it covers, lowest first (the bottom row's).
+	for range strips {
+		moved := false
+		for _, s := range strips {
+			if rect(bottom).Overlaps(s) {
+				bottom = math.Min(bottom, float64(s.Min.Y)-l.pad*0.6)
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
 	y := bottom - th
 	xs := make([]float64, len(lines))
 	for i, ln := range lines {
 		xs[i] = float64(views.Min.X) + (float64(views.Dx())-measure(ln, f))/2
 	}
-	r := image.Rect(int(x-l.pad*1.5), int(y-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
-	return trackCaption{lines: lines, face: f, x: xs, y: y, lh: lh, r: r}, true
+	return trackCaption{lines: lines, face: f, x: xs, y: y, lh: lh, r: rect(bottom)}
 }
 
 // captionColour is the caption's colour by the kind of its event: red for

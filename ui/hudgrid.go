@@ -134,6 +134,11 @@ func (a *App) drawGridViews(screen *ebiten.Image, l hudLayout) (image.Rectangle,
 	return server, cells
 }
 
+// stripRect is where the cell's strip of figures is drawn.
+func (c gridCell) stripRect() image.Rectangle {
+	return image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y)
+}
+
 // drawGridHUD draws each cell's label and strip, and a frame around the
 // cell whose figures the bottom panel shows.
 func (a *App) drawGridHUD(dst *ebiten.Image, l hudLayout, cells []gridCell) {
@@ -142,7 +147,7 @@ func (a *App) drawGridHUD(dst *ebiten.Image, l hudLayout, cells []gridCell) {
 		a.drawViewLabel(dst, l, c.r, viewmodel.ViewLabel{Title: st.Title, Sub: st.Sub, Player: st.Player})
 		sl := c.strip
 		y := float64(c.r.Max.Y) - sl.h
-		panel(dst, image.Rect(c.r.Min.X, int(y), c.r.Max.X, c.r.Max.Y))
+		panel(dst, c.stripRect())
 		y += l.pad * 0.5
 		for _, ln := range sl.lines {
 			x := float64(c.r.Min.X) + l.pad
