@@ -20,7 +20,10 @@ import (
 // one to five columns, whichever lets the text be largest, and a column may
 // break inside a group (the group's name is repeated at the top of the next
 // column, "(cont.)"), so the columns come out even. Each column is as wide
-// as its own keys and lines need.
+// as its own keys and lines need. When every key does not fit at a size
+// readable from a hall (readableHelp), the table is dealt into pages, the
+// active strategy's keys first; H shows the next page, and every page is
+// drawn at the same size.
 
 // helpGroupGap is the space after each group of the help, in lines.
 const helpGroupGap = 0.25
@@ -144,7 +147,9 @@ const contSuffix = " (cont.)"
 func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 	pages := a.helpPages(w, h, l)
 	k := min(a.helpPage, len(pages)-1)
-	p, ok = a.helpLayoutOf(pages[k], w, h, l, a.helpBottom(h, l))
+	// Every page at one size: the pages' smallest, so H does not make
+	// the text jump.
+	p, ok = a.helpLayoutOf(pages[k], w, h, l, a.helpBottom(h, l), a.helpCache.size)
 	p.page, p.pages = k, len(pages)
 	return p, ok
 }
@@ -157,12 +162,12 @@ func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
 func (a *App) helpPages(w, h int, l hudLayout) [][]helpRow {
 	// Dealing measures every page several times: once per window, text
 	// size, band and strategy, not once a frame.
-	key := helpPagesKey{w, h, l.topH, h - l.botH, a.fonts.size(h), a.sess.StrategyIndex()}
+	key := helpPagesKey{w, h, l.topH, h - l.botH, helpBase(l), a.sess.StrategyIndex()}
 	if a.helpCache.pages != nil && a.helpCache.key == key {
 		return a.helpCache.pages
 	}
-	pages := a.dealHelpPages(w, h, l)
-	a.helpCache = helpPagesCache{key, pages}
+	pages, size := a.dealHelpPages(w, h, l)
+	a.helpCache = helpPagesCache{key, pages, size}
 	return pages
 }
 
@@ -177,17 +182,20 @@ type helpPagesKey struct {
 type helpPagesCache struct {
 	key   helpPagesKey
 	pages [][]helpRow
+	size  float64 // the largest size every page fits at
 }
 
-// dealHelpPages is helpPages without the cache.
-func (a *App) dealHelpPages(w, h int, l hudLayout) [][]helpRow {
+// dealHelpPages is helpPages without the cache; size is the largest text
+// size every page fits at.
+func (a *App) dealHelpPages(w, h int, l hudLayout) (pages [][]helpRow, size float64) {
 	floor := readableHelp(h)
 	// Dealt as if the tallest note showed, so a note coming or going
 	// does not re-deal the pages under the presenter's eyes.
 	bot := h - l.botH - int(math.Ceil(lineHeight(l.bold)*maxNoteLines+l.pad*2.5))
 	all := helpGroups()
-	if p, ok := a.helpLayoutOf(rowsOf(all), w, h, l, bot); ok && p.size >= floor {
-		return [][]helpRow{rowsOf(all)}
+	most := helpBase(l)
+	if p, ok := a.helpLayoutOf(rowsOf(all), w, h, l, bot, most); ok && p.size >= floor {
+		return [][]helpRow{rowsOf(all)}, p.size
 	}
 	other := a.otherFamilies()
 	active := a.sess.Strategy().Family() + " ("
@@ -202,18 +210,29 @@ func (a *App) dealHelpPages(w, h int, l hudLayout) [][]helpRow {
 			common = append(common, g)
 		}
 	}
-	var pages [][]helpRow
 	var cur []helpGroup
 	for _, g := range slices.Concat(mine, common, rest) {
 		try := append(slices.Clone(cur), g)
-		if p, ok := a.helpLayoutOf(rowsOf(try), w, h, l, bot); len(cur) > 0 && (!ok || p.size < floor) {
+		if p, ok := a.helpLayoutOf(rowsOf(try), w, h, l, bot, most); len(cur) > 0 && (!ok || p.size < floor) {
 			pages = append(pages, rowsOf(cur))
 			try = []helpGroup{g}
 		}
 		cur = try
 	}
-	return append(pages, rowsOf(cur))
+	pages = append(pages, rowsOf(cur))
+	size = most
+	for _, pg := range pages {
+		if p, ok := a.helpLayoutOf(pg, w, h, l, bot, most); ok {
+			size = math.Min(size, p.size)
+		}
+	}
+	return pages, size
 }
+
+// helpBase is the help's largest text size: the HUD's small text as shown
+// (the asked scale capped as the HUD's is, so the help is not larger than
+// the figures it explains).
+func helpBase(l hudLayout) float64 { return l.reg.Size * 0.8 }
 
 // nextHelpPage is what H does: open the help on its first page, then show
 // the next page, and close after the last.
@@ -246,9 +265,9 @@ func (a *App) otherFamilies() map[string]bool {
 }
 
 // helpLayoutOf fits rows into the band (see helpLayout).
-func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout, bandBot int) (p helpPanel, ok bool) {
+func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout, bandBot int, most float64) (p helpPanel, ok bool) {
 	// Measure at the base size; every length scales with the font size.
-	base := a.fonts.size(h) * 0.8
+	base := most
 	keyFace := a.fonts.face(a.fonts.bold, base)
 	txt := a.fonts.face(a.fonts.regular, base)
 	head := a.fonts.face(a.fonts.bold, base*1.1)

@@ -154,7 +154,7 @@ func TestHelpKeepsTheActiveStrategysKeys(t *testing.T) {
 // TestHelpReadableAt720p: at 1280×720 (and the other projector sizes)
 // every page of the help is drawn at least readableHelp(h) high (14.4 px
 // at 720p, about the HUD's small text; it was 10 px), and paging with H
-// walks every page and then closes.
+// keeps one text size on every page.
 func TestHelpReadableAt720p(t *testing.T) {
 	f, sess := newTestApp(t, "predict")
 	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
@@ -164,10 +164,16 @@ func TestHelpReadableAt720p(t *testing.T) {
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
 			n := len(a.helpPages(w, h, l))
+			first := 0.0
 			for a.helpPage = 0; a.helpPage < n; a.helpPage++ {
 				p, ok := a.helpLayout(w, h, l)
 				if !ok {
 					t.Fatalf("%dx%d scale %v page %d: no help", w, h, scale, a.helpPage+1)
+				}
+				if a.helpPage == 0 {
+					first = p.size
+				} else if math.Abs(p.size-first) > 0.5 {
+					t.Errorf("%dx%d scale %v: page %d at %.1f px, page 1 at %.1f: H made the text jump", w, h, scale, a.helpPage+1, p.size, first)
 				}
 				if p.size < readableHelp(h) {
 					t.Errorf("%dx%d scale %v page %d of %d: help text %.1f px, below %.1f", w, h, scale, a.helpPage+1, n, p.size, readableHelp(h))
