@@ -147,8 +147,9 @@ type App struct {
 	help      bool
 	helpPage  int            // the help's page shown (help.go)
 	helpCache helpPagesCache // its pages, dealt once per window size
-	// captionStrips are the grid's figure strips as this frame draws
-	// them: the track's caption keeps clear of them (none: no grid).
+	// captionStrips are the grid's figure strips and cell labels as this
+	// frame draws them: the track's caption keeps clear of them (none: no
+	// grid).
 	captionStrips []image.Rectangle
 	chart         bool
 	gridS         gridState // the grid view (grid.go)
@@ -507,11 +508,10 @@ func (a *App) Draw(screen *ebiten.Image) {
 		var cells []gridCell
 		lr, cells = a.drawGridViews(screen, l)
 		rr = image.Rectangle{}
-		a.captionStrips = a.captionStrips[:0]
 		for _, c := range cells {
 			rr = rr.Union(c.r) // the captions run across every view
-			a.captionStrips = append(a.captionStrips, c.stripRect())
 		}
+		a.captionStrips = captionKeepOut(l, cells)
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
 		for _, c := range cells {

@@ -353,7 +353,9 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 		return tc, false
 	}
 	tc = a.placeCaption(in, l, views, legend, a.captionStrips)
-	if !clearOf(tc.r, a.captionStrips) && !lr.Empty() {
+	// Below the labels and the caption of what just happened.
+	top := float64(views.Min.Y) + lineHeight(l.smallBold) + l.pad*2.5 + l.caption.Size*1.15 + l.pad*0.4
+	if (!clearOf(tc.r, a.captionStrips) || float64(tc.r.Min.Y) < top) && !lr.Empty() {
 		// The grid: lifted above the bottom row's strips it would
 		// cover the top row's; the server's view has no strip.
 		tc = a.placeCaption(in, l, lr, legend, a.captionStrips)
