@@ -142,15 +142,21 @@ type App struct {
 
 	// What the director shows, taken once a tick after the keys and the
 	// step (sync), so Draw reads one consistent state.
-	sess     *game.Session
-	overlays render.Overlays
-	help     bool
-	chart    bool
-	gridS    gridState // the grid view (grid.go)
-	compare  *viewmodel.Comparison
-	captions *game.Captions
-	kbps     *control.Series
-	gen      int // the director's generation the views were reset for
+	sess      *game.Session
+	overlays  render.Overlays
+	help      bool
+	helpPage  int            // the help's page shown (help.go)
+	helpCache helpPagesCache // its pages, dealt once per window size
+	// captionStrips are the grid's figure strips and cell labels as this
+	// frame draws them: the track's caption keeps clear of them (none: no
+	// grid).
+	captionStrips []image.Rectangle
+	chart         bool
+	gridS         gridState // the grid view (grid.go)
+	compare       *viewmodel.Comparison
+	captions      *game.Captions
+	kbps          *control.Series
+	gen           int // the director's generation the views were reset for
 
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
@@ -237,6 +243,9 @@ func (a *App) sync() {
 	v := d.View()
 	a.overlays = render.Overlays{Ghost: !v.NoGhost, Tint: render.TintMode(v.Tint), ErrorOffsets: v.Offsets}
 	a.help, a.chart, a.gridS.on = v.Help, v.Chart, v.Grid
+	if !a.help {
+		a.helpPage = 0
+	}
 	a.compare, a.captions, a.kbps = d.Compare(), d.Captions(), d.Kbps()
 	if g := d.Generation(); g != a.gen {
 		a.gen = g
@@ -502,16 +511,18 @@ func (a *App) Draw(screen *ebiten.Image) {
 		for _, c := range cells {
 			rr = rr.Union(c.r) // the captions run across every view
 		}
+		a.captionStrips = captionKeepOut(l, cells)
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
 		for _, c := range cells {
 			if c.r.Max.Y == rr.Max.Y {
 				// The note, above the bottom panel, keeps clear of the
 				// bottom row's strips.
-				avoid = avoid.Union(image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y))
+				avoid = avoid.Union(c.stripRect())
 			}
 		}
 	} else {
+		a.captionStrips = a.captionStrips[:0]
 		if !lr.Empty() {
 			a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"slices"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"netcubes/talk"
 )
 
 // Design note: the help overlay lists every key of the key table, grouped
@@ -17,7 +20,10 @@ import (
 // one to five columns, whichever lets the text be largest, and a column may
 // break inside a group (the group's name is repeated at the top of the next
 // column, "(cont.)"), so the columns come out even. Each column is as wide
-// as its own keys and lines need.
+// as its own keys and lines need. When every key does not fit at a size
+// readable from a hall (readableHelp), the table is dealt into pages, the
+// active strategy's keys first; H shows the next page, and every page is
+// drawn at the same size.
 
 // helpGroupGap is the space after each group of the help, in lines.
 const helpGroupGap = 0.25
@@ -33,9 +39,15 @@ type helpRow struct {
 	first, last bool // the group's first and last row
 }
 
-// minHelpText is the smallest help text worth drawing, in pixels: below
-// it the panel is unreadable from the first row of a hall.
+// minHelpText is the smallest help text ever drawn, in pixels.
 const minHelpText = 9
+
+// readableHelp is the smallest help text worth showing in an h-pixel
+// window: 1/50 of the height (14.4 px at 720p, 21.6 px at 1080p), about
+// the HUD's small text (1/47.5) and half its key figures (1/24), so the
+// keys read from where the figures do. When every key does not fit at
+// that size, the help is dealt into pages (helpPages).
+func readableHelp(h int) float64 { return math.Max(minHelpText, float64(h)/50) }
 
 // helpRows flattens the help's groups into rows.
 func helpRows() []helpRow { return rowsOf(helpGroups()) }
@@ -118,24 +130,124 @@ type helpPanel struct {
 	colX, keyW     []float64
 	keyGap, colGap float64
 	pad, titleH    float64
+	page, pages    int // the page shown (from 0) and how many there are
 }
+
+// widestHelpTitle is as wide as the panel's title can be: the panel is
+// at least that wide.
+const widestHelpTitle = "Keys  ·  page 8 of 8  ·  H or F1: next page"
 
 // contSuffix marks a group's heading repeated at the top of a column.
 const contSuffix = " (cont.)"
 
-// helpLayout fits the key table into the band between the top bar and the
-// bottom HUD (l's heights): the rows dealt into whichever number of columns
-// lets the text be larger, shrunk only when even that does not fit. ok is
-// false when there is no room at all.
+// helpLayout fits the help's shown page into the band between the top bar
+// and the bottom HUD (l's heights): the rows dealt into whichever number
+// of columns lets the text be larger, shrunk only when even that does not
+// fit. ok is false when there is no room at all.
 func (a *App) helpLayout(w, h int, l hudLayout) (p helpPanel, ok bool) {
-	p, ok = a.helpLayoutOf(helpRows(), w, h, l)
-	if ok && p.size >= minHelpText {
-		return p, ok
+	pages := a.helpPages(w, h, l)
+	k := min(a.helpPage, len(pages)-1)
+	// Every page at one size: the pages' smallest, so H does not make
+	// the text jump.
+	p, ok = a.helpLayoutOf(pages[k], w, h, l, a.helpBottom(h, l), a.helpCache.size)
+	p.page, p.pages = k, len(pages)
+	return p, ok
+}
+
+// helpPages deals the key table into pages that each show at a readable
+// size (readableHelp): one page when every key fits; else the active
+// strategy's keys come first (what the presenter needs now), then the
+// common keys, then the other strategies', as many groups to a page as
+// stay readable (a group larger than a page gets a page of its own).
+func (a *App) helpPages(w, h int, l hudLayout) [][]helpRow {
+	// Dealing measures every page several times: once per window, text
+	// size, band and strategy, not once a frame.
+	key := helpPagesKey{w, h, l.topH, h - l.botH, helpBase(l), a.sess.StrategyIndex()}
+	if a.helpCache.pages != nil && a.helpCache.key == key {
+		return a.helpCache.pages
 	}
-	// Every strategy's keys do not fit at a readable size (a small window,
-	// large text): the active strategy's keys stay, the others' become one
-	// line saying how to see them.
-	return a.helpLayoutOf(rowsOf(activeHelpGroups(helpGroups(), a.otherFamilies())), w, h, l)
+	pages, size := a.dealHelpPages(w, h, l)
+	a.helpCache = helpPagesCache{key, pages, size}
+	return pages
+}
+
+// helpPagesKey is what the help's pages depend on.
+type helpPagesKey struct {
+	w, h, top, bottom int
+	size              float64
+	strategy          int
+}
+
+// helpPagesCache holds the last pages dealt.
+type helpPagesCache struct {
+	key   helpPagesKey
+	pages [][]helpRow
+	size  float64 // the largest size every page fits at
+}
+
+// dealHelpPages is helpPages without the cache; size is the largest text
+// size every page fits at.
+func (a *App) dealHelpPages(w, h int, l hudLayout) (pages [][]helpRow, size float64) {
+	floor := readableHelp(h)
+	// Dealt as if the tallest note showed, so a note coming or going
+	// does not re-deal the pages under the presenter's eyes.
+	bot := h - l.botH - int(math.Ceil(lineHeight(l.bold)*maxNoteLines+l.pad*2.5))
+	all := helpGroups()
+	most := helpBase(l)
+	if p, ok := a.helpLayoutOf(rowsOf(all), w, h, l, bot, most); ok && p.size >= floor {
+		return [][]helpRow{rowsOf(all)}, p.size
+	}
+	other := a.otherFamilies()
+	active := a.sess.Strategy().Family() + " ("
+	var mine, common, rest []helpGroup
+	for _, g := range all {
+		switch {
+		case other[g.name]:
+			rest = append(rest, g)
+		case strings.HasPrefix(g.name, active):
+			mine = append(mine, g)
+		default:
+			common = append(common, g)
+		}
+	}
+	var cur []helpGroup
+	for _, g := range slices.Concat(mine, common, rest) {
+		try := append(slices.Clone(cur), g)
+		if p, ok := a.helpLayoutOf(rowsOf(try), w, h, l, bot, most); len(cur) > 0 && (!ok || p.size < floor) {
+			pages = append(pages, rowsOf(cur))
+			try = []helpGroup{g}
+		}
+		cur = try
+	}
+	pages = append(pages, rowsOf(cur))
+	size = most
+	for _, pg := range pages {
+		if p, ok := a.helpLayoutOf(pg, w, h, l, bot, most); ok {
+			size = math.Min(size, p.size)
+		}
+	}
+	return pages, size
+}
+
+// helpBase is the help's largest text size: the HUD's small text as shown
+// (the asked scale capped as the HUD's is, so the help is not larger than
+// the figures it explains).
+func helpBase(l hudLayout) float64 { return l.reg.Size * 0.8 }
+
+// nextHelpPage is what H does: open the help on its first page, then show
+// the next page, and close after the last.
+func (a *App) nextHelpPage() {
+	if !a.d.View().Help {
+		a.helpPage = 0
+		a.d.Do(talk.Command{Op: talk.OpHelp, On: true})
+		return
+	}
+	if a.winH > 0 && a.helpPage+1 < len(a.helpPages(a.winW, a.winH, a.layout(a.winW, a.winH))) {
+		a.helpPage++
+		return
+	}
+	a.helpPage = 0
+	a.d.Do(talk.Command{Op: talk.OpHelp, On: false})
 }
 
 // otherFamilies are the help headings of the strategy families that are
@@ -152,29 +264,10 @@ func (a *App) otherFamilies() map[string]bool {
 	return other
 }
 
-// activeHelpGroups are groups without the other families' (named in
-// other), and a group saying how to see their keys in their place.
-func activeHelpGroups(groups []helpGroup, other map[string]bool) []helpGroup {
-	var out []helpGroup
-	dropped := false
-	for _, g := range groups {
-		if other[g.name] {
-			if !dropped {
-				out = append(out, helpGroup{name: "Other strategies", rows: []KeyHelp{{Group: "Other strategies",
-					Key: "their keys", Help: "press the strategy's number, then H"}}})
-			}
-			dropped = true
-			continue
-		}
-		out = append(out, g)
-	}
-	return out
-}
-
 // helpLayoutOf fits rows into the band (see helpLayout).
-func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, ok bool) {
+func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout, bandBot int, most float64) (p helpPanel, ok bool) {
 	// Measure at the base size; every length scales with the font size.
-	base := a.fonts.size(h) * 0.8
+	base := most
 	keyFace := a.fonts.face(a.fonts.bold, base)
 	txt := a.fonts.face(a.fonts.regular, base)
 	head := a.fonts.face(a.fonts.bold, base*1.1)
@@ -182,7 +275,7 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 	m.gap = m.row * helpGroupGap
 	keyGap, colGap, pad := base*1.2, base*2, base*1.2
 	titleH := m.head * 1.4
-	bandTop, bandBot := l.topH, a.helpBottom(h, l)
+	bandTop := l.topH
 	availW, availH := float64(w)*0.98, float64(bandBot-bandTop)*0.98
 	var best helpPanel
 	var scale, contentW, contentH float64
@@ -195,7 +288,7 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 			}
 			return measure(r.Key, keyFace), hw
 		}, keyGap, colGap)
-		cw := width + 2*pad
+		cw := math.Max(width, measure(widestHelpTitle, head)) + 2*pad
 		ch := tallest + titleH + 2*pad
 		sc := math.Min(1, math.Min(availW/cw, availH/ch))
 		if sc > scale+1e-9 {
@@ -221,7 +314,7 @@ func (a *App) helpLayoutOf(rows []helpRow, w, h int, l hudLayout) (p helpPanel, 
 			return measure(r.Key, kf), hw
 		}, keyGap*scale, colGap*scale)
 		best.colX, best.keyW = colX, keyW
-		cw := width + 2*pad*scale
+		cw := math.Max(width, measure(widestHelpTitle, hf)) + 2*pad*scale
 		if cw <= availW {
 			contentW = cw / scale
 			break
@@ -305,7 +398,15 @@ func (a *App) drawHelp(dst *ebiten.Image, l hudLayout) {
 	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colHelp, false)
 	// An outline, so the panel's edge shows where it lies over the views.
 	vector.StrokeRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), float32(math.Max(1, size/10)), colGridDim, false)
-	label(dst, "Keys  ·  H or F1 closes this", head, x0+p.pad, y0+p.pad, colText)
+	title := "Keys  ·  H or F1 closes this"
+	if p.pages > 1 {
+		next := "H or F1: next page"
+		if p.page == p.pages-1 {
+			next = "H or F1 closes this"
+		}
+		title = fmt.Sprintf("Keys  ·  page %d of %d  ·  %s", p.page+1, p.pages, next)
+	}
+	label(dst, title, head, x0+p.pad, y0+p.pad, colText)
 	top := y0 + p.pad + p.titleH
 	col := -1
 	var x, y float64

@@ -108,24 +108,23 @@ func TestHelpNeverCoversTheHUD(t *testing.T) {
 	}
 }
 
-// TestHelpKeepsTheActiveStrategysKeys: where every strategy's keys do not
-// fit at a readable size, the help keeps the active strategy's group and
-// says how to see the others'; where they fit, it shows them all.
+// TestHelpKeepsTheActiveStrategysKeys: the help's first page has the
+// active strategy's keys; where every key does not fit at a readable size
+// the others follow on further pages, and together the pages show every
+// key once.
 func TestHelpKeepsTheActiveStrategysKeys(t *testing.T) {
 	f, sess := newTestApp(t, "statesync")
 	active := sess.Strategy().Family()
 	for _, c := range []struct {
 		w, h  int
 		scale float64
-	}{{1920, 1080, 1}, {1280, 720, 2}} {
+	}{{1920, 1080, 1}, {1280, 720, 1}, {1280, 720, 2}} {
 		f.scale = c.scale
 		a := layoutApp(t, f, sess)
-		p, ok := a.helpLayout(c.w, c.h, a.layout(c.w, c.h))
-		if !ok {
-			t.Fatalf("%dx%d: no help", c.w, c.h)
-		}
+		l := a.layout(c.w, c.h)
+		pages := a.helpPages(c.w, c.h, l)
 		groups := map[string]bool{}
-		for _, r := range p.rows {
+		for _, r := range pages[0] {
 			groups[r.group] = true
 		}
 		hasActive := false
@@ -135,16 +134,54 @@ func TestHelpKeepsTheActiveStrategysKeys(t *testing.T) {
 			}
 		}
 		if !hasActive {
-			t.Errorf("%dx%d scale %v: the help lost the active strategy's keys (%s)", c.w, c.h, c.scale, active)
+			t.Errorf("%dx%d scale %v: the help's first page lost the active strategy's keys (%s)", c.w, c.h, c.scale, active)
 		}
-		all := len(p.rows) == len(helpRows())
-		if all == groups["Other strategies"] {
-			t.Errorf("%dx%d scale %v: %d of %d rows, and the other strategies' line is there: %v", c.w, c.h, c.scale, len(p.rows), len(helpRows()), groups["Other strategies"])
+		seen := map[string]int{}
+		for _, p := range pages {
+			for _, r := range p {
+				seen[r.group+"|"+r.Key]++
+			}
 		}
-		if p.size < minHelpText {
-			t.Errorf("%dx%d scale %v: help text %.1f px", c.w, c.h, c.scale, p.size)
+		for _, r := range helpRows() {
+			if n := seen[r.group+"|"+r.Key]; n != 1 {
+				t.Errorf("%dx%d scale %v: %s %q on %d pages", c.w, c.h, c.scale, r.group, r.Key, n)
+			}
 		}
 	}
+	f.scale = 1
+}
+
+// TestHelpReadableAt720p: at 1280×720 (and the other projector sizes)
+// every page of the help is drawn at least readableHelp(h) high (14.4 px
+// at 720p, about the HUD's small text; it was 10 px), and paging with H
+// keeps one text size on every page.
+func TestHelpReadableAt720p(t *testing.T) {
+	f, sess := newTestApp(t, "predict")
+	for _, sz := range [][2]int{{1920, 1080}, {1600, 900}, {1280, 720}} {
+		for _, scale := range []float64{1, 1.5, 2} {
+			f.scale = scale
+			a := layoutApp(t, f, sess)
+			w, h := sz[0], sz[1]
+			l := a.layout(w, h)
+			n := len(a.helpPages(w, h, l))
+			first := 0.0
+			for a.helpPage = 0; a.helpPage < n; a.helpPage++ {
+				p, ok := a.helpLayout(w, h, l)
+				if !ok {
+					t.Fatalf("%dx%d scale %v page %d: no help", w, h, scale, a.helpPage+1)
+				}
+				if a.helpPage == 0 {
+					first = p.size
+				} else if math.Abs(p.size-first) > 0.5 {
+					t.Errorf("%dx%d scale %v: page %d at %.1f px, page 1 at %.1f: H made the text jump", w, h, scale, a.helpPage+1, p.size, first)
+				}
+				if p.size < readableHelp(h) {
+					t.Errorf("%dx%d scale %v page %d of %d: help text %.1f px, below %.1f", w, h, scale, a.helpPage+1, n, p.size, readableHelp(h))
+				}
+			}
+		}
+	}
+	f.scale = 1
 }
 
 // TestHelpLinesInsideThePanel: every row's help ends inside the panel
@@ -160,25 +197,37 @@ func TestHelpLinesInsideThePanel(t *testing.T) {
 			a.note, a.noteTicks = "drawing is slow here: smooth edges off (F9 turns them back on)", 60
 			w, h := sz[0], sz[1]
 			l := a.layout(w, h)
-			p, ok := a.helpLayout(w, h, l)
-			if !ok {
-				t.Fatalf("%dx%d scale %v: no help", w, h, scale)
-			}
-			txt := a.fonts.face(a.fonts.regular, p.size)
-			col := -1
-			for i, r := range p.rows {
-				if col+1 < len(p.starts) && i == p.starts[col+1] {
-					col++
-				}
-				end := float64(p.rect.Min.X) + p.pad + p.colX[col] + p.keyW[col] + p.keyGap + measure(r.Help, txt)
-				if end > float64(p.rect.Max.X)+0.5 {
-					t.Errorf("%dx%d scale %v: %q ends at %.0f, past the panel's %d", w, h, scale, r.Key, end, p.rect.Max.X)
-				}
-			}
-			if noteTop := a.helpBottom(h, l); p.rect.Max.Y > noteTop || noteTop >= h-l.botH {
-				t.Errorf("%dx%d scale %v: the panel ends at %d, the note's room starts at %d", w, h, scale, p.rect.Max.Y, noteTop)
+			for a.helpPage = 0; a.helpPage < len(a.helpPages(w, h, l)); a.helpPage++ {
+				checkHelpPage(t, a, w, h, l, scale)
 			}
 		}
 	}
 	f.scale = 1
+}
+
+// checkHelpPage: every row of the shown page ends inside the panel, and the
+// panel ends above the note.
+func checkHelpPage(t *testing.T, a *App, w, h int, l hudLayout, scale float64) {
+	t.Helper()
+	p, ok := a.helpLayout(w, h, l)
+	if !ok {
+		t.Fatalf("%dx%d scale %v: no help", w, h, scale)
+	}
+	txt := a.fonts.face(a.fonts.regular, p.size)
+	col := -1
+	for i, r := range p.rows {
+		if col+1 < len(p.starts) && i == p.starts[col+1] {
+			col++
+		}
+		end := float64(p.rect.Min.X) + p.pad + p.colX[col] + p.keyW[col] + p.keyGap + measure(r.Help, txt)
+		if end > float64(p.rect.Max.X)+0.5 {
+			t.Errorf("%dx%d scale %v: %q ends at %.0f, past the panel's %d", w, h, scale, r.Key, end, p.rect.Max.X)
+		}
+	}
+	if noteTop := a.helpBottom(h, l); p.rect.Max.Y > noteTop || noteTop >= h-l.botH {
+		t.Errorf("%dx%d scale %v: the panel ends at %d, the note's room starts at %d", w, h, scale, p.rect.Max.Y, noteTop)
+	}
+	if bottom := p.rect.Min.Y + int(p.pad+p.titleH); bottom > p.rect.Max.Y {
+		t.Errorf("%dx%d scale %v: the title runs past the panel", w, h, scale)
+	}
 }

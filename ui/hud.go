@@ -88,6 +88,15 @@ const maxNoteLines = 3
 // presenter may enlarge the text, but the views must stay the picture.
 const hudMaxShare = 0.5
 
+// hudTallest is the height of the tallest HUD any strategy draws, both
+// bars in compact form, in body-text lines (body sizes): measured with
+// four players on four presets at 1280×720 and 1920×1080, text ×1.5 and
+// ×2, after 90 ticks of each strategy, strategy 5 (2004 prediction) needs
+// 18.6, rollback and authority 18.3, state sync 16.2, interpolation 14.6;
+// with a little margin. TestOneTextSizeAcrossStrategies fails when a
+// strategy outgrows it.
+const hudTallest = 18.7
+
 // layout sizes the HUD for a w×h screen: the views fill what the top bar
 // and the bottom panel leave. The body text is 1/38 of the height times
 // the text scale and the key figures 1.6 times that (1/24 of the height at
@@ -103,13 +112,15 @@ const hudMaxShare = 0.5
 // whole pixel size that does (halving the interval between a size that
 // fits and one that does not), so a larger scale never shows smaller text.
 //
-// The size found then holds for the whole run at this window size and
-// asked scale: it only ever shrinks further (a strategy with more lines,
-// a longer note), never grows back, so switching strategies does not
-// make the text jump (strategy 5 with four players at 720p shrank to ×1
-// while state sync showed ×2).
+// The size depends only on the window and the asked scale: it is first
+// capped at what the tallest strategy's bars allow (hudTallest), so a
+// strategy that needs less room does not start larger than one that needs
+// more (state sync showed ×2 at 720p, then strategy 5 with four players
+// shrank to ×1: the text jumped on a key). Should some content still
+// not fit, the size found holds for the whole run at this window size and
+// asked scale: it only ever shrinks further, never grows back.
 func (a *App) layout(w, h int) hudLayout {
-	body := a.fonts.size(h)
+	body := math.Min(a.fonts.size(h), math.Max(6, math.Floor(hudMaxShare*float64(h)/hudTallest)))
 	lc := &a.laidOut
 	capped := lc.w == w && lc.h == h && lc.body == body
 	hi := body
@@ -341,6 +352,31 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 	if views.Empty() {
 		return tc, false
 	}
+	tc = a.placeCaption(in, l, views, legend, a.captionStrips)
+	// Below the labels and the caption of what just happened.
+	top := float64(views.Min.Y) + lineHeight(l.smallBold) + l.pad*2.5 + l.caption.Size*1.15 + l.pad*0.4
+	if (!clearOf(tc.r, a.captionStrips) || float64(tc.r.Min.Y) < top) && !lr.Empty() {
+		// The grid: lifted above the bottom row's strips it would
+		// cover the top row's; the server's view has no strip.
+		tc = a.placeCaption(in, l, lr, legend, a.captionStrips)
+	}
+	return tc, true
+}
+
+// clearOf reports whether r covers none of rs.
+func clearOf(r image.Rectangle, rs []image.Rectangle) bool {
+	for _, s := range rs {
+		if r.Overlaps(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeCaption places a caption's lines at the bottom of views, above the
+// legend and above any of strips (the grid's figure strips) it would
+// cover.
+func (a *App) placeCaption(in []string, l hudLayout, views, legend image.Rectangle, strips []image.Rectangle) trackCaption {
 	width := float64(views.Dx()) - l.pad*6
 	f := l.caption
 	for _, ln := range in {
@@ -366,13 +402,28 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 	if !legend.Empty() && x+tw+l.pad > float64(legend.Min.X) && x-l.pad < float64(legend.Max.X) {
 		bottom = math.Min(bottom, float64(legend.Min.Y)-l.pad)
 	}
+	rect := func(bottom float64) image.Rectangle {
+		return image.Rect(int(x-l.pad*1.5), int(bottom-th-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
+	}
+	// Lifted above each strip it covers, lowest first (the bottom row's).
+	for range strips {
+		moved := false
+		for _, s := range strips {
+			if rect(bottom).Overlaps(s) {
+				bottom = math.Min(bottom, float64(s.Min.Y)-l.pad*0.6)
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
 	y := bottom - th
 	xs := make([]float64, len(lines))
 	for i, ln := range lines {
 		xs[i] = float64(views.Min.X) + (float64(views.Dx())-measure(ln, f))/2
 	}
-	r := image.Rect(int(x-l.pad*1.5), int(y-l.pad*0.6), int(x+tw+l.pad*1.5), int(bottom+l.pad*0.4))
-	return trackCaption{lines: lines, face: f, x: xs, y: y, lh: lh, r: r}, true
+	return trackCaption{lines: lines, face: f, x: xs, y: y, lh: lh, r: rect(bottom)}
 }
 
 // captionColour is the caption's colour by the kind of its event: red for

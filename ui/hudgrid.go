@@ -134,6 +134,27 @@ func (a *App) drawGridViews(screen *ebiten.Image, l hudLayout) (image.Rectangle,
 	return server, cells
 }
 
+// stripRect is where the cell's strip of figures is drawn.
+func (c gridCell) stripRect() image.Rectangle {
+	return image.Rect(c.r.Min.X, c.r.Max.Y-int(c.strip.h), c.r.Max.X, c.r.Max.Y)
+}
+
+// labelRect is the band at the cell's top its label takes (drawViewLabel),
+// the cell's whole width.
+func (c gridCell) labelRect(l hudLayout) image.Rectangle {
+	return image.Rect(c.r.Min.X, c.r.Min.Y, c.r.Max.X, c.r.Min.Y+int(math.Ceil(l.pad*1.5+lineHeight(l.smallBold))))
+}
+
+// captionKeepOut is what the track's caption must not cover in the grid:
+// every cell's strip of figures and label.
+func captionKeepOut(l hudLayout, cells []gridCell) []image.Rectangle {
+	var out []image.Rectangle
+	for _, c := range cells {
+		out = append(out, c.stripRect(), c.labelRect(l))
+	}
+	return out
+}
+
 // drawGridHUD draws each cell's label and strip, and a frame around the
 // cell whose figures the bottom panel shows.
 func (a *App) drawGridHUD(dst *ebiten.Image, l hudLayout, cells []gridCell) {
@@ -142,7 +163,7 @@ func (a *App) drawGridHUD(dst *ebiten.Image, l hudLayout, cells []gridCell) {
 		a.drawViewLabel(dst, l, c.r, viewmodel.ViewLabel{Title: st.Title, Sub: st.Sub, Player: st.Player})
 		sl := c.strip
 		y := float64(c.r.Max.Y) - sl.h
-		panel(dst, image.Rect(c.r.Min.X, int(y), c.r.Max.X, c.r.Max.Y))
+		panel(dst, c.stripRect())
 		y += l.pad * 0.5
 		for _, ln := range sl.lines {
 			x := float64(c.r.Min.X) + l.pad

@@ -120,30 +120,40 @@ func TestGridPagesWithTab(t *testing.T) {
 	}
 }
 
-// TestOneTextSizeAcrossStrategies: -text-scale 2 at 1280×720 with four
-// players: the 2004 strategy's longer figures shrink the text, and state
-// sync afterwards shows the same size rather than jump back to ×2.
+// TestOneTextSizeAcrossStrategies: -text-scale 2 at 1280×720 and
+// 1920×1080 with four players, starting in state sync (which needs less
+// room than strategy 5): every strategy shows the same text size, and the
+// note after a scale key says the same in each (state sync showed ×2, then
+// strategy 5 shrank it: the text jumped on a key).
 func TestOneTextSizeAcrossStrategies(t *testing.T) {
-	a := newGridApp(t, "predict", 4)
-	a.d.Do(talk.Command{Op: talk.OpGrid, On: false})
-	a.sync()
-	a.fonts.scale = 2
-	for range 120 {
-		a.step()
-		a.layout(1280, 720)
-	}
-	first := a.shownScale(1280, 720)
-	for _, id := range []string{"statesync", "interpolation", "compression", "lockstep", "authority", "rollback", "predict"} {
-		i, _ := catalog.Find(a.sess.Strategies(), id)
-		a.selectEntry(i)
-		for range 60 {
+	for _, sz := range [][2]int{{1280, 720}, {1920, 1080}} {
+		w, h := sz[0], sz[1]
+		a := newGridApp(t, "statesync", 4)
+		a.d.Do(talk.Command{Op: talk.OpGrid, On: false})
+		a.sync()
+		a.fonts.scale = 2
+		a.winW, a.winH = w, h
+		for range 90 {
 			a.step()
-			a.layout(1280, 720) // each frame is laid out
+			a.layout(w, h)
 		}
-		if got := a.shownScale(1280, 720); got > first+0.005 {
-			t.Errorf("%s shows ×%.2f after the 2004 strategy's ×%.2f: the text jumped", id, got, first)
+		first := a.shownScale(w, h)
+		note := scaleNote(2, 2, first, first)
+		for _, id := range []string{"interpolation", "compression", "lockstep", "predict", "authority", "rollback", "statesync"} {
+			i, _ := catalog.Find(a.sess.Strategies(), id)
+			a.selectEntry(i)
+			for range 90 {
+				a.step()
+				a.layout(w, h) // each frame is laid out
+			}
+			got := a.shownScale(w, h)
+			if math.Abs(got-first) > 0.005 {
+				t.Errorf("%dx%d: %s shows ×%.2f, state sync showed ×%.2f: the text changed size", w, h, id, got, first)
+			}
+			if n := scaleNote(2, 2, got, got); n != note {
+				t.Errorf("%dx%d: %s says %q, state sync said %q", w, h, id, n, note)
+			}
 		}
-		first = math.Min(first, a.shownScale(1280, 720))
 	}
 }
 
