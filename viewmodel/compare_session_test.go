@@ -68,7 +68,7 @@ func TestComparisonOfASession(t *testing.T) {
 	if len(ps) != 3 {
 		t.Fatalf("%d points, want 3: %+v", len(ps), ps)
 	}
-	wantLabels := []string{"2 · level 11 + prediction", "3 · step 8", "5 · 4/5 replay + smoothing"}
+	wantLabels := []string{"2 · level 11 + prediction", "3 · step 8", "5 · 4/6 replay + smoothing"}
 	for k, p := range ps {
 		if p.Label != wantLabels[k] {
 			t.Errorf("point %d: label %q, want %q", k, p.Label, wantLabels[k])

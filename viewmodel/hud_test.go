@@ -19,7 +19,8 @@ func oneProcess() Facts {
 }
 
 func TestBuildHUDWords(t *testing.T) {
-	measured := Metrics{HasRTT: true, RTTms: 117, RTTSamples: 50, LossSamples: 100, Loss: 0.05, SentKbps: 300, Clients: 1,
+	measured := Metrics{HasRTT: true, RTTms: 117, RTTSamples: 50,
+		RTTParts: RTTParts{Known: true, LinkMs: 100, HeldMs: 17}, LossSamples: 100, Loss: 0.05, SentKbps: 300, Clients: 1,
 		Valid: true, PosRMSCm: 1.25, PosMaxCm: 12, OrientMaxDeg: 3, DelayMs: 150, HasNow: true, NowRMSCm: 3, NowMaxCm: 1.5}
 	for _, tc := range []struct {
 		name  string
@@ -48,7 +49,7 @@ func TestBuildHUDWords(t *testing.T) {
 				if e.Lag != "150 ms ago" || e.LagRole != RoleAccent || e.NowRole != RoleGood || len(e.NowParts) != 2 {
 					t.Errorf("lag %+v", e)
 				}
-				if h.Net.RTT != "RTT 117 ms" || h.Net.Loss != "loss 5.0 %" || h.Net.RTTWhy != "RTT = 2 × 50 ms on the link + 1 tick" {
+				if h.Net.RTT != "RTT 117 ms" || h.Net.Loss != "loss 5.0 %" || h.Net.RTTWhy != "RTT = 2 × 50 ms on the link +17 ms held for ticks" {
 					t.Errorf("net %+v", h.Net)
 				}
 			}},
