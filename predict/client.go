@@ -274,7 +274,9 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 // startFrom puts the client's world where left is now (a restart mid-run:
 // the client joins the server's present) and starts its history over.
 func (c *client) startFrom(st *Strategy, left *cubes.World) {
-	if c.w == nil || left.NumCubes() != c.n {
+	if c.w == nil || left.NumCubes() != c.n || left.Frame() != c.w.Frame() {
+		// (A right process's left world stays where it started: there
+		// the client catches up from the packets, as at the start.)
 		return
 	}
 	if c.w.SetStates(left.States(nil)) != nil {

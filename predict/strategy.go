@@ -48,14 +48,11 @@ type Strategy struct {
 // either holds would be read by the other as another time.
 func (st *Strategy) RestartsAfter(int) bool { return st.serverChanged }
 
-// Restart implements strategy.Restarter: as a switch to the strategy, but
-// the client starts from the server's world as it is now (as state sync's
-// restart does), not from the initial one, so the step does not open with
-// the catch-up's jumps ("pop: a cube jumped 83 cm").
-func (st *Strategy) Restart(ctx strategy.Context) {
-	st.Reset(ctx)
-	st.cli.startFrom(st, ctx.Left())
-}
+// Restart implements strategy.Restarter: as a switch to the strategy
+// mid-run (Reset), whose client starts from the server's world as it is
+// now (as state sync's does), not from the initial one, so the step does
+// not open with the catch-up's jumps ("pop: a cube jumped 83 cm").
+func (st *Strategy) Restart(ctx strategy.Context) { st.Reset(ctx) }
 
 // MeasureTicks is how much of a new mode the one-second windows must hold
 // before the HUD quotes their figures, ticks (half a second): until then
@@ -372,6 +369,13 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 		st.truth.record(ctx.Frame(), ctx.Left())
 	}
 	st.cli.reset(st, ctx)
+	if ctx.Frame() > 0 {
+		// A switch to the strategy mid-run: the client joins the
+		// server's present, as a client joining a running game loads the
+		// level as it is, instead of opening with the catch-up from the
+		// initial world ("correction: 872 cm pop").
+		st.cli.startFrom(st, ctx.Left())
+	}
 }
 
 // Release implements strategy.Releaser: the client's worlds and saved
