@@ -5,6 +5,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/cubes"
+	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/talk"
 )
@@ -13,13 +14,17 @@ import (
 // mode that raised it. A sub-mode step (`[`/`]`), a strategy's key, a
 // restart (Home, F5) take the caption board down, and no strategy keeps
 // an alarm of the mode before: walked over every strategy's sub-modes
-// and keys, with two players on a terrible link (stalls, pops, outages).
+// and keys, with four players on the stage's per-client presets (LAN,
+// intercontinental, mobile, terrible: stalls, pops, outages).
 func TestModeChangeClearsCaptions(t *testing.T) {
 	for i, st := range catalog.All() {
 		t.Run(st.Name(), func(t *testing.T) {
 			o := testOptions("interpolation", "terrible")
 			o.Config.Start = i
-			o.Config.World.Players = 2
+			o.Config.World.Players = 4
+			for _, p := range []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetMobile, link.PresetTerrible} {
+				o.Config.ClientLinks = append(o.Config.ClientLinks, p.Pair())
+			}
 			d := newTestDirector(t, o)
 			check := func(what string) {
 				t.Helper()
