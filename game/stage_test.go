@@ -164,9 +164,8 @@ func TestLinkRestoredAfterLockstep(t *testing.T) {
 // TestFiguresMeasuringAfterSwitch: right after a switch the links start
 // over, and the figures with too little behind them say "measuring…"
 // (Metrics.RTTMeasured, LossMeasured, ErrorMeasured) instead of the numbers
-// the stage report saw: a loss of 0 % on a 5 % link for a second, and the
-// 2004 client's error at 1046 cm RMS while it caught up with a server
-// that had been running. Once measured, they stay measured.
+// the stage report saw: a loss of 0 % on a 5 % link for a second. Once
+// measured, they stay measured.
 func TestFiguresMeasuringAfterSwitch(t *testing.T) {
 	sc := katamari(t)
 	s := stageSession(t, entryInterpolation, link.PresetIntercontinental.Config())
@@ -213,8 +212,11 @@ func TestFiguresMeasuringAfterSwitch(t *testing.T) {
 	if rttAt == 0 || lossAt == 0 || errAt < viewmodel.OwnErrorSettleTicks {
 		t.Errorf("figures shown at once: RTT %d, loss %d, error %d", rttAt, lossAt, errAt)
 	}
-	if worstHidden < 100 {
-		t.Errorf("the hidden start-up error was only %.0f cm RMS: the test no longer shows why it is hidden", worstHidden)
+	// The 2004 client starts from the server's present world at the
+	// switch, so even the figures hidden while measuring are small (they
+	// were 1046 cm RMS while it caught up from the initial world).
+	if worstHidden >= game.PopCaptionCm {
+		t.Errorf("the hidden start-up error was %.0f cm RMS: the client caught up from the initial world", worstHidden)
 	}
 }
 
