@@ -33,7 +33,7 @@ const minParallelClients = 8
 func (s *Session) sendAll() {
 	p, prepares := s.clients[0].st.(strategy.Preparer)
 	if prepares {
-		p.PrepareSend(&s.clients[0].ctx)
+		p.PrepareSend(s.Context())
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(s.clients)/minParallelClients)
 	if !prepares || workers < 2 || s.cfg.Tap != nil || s.onSend != nil {
