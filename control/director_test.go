@@ -60,7 +60,7 @@ func snapshotOf(d *Director) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "frame %d/%d hash %x players %d shown %d\n", d.Frame(), s.Frame(), s.Left().StateHash(), s.NumPlayers(), s.Shown())
 	fmt.Fprintf(&b, "%s | %s | %s\n", st.Name(), st.Mode(), facts)
-	fmt.Fprintf(&b, "link %s: %s checksum %v outage %v\n", d.LinkName(s.Shown()), DescribeLinks(s.Links()), s.Checksum(), s.InOutage())
+	fmt.Fprintf(&b, "link %s: %s checksum %v outage %v\n", d.LinkName(s.Shown()), DescribeLinks(s.LinksOf(s.Shown())), s.Checksum(), s.InOutage())
 	fmt.Fprintf(&b, "metrics %+v\n", *s.Metrics())
 	fmt.Fprintf(&b, "view %+v caption %v\n", d.View(), d.cur.st.caption)
 	if c, ok := d.Captions().Current(); ok {
