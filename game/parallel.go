@@ -67,10 +67,6 @@ func (s *Session) sendAll() {
 	wg.Wait()
 }
 
-// ClientSentHash is a hash of every data packet the server sent client k
-// since the session began: two runs that sent the same bits have the same.
-func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }
-
 // hashBytes folds b into the FNV-1a hash h (0 starts one).
 func hashBytes(h uint64, b []byte) uint64 {
 	if h == 0 {
