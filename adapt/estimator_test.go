@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/wire"
+	"netcubes/wire/wiretest"
 )
 
 // stream is a synthetic ack stream: every tick the sender sends one packet
@@ -63,7 +64,7 @@ func constant(n int) func(int) int { return func(int) int { return n } }
 // generator (the same for every run).
 func jittery(base, j int) func(int) int {
 	rng := wire.NewRNG(9)
-	return func(int) int { return base + int(rng.Int64Range(int64(-j), int64(j))) }
+	return func(int) int { return base + int(wiretest.Int64Range(&rng, int64(-j), int64(j))) }
 }
 
 const sec = wire.TicksPerSecond

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"netcubes/wire"
+	"netcubes/wire/wiretest"
 )
 
 func TestJitterMeasuresSpread(t *testing.T) {
@@ -14,7 +15,7 @@ func TestJitterMeasuresSpread(t *testing.T) {
 	sum := 0.0
 	n := 0
 	for k := range 20000 {
-		j.Add(base + int(rng.Int64Range(-spread, spread)))
+		j.Add(base + int(wiretest.Int64Range(&rng, -spread, spread)))
 		if k > 1000 {
 			sum += float64(j.SigmaMilli()) / milli
 			n++

@@ -60,7 +60,7 @@ func snapshotOf(d *Director) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "frame %d/%d hash %x players %d shown %d\n", d.Frame(), s.Frame(), s.Left().StateHash(), s.NumPlayers(), s.Shown())
 	fmt.Fprintf(&b, "%s | %s | %s\n", st.Name(), st.Mode(), facts)
-	fmt.Fprintf(&b, "link %s: %s checksum %v outage %v\n", d.LinkName(s.Shown()), DescribeLinks(s.Links()), s.Checksum(), s.InOutage())
+	fmt.Fprintf(&b, "link %s: %s checksum %v outage %v\n", d.LinkName(s.Shown()), DescribeLinks(s.LinksOf(s.Shown())), s.Checksum(), s.InOutage())
 	fmt.Fprintf(&b, "metrics %+v\n", *s.Metrics())
 	fmt.Fprintf(&b, "view %+v caption %v\n", d.View(), d.cur.st.caption)
 	if c, ok := d.Captions().Current(); ok {
@@ -105,7 +105,7 @@ func replay(t *testing.T, d *Director, ticks int) (text string, perTick []int, p
 		t.Fatal(err)
 	}
 	text = buf.String()
-	tr, err := talk.Parse("rec.txt", strings.NewReader(text))
+	tr, err := talk.ParseWith("rec.txt", strings.NewReader(text), cubes.LoadScript)
 	if err != nil {
 		t.Fatalf("the recording does not read back: %v\n%s", err, text)
 	}
@@ -282,7 +282,7 @@ const jumpTrack = `strategy statesync
 // reaches the same frames as the straight run, hash for hash and figure
 // for figure, also across a reset of the world.
 func TestBackThenForward(t *testing.T) {
-	tr, err := talk.Parse("jump.txt", strings.NewReader(jumpTrack))
+	tr, err := talk.ParseWith("jump.txt", strings.NewReader(jumpTrack), cubes.LoadScript)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestBackThenForward(t *testing.T) {
 // the track and says so; the view keys and pausing do not; going back
 // plays the track on from there.
 func TestTakeOver(t *testing.T) {
-	tr, err := talk.Parse("jump.txt", strings.NewReader(jumpTrack))
+	tr, err := talk.ParseWith("jump.txt", strings.NewReader(jumpTrack), cubes.LoadScript)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ const pageDownTrack = `0 play katamari
 
 func jumpDirector(t *testing.T) (*Director, *[]string) {
 	t.Helper()
-	tr, err := talk.Parse("jump.txt", strings.NewReader(pageDownTrack))
+	tr, err := talk.ParseWith("jump.txt", strings.NewReader(pageDownTrack), cubes.LoadScript)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestSceneAfterTakeOver(t *testing.T) {
 		press func(d *Director)
 	}{{"Home", (*Director).Scene}, {"F5", (*Director).Restart}} {
 		t.Run(key.name, func(t *testing.T) {
-			tr, err := talk.Parse("scenes.txt", strings.NewReader(sceneTrack))
+			tr, err := talk.ParseWith("scenes.txt", strings.NewReader(sceneTrack), cubes.LoadScript)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,3 +10,9 @@ func (s *Session) ClientLink(k int) link.Config { return s.clients[k].link.Down 
 
 // SetClientLink changes client k's conditions only, both directions alike.
 func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link.Symmetric(c)) }
+
+// ClientSentHash is a hash of every data packet the server sent client k
+// since the session began: two runs that sent the same bits have the same.
+// (Config.Tap sees the packets too, but setting it sends serially: the
+// parallel sender's tests read this instead.)
+func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }

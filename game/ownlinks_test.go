@@ -126,7 +126,7 @@ func TestRestoredLinkIsNeverAChosenOne(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s.Links() != terrible {
-		t.Errorf("a preset chosen in lockstep, then 3, 4, 5: %+v, want terrible", s.Links())
+	if s.LinksOf(s.Shown()) != terrible {
+		t.Errorf("a preset chosen in lockstep, then 3, 4, 5: %+v, want terrible", s.LinksOf(s.Shown()))
 	}
 }

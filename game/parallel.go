@@ -33,7 +33,7 @@ const minParallelClients = 8
 func (s *Session) sendAll() {
 	p, prepares := s.clients[0].st.(strategy.Preparer)
 	if prepares {
-		p.PrepareSend(&s.clients[0].ctx)
+		p.PrepareSend(s.Context())
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(s.clients)/minParallelClients)
 	if !prepares || workers < 2 || s.cfg.Tap != nil || s.onSend != nil {
@@ -66,10 +66,6 @@ func (s *Session) sendAll() {
 	}
 	wg.Wait()
 }
-
-// ClientSentHash is a hash of every data packet the server sent client k
-// since the session began: two runs that sent the same bits have the same.
-func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }
 
 // hashBytes folds b into the FNV-1a hash h (0 starts one).
 func hashBytes(h uint64, b []byte) uint64 {

@@ -618,12 +618,9 @@ func (s *Session) LinkSource() string { return s.clients[s.shown].linkBy }
 // left world (after a setting that changes the packet format).
 func (s *Session) Restart() { s.resetNetwork() }
 
-// Link returns the shown client's link conditions, left → right (Links
+// Link returns the shown client's link conditions, left → right (LinksOf
 // gives both directions).
 func (s *Session) Link() link.Config { return s.clients[s.shown].link.Down }
-
-// Links returns the shown client's conditions in both directions.
-func (s *Session) Links() link.Pair { return s.clients[s.shown].link }
 
 // LinksOf returns client k's conditions in both directions.
 func (s *Session) LinksOf(k int) link.Pair { return s.clients[k].link }

@@ -11,6 +11,7 @@ import (
 	"netcubes/strategy"
 	"netcubes/viewmodel"
 	"netcubes/wire"
+	"netcubes/wire/wiretest"
 )
 
 // echoPacket carries every cube's pose as raw floats: the simplest payload
@@ -288,7 +289,7 @@ func TestSessionRejectsGarbage(t *testing.T) {
 		// A rejected packet must not be acknowledged: the left would take
 		// it for a baseline the right does not have.
 		h := s.clients[0].rightEP.Header()
-		if !s.clients[0].rightEP.IsFresh(7) || h.Acked(7) {
+		if !s.clients[0].rightEP.IsFresh(7) || wiretest.Acked(h, 7) {
 			t.Error("the right acknowledged a packet it rejected")
 		}
 	})

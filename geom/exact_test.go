@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"netcubes/internal/fma"
+	"netcubes/internal/fmatest"
 )
 
 // randomQuat is a unit quaternion from r (not uniform over rotations; any
@@ -119,7 +119,7 @@ func TestExactBits(t *testing.T) {
 // functions may: they only draw).
 func TestExactNotFused(t *testing.T) {
 	exact := []string{"QuatMul", "Rotate", "cross"}
-	for _, b := range fma.Compile(t) {
+	for _, b := range fmatest.Compile(t) {
 		for _, name := range exact {
 			if !b.Funcs[name] {
 				t.Errorf("GOARCH=%s: no assembly for %s (inlined everywhere? the check saw nothing)", b.GOARCH, name)

@@ -681,9 +681,10 @@ func (l *Link) clock(now wire.Tick) wire.Tick {
 	return l.last
 }
 
-// syncCap sets the bottleneck to the cap its schedule has at tick now.
+// syncCap sets the bottleneck to the cap in effect at tick now (the
+// clock has seen now already).
 func (l *Link) syncCap(now wire.Tick) {
-	if kbps := l.cfg.CapAt(int(now - l.origin)); kbps != l.capNow {
+	if kbps := l.CapKbps(now); kbps != l.capNow {
 		l.capNow = kbps
 		l.p.setCap(l.cfg, kbps)
 	}

@@ -64,9 +64,9 @@ type TransferStats struct {
 	Refused   int // transfers the right refused (the right's side)
 }
 
-// Transfer returns the left's figures of this client's transfer and the
+// transfer returns the left's figures of this client's transfer and the
 // right's count of refused ones.
-func (st *Strategy) Transfer() TransferStats {
+func (st *Strategy) transfer() TransferStats {
 	t := TransferStats{Frame: -1, Refused: st.xj.Refused()}
 	if st.xs != nil {
 		t.Frame = st.xs.Frame()

@@ -39,7 +39,7 @@ func TestJoinMidRunIsExact(t *testing.T) {
 			t.Fatalf("tick %d: the right's frame %d differs from the left's", f, r.Frame())
 		}
 	}
-	tr, ss := st.Transfer(), st.Stats()
+	tr, ss := st.transfer(), st.Stats()
 	t.Logf("the world at frame %d: %d bytes in %d fragments, %d sent, in the right %d ticks after the join; %d hashes compared, the right at frame %d (left %d)",
 		tr.Frame, tr.Bytes, tr.Fragments, tr.Sent, receivedAt-joinAt, ss.Checked, ss.Frame, s.Frame())
 	if receivedAt < 0 || !tr.Done || tr.Frame != joinAt || ss.Desync >= 0 || ss.Checked < 2*wire.TicksPerSecond || ss.Frame < s.Frame()-20 {
@@ -112,8 +112,8 @@ func TestHostileTransferRefused(t *testing.T) {
 		if err := send(tc.frame, tc.data); !errors.Is(err, transfer.ErrRefused) {
 			t.Errorf("%s: taken (%v)", tc.name, err)
 		}
-		if st.Transfer().Refused != k+1 || !st.receiving() {
-			t.Errorf("%s: %d refused, receiving %v", tc.name, st.Transfer().Refused, st.receiving())
+		if st.transfer().Refused != k+1 || !st.receiving() {
+			t.Errorf("%s: %d refused, receiving %v", tc.name, st.transfer().Refused, st.receiving())
 		}
 	}
 	if err := send(f, compress(good)); err != nil || st.receiving() || st.World().StateHash() != s.Left().StateHash() {

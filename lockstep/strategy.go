@@ -164,9 +164,6 @@ func (st *Strategy) SetMode(i int) {
 	}
 }
 
-// ModeIndex is the current mode, 0-based.
-func (st *Strategy) ModeIndex() int { return st.mode }
-
 // SetDelayMs sets the playout delay, 0..MaxDelayMs; a delay out of that
 // range is ignored.
 func (st *Strategy) SetDelayMs(ms float64) {
@@ -608,10 +605,10 @@ func (st *Strategy) waitLine() string {
 	stalled := fmt.Sprintf("stalled %.1f s of the last 10", float64(st.StallTicks())/wire.TicksPerSecond)
 	// The server cannot relay a frame until every player's input for it
 	// is in: the slowest link holds everyone up.
-	switch {
-	case st.stuck > 0 && st.waiting > 0:
-		return fmt.Sprintf("%s · waiting for player %d: %s", stalled, st.stuck, viewmodel.Plural(st.waiting, "frame"))
-	case st.stuck > 0:
+	if p := st.WaitingFor(); p > 0 {
+		return fmt.Sprintf("%s · waiting for player %d: %s", stalled, p, viewmodel.Plural(st.waiting, "frame"))
+	}
+	if st.stuck > 0 {
 		return fmt.Sprintf("%s · player %d's input holds the server back", stalled, st.stuck)
 	}
 	return fmt.Sprintf("%s · waiting %s", stalled, viewmodel.Plural(st.waiting, "frame"))

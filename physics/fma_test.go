@@ -5,7 +5,7 @@ package physics
 import (
 	"testing"
 
-	"netcubes/internal/fma"
+	"netcubes/internal/fmatest"
 )
 
 // TestNoFusedMultiplyAdd compiles this package for CPUs on which the Go
@@ -16,7 +16,7 @@ import (
 // x86 and an ARM machine. The fix is always the same: write the product
 // as float64(x*y) (see vecmath.go).
 func TestNoFusedMultiplyAdd(t *testing.T) {
-	for _, b := range fma.Compile(t) {
+	for _, b := range fmatest.Compile(t) {
 		shown := 0
 		for _, lines := range b.Fused {
 			for _, line := range lines {

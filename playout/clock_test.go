@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"netcubes/wire"
+	"netcubes/wire/wiretest"
 )
 
 // clockSim drives a Clock with packets sent every interval ticks,
@@ -36,7 +37,7 @@ func (s *clockSim) step() {
 	now := s.now
 	wasStarted := s.c.Started()
 	if now%s.interval == 0 && s.rng.Float64()*100 >= s.lossPct {
-		j := int(s.rng.Int64Range(int64(-s.jitter), int64(s.jitter)))
+		j := int(wiretest.Int64Range(&s.rng, int64(-s.jitter), int64(s.jitter)))
 		s.inflight = append(s.inflight, [2]int{now, now + max(0, s.latency(now)+j)})
 	}
 	k := 0

@@ -37,7 +37,7 @@ func TestJoinMidRunConverges(t *testing.T) {
 			}
 		}
 	}
-	tr := st.Transfer()
+	tr := st.transfer()
 	t.Logf("the world at frame %d: %d bytes in %d fragments, %d sent; the machine waited %d ticks", tr.Frame, tr.Bytes, tr.Fragments, tr.Sent, waited)
 	if !tr.Done || tr.Frame != joinAt || waited == 0 || st.xj.Base() != joinAt {
 		t.Errorf("transfer done %v at frame %d, waited %d ticks, following %d", tr.Done, tr.Frame, waited, st.xj.Base())

@@ -115,10 +115,10 @@ func (st *Strategy) stallLine() string {
 }
 
 func (st *Strategy) syncLine() string {
-	f := &st.m.fig
-	s := fmt.Sprintf("in sync, %d frames checked", f.Checked)
-	if f.Desync >= 0 {
-		s = fmt.Sprintf("DESYNC at frame %d (%d checked)", f.Desync, f.Checked)
+	f, ss := &st.m.fig, st.Stats()
+	s := fmt.Sprintf("in sync, %d frames checked", ss.Checked)
+	if ss.Desync >= 0 {
+		s = fmt.Sprintf("DESYNC at frame %d (%d checked)", ss.Desync, ss.Checked)
 	}
 	if Steps[st.step].SyncTest {
 		if f.SyncFail >= 0 {

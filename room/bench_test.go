@@ -34,7 +34,7 @@ func echoHub(h *Hub) {
 func dialBench(b *testing.B, tr *testRoom, ws bool) *Conn {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, tr.http.URL, tr.room.Config().Token, DialOptions{ForceWebSocket: ws})
+	c, err := Dial(ctx, tr.http.URL, tr.room.cfg.Token, DialOptions{ForceWebSocket: ws})
 	if err != nil {
 		b.Fatal(err)
 	}

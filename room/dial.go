@@ -142,9 +142,6 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// Closed is closed when the connection is.
-func (c *Conn) Closed() <-chan struct{} { return c.done }
-
 // Dial joins the room at base (its page's address, "http://host:port")
 // with its token: over a data channel, or over the WebSocket where the
 // room asks for it or the data channel does not open.

@@ -122,7 +122,6 @@ type Hub struct {
 	in     chan datagram
 	closed bool
 	done   chan struct{}
-	full   uint64 // messages dropped: the shared queue was full
 }
 
 // hubPrefix is the made-up network of browser addresses.
@@ -202,8 +201,7 @@ func (h *Hub) deliver(a netip.AddrPort, b []byte) {
 	p.bTokens -= float64(len(b))
 	select {
 	case h.in <- datagram{from: a, data: append([]byte(nil), b...)}:
-	default:
-		h.full++
+	default: // the shared queue is full: dropped, as a full socket would
 	}
 }
 
@@ -221,9 +219,6 @@ func (h *Hub) gone(a netip.AddrPort) {
 		c.close()
 	}
 }
-
-// Drop closes the connection at a (the host's way to free a browser).
-func (h *Hub) Drop(a netip.AddrPort) { h.gone(a) }
 
 // PeerClosed reports whether the connection at a is closed or unknown:
 // its slot frees at once instead of after the timeout (udp.PeerCloser).
@@ -271,14 +266,6 @@ func (h *Hub) Open() int {
 		}
 	}
 	return n
-}
-
-// QueueFull is the number of messages dropped because the server's queue
-// was full.
-func (h *Hub) QueueFull() uint64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.full
 }
 
 // ReadFromUDPAddrPort hands the server the next message (udp.Conn).

@@ -90,7 +90,7 @@ func TestJoinAndExchange(t *testing.T) {
 			var clients []*udp.Client
 			for range 2 {
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				conn, err := Dial(ctx, tr.http.URL, tr.room.Config().Token, DialOptions{})
+				conn, err := Dial(ctx, tr.http.URL, tr.room.cfg.Token, DialOptions{})
 				cancel()
 				if err != nil {
 					t.Fatal(err)
@@ -99,7 +99,7 @@ func TestJoinAndExchange(t *testing.T) {
 				if conn.Transport() != want {
 					t.Fatalf("joined over %v, want %v", conn.Transport(), want)
 				}
-				c, err := udp.DialOn(conn, ServerAddr, tr.room.Config().Token, udp.DefaultConfig())
+				c, err := udp.DialOn(conn, ServerAddr, tr.room.cfg.Token, udp.DefaultConfig())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -157,7 +157,7 @@ func TestJoinRefusals(t *testing.T) {
 		t.Errorf("counted %d bad tokens, want 2", c.BadToken)
 	}
 	// Malformed offers: refused, counted, nothing built.
-	for _, body := range []string{"", "{", `{"token":"` + tr.room.Config().Token.String() + `","sdp":"v=0"}`,
+	for _, body := range []string{"", "{", `{"token":"` + tr.room.cfg.Token.String() + `","sdp":"v=0"}`,
 		`{"token":"x","sdp":""}`, `{"token":"","sdp":"","extra":1}`, strings.Repeat("a", MaxSignalBytes+10)} {
 		resp, err := tr.http.Client().Post(tr.http.URL+OfferPath, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -208,7 +208,7 @@ func TestFloodIsLimited(t *testing.T) {
 func TestFullRoom(t *testing.T) {
 	tr := newTestRoom(t, true)
 	tr.room.cfg.MaxConnections = 2
-	tok := tr.room.Config().Token
+	tok := tr.room.cfg.Token
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for range 2 {

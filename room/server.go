@@ -131,16 +131,6 @@ func (r *Room) Peers() []Peer { return r.hub.Peers() }
 // UDPAddr is the data channels' UDP address.
 func (r *Room) UDPAddr() net.Addr { return r.udpc.LocalAddr() }
 
-// Config is the room's configuration.
-func (r *Room) Config() Config { return r.cfg }
-
-// SetForceWebSocket switches the fallback on or off for the next joins.
-func (r *Room) SetForceWebSocket(on bool) {
-	r.mu.Lock()
-	r.cfg.ForceWebSocket = on
-	r.mu.Unlock()
-}
-
 // ForcesWebSocket says whether the room refuses data channels now.
 func (r *Room) ForcesWebSocket() bool {
 	r.mu.Lock()

@@ -60,7 +60,6 @@ type Answer struct {
 // Errors of a request.
 var (
 	ErrMalformed = errors.New("room: malformed request")
-	ErrToken     = errors.New("room: wrong token")
 )
 
 // ReadJoin reads a join request strictly: at most MaxSignalBytes, exactly

@@ -234,7 +234,7 @@ func TestSnapshotAbsoluteCubeBits(t *testing.T) {
 	// 901 uncompressed cubes at 60 Hz with 28 bytes of IP/UDP header and the
 	// 20-bit header (sequence + level): the article's 17.37 Mbit/s.
 	bytes := wire.BitsToBytes(16 + 4 + 901*321)
-	if kbps := wire.Kbps(bytes, 60); math.Abs(kbps-17370) > 10 {
+	if kbps := wireKbpsAt60(bytes); math.Abs(kbps-17370) > 10 {
 		t.Errorf("uncompressed: %.0f kbit/s, want about 17370", kbps)
 	}
 }
@@ -372,7 +372,7 @@ func TestSnapshotAllAtRestIsHeaderOnly(t *testing.T) {
 			t.Errorf("%v: %d bits, %d changed; want %d, 0", l, bits, p.Stats.Changed, want)
 		}
 	}
-	if kbps := wire.Kbps(wire.BitsToBytes(16+23), 60); math.Abs(kbps-15.84) > 0.001 {
+	if kbps := wireKbpsAt60(wire.BitsToBytes(16 + 23)); math.Abs(kbps-15.84) > 0.001 {
 		t.Errorf("all at rest: %.2f kbit/s", kbps)
 	}
 }
@@ -791,4 +791,10 @@ func TestBaselineAge(t *testing.T) {
 	if err := q.serializeBaselineAge(wire.NewReadStream(make([]byte, 8))); err == nil {
 		t.Errorf("17 zeros read as baseline %d", q.Baseline)
 	}
+}
+
+// wireKbpsAt60 is the bandwidth of one packet of this payload per tick,
+// headers included: (payload + 28) × 8 × 60 / 1000 kbit/s.
+func wireKbpsAt60(payloadBytes int) float64 {
+	return float64(wire.WireBytes(payloadBytes)*8) * wire.TicksPerSecond / 1000
 }

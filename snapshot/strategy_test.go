@@ -148,7 +148,7 @@ func TestSnapshotBandwidthAnalytic(t *testing.T) {
 			}
 		}
 		m := s.Metrics()
-		want := wire.Kbps(wantBytes, 60)
+		want := wireKbpsAt60(wantBytes)
 		if math.Abs(m.SentKbps-want) > 1e-6*want {
 			t.Errorf("%v: %.2f kbit/s, want %.2f", tc.level, m.SentKbps, want)
 		}
@@ -215,7 +215,7 @@ func TestSnapshotAtRestCostsHeaderOnly(t *testing.T) {
 			}
 		}
 		kbps := s.Metrics().SentKbps
-		if math.Abs(kbps-wire.Kbps(want, 60)) > 1e-6 {
+		if math.Abs(kbps-wireKbpsAt60(want)) > 1e-6 {
 			t.Errorf("%v: %.2f kbit/s at rest", l, kbps)
 		}
 		if l > DeltaBaseline && (kbps < 15 || kbps > 16) {

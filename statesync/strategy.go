@@ -678,9 +678,6 @@ func (st *Strategy) cycleSmoothing() {
 // Stats returns the strategy's figures for this tick.
 func (st *Strategy) Stats() Stats { return st.stats }
 
-// Config returns the fixed configuration.
-func (st *Strategy) Config() Config { return st.cfg }
-
 // Reset implements strategy.Strategy: both sides start over, the right
 // from the initial world at frame 0, and past it from one block of the
 // left's world (join.go; from the initial world with

@@ -1,5 +1,5 @@
 // Package talk is the talk-track language: a run of netcubes written as a
-// file that plays the same way every time. It parses a track (Parse, Load),
+// file that plays the same way every time. It parses a track (ParseWith, Load),
 // prints one (Track.WriteTo, Command.String) and checks every word against
 // the strategies' own settings; playing one, taking the presenter's keys,
 // recording and going back in time are package control's.

@@ -173,12 +173,10 @@ func (ctx *parseContext) parsePlay(c *Command, args []word) error {
 	return nil
 }
 
-// Parse reads a track. Every error names the file, the line and the word
-// that is wrong: "tour.txt:12: unknown preset "terrble" (presets: …)".
-// Play commands read their scripts with cubes.LoadScript.
-func Parse(name string, r io.Reader) (*Track, error) { return ParseWith(name, r, cubes.LoadScript) }
-
-// ParseWith is Parse with the loader of play commands' scripts.
+// ParseWith reads a track, loading play commands' scripts with load
+// (cubes.LoadScript reads the built-in ones and files). Every error names
+// the file, the line and the word that is wrong:
+// "tour.txt:12: unknown preset "terrble" (presets: …)".
 func ParseWith(name string, r io.Reader, load Loader) (*Track, error) {
 	p := &parser{
 		t:   &Track{Name: name, Input: &cubes.Script{Name: name}},
@@ -190,7 +188,7 @@ func ParseWith(name string, r io.Reader, load Loader) (*Track, error) {
 	return p.t, nil
 }
 
-// parser is the state of one Parse.
+// parser is the state of one ParseWith.
 type parser struct {
 	t        *Track
 	ctx      parseContext

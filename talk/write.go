@@ -11,7 +11,7 @@ import (
 	"netcubes/wire"
 )
 
-// WriteTo writes the track in the text format Parse reads: the setup
+// WriteTo writes the track in the text format ParseWith reads: the setup
 // lines, then the timeline (commands and every player's key ranges in
 // time order, each command with its time in minutes and seconds as a
 // comment), then "end N". Times are written as frames, so a recording

@@ -106,10 +106,6 @@ type Receiver struct {
 	bytes  int // bytes held
 }
 
-// Active reports whether a transfer is under way or complete, and its
-// world's frame.
-func (r *Receiver) Active() (frame int, ok bool) { return int(r.frame), r.active }
-
 // Reset forgets the transfer.
 func (r *Receiver) Reset() {
 	r.active, r.got, r.bytes = false, 0, 0

@@ -174,12 +174,6 @@ func DialOn(sock Conn, server netip.AddrPort, token Token, cfg Config) (*Client,
 	return &Client{socket: newSocket(sock, cfg), token: token, server: server}, nil
 }
 
-// LocalAddr is the address the socket is bound to.
-func (c *Client) LocalAddr() net.Addr { return c.sock.LocalAddr() }
-
-// Server is the left's address.
-func (c *Client) Server() netip.AddrPort { return c.server }
-
 // Drops returns the refused datagrams so far.
 func (c *Client) Drops() Drops { return c.dropsNow() }
 

@@ -74,18 +74,6 @@ func (h *AckHeader) Serialize(s Stream) error {
 	return SerializeUint32(s, &h.AckBits)
 }
 
-// Acked reports whether the header says sequence seq was received.
-func (h *AckHeader) Acked(seq uint16) bool {
-	if !h.HasAck {
-		return false
-	}
-	if seq == h.Ack {
-		return true
-	}
-	d := SequenceDiff(h.Ack, seq) - 1 // bit index
-	return d >= 0 && d < AckBitsCount && h.AckBits&(1<<uint(d)) != 0
-}
-
 // EndpointConfig holds the tunables of an Endpoint.
 type EndpointConfig struct {
 	// InitialSequence is the sequence of the first packet sent. Tests and
@@ -209,7 +197,7 @@ type Endpoint struct {
 	lossCount int // judged packets in the ring (up to len)
 	lossLost  int // lost among them
 
-	sentBW, receivedBW, ackedBW *BandwidthMeter
+	sentBW, receivedBW *BandwidthMeter
 
 	stats EndpointStats
 }
@@ -258,7 +246,6 @@ func NewEndpoint(cfg EndpointConfig) *Endpoint {
 		lossRing:   make([]bool, cfg.LossWindow),
 		sentBW:     NewBandwidthMeter(cfg.BandwidthWindow),
 		receivedBW: NewBandwidthMeter(cfg.BandwidthWindow),
-		ackedBW:    NewBandwidthMeter(cfg.BandwidthWindow),
 	}
 	return e
 }
@@ -285,13 +272,10 @@ func (e *Endpoint) Header() AckHeader {
 	return h
 }
 
-// NextSequence is the sequence the next packet will carry.
-func (e *Endpoint) NextSequence() uint16 { return e.next }
-
 // SkipTo makes seq the sequence of the next packet, so sequences can double
 // as frame numbers (the state synchronization article's convention): a
 // sender that sends only every sixth frame skips five numbers each time.
-// seq must not be older than NextSequence; an older one is ignored, since
+// seq must not be older than the next sequence (Header().Sequence); an older one is ignored, since
 // reusing a sequence would confuse every ack already sent for it. Before
 // the first packet any sequence may be chosen.
 func (e *Endpoint) SkipTo(seq uint16) {
@@ -304,7 +288,7 @@ func (e *Endpoint) SkipTo(seq uint16) {
 	}
 }
 
-// Sent records that the packet with sequence NextSequence() left at tick now
+// Sent records that the packet with sequence Header().Sequence left at tick now
 // with payloadBytes of payload (PacketHeaderBytes are added for the IP and
 // UDP headers), and returns that sequence. It also judges, as lost, the
 // packets that have waited too long for an ack.
@@ -412,7 +396,6 @@ func (e *Endpoint) ack(now Tick, seq uint16) {
 	p.acked = true
 	e.acked = append(e.acked, seq)
 	e.stats.Acked++
-	e.ackedBW.Add(now, int(p.bytes))
 	// A packet judged lost that is acked later was only late: count it, so
 	// the loss figure can be read together with it.
 	if SequenceLessThan(seq, e.judgeNext) {
@@ -502,11 +485,6 @@ func (e *Endpoint) SentKbps(now Tick) float64 { return e.sentBW.Kbps(now) }
 // ReceivedKbps is the bandwidth received over the last BandwidthWindow ticks,
 // headers included, duplicates counted.
 func (e *Endpoint) ReceivedKbps(now Tick) float64 { return e.receivedBW.Kbps(now) }
-
-// AckedKbps is the bandwidth of our packets acked over the last
-// BandwidthWindow ticks (counted when the ack arrives): the part of what we
-// send that gets through.
-func (e *Endpoint) AckedKbps(now Tick) float64 { return e.ackedBW.Kbps(now) }
 
 // Stats returns the cumulative counts.
 func (e *Endpoint) Stats() EndpointStats { return e.stats }

@@ -22,13 +22,6 @@ func WireBytes(payloadBytes int) int { return payloadBytes + PacketHeaderBytes }
 // BitsToBytes is the number of whole bytes that hold n bits: ceil(n/8).
 func BitsToBytes(bits int) int { return (bits + 7) / 8 }
 
-// Kbps converts a packet size and a send rate to kilobits per second
-// (1 kbit = 1000 bits), headers included:
-// (payload + 28) × 8 × packetsPerSecond / 1000.
-func Kbps(payloadBytes int, packetsPerSecond float64) float64 {
-	return float64(WireBytes(payloadBytes)*8) * packetsPerSecond / 1000
-}
-
 // BandwidthMeter measures bytes per tick over a sliding window of ticks.
 type BandwidthMeter struct {
 	slots []int64 // bytes per tick, indexed by tick % len

@@ -39,6 +39,12 @@ func TestBandwidthMeter(t *testing.T) {
 	}
 }
 
+// kbpsAt60 is the bandwidth of one packet of this payload per tick,
+// headers included: (payload + 28) × 8 × 60 / 1000 kbit/s.
+func kbpsAt60(payloadBytes int) float64 {
+	return float64(WireBytes(payloadBytes)*8) * TicksPerSecond / 1000
+}
+
 func TestBandwidthKbps(t *testing.T) {
 	// A steady 60 packets/s of 100-byte payloads: (100 + 28) × 8 × 60 bits/s.
 	m := NewBandwidthMeter(TicksPerSecond)
@@ -49,13 +55,13 @@ func TestBandwidthKbps(t *testing.T) {
 		t.Fatalf("%v kbit/s, want 61.44", got)
 	}
 	// The header alone at 60 Hz: the 13.44 kbit/s floor of every strategy.
-	if got := Kbps(0, 60); math.Abs(got-13.44) > 1e-9 {
+	if got := kbpsAt60(0); math.Abs(got-13.44) > 1e-9 {
 		t.Fatalf("header-only %v kbit/s", got)
 	}
 	// The article's uncompressed snapshot: 901 cubes × 321 bits = 36153
 	// bytes, + 28, × 8 × 60 = 17.37 Mbit/s.
 	payload := BitsToBytes(901 * 321)
-	if got := Kbps(payload, 60); math.Abs(got-17366.88) > 0.01 {
+	if got := kbpsAt60(payload); math.Abs(got-17366.88) > 0.01 {
 		t.Fatalf("uncompressed snapshot %v kbit/s, want about 17.37 Mbit/s", got)
 	}
 	m.reset()

@@ -37,7 +37,7 @@ func TestCubePacket(t *testing.T) {
 	}
 	// The packet's bandwidth at 60 Hz: 9010 + 28 bytes × 8 × 60 ≈ 4.34 Mbit/s,
 	// the article's figure for this stage.
-	if kbps := Kbps(len(w.Bytes()), 60); kbps < 4330 || kbps > 4345 {
+	if kbps := kbpsAt60(len(w.Bytes())); kbps < 4330 || kbps > 4345 {
 		t.Fatalf("%v kbit/s", kbps)
 	}
 	r := NewReadStream(nil)

@@ -88,7 +88,7 @@ func putBits(buf []byte, scratch *uint64, pos int, v uint64, n int) {
 // pos%64 bits of the last, partial word) and returns the packet,
 // buf[:ceil(pos/8)].
 func finishBytes(buf []byte, scratch uint64, pos int) []byte {
-	n := (pos + 7) / 8
+	n := BitsToBytes(pos)
 	for i := pos >> 3 &^ 7; i < n; i++ {
 		buf[i] = byte(scratch)
 		scratch >>= 8

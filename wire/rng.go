@@ -60,12 +60,3 @@ func (r *RNG) Uint64n(n uint64) uint64 {
 	}
 	return hi
 }
-
-// Int64Range returns a uniform value in [lo, hi] (both included). It returns
-// lo when hi <= lo.
-func (r *RNG) Int64Range(lo, hi int64) int64 {
-	if hi <= lo {
-		return lo
-	}
-	return lo + int64(r.Uint64n(uint64(hi-lo)+1))
-}

@@ -38,12 +38,7 @@ func TestRNGDistributions(t *testing.T) {
 			t.Errorf("Uint64n(10) gave %d %d times", i, c)
 		}
 	}
-	if r.Uint64n(0) != 0 || r.Int64Range(5, 5) != 5 || r.Int64Range(5, 1) != 5 {
-		t.Error("degenerate ranges")
-	}
-	for range 1000 {
-		if v := r.Int64Range(-3, 3); v < -3 || v > 3 {
-			t.Fatalf("Int64Range = %d", v)
-		}
+	if r.Uint64n(0) != 0 {
+		t.Error("degenerate range")
 	}
 }

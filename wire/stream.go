@@ -506,7 +506,7 @@ func (s *MeasureStream) SerializeUint(value, max uint32) (uint32, error) {
 }
 
 // bytesProcessed is the packet size the counted bits need: ceil(bits/8).
-func (s *MeasureStream) bytesProcessed() int { return (s.bits + 7) / 8 }
+func (s *MeasureStream) bytesProcessed() int { return BitsToBytes(s.bits) }
 
 // PeekBytes copies the whole bytes left in the packet from the current bit
 // position (which need not be byte-aligned) into dst[:0], growing it only

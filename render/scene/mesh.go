@@ -55,21 +55,6 @@ func (m *Mesh) Polygon(pts []Point, c RGBA) {
 	}
 }
 
-// Quad adds a four-cornered convex polygon; the hot path of cube faces, so
-// it writes in place instead of appending vertex by vertex.
-func (m *Mesh) Quad(p *[4]Point, c RGBA) {
-	base := len(m.Vertices)
-	m.Vertices = slices.Grow(m.Vertices, 4)[:base+4]
-	for i := range p {
-		m.Vertices[base+i] = Vertex{
-			DstX: p[i].X, DstY: p[i].Y, SrcX: 1, SrcY: 1,
-			ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: c.A,
-		}
-	}
-	b := uint32(base)
-	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3)
-}
-
 // hexagon adds a convex hexagon in opaque black as a fan of four
 // triangles: Polygon for a cube's shadow, written in place.
 func (m *Mesh) hexagon(p *[6]Point) {

@@ -16,6 +16,23 @@
 // The test-helper packages (a name ending in "test", as net/http/httptest,
 // or testutil) exist for tests: their exported names are left out, and
 // the line before the lists names them.
+//
+// Three rules count a name as part of its package's API although no
+// non-test code names it, each because something other than a call site
+// makes it so:
+//   - the errors package's conventions: a method Unwrap() error,
+//     Unwrap() []error, Is(error) bool or As(any) bool counts as an
+//     interface method (errors.Is and errors.As call it through interfaces
+//     declared inside their functions, which the interface rule above
+//     cannot see);
+//   - an enumeration's values: a constant of a named type of its package
+//     counts as used when another constant of the same type is used by
+//     non-test code (a switch or a zero value may stand for it: a
+//     "none" value belongs to its type's set of values);
+//   - the house rule on configurations (every Config struct has
+//     DefaultConfig and Validate): a function named Default…Config without
+//     parameters returning its package's …Config type, and a method
+//     Validate() error of a type named …Config, count as used.
 package main
 
 import (
@@ -115,6 +132,9 @@ func main() {
 			case len(users) == 0:
 				if implements(obj, ifaces) {
 					continue // may be called through an interface
+				}
+				if enumValue(obj, usedBy) || configConvention(obj) {
+					continue
 				}
 				testOnly = append(testOnly, name)
 			case len(users) == 1 && users[t.ImportPath]:
@@ -236,7 +256,78 @@ func interfaceMethods(checked map[string]*types.Package) map[string][]*types.Int
 	}
 	errIface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 	out["Error"] = append(out["Error"], errIface)
+	for _, m := range errorsConventions() {
+		out[m.Name()] = append(out[m.Name()], types.NewInterfaceType([]*types.Func{m}, nil).Complete())
+	}
 	return out
+}
+
+// errorsConventions are the methods errors.Is, errors.As and errors.Unwrap
+// look for through interfaces declared inside their functions.
+func errorsConventions() []*types.Func {
+	errT := types.Universe.Lookup("error").Type()
+	anyT := types.Universe.Lookup("any").Type()
+	method := func(name string, param, result types.Type) *types.Func {
+		var params *types.Tuple
+		if param != nil {
+			params = types.NewTuple(types.NewParam(0, nil, "", param))
+		}
+		sig := types.NewSignatureType(nil, nil, nil, params, types.NewTuple(types.NewParam(0, nil, "", result)), false)
+		return types.NewFunc(0, nil, name, sig)
+	}
+	return []*types.Func{
+		method("Unwrap", nil, errT),
+		method("Unwrap", nil, types.NewSlice(errT)),
+		method("Is", errT, types.Typ[types.Bool]),
+		method("As", anyT, types.Typ[types.Bool]),
+	}
+}
+
+// enumValue reports whether obj is a constant of a named type of its
+// package another constant of which non-test code uses.
+func enumValue(obj types.Object, usedBy map[types.Object]map[string]bool) bool {
+	c, ok := obj.(*types.Const)
+	if !ok {
+		return false
+	}
+	named, ok := c.Type().(*types.Named)
+	if !ok || named.Obj().Pkg() != c.Pkg() {
+		return false
+	}
+	scope := c.Pkg().Scope()
+	for _, name := range scope.Names() {
+		other, ok := scope.Lookup(name).(*types.Const)
+		if ok && other != c && types.Identical(other.Type(), named) && len(usedBy[other]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// configConvention reports whether obj is a Default…Config function or a
+// Config's Validate method, which the house rule asks of every Config.
+func configConvention(obj types.Object) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if recv := sig.Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := t.(*types.Named)
+		return ok && fn.Name() == "Validate" && strings.HasSuffix(n.Obj().Name(), "Config") &&
+			sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
+			types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+	}
+	if !strings.HasPrefix(fn.Name(), "Default") || !strings.HasSuffix(fn.Name(), "Config") ||
+		sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	n, ok := sig.Results().At(0).Type().(*types.Named)
+	return ok && n.Obj().Pkg() == fn.Pkg() && fn.Name() == "Default"+strings.TrimSuffix(n.Obj().Name(), "Config")+"Config"
 }
 
 // implements reports whether obj is a method that an interface declaring

@@ -15,6 +15,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"netcubes/cubes"
 	"netcubes/talk"
 )
 
@@ -163,7 +164,7 @@ func TestReadmeTrackExampleParses(t *testing.T) {
 			}
 			found++
 			body := b[strings.Index(b, "\n")+1:]
-			if _, err := talk.Parse(page, strings.NewReader(body)); err != nil {
+			if _, err := talk.ParseWith(page, strings.NewReader(body), cubes.LoadScript); err != nil {
 				t.Errorf("the talk example in %s does not parse: %v", page, err)
 			}
 		}

@@ -1,11 +1,11 @@
-// Package fma finds fused multiply-add instructions in a package's
+// Package fmatest finds fused multiply-add instructions in a package's
 // compiled code, for the tests that keep floating-point results the same
 // bits on every CPU (physics, geom). Fusion rounds x*y+z once instead of
 // twice, so a fused build computes other bits than an unfused one and
 // would break lockstep between, say, an x86 and an ARM machine. It is
 // imported only by tests, and imports nothing of netcubes (the physics
 // tests could not import a package that imports physics).
-package fma
+package fmatest
 
 import (
 	"os"
