@@ -68,7 +68,7 @@ func Run(ctx context.Context, s *game.Session, o Options, out io.Writer) error {
 
 // StatusLine is one line about the session: frame, strategy, players,
 // and every connected right with its bandwidth, RTT and loss, then the
-// refused datagrams. With no right connected it says so instead of
+// socket's datagrams both ways and the refused ones. With no right connected it says so instead of
 // figures that would have nobody behind them.
 func StatusLine(s *game.Session) string {
 	srv := s.Server()
@@ -77,7 +77,8 @@ func StatusLine(s *game.Session) string {
 	if s.NumPlayers() > 1 {
 		fmt.Fprintf(&b, " · %d players", s.NumPlayers())
 	}
-	refused := fmt.Sprintf("refused %d datagrams", srv.Drops().Total())
+	c := srv.Counts()
+	refused := fmt.Sprintf("socket %d datagrams out, %d in · refused %d datagrams", c.Sent, c.Arrived, srv.Drops().Total())
 	if srv.Clients() == 0 {
 		return b.String() + " · no right connected · " + refused
 	}

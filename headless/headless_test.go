@@ -69,6 +69,9 @@ func TestRunServesARight(t *testing.T) {
 	if !strings.Contains(text, "a right joined from 127.0.0.1:") || !strings.Contains(text, "frame ") {
 		t.Errorf("output:\n%s", text)
 	}
+	if line := StatusLine(s); !strings.Contains(line, " datagrams out, ") || strings.Contains(line, "socket 0 datagrams out") {
+		t.Errorf("the socket's datagrams, after a right joined and 30 frames: %s", line)
+	}
 	if !strings.Contains(StatusLine(s), "right 1 (player 1) at 127.0.0.1:") {
 		t.Errorf("status: %s", StatusLine(s))
 	}

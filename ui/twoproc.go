@@ -90,7 +90,11 @@ func (a *App) netLines() (status string, refused string) {
 		case r.Refusal != "":
 			status = r.Refusal + "; asking again"
 		default:
-			status = fmt.Sprintf("real UDP: connecting to the left at %v", a.opts.Connect)
+			// How many asks went out and how many answers came back: a
+			// right that hears nothing sees that nothing comes back
+			// (a firewall, a wrong address) rather than only waiting.
+			c := cli.Counts()
+			status = fmt.Sprintf("real UDP: connecting to the left at %v (%d datagrams sent, %d back)", a.opts.Connect, c.Sent, c.Arrived)
 		}
 		d = cli.Drops()
 	default:
