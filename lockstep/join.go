@@ -28,11 +28,9 @@ package lockstep
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"netcubes/strategy"
 	"netcubes/transfer"
-	"netcubes/wire"
 )
 
 var _ strategy.Joiner = (*Strategy)(nil)
@@ -54,42 +52,18 @@ func (st *Strategy) Join(ctx strategy.Context) {
 	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())
 }
 
-// TransferStats is what the state transfer of a joined right costs.
-type TransferStats struct {
-	Frame     int // the world's frame, −1 when this client had none
-	Bytes     int // compressed
-	Fragments int
-	Sent      int // fragments sent, resends included
-	Done      bool
-	Refused   int // transfers the right refused (the right's side)
-}
-
 // transfer returns the left's figures of this client's transfer and the
 // right's count of refused ones.
-func (st *Strategy) transfer() TransferStats {
-	t := TransferStats{Frame: -1, Refused: st.xj.Refused()}
-	if st.xs != nil {
-		t.Frame = st.xs.Frame()
-		t.Bytes, t.Fragments = st.xs.Bytes()
-		t.Sent, t.Done = st.xs.Sent(), st.xs.Done()
-	}
-	return t
-}
+func (st *Strategy) transfer() transfer.Stats { return transfer.StatsOf(st.xs, st.xj.Refused()) }
 
 // transferPiece is the left's piece for this tick's packet, starting the
 // transfer over from this frame when it has run too long.
 func (st *Strategy) transferPiece(ctx strategy.Context) *transfer.Piece {
-	if st.rejoin || (st.xs != nil && !st.xs.Done() && ctx.Frame()-st.xs.Frame() > ring/2) {
+	if st.rejoin || transfer.Overdue(st.xs, ctx.Frame(), ring/2) {
 		st.Join(ctx)
 	}
-	if st.xs == nil {
-		return nil
-	}
-	rtt := 0
-	if ms, ok := ctx.RTT(); ok {
-		rtt = int(math.Ceil(ms * wire.TicksPerSecond / 1000))
-	}
-	return st.xs.Piece(ctx.Frame(), rtt)
+	rtt, known := ctx.RTT()
+	return transfer.NextPiece(st.xs, ctx.Frame(), rtt, known)
 }
 
 // takeTransferAck reads a right's word on the transfer (the left).

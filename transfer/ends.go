@@ -3,6 +3,12 @@ package transfer
 // The two ends of a transfer: the left's Sender, which picks the fragment
 // each packet carries, and the right's Receiver, which puts them together.
 
+import (
+	"math"
+
+	"netcubes/wire"
+)
+
 // Sender is the left's end of one transfer.
 type Sender struct {
 	cfg    Config
@@ -170,4 +176,48 @@ func (r *Receiver) Fill(a *Ack, done bool) {
 			a.Have[i/32] |= 1 << (i % 32)
 		}
 	}
+}
+
+// Stats is what the state transfer of a joined right costs, as the
+// lockstep and rollback strategies report it.
+type Stats struct {
+	Frame     int // the world's frame, −1 when this client had none
+	Bytes     int // compressed
+	Fragments int
+	Sent      int // fragments sent, resends included
+	Done      bool
+	Refused   int // transfers the right refused (the right's side)
+}
+
+// StatsOf returns the left's figures of the transfer s (nil: none) with
+// the right's count of refused ones.
+func StatsOf(s *Sender, refused int) Stats {
+	t := Stats{Frame: -1, Refused: refused}
+	if s != nil {
+		t.Frame = s.Frame()
+		t.Bytes, t.Fragments = s.Bytes()
+		t.Sent, t.Done = s.Sent(), s.Done()
+	}
+	return t
+}
+
+// Overdue reports whether the transfer s, unfinished at frame now, has run
+// longer than hold frames: the inputs from its frame are no longer held,
+// so it starts over from a newer frame.
+func Overdue(s *Sender, now, hold int) bool {
+	return s != nil && !s.Done() && now-s.Frame() > hold
+}
+
+// NextPiece is s's piece for this tick's packet (nil: no transfer), with a
+// fragment resent when unacked after the round trip (rttMs, when known)
+// and a few ticks.
+func NextPiece(s *Sender, now int, rttMs float64, known bool) *Piece {
+	if s == nil {
+		return nil
+	}
+	rtt := 0
+	if known {
+		rtt = int(math.Ceil(rttMs * wire.TicksPerSecond / 1000))
+	}
+	return s.Piece(now, rtt)
 }

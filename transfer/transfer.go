@@ -249,37 +249,33 @@ func (a *Ack) Serialize(s wire.Stream) error {
 // the packet has none).
 func SerializeOptionalPiece(s wire.Stream, p **Piece, buf *Piece) error {
 	s.SetCategory(wire.CategoryHeader)
-	has := *p != nil
-	if err := wire.SerializeBool(s, &has); err != nil {
-		return err
-	}
-	if s.IsReading() {
-		*p = nil
-		if has {
-			*p = buf
-		}
-	}
-	if !has {
-		return nil
-	}
-	return (*p).Serialize(s)
+	return serializeOptional(s, p, buf)
 }
 
 // SerializeOptionalAck is SerializeOptionalPiece for an ack.
 func SerializeOptionalAck(s wire.Stream, a **Ack, buf *Ack) error {
 	s.SetCategory(wire.CategoryAcks)
-	has := *a != nil
+	return serializeOptional(s, a, buf)
+}
+
+// serializeOptional is a bit saying whether *v is there, then *v; a value
+// read goes to buf.
+func serializeOptional[T any, P interface {
+	*T
+	Serialize(wire.Stream) error
+}](s wire.Stream, v *P, buf P) error {
+	has := *v != nil
 	if err := wire.SerializeBool(s, &has); err != nil {
 		return err
 	}
 	if s.IsReading() {
-		*a = nil
+		*v = nil
 		if has {
-			*a = buf
+			*v = buf
 		}
 	}
 	if !has {
 		return nil
 	}
-	return (*a).Serialize(s)
+	return (*v).Serialize(s)
 }
