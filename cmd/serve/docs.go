@@ -110,7 +110,7 @@ func relink(doc ast.Node, src []byte, dir string, pictures map[string]bool) stri
 				}
 			}
 		case *ast.Link:
-			if local(n.Destination) {
+			if local(n.Destination, dir) {
 				dest, frag, _ := strings.Cut(string(n.Destination), "#")
 				if strings.HasSuffix(dest, ".md") {
 					dest = htmlName(dest)
@@ -123,7 +123,7 @@ func relink(doc ast.Node, src []byte, dir string, pictures map[string]bool) stri
 				n.Destination = []byte(dest)
 			}
 		case *ast.Image:
-			if local(n.Destination) {
+			if local(n.Destination, dir) {
 				pictures[path.Join(dir, string(n.Destination))] = true
 			}
 		}
@@ -132,11 +132,18 @@ func relink(doc ast.Node, src []byte, dir string, pictures map[string]bool) stri
 	return title
 }
 
-// local reports whether a link stays in the repository.
-func local(dest []byte) bool {
+// local reports whether a link of a page in dir stays in the repository
+// (a page under docs/ links back to ../README.md; nothing may reach above
+// the repository's root).
+func local(dest []byte, dir string) bool {
 	d := string(dest)
-	return d != "" && !strings.Contains(d, "://") && !strings.HasPrefix(d, "mailto:") &&
-		!strings.HasPrefix(d, "#") && !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "..")
+	if d == "" || strings.Contains(d, "://") || strings.HasPrefix(d, "mailto:") ||
+		strings.HasPrefix(d, "#") || strings.HasPrefix(d, "/") {
+		return false
+	}
+	file, _, _ := strings.Cut(d, "#")
+	to := path.Join(dir, file)
+	return to != ".." && !strings.HasPrefix(to, "../")
 }
 
 const docTemplate = `<!doctype html>

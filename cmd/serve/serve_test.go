@@ -299,3 +299,28 @@ func TestBrowserWasmSizeInReadme(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalLinks: a page's link is rendered as local when it stays in the
+// repository, from the README or from a page under docs/.
+func TestLocalLinks(t *testing.T) {
+	tests := []struct {
+		dest, dir string
+		want      bool
+	}{
+		{"docs/udp.md", ".", true},
+		{"../README.md", "docs", true},
+		{"../README.md#keys", "docs", true},
+		{"design/rollback.md", "docs", true},
+		{"../../etc/passwd", "docs", false},
+		{"../x.png", ".", false},
+		{"/etc/passwd", ".", false},
+		{"https://go.dev", ".", false},
+		{"#keys", ".", false},
+		{"", ".", false},
+	}
+	for _, tt := range tests {
+		if got := local([]byte(tt.dest), tt.dir); got != tt.want {
+			t.Errorf("local(%q) from %s = %v, want %v", tt.dest, tt.dir, got, tt.want)
+		}
+	}
+}
