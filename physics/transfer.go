@@ -37,12 +37,16 @@ const (
 
 // Bounds DecodeSaved enforces beyond the structure: a speed limit or a
 // velocity component above maxSpeedBound is no world's, and a force above
-// maxForceBound is none the game applies; a quaternion's squared length
-// must be within quatSlack of 1 (the step keeps it within 1e-15).
+// maxForceBound is none the game applies; a contact's warm-start impulse
+// above maxImpulseBound (N·s: a thousand times a blast's) or a separation
+// beyond the world's size is none a step made, and would start the solver
+// from numbers that overflow within a few steps; a quaternion's squared
+// length must be within quatSlack of 1 (the step keeps it within 1e-15).
 const (
-	maxSpeedBound = 1e3
-	maxForceBound = 1e12
-	quatSlack     = 1e-3
+	maxSpeedBound   = 1e3
+	maxForceBound   = 1e12
+	maxImpulseBound = 1e6
+	quatSlack       = 1e-3
 )
 
 // ErrBadSave wraps every reason DecodeSaved refuses bytes.
@@ -315,11 +319,11 @@ func (s *Saved) checkContacts() error {
 			return badSave("contact %d's bodies or pool entry", k)
 		}
 		live[c.id] = int32(k + 1)
-		if !bounded(c.normal, 2) || !bounded(c.frictionImpulse, maxForceBound) || !finite(c.twistImpulse) || !finite(c.impulse) {
+		if !bounded(c.normal, 2) || !bounded(c.frictionImpulse, maxImpulseBound) || !within(c.twistImpulse, maxImpulseBound) || !within(c.impulse, maxImpulseBound) {
 			return badSave("contact %d's manifold", k)
 		}
 		for _, p := range s.points[first : first+int(c.count)] {
-			if !bounded(p.anchorA, 2*MaxCoordinate) || !bounded(p.anchorB, 2*MaxCoordinate) || !finite(p.separation) || !finite(p.normalImpulse) {
+			if !bounded(p.anchorA, 2*MaxCoordinate) || !bounded(p.anchorB, 2*MaxCoordinate) || !within(p.separation, 2*MaxCoordinate) || !within(p.normalImpulse, maxImpulseBound) {
 				return badSave("contact %d's points", k)
 			}
 		}
@@ -446,6 +450,9 @@ func bounded(v vec3, limit float64) bool {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// within reports a finite x within ±limit.
+func within(x, limit float64) bool { return math.Abs(x) <= limit } // false for NaN
 
 // encoder appends little-endian fields.
 type encoder struct{ b []byte }
