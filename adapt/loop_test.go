@@ -39,18 +39,35 @@ func runLoop(t testing.TB, cfg link.Config, settingKbps, ticks int, seed uint64)
 		kbps := min(settingKbps, e.Kbps())
 		size := max(kbps*1000/8/wire.TicksPerSecond-wire.PacketHeaderBytes, 16)
 		binary.LittleEndian.PutUint64(buf, uint64(now))
-		q := float64(down.QueueBytes(tick)*8) / max(down.CapKbps(tick), 1)
 		down.Send(tick, buf[:size])
 		tr.Sent(now, wire.WireBytes(size))
-		out[now] = loopTick{kbps: e.Kbps(), queueMs: q, cap: down.CapKbps(tick), state: e.State()}
+		out[now] = loopTick{kbps: e.Kbps(), cap: down.CapKbps(tick), state: e.State()}
 		for _, d := range down.Receive(tick) {
 			out[now].goodput += wire.WireBytes(len(d.Data))
 			f := int(binary.LittleEndian.Uint64(d.Data))
+			out[f].queueMs = queuedMs(down, d.ID, out[f].cap)
 			binary.LittleEndian.PutUint64(ack, uint64(f))
 			back.Send(tick, ack)
 		}
 	}
 	return out
+}
+
+// queuedMs is how long the packet with link id waited behind earlier
+// packets in the bottleneck's queue: the link's own record of its time
+// between Send and its last bit leaving, less its own time on the wire at
+// capKbps (the packet's with IP and UDP headers).
+func queuedMs(l *link.Link, id uint64, capKbps float64) float64 {
+	ev, ok := l.Event(id)
+	if !ok {
+		return 0
+	}
+	q, _, _, ok := ev.Times()
+	if !ok || capKbps <= 0 {
+		return q
+	}
+	own := float64(wire.WireBytes(int(ev.Bytes))*8) / capKbps
+	return max(0, q-own)
 }
 
 // TestClosedLoopNoCap: on links without a bottleneck (jitter, random loss,

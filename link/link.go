@@ -920,9 +920,9 @@ func fragments(payload, mtu int) (n, onWire int) {
 	return n, payload + udpHeaderBytes + n*ipHeaderBytes
 }
 
-// QueueBytes is how many bytes wait in (or are being clocked out of) the
+// queueBytes is how many bytes wait in (or are being clocked out of) the
 // bottleneck queue at tick now: 0 without a cap.
-func (l *Link) QueueBytes(now wire.Tick) int {
+func (l *Link) queueBytes(now wire.Tick) int {
 	if !l.p.capped {
 		return 0
 	}

@@ -651,7 +651,7 @@ func runBottleneck(t *testing.T, c Config, size, interval, ticks int) bottleneck
 			r.sent++
 		}
 		r.maxInFlight = max(r.maxInFlight, l.inFlight())
-		r.maxQueueBytes = max(r.maxQueueBytes, l.QueueBytes(tick))
+		r.maxQueueBytes = max(r.maxQueueBytes, l.queueBytes(tick))
 		for _, d := range l.Receive(tick) {
 			if d.Duplicate {
 				continue
