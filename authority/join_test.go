@@ -19,7 +19,7 @@ import (
 // that wants zero latency over that part"), so the left's world, which the
 // error compares with, is always that far behind for them.
 func TestJoinErrorIsTheLinks(t *testing.T) {
-	t.Parallel() // four session runs of their own
+	t.Parallel() // six session runs of their own
 	sc, err := cubes.ParseScript("ball", strings.NewReader("0-59 -\n60-239 up katamari\n240-419 left katamari\n420-479 blow\nend 600\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,19 +41,20 @@ func TestJoinErrorIsTheLinks(t *testing.T) {
 		return rms[len(rms)/2]
 	}
 	for _, tc := range []struct {
-		name   string
-		lc     link.Config
-		under1 bool
+		name          string
+		lc            link.Config
+		under1, over1 bool // what the run without a join must show
 	}{
-		{"no latency, 5 % loss", link.Config{LossPercent: 5}, true},
-		{"100 ms", link.Config{LatencyMs: 100}, false},
+		{"no latency, 5 % loss", link.Config{LossPercent: 5}, true, false},
+		{"25 ms", link.Config{LatencyMs: 25}, false, false},
+		{"100 ms", link.Config{LatencyMs: 100}, false, true},
 	} {
 		joined, started := run(tc.lc, true), run(tc.lc, false)
 		t.Logf("%s: median RMS after the join %.2f cm, over the same seconds without one %.2f cm", tc.name, joined, started)
 		if tc.under1 && joined >= 1 {
 			t.Errorf("%s: %.2f cm after the join", tc.name, joined)
 		}
-		if !tc.under1 && started < 1 {
+		if tc.over1 && started < 1 {
 			t.Errorf("%s: %.2f cm without a join: the latency's error does not show", tc.name, started)
 		}
 		if joined > 2*started+0.1 {
