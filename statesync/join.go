@@ -124,7 +124,6 @@ type joinState struct {
 	xs    *transfer.Sender // nil: no block to send
 	frame int              // the left frame of the block (−1: started with the world)
 	bytes int              // the block's size
-	buf   []byte
 	block JoinBlock
 
 	// The right.
@@ -234,7 +233,7 @@ func (st *Strategy) joinPiece(ctx strategy.Context) *transfer.Piece {
 
 // Errors of the right's pieces.
 var (
-	errBlockFrame = errors.New("statesync: a join block from the packet's future")
+	errBlockFrame = errors.New("statesync: a join block from the packet's future or its distant past")
 	errBlockSize  = errors.New("statesync: a join block larger than the world's")
 )
 
@@ -245,7 +244,9 @@ var (
 func (st *Strategy) takePiece(ctx strategy.Context, frame int, p *transfer.Piece) error {
 	j := &st.joined
 	f := int(p.Frame)
-	if f > frame {
+	if f > frame || frame-f > inputRing {
+		// From the packet's future, or older than a left ever lets a
+		// block get (it starts one over after half the input ring).
 		return errBlockFrame
 	}
 	if int(p.Size) > maxBlockBytes(st.n) {

@@ -141,13 +141,21 @@ func TestStateSyncJoinWaitsForItsBlock(t *testing.T) {
 }
 
 // TestStateSyncJoinRefusesHostilePieces: pieces of a block from the
-// packet's future, larger than the world's, or with bytes after them are
+// packet's future or from long before it, larger than the world's, or
+// with bytes after them are
 // refused with their packet; a complete block that is not a world's is
 // counted and asked for again, and the right keeps waiting.
 func TestStateSyncJoinRefusesHostilePieces(t *testing.T) {
-	s, st := stateSyncSession(t, link.Config{}, 8)
+	cfg := game.DefaultConfig()
+	cfg.World.GridSide = 6
+	st := New(DefaultConfig())
+	cfg.Strategies = []strategy.Strategy{st}
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sc := scenario(t, ballScenario)
-	for f := 0; f < 60; f++ {
+	for f := 0; f < inputRing+60; f++ {
 		s.Step(sc.InputAt(f))
 	}
 	ctx := s.Context()
@@ -173,6 +181,7 @@ func TestStateSyncJoinRefusesHostilePieces(t *testing.T) {
 		extra []byte
 	}{
 		{"from the future", transfer.Piece{Frame: uint32(frame + 1), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
+		{"from the distant past", transfer.Piece{Frame: uint32(frame - inputRing - 1), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
 		{"larger than the world's", transfer.Piece{Frame: uint32(frame), Size: int32(maxBlockBytes(st.n) + 1), Fragment: 1024, Index: -1}, nil},
 		{"bytes after it", transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: junk}, []byte{1}},
 	}

@@ -73,7 +73,6 @@ func joinCases() []joinCase {
 // joinResult is what one run measured.
 type joinResult struct {
 	bytes     int     // sent left → right from the join until converged (with headers), plus a join block; all of the watch when it did not
-	block     int     // the join block's bytes (state sync)
 	ticks     int     // from the join until converged; −1: not within joinWatch
 	firstRMS  float64 // the error the right opened with, cm (the first valid tick after the join)
 	worstRMS  float64 // the largest RMS until converged, cm
