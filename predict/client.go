@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
+	"netcubes/diverge"
 	"netcubes/geom"
 	"netcubes/replication"
 	"netcubes/strategy"
@@ -194,6 +195,12 @@ type client struct {
 	// shared: the local world is still the world both sides built at
 	// frame 0, stepped only with the server's inputs (see catchUp).
 	shared bool
+	// exact: the predicting world descends bit for bit from the server's
+	// (the world both built at frame 0, or the server's own at a join),
+	// stepped since the frame adopted with inputs the server also used or
+	// that a correction can still rewind (exactReplay). No quantized state
+	// was written into it.
+	exact bool
 	// serverIns are the inputs the server stepped its newest frame with,
 	// every player's: the other players' predicted steps reuse them (the
 	// client knows nothing newer of them).
@@ -252,6 +259,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	}
 	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
 	c.shared = ctx.Frame() == 0
+	c.exact = c.shared
 	c.serverIns = cubes.Inputs{}
 	c.player = ctx.Player()
 	c.me, c.pme = cubes.Player, cubes.Player
@@ -279,13 +287,22 @@ func (c *client) startFrom(st *Strategy, left *cubes.World) {
 		// the client catches up from the packets, as at the start.)
 		return
 	}
-	if c.w.SetStates(left.States(nil)) != nil {
+	// The server's world exactly, every contact's warm start and sleep
+	// timer with the poses: a copy of its states alone parts from it by
+	// 0.1 mm within a few frames, and the whole-world prediction then
+	// corrects ten times a second for good (1-2 cm RMS, the bench's
+	// "joining mid-session" row before this). A right process's client
+	// has no server world to copy (see above).
+	var saved cubes.Saved
+	left.Save(&saved)
+	if c.w.Restore(&saved) != nil {
 		return
 	}
-	c.w.SetFrame(left.Frame())
 	c.shared = false
+	c.exact = true
 	c.configured = false
 	c.configure(st)
+	c.adopted = left.Frame()
 }
 
 // configure follows the presenter's settings: which world predicts. A
@@ -766,7 +783,7 @@ func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
 // its clock at least at frame f.
 func (c *client) snapPresent(st *Strategy, pw *cubes.World, f int) {
 	c.adopted = max(c.adopted, f)
-	c.shared = false
+	c.shared, c.exact = false, false
 	old := pw.Cube(c.in(pw))
 	_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	c.smooth.Corrected(c.set.smoothMode(), c.me, old.Position, old.Orientation, c.serverPlayer.Position, c.serverPlayer.Orientation)
@@ -800,23 +817,27 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 		}
 	}
 	c.radiusBefore()
-	if f < c.ct && pw.Restore(saved) != nil {
-		ss.TooOld++
-		c.snapPresent(st, pw, f)
-		return
-	}
-	if c.world {
-		c.apply(p, false, false) // at frame f; smoothed below, after the replay
-	}
-	if c.radius {
-		if f < c.ct {
-			c.rw.restoreSlots(f)
+	frames := 0
+	if g, ok := c.exactFrom(pw, rg, f, p); ok {
+		frames = c.exactReplay(st, pw, rg, g, f, p)
+	} else {
+		if f < c.ct && pw.Restore(saved) != nil {
+			ss.TooOld++
+			c.snapPresent(st, pw, f)
+			return
 		}
-		c.applyRadius(p) // the predicted cubes the packet has, at frame f
+		if c.world {
+			c.apply(p, false, false) // at frame f; smoothed below, after the replay
+		}
+		if c.radius {
+			if f < c.ct {
+				c.rw.restoreSlots(f)
+			}
+			c.applyRadius(p) // the predicted cubes the packet has, at frame f
+		}
+		_ = pw.SetCube(c.in(pw), c.serverPlayer)
 	}
 	c.adopted = f
-	_ = pw.SetCube(c.in(pw), c.serverPlayer)
-	frames := 0
 	for g := f; g < c.ct; g++ {
 		m := rg.at(g)
 		if m == nil {
@@ -856,6 +877,7 @@ func (c *client) replay(st *Strategy, pw *cubes.World, rg *ring, f int, p *Serve
 // smooths afterwards.
 func (c *client) apply(p *ServerPacket, withPlayer, smooth bool) {
 	c.shared = false // quantized states: no longer the shared world
+	c.exact = c.exact && !c.world
 	mode := c.set.smoothMode()
 	for k := int32(0); k < p.State.NumUpdates; k++ {
 		u := &p.State.Updates[k]
@@ -962,4 +984,51 @@ func (c *client) parkOthers() {
 		s.Position = parkedCube.Add(mgl64.Vec3{float64(5 * (p + 1)), 0, 1})
 		_ = c.pw.SetCube(i, s)
 	}
+}
+
+// exactFrom reports whether the correction of frame f can keep the
+// predicting world exact, and from which frame: the first since the frame
+// adopted whose input the server stepped differently from the client's
+// prediction (its first steps after a join, before its inputs reach the
+// server in time, or a burst of loss). That needs a world that is exact
+// (c.exact), the whole world predicted by the server's own solver for one
+// player, the server's inputs of every frame from there to f (a packet
+// carries its last replication.Inputs) and the world saved at that frame.
+func (c *client) exactFrom(pw *cubes.World, rg *ring, f int, p *ServerPacket) (int, bool) {
+	if !c.exact || !c.world || pw != c.w || p.State.Players > 1 || c.set.Divergence != diverge.Off ||
+		c.set.Mode.streams() || f > c.ct || c.adopted < f-replication.Inputs {
+		return 0, false
+	}
+	for g := max(c.adopted, 0); g < f; g++ {
+		m := rg.at(g)
+		if m == nil {
+			return 0, false
+		}
+		if m.in.Bits() != serverInputs(&p.State, replication.Inputs-(f-g))[c.player].Bits() {
+			return g, rg.saved(g) != nil
+		}
+	}
+	return 0, false // no other input: an exact world has nothing to correct
+}
+
+// exactReplay rewinds the predicting world to frame g, steps it to f with
+// the inputs the server stepped with, then replays the client's own moves
+// up to the present. No quantized state enters it: it is the server's
+// world at f bit for bit, and predicts exactly again from there (as a
+// client that started with the server at frame 0 does). It returns the
+// frames stepped.
+func (c *client) exactReplay(st *Strategy, pw *cubes.World, rg *ring, g, f int, p *ServerPacket) int {
+	if pw.Restore(rg.saved(g)) != nil {
+		return 0
+	}
+	ss := &st.stats
+	for h := g; h < f; h++ {
+		ins := serverInputs(&p.State, replication.Inputs-(f-h))
+		rg.save(pw, h)
+		pw.StepAll(&ins)
+		ss.ReplayBodies += uint64(pw.Physics().Stats().AwakeBodies)
+		m := rg.at(h)
+		m.in, m.after = ins[c.player], pw.Cube(c.in(pw))
+	}
+	return f - g
 }

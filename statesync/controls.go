@@ -148,7 +148,7 @@ func (st *Strategy) Flags() []strategy.Flag {
 // lesson of the step comes first: at step 1, the cubes never sent.
 func (st *Strategy) Facts() string {
 	ss := st.Stats()
-	out := st.joinFacts() + st.divergeFacts() + st.adapt.facts(st)
+	out := st.joinFacts(st.joined.now) + st.divergeFacts() + st.adapt.facts(st)
 	if ss.NeverSent > 0 {
 		out = viewmodel.Plural(ss.NeverSent, "cube") + " never sent · "
 	}

@@ -1,11 +1,13 @@
 package statesync
 
 import (
+	"errors"
 	"fmt"
 
 	"netcubes/cubes"
 	"netcubes/replication"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -18,19 +20,27 @@ import (
 // 209 cm"). The compression article's answer for a receiver that does not
 // know the state: "send down the initial state ... as one large data
 // block". So a right that joins after frame 0 starts from a JoinBlock: the
-// left's whole world at that frame, every cube quantized exactly as an
-// update carries it, written to bytes on the left and read back on the
-// right, which starts its world from what it read. The block is delivered
-// whole at the switch (as a reliable transfer would deliver it): its cost
-// is its size, which the HUD and the bench show with the time it takes at
-// the state sync budget. Config.JoinFromInitial keeps the old catch-up, for
-// the bench and the tests that measure corrections of a right that starts
-// behind.
+// left's whole world at that frame (B), every cube quantized exactly as an
+// update carries it, written to bytes on the left.
 //
-// A right process (the two-process mode) does not hold the left's world
-// (its left never steps), so there it joins from the initial world as
-// before: the block would have to cross the socket, which that mode does
-// not carry.
+// The block crosses the same simulated link as everything else: it is cut
+// into pieces (package transfer, the state transfer of lockstep and
+// rollback: fragments acked by a bitmap, one resent when its ack is a
+// round trip and a few ticks late), one piece riding after the last byte
+// of each state sync packet until the right says it has the block (a
+// packet without one ends where it always did, so every packet outside a
+// join is byte for byte what it was). The right acks in its ack packet
+// (strategy.TwoWay). Meanwhile it keeps the inputs and updates that
+// arrive, shows nothing, and does not simulate; with the last piece it
+// reads the block, starts its world from it at frame B, and its playout
+// clock catches up from B to its target at one extra frame a tick, with
+// the inputs it kept. A block whose pieces take longer than half the
+// input ring starts over from a newer frame (the inputs from B would no
+// longer be held). The pieces ride above the byte budget: a burst the
+// bandwidth graph shows, of Config.Join.FragmentBytes a packet.
+//
+// Config.JoinFromInitial keeps the old catch-up, for the bench and the
+// tests that measure corrections of a right that starts behind.
 //
 // One block, per cube in index order:
 //
@@ -103,35 +113,86 @@ func serializeJoinCube(s wire.Stream, q *replication.QuantizedCubeState, red *bo
 	return nil
 }
 
-// joinState is what the strategy remembers of its right's join.
+// maxBlockBytes is the largest block of a world of n cubes: 32 bits of
+// frame, then at most 1 + 59 + 47 + 1 + 84 bits (25 bytes) a cube.
+func maxBlockBytes(n int) int { return 8 + 25*n }
+
+// joinState is what the strategy remembers of its right's join: the
+// left's end of the block's transfer and the right's.
 type joinState struct {
-	frame int // the left frame joined at (−1: started with the world)
-	bytes int // the block's size
-	buf   []byte
+	// The left.
+	xs    *transfer.Sender // nil: no block to send
+	frame int              // the left frame of the block (−1: started with the world)
+	bytes int              // the block's size
 	block JoinBlock
-	told  bool // the join's event was reported
+
+	// The right.
+	rx     transfer.Receiver
+	since  int  // the frame the right joined at (the Reset's)
+	expect bool // a block is on its way (the right knows it joins)
+	follow int  // the frame of the block the right follows (−1: none)
+	ready  bool // the block is in and the world runs from it
+	doneAt int  // the frame the block came in
+	ackDue bool // a piece arrived: say what is held
+	ack    transfer.Ack
+	// refused counts complete blocks the right could not read.
+	refused int
+	read    JoinBlock // where the right reads a block
+	told    bool      // the join's event was reported
+	now     int       // the session's frame at the right's last Update
+	ackOut  joinAck
+}
+
+// reset forgets both ends' join.
+func (j *joinState) reset(frame int) {
+	j.xs, j.frame, j.bytes = nil, -1, 0
+	j.rx.Reset()
+	j.since, j.expect, j.follow, j.ready, j.doneAt, j.ackDue = frame, false, -1, false, -1, false
+	j.now = frame
+	j.told = false
+}
+
+// waiting reports whether the right waits for its block: it follows one
+// not yet in, or it knows one is coming.
+func (j *joinState) waiting() bool {
+	return (j.follow >= 0 && !j.ready) || (j.expect && j.follow < 0)
 }
 
 // holdsLeft reports whether this process steps the left world: false in
 // a right process, whose left stays where it started.
 func holdsLeft(ctx strategy.Context) bool { return ctx.Left().Frame() == ctx.Frame() }
 
-// join starts the right from a block of the left's world, after a Reset
-// at a frame past the start (see the design note).
+// join starts the transfer of a block of the left's world to a right
+// that joins past frame 0 (see the design note). A right process does not
+// write one (it holds no left world); it follows the pieces its left
+// sends, if any.
 func (st *Strategy) join(ctx strategy.Context) {
 	j := &st.joined
-	j.frame, j.bytes, j.told = -1, 0, false
+	j.reset(ctx.Frame())
 	if ctx.Frame() == 0 || st.cfg.JoinFromInitial || !holdsLeft(ctx) {
 		return
 	}
+	st.startBlock(ctx)
+	j.expect = j.xs != nil
+}
+
+// startBlock writes the left's world as a block and starts sending it.
+func (st *Strategy) startBlock(ctx strategy.Context) {
+	j := &st.joined
 	data, err := st.writeJoinBlock(ctx.Left())
 	if err != nil {
 		return
 	}
-	if err := st.readJoinBlock(data, ctx.Frame()); err != nil {
-		return
-	}
 	j.frame, j.bytes = ctx.Frame(), len(data)
+	j.xs = transfer.NewSender(st.cfg.Join, ctx.Frame(), data)
+	// The right will hold every cube's state and colour as of the block:
+	// each cube's last update is the block (none is "never sent"), and
+	// the sender has no colour to tell until one changes.
+	s := &st.snd
+	for i := range j.block.Cubes {
+		s.colourKnown[i], s.colourAt[i] = j.block.Interacting[i], j.frame
+		s.lastSent[i] = j.frame
+	}
 }
 
 // writeJoinBlock writes the left's world at the session's precision.
@@ -147,11 +208,9 @@ func (st *Strategy) writeJoinBlock(left *cubes.World) ([]byte, error) {
 		b.Cubes = append(b.Cubes, quantizeCube(&c, st.set.Coarse))
 		b.Interacting = append(b.Interacting, c.Interacting)
 	}
-	// The largest cube: 1 + 59 + 47 + 1 + 84 bits; 25 bytes each.
-	if need := 8 + 25*n; len(j.buf) < need {
-		j.buf = make([]byte, need)
-	}
-	w := wire.NewWriteStream(j.buf)
+	// A new buffer each block: the sender holds the bytes until the
+	// right has them all.
+	w := wire.NewWriteStream(make([]byte, maxBlockBytes(n)))
 	if err := b.Serialize(w); err != nil {
 		return nil, err
 	}
@@ -161,13 +220,72 @@ func (st *Strategy) writeJoinBlock(left *cubes.World) ([]byte, error) {
 	return w.Bytes(), nil
 }
 
+// joinPiece is the piece for this tick's packet (nil: none), the block
+// started over from this frame when it has taken too long.
+func (st *Strategy) joinPiece(ctx strategy.Context) *transfer.Piece {
+	j := &st.joined
+	if transfer.Overdue(j.xs, ctx.Frame(), inputRing/2) {
+		st.startBlock(ctx)
+	}
+	rtt, known := ctx.RTT()
+	return transfer.NextPiece(j.xs, ctx.Frame(), rtt, known)
+}
+
+// Errors of the right's pieces.
+var (
+	errBlockFrame = errors.New("statesync: a join block from the packet's future or its distant past")
+	errBlockSize  = errors.New("statesync: a join block larger than the world's")
+)
+
+// takePiece is the right's part of a piece in the packet of frame: a
+// piece of another block than the one followed starts following it (the
+// right waits for it), a fragment is stored, and the last one starts the
+// right's world from the block.
+func (st *Strategy) takePiece(ctx strategy.Context, frame int, p *transfer.Piece) error {
+	j := &st.joined
+	f := int(p.Frame)
+	if f > frame || frame-f > inputRing {
+		// From the packet's future, or older than a left ever lets a
+		// block get (it starts one over after half the input ring).
+		return errBlockFrame
+	}
+	if int(p.Size) > maxBlockBytes(st.n) {
+		return errBlockSize
+	}
+	j.ackDue = true
+	if f != j.follow {
+		// Another block (the left started it over, or this right's left
+		// serves it anew): wait for it, and start the clock again from it.
+		j.rx.Reset()
+		j.follow, j.ready, j.doneAt = f, false, -1
+		st.rcv.clock.Reset()
+	}
+	if j.ready || p.Index < 0 || !j.rx.Take(p) {
+		return nil
+	}
+	if err := st.readJoinBlock(j.rx.Data(), f); err != nil {
+		// Not a block of this world: it is asked for again (the acks
+		// now say nothing is held).
+		j.rx.Drop()
+		j.refused++
+		return nil
+	}
+	j.ready, j.doneAt = true, ctx.Frame()
+	j.bytes = int(p.Size)
+	return nil
+}
+
 // readJoinBlock reads a block and starts the right's world from it at
 // frame: every cube's state, its colour as the left had it, and the
-// quantizer told that the world is on the grid already.
+// quantizer told that the world is on the grid already. Updates of the
+// block's frame or older are stale from here on.
 func (st *Strategy) readJoinBlock(data []byte, frame int) error {
 	r := &st.rcv
 	n := r.world.NumCubes()
-	b := JoinBlock{Cubes: make([]replication.QuantizedCubeState, n), Interacting: make([]bool, n)}
+	b := &st.joined.read
+	if len(b.Cubes) != n {
+		b.Cubes, b.Interacting = make([]replication.QuantizedCubeState, n), make([]bool, n)
+	}
 	if err := b.Serialize(wire.NewReadStream(data)); err != nil {
 		return err
 	}
@@ -180,60 +298,176 @@ func (st *Strategy) readJoinBlock(data []byte, frame int) error {
 		}
 		r.quant.snapped(r.world, i, &b.Cubes[i])
 		r.colour[i] = b.Interacting[i]
+		r.lastApplied[i] = frame
 	}
 	r.world.SetFrame(frame)
-	// The right was told every cube's state and colour: each cube's last
-	// update is the block (none is "never sent"), and the sender has no
-	// colour to tell until one changes.
-	s := &st.snd
-	for i := range n {
-		s.colourKnown[i], s.colourAt[i] = b.Interacting[i], frame
-		s.lastSent[i] = frame
+	return nil
+}
+
+// joinAck is the right's word on its block, in its ack packet.
+type joinAck struct{ a *transfer.Ack }
+
+// Serialize writes, reads or measures the ack.
+func (p *joinAck) Serialize(s wire.Stream) error { return p.a.Serialize(s) }
+
+var _ strategy.TwoWay = (*Strategy)(nil)
+
+// SendBack implements strategy.TwoWay: while the right follows a block
+// and a piece arrived or the block is not in, it says which pieces it
+// holds (or that it has the block).
+func (st *Strategy) SendBack(ctx strategy.Context) {
+	j := &st.joined
+	if j.follow < 0 || (!j.ackDue && j.ready) {
+		return
+	}
+	j.ackDue = false
+	j.rx.Fill(&j.ack, j.ready)
+	j.ack.Frame = uint32(j.follow)
+	j.ackOut.a = &j.ack
+	ctx.SendBack(&j.ackOut)
+}
+
+// ReceiveBack implements strategy.TwoWay: the left reads a right's ack of
+// its block. An ack of another block, or with no block being sent, is
+// ignored.
+func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error {
+	var a transfer.Ack
+	if err := a.Serialize(s); err != nil {
+		return err
+	}
+	if xs := st.joined.xs; xs != nil && int(a.Frame) == xs.Frame() {
+		xs.Take(&a, true)
 	}
 	return nil
 }
 
-// JoinedBytes is the size of the block the right joined with, and the
-// left frame it joined at (false: it started with the world, or caught up
-// from the initial one).
-func (st *Strategy) JoinedBytes() (bytes, frame int, ok bool) {
-	return st.joined.bytes, st.joined.frame, st.joined.frame >= 0
+// JoinStats are the figures of a right's join from a block.
+type JoinStats struct {
+	Frame        int  // the left frame of the block (−1: no join)
+	Bytes        int  // the block's size
+	Pieces, Sent int  // the block's pieces, and pieces sent (resends included)
+	Held         int  // pieces the right holds
+	Ready        bool // the right runs from the block
+	Ticks        int  // from the join until the block was in (or until now)
+	Refused      int  // complete blocks the right could not read
+	LeftDone     bool // the left heard that the right has it
 }
 
-// joinSeconds is how long the block takes at the budget (headers aside).
-func (st *Strategy) joinSeconds() float64 {
-	return float64(st.joined.bytes*8) / (float64(st.budgetKbps()) * 1000)
+// JoinStats returns the figures of the join at frame now.
+func (st *Strategy) JoinStats(now int) JoinStats {
+	j := &st.joined
+	t := transfer.StatsOf(j.xs, j.refused)
+	out := JoinStats{Frame: j.frame, Bytes: j.bytes, Pieces: t.Fragments, Sent: t.Sent, Ready: j.ready, Refused: j.refused, LeftDone: t.Done}
+	out.Held, _ = j.rx.Pieces()
+	if _, total := j.rx.Pieces(); total > 0 {
+		out.Pieces = total
+	}
+	end := now
+	if j.ready {
+		end = j.doneAt
+	}
+	out.Ticks = end - j.since
+	if j.frame < 0 && j.follow < 0 {
+		out.Frame = -1
+	}
+	return out
+}
+
+// JoinedBytes is the size of the block the right joined with, and the
+// left frame it joined at (false: it started with the world, caught up
+// from the initial one, or its block is not in yet).
+func (st *Strategy) JoinedBytes() (bytes, frame int, ok bool) {
+	j := &st.joined
+	return j.bytes, j.follow, j.ready
 }
 
 // joinShowTicks is how long the facts line says how the right joined.
 const joinShowTicks = 5 * wire.TicksPerSecond
 
-// joinFacts leads the facts line for a few seconds after a join.
-func (st *Strategy) joinFacts() string {
-	now := 0
-	if st.rcv.world != nil {
-		now = st.rcv.frame()
-	}
+// joinFacts leads the facts line while the right waits for its block and
+// for a few seconds after it came in.
+func (st *Strategy) joinFacts(now int) string {
 	j := &st.joined
-	if j.frame < 0 || st.rcv.world == nil || now-j.frame > joinShowTicks {
+	ms := func(ticks int) int { return ticks * 1000 / wire.TicksPerSecond }
+	if j.waiting() {
+		got, total := j.rx.Pieces()
+		if total == 0 {
+			return fmt.Sprintf("joining: waiting for the block, %d ms · ", ms(now-j.since))
+		}
+		return fmt.Sprintf("joining: %d/%d pieces, %d ms · ", got, total, ms(now-j.since))
+	}
+	if !j.ready || now-j.doneAt > joinShowTicks {
 		return ""
 	}
-	return fmt.Sprintf("joined from one %.1f kB block of the world (%.2f s at %d kbit/s) · ",
-		float64(j.bytes)/1000, st.joinSeconds(), st.budgetKbps())
+	_, total := j.rx.Pieces()
+	return fmt.Sprintf("joined from one %.1f kB block of the world in %s, %d ms · ",
+		float64(j.bytes)/1000, pieces(total), ms(j.doneAt-j.since))
 }
 
-// joinEvent is the caption of a join, once.
+// pieces is "1 piece" or "n pieces".
+func pieces(n int) string {
+	if n == 1 {
+		return "1 piece"
+	}
+	return fmt.Sprintf("%d pieces", n)
+}
+
+// joinEvent is the caption of a join, once the block is in.
 func (st *Strategy) joinEvent() (strategy.Event, bool) {
 	j := &st.joined
-	if j.frame < 0 || j.told {
+	if !j.ready || j.told {
 		return strategy.Event{}, false
 	}
 	j.told = true
+	ms := (j.doneAt - j.since) * 1000 / wire.TicksPerSecond
 	return strategy.Event{Kind: strategy.EventNote,
-		Text: fmt.Sprintf("the right joined from one %.1f kB block of the left's world", float64(j.bytes)/1000)}, true
+		Text: fmt.Sprintf("the right joined from one %.1f kB block of the left's world (%d ms)", float64(j.bytes)/1000, ms)}, true
 }
 
 var _ strategy.Eventful = (*Strategy)(nil)
 
 // Event implements strategy.Eventful: the join, once.
 func (st *Strategy) Event() (strategy.Event, bool) { return st.joinEvent() }
+
+// syncPacket is what the left sends: the state sync packet and, while a
+// joining right lacks its block, one piece of it after the packet's last
+// byte. A packet without a piece ends where the packet does, so every
+// packet outside a join is byte for byte what it was.
+type syncPacket struct {
+	pkt   *replication.Packet
+	piece *transfer.Piece
+}
+
+// Serialize writes or measures the packet (the right reads the two parts
+// itself: receivePiece).
+func (p *syncPacket) Serialize(s wire.Stream) error {
+	if err := p.pkt.Serialize(s); err != nil || p.piece == nil {
+		return err
+	}
+	if err := s.SerializeAlign(); err != nil {
+		return err
+	}
+	return p.piece.Serialize(s)
+}
+
+// receivePiece reads the piece after a state sync packet, if any (bytes
+// past the packet's last one), and takes it.
+func (st *Strategy) receivePiece(ctx strategy.Context, frame int, s *wire.ReadStream) error {
+	if err := s.SerializeAlign(); err != nil {
+		return err
+	}
+	if s.BitsRemaining() == 0 {
+		return nil
+	}
+	p := &st.rcv.piece
+	if err := p.Serialize(s); err != nil {
+		return err
+	}
+	if s.SerializeAlign() != nil || s.BitsRemaining() != 0 {
+		return errTrailing
+	}
+	return st.takePiece(ctx, frame, p)
+}
+
+// errTrailing: bytes after a piece.
+var errTrailing = errors.New("statesync: bytes after the packet's piece")

@@ -7,6 +7,7 @@ import (
 	"netcubes/geom"
 	"netcubes/replication"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -58,7 +59,9 @@ const maxClockTransit = 10 * wire.TicksPerSecond
 // inputRing is how many frames of input the right remembers: the 32 of the
 // newest packet plus how far the right's world may lag behind it (the jitter
 // buffer, the link's jitter, a clock catching up), with room to spare.
-const inputRing = 128
+// A right that joins keeps them while its block comes (join.go): 512
+// frames, 8.5 s, and a block not in after half of them starts over.
+const inputRing = 512
 
 // recvInput is one frame's inputs as the right received them: bits[p] is
 // player p+1's.
@@ -104,6 +107,8 @@ type stateSyncReceiver struct {
 	updated     []bool
 	updatedList []int32
 	smooth      replication.Smoother
+	// piece is where a piece of a join block is read (join.go).
+	piece transfer.Piece
 	// substeps is the left's solver substeps (the right's world as the
 	// session built it): what a diverging machine differs from.
 	substeps int
@@ -171,6 +176,9 @@ func (r *stateSyncReceiver) receive(st *Strategy, ctx strategy.Context, seq uint
 	if err := pkt.Serialize(s); err != nil {
 		return err
 	}
+	if err := st.receivePiece(ctx, frame, s); err != nil {
+		return err
+	}
 	r.hist.Record(seq, pkt)
 	st.stats.Packets++
 
@@ -232,6 +240,11 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 		r.updated[i] = false
 	}
 	r.updatedList = r.updatedList[:0]
+	st.joined.now = now
+	if st.joined.waiting() {
+		r.fillStats(st, now)
+		return // the block of the world is on its way (join.go)
+	}
 
 	if !r.clock.Started() {
 		target, ok := r.clock.Target(wire.Tick(now))
@@ -239,7 +252,10 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 			r.fillStats(st, now)
 			return // nothing has arrived yet
 		}
-		if r.world.Frame() < target {
+		// A right that joined from a block starts from the block's frame
+		// and catches up on the inputs it kept; otherwise the fresh
+		// world's frame jumps to the target.
+		if r.world.Frame() < target && !st.joined.ready {
 			r.world.SetFrame(target)
 		}
 		// At session start the target may be below 0: the world waits at

@@ -66,6 +66,7 @@ type stateSyncSender struct {
 
 	hist     *replication.History
 	pkt      replication.Packet
+	out      syncPacket // pkt, and a piece of a join block (join.go)
 	cand     replication.StateUpdate
 	m        *wire.MeasureStream
 	selected []int32
@@ -358,7 +359,8 @@ func (s *stateSyncSender) encode(st *Strategy, ctx strategy.Context, left *cubes
 		pkt.Updates[k] = s.cand
 	}
 	pkt.NumUpdates = int32(len(s.selected))
-	if _, err := ctx.Send(pkt); err != nil {
+	s.out = syncPacket{pkt: pkt, piece: st.joinPiece(ctx)}
+	if _, err := ctx.Send(&s.out); err != nil {
 		return false
 	}
 	s.hist.Record(uint16(frame), pkt)

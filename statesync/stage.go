@@ -28,5 +28,5 @@ func (st *Strategy) Restart(ctx strategy.Context) {
 		}
 	}
 	r.world.SetFrame(ctx.Frame())
-	st.joined.frame = -1 // a restart, not a join: the SubMode note says so
+	st.joined.reset(ctx.Frame()) // a restart, not a join: no block to send or wait for
 }

@@ -10,6 +10,7 @@ import (
 	"netcubes/internal/valid"
 	"netcubes/replication"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -385,6 +386,13 @@ type Config struct {
 	// of the left's world (join.go). The bench and the tests that measure
 	// a right with something to correct set it.
 	JoinFromInitial bool
+	// Join cuts the block a joining right starts from into pieces and
+	// resends them (join.go; package transfer). FragmentBytes: 900 fits
+	// a piece and a full 256 kbit/s packet (505 bytes) in one 1,500-byte
+	// IP packet; larger pieces join sooner and travel as IP fragments on a
+	// link with an MTU. ResendAfterTicks: how long after the round trip a
+	// piece not acked goes again.
+	Join transfer.Config
 }
 
 // ErrInvalidConfig is wrapped by the error Validate returns.
@@ -412,6 +420,9 @@ func (c Config) Validate() error {
 	if err := c.Smoothing.Validate(); err != nil {
 		return err
 	}
+	if err := c.Join.Validate(); err != nil {
+		return err
+	}
 	return c.Initial.Validate()
 }
 
@@ -429,6 +440,7 @@ func DefaultConfig() Config {
 		JitterWindowTicks:   2 * wire.TicksPerSecond,
 		Smoothing:           replication.DefaultSmoothingConfig(),
 		Initial:             StepSettings(Steps),
+		Join:                transfer.Config{FragmentBytes: 900, ResendAfterTicks: 6},
 	}
 }
 
@@ -701,7 +713,8 @@ var _ strategy.Releaser = (*Strategy)(nil)
 // clones.
 func (st *Strategy) Release() {
 	st.leftContacts.giveBack()
-	st.joined = joinState{frame: -1}
+	st.joined = joinState{}
+	st.joined.reset(0)
 	rec := st.rcv.recordInputs
 	q, in := st.snd.quant, st.snd.inputs
 	*q, *in = quantizer{}, tickInputs{at: -1}
@@ -746,6 +759,9 @@ func (st *Strategy) Update(ctx strategy.Context) {
 func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	r := &st.rcv
 	w := r.world
+	if st.joined.waiting() {
+		return 0, false // nothing to show until the block of the world is in
+	}
 	v.Player = cubes.Player
 	v.HasPriority = true
 	v.HasErrorOffsets = true

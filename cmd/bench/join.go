@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"netcubes/catalog"
+	"netcubes/link"
 	"netcubes/statesync"
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -16,14 +18,16 @@ import (
 // the script, restarts the right 2 s in (Run.Restart: what a switch to the
 // strategy does), and measures from there what the join costs: the bytes
 // the left sends the right (payload plus 28 bytes of IPv4 + UDP header a
-// packet, and state sync's join block, which does not cross the simulated
-// link) until the right has converged, and how long that takes. Converged:
-// the RMS position error the HUD shows (the session's, of the right as
-// drawn; a strategy's own once it is measured) is under 1 cm and stays
-// there for a second (the first tick of that second counts). State
-// sync has two rows: the block of the left's world it joins with, and the
-// catch-up from the initial world it did before (Config.JoinFromInitial).
-
+// packet; state sync's join block rides in them, in pieces) until the
+// right has converged, and how long that takes. Converged: the RMS
+// position error the HUD shows (the session's, of the right as drawn; a
+// strategy's own once it is measured) is under 1 cm and stays there for a
+// second (the first tick of that second counts). State sync has two rows:
+// the block of the left's world it joins with, and the catch-up from the
+// initial world it did before (Config.JoinFromInitial). Beside each row,
+// the median error over the same seconds of a run without the join: what
+// the strategy shows on this link anyway, which a join cannot do better
+// than. A second table sends state sync's block over three links.
 // joinAt is the frame the right joins at; joinWatch how long after it a
 // run looks for convergence; joinCm the error under which it has
 // converged, held for joinHold ticks.
@@ -69,38 +73,94 @@ func joinCases() []joinCase {
 // joinResult is what one run measured.
 type joinResult struct {
 	bytes     int     // sent left → right from the join until converged (with headers), plus a join block; all of the watch when it did not
-	block     int     // the join block's bytes (state sync)
 	ticks     int     // from the join until converged; −1: not within joinWatch
 	firstRMS  float64 // the error the right opened with, cm (the first valid tick after the join)
 	worstRMS  float64 // the largest RMS until converged, cm
+	medianRMS float64 // the median RMS from the join to the end of the watch, cm
 	converged bool
+	join      statesync.JoinStats // state sync's block
 }
 
 func runJoin(b *bench) error {
 	t := strategy.NewTable(
 		strategy.Column{Head: "strategy"},
 		strategy.Column{Head: "bytes to converge", Unit: "bytes"},
-		strategy.Column{Head: "of them a block", Unit: "bytes"},
 		strategy.Column{Head: "time to converge s", Unit: "s"},
 		strategy.Column{Head: "first RMS cm", Unit: "cm"},
 		strategy.Column{Head: "worst RMS cm", Unit: "cm"},
+		strategy.Column{Head: "median RMS cm", Unit: "cm"},
+		strategy.Column{Head: "without a join cm", Unit: "cm"},
 	)
 	for _, c := range joinCases() {
-		r, err := joinRun(b, c)
+		r, err := joinRun(b, b.preset.Config(), c, true)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		secs := strategy.Num(float64(r.ticks)/wire.TicksPerSecond, "%.2f")
-		if !r.converged {
-			secs = strategy.Text("not yet")
+		base, err := joinRun(b, b.preset.Config(), c, false)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		t.Add(strategy.Text(c.name), strategy.Int(r.bytes), strategy.Int(r.block), secs,
-			strategy.Num(r.firstRMS, "%.2f"), strategy.Num(r.worstRMS, "%.2f"))
+		t.Add(strategy.Text(c.name), strategy.Int(r.bytes), convergedCell(r),
+			strategy.Num(r.firstRMS, "%.2f"), strategy.Num(r.worstRMS, "%.2f"),
+			strategy.Num(r.medianRMS, "%.2f"), strategy.Num(base.medianRMS, "%.2f"))
 	}
 	at, end := joinTimes(b)
 	t.Notef("The right joins %.1f s into the script on the bench's preset (%s), watched until %.1f s; converged: RMS error under %.0f cm for a second. Bytes: left → right",
 		float64(at)/wire.TicksPerSecond, b.preset, float64(end)/wire.TicksPerSecond, joinCm)
-	t.Note("payload + 28 bytes of header a packet from the join until converged, plus state sync's join block (sent whole at the join).")
+	t.Note("payload + 28 bytes of header a packet from the join until converged (state sync's block rides in them, in pieces). Median RMS: from the join to the end of the watch;")
+	t.Note("without a join: the same seconds of a run whose right started with the world, what the strategy shows on this link anyway.")
+	if err := b.Print(t); err != nil {
+		return err
+	}
+	return runJoinBlock(b)
+}
+
+// convergedCell is the time to converge, or "not yet".
+func convergedCell(r joinResult) strategy.Cell {
+	if !r.converged {
+		return strategy.Text("not yet")
+	}
+	return strategy.Num(float64(r.ticks)/wire.TicksPerSecond, "%.2f")
+}
+
+// joinBlockPresets are the links state sync's block is sent over.
+var joinBlockPresets = []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetTerrible}
+
+// runJoinBlock sends state sync's join block over each of joinBlockPresets:
+// its size and pieces, the pieces sent with the resends, the time from the
+// join until the right has it (measured: the pieces cross the link), and
+// until it has converged.
+func runJoinBlock(b *bench) error {
+	t := strategy.NewTable(
+		strategy.Column{Head: "link"},
+		strategy.Column{Head: "block bytes", Unit: "bytes"},
+		strategy.Column{Head: "pieces"},
+		strategy.Column{Head: "pieces sent"},
+		strategy.Column{Head: "time to join s", Unit: "s"},
+		strategy.Column{Head: "time to converge s", Unit: "s"},
+		strategy.Column{Head: "median RMS cm", Unit: "cm"},
+		strategy.Column{Head: "without a join cm", Unit: "cm"},
+	)
+	for _, p := range joinBlockPresets {
+		c := joinCase{"state sync", statesync.New(statesync.DefaultConfig())}
+		r, err := joinRun(b, p.Config(), c, true)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		base, err := joinRun(b, p.Config(), c, false)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		j := r.join
+		joined := strategy.Text("not yet")
+		if j.Ready {
+			joined = strategy.Num(float64(j.Ticks)/wire.TicksPerSecond, "%.2f")
+		}
+		t.Add(strategy.Text(p.String()), strategy.Int(j.Bytes), strategy.Int(j.Pieces), strategy.Int(j.Sent), joined,
+			convergedCell(r), strategy.Num(r.medianRMS, "%.2f"), strategy.Num(base.medianRMS, "%.2f"))
+	}
+	t.Note("State sync's join block over three links (the table above: the bench's preset). Time to join: from the join until the right has every piece, measured")
+	t.Note("as they cross the link; pieces sent: with the resends of the lost ones (and of those whose ack had not come back within a round trip and 6 ticks).")
 	return b.Print(t)
 }
 
@@ -115,23 +175,22 @@ func joinTimes(b *bench) (at, end int) {
 	return at, end
 }
 
-// joinRun plays one case.
-func joinRun(b *bench, c joinCase) (joinResult, error) {
+// joinRun plays one case on link lc, restarting the right 2 s in when
+// restart is set (without: the right started with the world, for the
+// median error of the same seconds).
+func joinRun(b *bench, lc link.Config, c joinCase, restart bool) (joinResult, error) {
 	r := joinResult{ticks: -1}
-	s, err := b.NewRun(b.preset.Config(), c.st)
+	s, err := b.NewRun(lc, c.st)
 	if err != nil {
 		return r, err
 	}
+	ss, _ := c.st.(*statesync.Strategy)
 	at, end := joinTimes(b)
 	under, first, sent := 0, true, 0
-	for f := 0; f < end && !r.converged; f++ {
-		if f == at {
+	var seen []float64
+	for f := 0; f < end; f++ {
+		if f == at && restart {
 			s.Restart()
-			if ss, ok := c.st.(*statesync.Strategy); ok {
-				if n, _, ok := ss.JoinedBytes(); ok {
-					r.block, sent = n, n
-				}
-			}
 		}
 		s.Step(b.script.InputAt(f))
 		if f < at {
@@ -145,8 +204,12 @@ func joinRun(b *bench, c joinCase) (joinResult, error) {
 			under = 0
 			continue
 		}
+		seen = append(seen, m.PosRMSCm)
 		if first {
 			r.firstRMS, first = m.PosRMSCm, false
+		}
+		if r.converged {
+			continue
 		}
 		r.worstRMS = math.Max(r.worstRMS, m.PosRMSCm)
 		if m.PosRMSCm >= joinCm {
@@ -162,5 +225,18 @@ func joinRun(b *bench, c joinCase) (joinResult, error) {
 	if !r.converged {
 		r.ticks, r.bytes = -1, sent
 	}
+	if ss != nil {
+		r.join = ss.JoinStats(s.Frame())
+	}
+	r.medianRMS = median(seen)
 	return r, nil
+}
+
+// median is the middle of v (0 when empty); v is sorted in place.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	sort.Float64s(v)
+	return v[len(v)/2]
 }
