@@ -50,6 +50,7 @@ type holResult struct {
 	delays     []time.Duration // of the frames that arrived, sorted
 	down, up   linkCounts      // what went on the link during the frames
 	ipHeader   int             // bytes of headers per packet not in the counts
+	lineLate   time.Duration   // the most the link's delay lines ran late
 }
 
 // quantile is the q-quantile of the arrived frames' delays (nearest rank).
@@ -80,6 +81,8 @@ type holClient struct {
 	// link: the counts and loss of this client's link.
 	down, up *dropper
 	ipHeader int
+	// lines are the link's delay lines (none without a delay).
+	lines []*delayLine
 }
 
 // holSetup joins one client to tr's room over a lossy link: a data
@@ -120,7 +123,7 @@ func holChannel(ctx context.Context, tr *testRoom, seed uint64, delay time.Durat
 		pc0.Close()
 		return nil, err
 	}
-	c := &holClient{down: lc.in, up: lc.out, ipHeader: 20 + 8, close: func() {
+	c := &holClient{down: lc.in, up: lc.out, ipHeader: 20 + 8, lines: []*delayLine{lc.inLine, lc.outLine}, close: func() {
 		pc.Close()
 		mux.Close()
 		pc0.Close()
@@ -212,7 +215,7 @@ func holSocket(ctx context.Context, tr *testRoom, seed uint64, delay time.Durati
 	}()
 	// Headers not in the link's counts: none (gVisor's packets are whole
 	// IP packets).
-	return &holClient{down: link.down, up: link.up, close: func() {
+	return &holClient{down: link.down, up: link.up, lines: link.lines, close: func() {
 		cancel()
 		ws.CloseNow()
 		<-done
@@ -333,6 +336,7 @@ func (r *holRunner) run(ppm uint64, next func() bool) holResult {
 	res.got = len(res.delays)
 	res.down, res.up = r.c.down.counts().sub(down0), r.c.up.counts().sub(up0)
 	res.ipHeader = r.c.ipHeader
+	res.lineLate = maxLate(r.c.lines...)
 	return res
 }
 
@@ -345,9 +349,9 @@ func runHOL(tb testing.TB, ws bool, ppm, seed uint64, delay time.Duration, frame
 
 func (r holResult) String() string {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
-	return fmt.Sprintf("%d sent, %d arrived, %d late (>%v); delay median %s, p95 %s, p99 %s, max %s; %d+%d packets dropped",
+	return fmt.Sprintf("%d sent, %d arrived, %d late (>%v); delay median %s, p95 %s, p99 %s, max %s; %d+%d packets dropped; delay line at worst %s late",
 		r.sent, r.got, r.late(), holLate, ms(r.quantile(0.5)), ms(r.quantile(0.95)), ms(r.quantile(0.99)),
-		ms(r.quantile(1)), r.down.dropped, r.up.dropped)
+		ms(r.quantile(1)), r.down.dropped, r.up.dropped, ms(r.lineLate))
 }
 
 // TestHeadOfLineBlocking: under the same loss, TCP holds frames behind a
@@ -386,7 +390,10 @@ func TestHeadOfLineBlocking(t *testing.T) {
 // each way (a 20 ms round trip: a busy Wi-Fi, or a city away), where a
 // retransmission costs a round trip more. Reported: the arrived frames'
 // delay (median, p95, p99, max, ms), the share late (>100 ms) and lost,
-// and the bytes a tick on the link each way with IP headers.
+// the bytes and packets a tick on the link each way (bytes with IP
+// headers), and with a delay, the most the delay line itself ran late
+// (this process's scheduling: on a loaded machine it can swamp the
+// figures of the delayed cases).
 //
 //	go test -run '^$' -bench HeadOfLine -benchtime 3600x ./room
 func BenchmarkHeadOfLine(b *testing.B) {
@@ -409,6 +416,11 @@ func BenchmarkHeadOfLine(b *testing.B) {
 				b.ReportMetric(100*float64(res.sent-res.got)/float64(res.sent), "lost-%")
 				b.ReportMetric(res.wirePerTick(res.down), "down-B/tick")
 				b.ReportMetric(res.wirePerTick(res.up), "up-B/tick")
+				b.ReportMetric(float64(res.down.packets)/float64(res.sent), "down-pkt/tick")
+				b.ReportMetric(float64(res.up.packets)/float64(res.sent), "up-pkt/tick")
+				if k.rtt > 0 {
+					b.ReportMetric(ms(res.lineLate), "line-late-ms")
+				}
 				b.Logf("%s: %v", name, res)
 			})
 		}

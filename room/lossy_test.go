@@ -38,6 +38,9 @@ type delayLine struct {
 	done  chan struct{}
 	ended chan struct{}
 	once  sync.Once
+	// late is the most a packet left after its due time (ns): how much
+	// of a measured delay is this process's scheduling, not the link's.
+	late atomic.Int64
 }
 
 type delayed struct {
@@ -66,6 +69,9 @@ func (l *delayLine) run() {
 			return
 		case it := <-l.q:
 			time.Sleep(time.Until(it.due))
+			if d := int64(time.Since(it.due)); d > l.late.Load() {
+				l.late.Store(d)
+			}
 			it.fn()
 		}
 	}
@@ -122,6 +128,17 @@ type linkCounts struct{ packets, bytes, dropped int64 }
 
 func (a linkCounts) sub(b linkCounts) linkCounts {
 	return linkCounts{a.packets - b.packets, a.bytes - b.bytes, a.dropped - b.dropped}
+}
+
+// maxLate is the most any of lines ran late.
+func maxLate(lines ...*delayLine) time.Duration {
+	var m int64
+	for _, l := range lines {
+		if l != nil {
+			m = max(m, l.late.Load())
+		}
+	}
+	return time.Duration(m)
 }
 
 // lossyConn is a UDP socket whose datagrams are lost (and delayed) as a
@@ -221,6 +238,7 @@ type tcpLink struct {
 	server, client *stack.Stack
 	serverAddr     tcpip.FullAddress
 	down, up       *dropper
+	lines          []*delayLine // with a delay: down's, up's
 	cancel         context.CancelFunc
 	wg             sync.WaitGroup
 }
@@ -248,8 +266,13 @@ func newTCPLink(seed uint64, delay time.Duration) (*tcpLink, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.wg.Add(2)
-	go l.carry(ctx, se, ce, l.down, delay)
-	go l.carry(ctx, ce, se, l.up, delay)
+	var downLine, upLine *delayLine
+	if delay > 0 {
+		downLine, upLine = newDelayLine(delay), newDelayLine(delay)
+		l.lines = []*delayLine{downLine, upLine}
+	}
+	go l.carry(ctx, se, ce, l.down, downLine)
+	go l.carry(ctx, ce, se, l.up, upLine)
 	return l, nil
 }
 
@@ -279,13 +302,11 @@ type errTCPIP struct{ e tcpip.Error }
 
 func (e errTCPIP) Error() string { return e.e.String() }
 
-// carry moves every packet the from NIC sends to the to NIC, delay
-// later, but those the dropper loses.
-func (l *tcpLink) carry(ctx context.Context, from, to *channel.Endpoint, d *dropper, delay time.Duration) {
+// carry moves every packet the from NIC sends to the to NIC (through
+// line, when the link has a delay), but those the dropper loses.
+func (l *tcpLink) carry(ctx context.Context, from, to *channel.Endpoint, d *dropper, line *delayLine) {
 	defer l.wg.Done()
-	var line *delayLine
-	if delay > 0 {
-		line = newDelayLine(delay)
+	if line != nil {
 		defer line.close()
 	}
 	for {
