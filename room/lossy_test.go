@@ -333,12 +333,6 @@ func (l *tcpLink) carry(ctx context.Context, from, to *channel.Endpoint, d *drop
 	}
 }
 
-// setLoss sets both directions' loss, parts per million.
-func (l *tcpLink) setLoss(ppm uint64) {
-	l.down.setLoss(ppm)
-	l.up.setLoss(ppm)
-}
-
 func (l *tcpLink) Close() {
 	l.cancel()
 	l.wg.Wait()
