@@ -256,6 +256,18 @@ func (a *holArrivals) onMsg(b []byte) {
 	}
 }
 
+// unlimitedRoom is a room on 127.0.0.1 with no session's server (the
+// measurements read the hub themselves) and no rate limit. The limits
+// are set under the hub's lock: the room already serves joins.
+func unlimitedRoom(tb testing.TB) *testRoom {
+	tr := newRoomTB(tb, false, false)
+	h := tr.room.hub
+	h.mu.Lock()
+	h.limits = Limits{MessagesPerSecond: 1 << 30, BytesPerSecond: 1 << 40, BurstSeconds: 1, MaxMessage: 2048}
+	h.mu.Unlock()
+	return tr
+}
+
 // holRunner is a room with one client on a lossy link, ready to send.
 type holRunner struct {
 	tr   *testRoom
@@ -266,8 +278,7 @@ type holRunner struct {
 
 func newHOLRunner(tb testing.TB, ws bool, seed uint64, delay time.Duration) *holRunner {
 	tb.Helper()
-	tr := newRoomTB(tb, false, false)
-	tr.room.hub.limits = Limits{MessagesPerSecond: 1 << 30, BytesPerSecond: 1 << 40, BurstSeconds: 1, MaxMessage: 2048}
+	tr := unlimitedRoom(tb)
 	arr := &holArrivals{start: time.Now(), at: map[uint64]time.Duration{}, up: make([]byte, holUp)}
 	c := holSetup(tb, tr, ws, seed, delay, arr.onMsg)
 	arr.mu.Lock()

@@ -265,7 +265,7 @@ func benchServerCPU(b *testing.B, carrier string, n int) {
 		}
 		sock.SetReadDeadline(time.Time{})
 	} else {
-		tr := newTestRoomB(b)
+		tr := unlimitedRoom(b)
 		s.conn = tr.room.Hub()
 		child = startBenchChild(b, carrier, n, tr.http.URL, tr.room.cfg.Token.String())
 		h := tr.room.Hub()
