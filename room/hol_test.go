@@ -40,8 +40,11 @@ const (
 )
 
 // holLate: a frame later than this after it was sent misses a playout
-// buffer of 6 ticks (100 ms, a common interpolation delay).
+// buffer of 6 ticks (100 ms, a common interpolation delay). The bench
+// also counts the frames later than 1 and 3 ticks (a LAN's buffer).
 const holLate = 100 * time.Millisecond
+
+const holTick = time.Second / 60
 
 // holResult is one run's figures.
 type holResult struct {
@@ -63,8 +66,11 @@ func (r holResult) quantile(q float64) time.Duration {
 }
 
 // late counts the frames that arrived after holLate.
-func (r holResult) late() int {
-	i, _ := slices.BinarySearch(r.delays, holLate+1)
+func (r holResult) late() int { return r.later(holLate) }
+
+// later counts the frames that arrived more than d after they were sent.
+func (r holResult) later(d time.Duration) int {
+	i, _ := slices.BinarySearch(r.delays, d+1)
 	return len(r.delays) - i
 }
 
@@ -309,10 +315,10 @@ func (r *holRunner) run(ppm uint64, next func() bool) holResult {
 	down0, up0 := r.c.down.counts(), r.c.up.counts()
 	frame := make([]byte, holDown)
 	var res holResult
-	tick := time.NewTicker(time.Second / 60)
-	defer tick.Stop()
+	ticker := time.NewTicker(holTick)
+	defer ticker.Stop()
 	for next() {
-		<-tick.C
+		<-ticker.C
 		binary.LittleEndian.PutUint64(frame, uint64(res.sent))
 		binary.LittleEndian.PutUint64(frame[8:], uint64(time.Since(r.arr.start)))
 		if _, err := r.tr.room.Hub().WriteToUDPAddrPort(frame, r.peer); err != nil {
@@ -400,7 +406,8 @@ func TestHeadOfLineBlocking(t *testing.T) {
 // link as it is (no loss, then 2 % each way), and 2 % with 10 ms added
 // each way (a 20 ms round trip: a busy Wi-Fi, or a city away), where a
 // retransmission costs a round trip more. Reported: the arrived frames'
-// delay (median, p95, p99, max, ms), the share late (>100 ms) and lost,
+// delay (median, p95, p99, max, ms), the share late (more than 1 tick,
+// 3 ticks, 100 ms after it was sent) and lost,
 // the bytes and packets a tick on the link each way (bytes with IP
 // headers), and with a delay, the most the delay line itself ran late
 // (this process's scheduling: on a loaded machine it can swamp the
@@ -423,6 +430,8 @@ func BenchmarkHeadOfLine(b *testing.B) {
 				b.ReportMetric(ms(res.quantile(0.95)), "p95-ms")
 				b.ReportMetric(ms(res.quantile(0.99)), "p99-ms")
 				b.ReportMetric(ms(res.quantile(1)), "max-ms")
+				b.ReportMetric(100*float64(res.later(holTick))/float64(res.sent), "late1tick-%")
+				b.ReportMetric(100*float64(res.later(3*holTick))/float64(res.sent), "late3ticks-%")
 				b.ReportMetric(100*float64(res.late())/float64(res.sent), "late-%")
 				b.ReportMetric(100*float64(res.sent-res.got)/float64(res.sent), "lost-%")
 				b.ReportMetric(res.wirePerTick(res.down), "down-B/tick")
