@@ -169,7 +169,7 @@ func (s *Session) followSlots() {
 	// Slot k's right drives player k+1: a spectator takes a player's slot
 	// that frees (udp.EventPromoted).
 	srv.SetPlayers(s.left.NumPlayers())
-	var changed uint32 // bit k: slot k's right changed
+	var changed uint64 // bit k: slot k's right changed (udp.MaxClients ≤ 64)
 	for k := range srv.MaxClients() {
 		g := srv.Slot(k)
 		if k >= len(s.clients) {

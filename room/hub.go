@@ -127,9 +127,9 @@ type Hub struct {
 // hubPrefix is the made-up network of browser addresses.
 var hubPrefix = [4]byte{0xfd, 0x6e, 0x65, 0x74}
 
-// queueLen bounds the messages waiting for the server's Poll: 16 rights
+// queueLen bounds the messages waiting for the server's Poll: 64 rights
 // at their rate limit for a quarter second.
-const queueLen = 1024
+const queueLen = 4096
 
 // NewHub makes a hub whose connections may send at most limits.
 func NewHub(limits Limits) *Hub {
