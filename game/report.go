@@ -474,3 +474,7 @@ func (s *Session) ReportView(k int) (*viewmodel.View, bool) {
 	rp.viewKey = [2]int{k, sr.at}
 	return v, true
 }
+
+// HistoryTicks is how far back the session remembers the left world (a
+// reported view older than this cannot be rebuilt).
+func (s *Session) HistoryTicks() int { return s.cfg.HistoryTicks }

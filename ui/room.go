@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
@@ -299,46 +300,54 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 		lines = []string{fmt.Sprintf("Tab: %s is %s, no client's view to show", name, map[bool]string{true: "a bot", false: "empty"}[who == "bot"])}
 	case !c.Has:
 		lines = []string{fmt.Sprintf("Tab: %s (%s) has not reported its view yet", name, who)}
+	case !c.HasView:
+		lines = []string{fmt.Sprintf("Tab: %s (%s) reports no view: it has no truth to compare it with yet (none with -diag-every 0)", name, who)}
 	case !ok:
-		lines = []string{fmt.Sprintf("Tab: %s (%s) reports no view: it has no truth to compare with (-diag-every 0), or its frame is past the host's history", name, who)}
+		lines = []string{fmt.Sprintf("Tab: %s (%s) reported a frame the host's history no longer holds (%.0f s)", name, who,
+			float64(a.sess.HistoryTicks())/wire.TicksPerSecond)}
 	default:
 		when := fmt.Sprintf("the server %.0f ms in the past", c.DelayMs)
+		rest := "the rest from the host's history of that frame"
 		if c.AnyFrame {
 			// The 2004 client: its player ahead, the rest behind.
-			when = "no single frame of the server (its player ahead, the rest behind)"
+			when = "no single frame (its player ahead, the rest behind)"
+			rest = fmt.Sprintf("the rest from the host's history %.0f ms before the report (its newest truth)", c.BackMs)
 		}
 		lines = []string{
-			fmt.Sprintf("%s's view as it reported it %.1f s ago: %s", name, float64(c.AgeTicks)/wire.TicksPerSecond, when),
-			fmt.Sprintf("%d cubes where it drew them, the rest within 1 cm of the server's at that frame", c.Sent),
-		}
-		if c.AnyFrame {
-			lines[1] = fmt.Sprintf("%d cubes where it drew them, the rest within 1 cm of the server's %.0f ms before its report (its newest truth)",
-				c.Sent, c.BackMs)
+			fmt.Sprintf("%s's view, reported %.1f s ago: %s", name, float64(c.AgeTicks)/wire.TicksPerSecond, when),
+			fmt.Sprintf("%d cubes as it drew them, %s (within 1 cm)", c.Sent, rest),
 		}
 		if c.Unsent > 0 {
-			lines[1] += fmt.Sprintf("; %d more off by over 1 cm not sent (drawn as the server's)", c.Unsent)
+			lines[1] += fmt.Sprintf("; %d more off by over 1 cm did not fit", c.Unsent)
 		}
 	}
-	lh := lineHeight(l.small)
-	w := int(float64(r.Dx()) * 0.42)
-	w = min(w, x1-r.Min.X-int(2*l.pad))
-	tw := 0.0
-	for _, s := range lines {
-		tw = max(tw, measure(s, l.small))
+	if c.Refused+c.Early > 0 {
+		// Reports the host did not take, so a silent client is explained.
+		lines = append(lines, fmt.Sprintf("reports: %d taken · %d refused · %d too frequent", c.Taken, c.Refused, c.Early))
 	}
+	lh := lineHeight(l.small)
+	w := min(int(float64(r.Dx())*0.42), x1-r.Min.X-int(2*l.pad))
+	if w < 50 {
+		return
+	}
+	var wrapped []string
+	for _, s := range lines {
+		wrapped = append(wrapped, wrapParts(strings.Fields(s), " ", l.small, float64(w)-2*l.pad, float64(w)-2*l.pad)...)
+	}
+	textH := int(lh*float64(len(wrapped)) + 2*l.pad)
 	vh := 0
 	if ok && c.HasView {
-		vh = int(float64(w) * 9 / 16)
+		vh = min(w*9/16, r.Dy()-textH-int(2*l.pad))
 	}
-	h := int(lh*float64(len(lines))+2*l.pad) + vh
+	h := textH + max(vh, 0)
 	x0, y0 := r.Min.X+int(l.pad), r.Max.Y-int(l.pad)-h
-	pw := max(w, int(tw+2*l.pad))
-	panel(dst, image.Rect(x0, y0, x0+pw, y0+h))
+	panel(dst, image.Rect(x0, y0, x0+w, y0+h))
 	y := float64(y0) + l.pad
-	for _, s := range lines {
+	for _, s := range wrapped {
 		label(dst, s, l.small, float64(x0)+l.pad, y, colText)
 		y += lh
 	}
+	y = float64(y0 + textH)
 	if vh > 0 {
 		if a.reportV == nil {
 			a.reportV = render.NewView()
