@@ -107,6 +107,7 @@ func TestRightReportsToLeft(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("the right's last report: %d bytes", len(p.right.tp.rep.w.Bytes()))
 	c := p.left.ClientReport(0)
 	if !c.Has || c.Taken < 4 || c.Refused != 0 || c.Early != 0 {
 		t.Fatalf("the left has %+v, want 5 or 6 reports taken, none refused", c)

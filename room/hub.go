@@ -68,7 +68,8 @@ type Limits struct {
 	// was in the background sends what it held).
 	BurstSeconds float64
 	// MaxMessage is the largest message taken: the largest datagram a
-	// right ever sends is its 176-byte handshake; 2 kB leaves room.
+	// right ever sends is its report (game.MaxReportCubes cubes: at most
+	// about 1.3 kB, three a second); 2 kB leaves room.
 	MaxMessage int
 }
 
