@@ -224,7 +224,8 @@ type slotReport struct {
 	has     bool
 	at      int    // the left's frame when it arrived
 	taken   uint64 // reports taken
-	refused uint64 // malformed, or a frame absurd for the left's clock
+	refused uint64 // malformed
+	offTime uint64 // a frame absurd for the left's clock (ahead of it, or past its history)
 	early   uint64 // within reportMinTicks of the last one taken
 }
 
@@ -371,9 +372,12 @@ func (s *Session) takeReports(k int, bodies [][]byte) {
 			continue
 		}
 		sc := &rp.scratch
-		if readReport(sc, body, s.left.NumCubes(), s.r) != nil ||
-			int(sc.frame) > s.frame+resyncTicks || int(sc.frame) < s.frame-s.cfg.HistoryTicks {
+		if readReport(sc, body, s.left.NumCubes(), s.r) != nil {
 			sr.refused++
+			continue
+		}
+		if int(sc.frame) > s.frame+resyncTicks || int(sc.frame) < s.frame-s.cfg.HistoryTicks {
+			sr.offTime++
 			continue
 		}
 		sr.r, *sc = *sc, sr.r // keep both slices' storage
@@ -409,9 +413,10 @@ type ClientReport struct {
 	ShownFrame   float64
 	BackMs       float64 // ShownFrame is this long before the report's frame
 	Sent, Unsent int
-	// Taken, Refused and Early count its reports: kept, refused as
-	// malformed or absurd, dropped as too frequent.
-	Taken, Refused, Early uint64
+	// Taken, Refused, OffTime and Early count its reports: kept, refused
+	// as malformed, refused for a frame the left's clock cannot be at
+	// (ahead of it, or older than its history), dropped as too frequent.
+	Taken, Refused, OffTime, Early uint64
 }
 
 // ClientReport returns client k's report.
@@ -420,7 +425,7 @@ func (s *Session) ClientReport(k int) ClientReport {
 		return ClientReport{}
 	}
 	sr := &s.tp.rep.slots[k]
-	c := ClientReport{Taken: sr.taken, Refused: sr.refused, Early: sr.early}
+	c := ClientReport{Taken: sr.taken, Refused: sr.refused, OffTime: sr.offTime, Early: sr.early}
 	if !sr.has {
 		return c
 	}

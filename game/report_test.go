@@ -145,7 +145,7 @@ func TestRightReportsToLeft(t *testing.T) {
 	r.frame = uint32(p.left.frame)
 	p.left.takeReports(0, [][]byte{writeReportBody(t, &r, p.left.Left().NumCubes())})
 	after := p.left.ClientReport(0)
-	if after.Refused != before.Refused+3 || after.Early != before.Early+1 || after.Taken != before.Taken {
+	if after.Refused != before.Refused+2 || after.OffTime != before.OffTime+1 || after.Early != before.Early+1 || after.Taken != before.Taken {
 		t.Errorf("after 3 hostile reports and 1 too early: %+v (before %+v)", after, before)
 	}
 }

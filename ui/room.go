@@ -88,7 +88,7 @@ func (a *App) drawRoom(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 // the top right of the host's view, and the shown client's view as it
 // reported it in the bottom left.
 func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
-	rows := a.roomRows(maxRoomRows(l, r))
+	rows := a.roomRows(maxRoomRows(l, r, len(a.opts.Room.QR)))
 	lh := lineHeight(l.small)
 	qr := a.opts.Room.QR
 	// The QR code takes what the address and the table leave of the
@@ -164,10 +164,13 @@ type roomRow struct {
 	col   color.Color
 }
 
-// maxRoomRows is how many client rows fit in the top 80 % of view r
-// (the QR code takes what they leave).
-func maxRoomRows(l hudLayout, r image.Rectangle) int {
-	return max(8, int(float64(r.Dy())*0.8/lineHeight(l.small))-4)
+// maxRoomRows is how many client rows fit in view r under the address
+// and a QR code of qr modules a side at 3 pixels a module (scannable from
+// a few metres on a projector): in a full room the table gives way to the
+// code students join with.
+func maxRoomRows(l hudLayout, r image.Rectangle, qr int) int {
+	free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - float64(3*(qr+8))
+	return max(4, int(free/lineHeight(l.small))-3)
 }
 
 // roomRows is the client table: a header, then a row per client (the
@@ -296,8 +299,10 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 	v, ok := a.sess.ReportView(k)
 	var lines []string
 	switch {
+	case who == "bot":
+		lines = []string{fmt.Sprintf("Tab: %s: a bot drives it on the host, no client's view to show", name)}
 	case who != "browser" && who != "app":
-		lines = []string{fmt.Sprintf("Tab: %s is %s, no client's view to show", name, map[bool]string{true: "a bot", false: "empty"}[who == "bot"])}
+		lines = []string{fmt.Sprintf("Tab: %s: no client in this slot, no view to show", name)}
 	case !c.Has:
 		lines = []string{fmt.Sprintf("Tab: %s (%s) has not reported its view yet", name, who)}
 	case !c.HasView:
@@ -321,9 +326,10 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 			lines[1] += fmt.Sprintf("; %d more off by over 1 cm did not fit", c.Unsent)
 		}
 	}
-	if c.Refused+c.Early > 0 {
+	if c.Refused+c.OffTime+c.Early > 0 {
 		// Reports the host did not take, so a silent client is explained.
-		lines = append(lines, fmt.Sprintf("reports: %d taken · %d refused · %d too frequent", c.Taken, c.Refused, c.Early))
+		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d of a frame the host is not at · %d too frequent",
+			c.Taken, c.Refused, c.OffTime, c.Early))
 	}
 	lh := lineHeight(l.small)
 	w := min(int(float64(r.Dx())*0.42), x1-r.Min.X-int(2*l.pad))
@@ -337,7 +343,8 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 	textH := int(lh*float64(len(wrapped)) + 2*l.pad)
 	vh := 0
 	if ok && c.HasView {
-		vh = min(w*9/16, r.Dy()-textH-int(2*l.pad))
+		// Below the view's own title (top left), above the bottom.
+		vh = min(w*9/16, r.Dy()-textH-int(2*l.pad+3*lh))
 	}
 	h := textH + max(vh, 0)
 	x0, y0 := r.Min.X+int(l.pad), r.Max.Y-int(l.pad)-h
