@@ -35,7 +35,7 @@ import (
 // Reports are read as strictly as any datagram (readReport, fuzzed): every
 // field bounded, cube indices strictly increasing, the cube count the
 // host's own. The left takes at most one a slot every reportMinTicks, and
-// one whose frame is absurd for its clock is refused and counted. Nothing
+// one whose frame is ahead of its clock is refused and counted. Nothing
 // in a report reaches the simulation: it is drawn, never stepped.
 
 // Reports' timing and bounds.
@@ -225,7 +225,7 @@ type slotReport struct {
 	at      int    // the left's frame when it arrived
 	taken   uint64 // reports taken
 	refused uint64 // malformed
-	offTime uint64 // a frame absurd for the left's clock (ahead of it, or past its history)
+	offTime uint64 // a frame ahead of the left's clock
 	early   uint64 // within reportMinTicks of the last one taken
 }
 
@@ -376,7 +376,10 @@ func (s *Session) takeReports(k int, bodies [][]byte) {
 			sr.refused++
 			continue
 		}
-		if int(sc.frame) > s.frame+resyncTicks || int(sc.frame) < s.frame-s.cfg.HistoryTicks {
+		if int(sc.frame) > s.frame+resyncTicks {
+			// From the left's future. A frame far in the past is taken: a
+			// slow machine falls seconds behind, and its figures say so
+			// (its view, past the history, cannot be drawn).
 			sr.offTime++
 			continue
 		}
@@ -398,9 +401,14 @@ type ClientReport struct {
 	// shows (its truth from the diagnostics), centimetres.
 	HasError           bool
 	ErrRMSCm, ErrMaxCm float64
-	// DelayMs: how far in the past it shows the server.
+	// DelayMs: how far in the past it shows the server by its own clock
+	// (its frame minus the frame it shows); LagMs, by the left's: its
+	// delay plus how far its frame was behind the left's when the report
+	// arrived (a machine that ticks slowly falls behind; the report's
+	// own trip, half a round trip, is in it too).
 	HasDelay bool
 	DelayMs  float64
+	LagMs    float64
 	// TPS and FPS: the ticks and frames its machine ran in the last
 	// second.
 	HasRates bool
@@ -414,8 +422,8 @@ type ClientReport struct {
 	BackMs       float64 // ShownFrame is this long before the report's frame
 	Sent, Unsent int
 	// Taken, Refused, OffTime and Early count its reports: kept, refused
-	// as malformed, refused for a frame the left's clock cannot be at
-	// (ahead of it, or older than its history), dropped as too frequent.
+	// as malformed, refused for a frame ahead of the left's clock,
+	// dropped as too frequent.
 	Taken, Refused, OffTime, Early uint64
 }
 
@@ -433,6 +441,7 @@ func (s *Session) ClientReport(k int) ClientReport {
 	c.Has, c.AgeTicks = true, s.frame-sr.at
 	c.HasError, c.ErrRMSCm, c.ErrMaxCm = r.hasError, float64(r.errRMSmm)/10, float64(r.errMaxmm)/10
 	c.HasDelay, c.DelayMs = r.hasDelay, float64(r.delayMs)
+	c.LagMs = c.DelayMs + float64(sr.at-int(r.frame))*1000/wire.TicksPerSecond
 	c.HasRates, c.TPS, c.FPS = r.hasRates, float64(r.tps10)/10, float64(r.fps10)/10
 	c.HasView, c.AnyFrame = r.hasView, r.anyFrame
 	if r.hasView {

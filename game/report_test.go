@@ -112,7 +112,7 @@ func TestRightReportsToLeft(t *testing.T) {
 	if !c.Has || c.Taken < 4 || c.Refused != 0 || c.Early != 0 {
 		t.Fatalf("the left has %+v, want 5 or 6 reports taken, none refused", c)
 	}
-	if !c.HasRates || c.TPS != 59.5 || c.FPS != 23 || !c.HasError || !c.HasDelay || !c.HasView {
+	if !c.HasRates || c.TPS != 59.5 || c.FPS != 23 || !c.HasError || !c.HasDelay || !c.HasView || c.LagMs < c.DelayMs {
 		t.Errorf("report %+v: want rates 59.5/23, an error, a delay and a view", c)
 	}
 	// The newest report is the one of the last report tick, if it arrived

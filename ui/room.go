@@ -165,11 +165,11 @@ type roomRow struct {
 }
 
 // maxRoomRows is how many client rows fit in view r under the address
-// and a QR code of qr modules a side at 3 pixels a module (scannable from
-// a few metres on a projector): in a full room the table gives way to the
-// code students join with.
+// and a QR code of qr modules a side at 2 pixels a module (the smallest
+// drawn): in a full room the table gives way to the code students join
+// with.
 func maxRoomRows(l hudLayout, r image.Rectangle, qr int) int {
-	free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - float64(3*(qr+8))
+	free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - float64(2*(qr+8))
 	return max(4, int(free/lineHeight(l.small))-3)
 }
 
@@ -277,7 +277,7 @@ func reportCells(c game.ClientReport) []string {
 		cells[0] = fmt.Sprintf("%.1f cm", c.ErrRMSCm)
 	}
 	if c.HasDelay {
-		cells[1] = fmt.Sprintf("%.0f ms", c.DelayMs)
+		cells[1] = fmt.Sprintf("%.0f ms", c.LagMs)
 	}
 	if c.HasRates {
 		cells[2], cells[3] = fmt.Sprintf("%.0f", c.TPS), fmt.Sprintf("%.0f", c.FPS)
@@ -311,7 +311,7 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 		lines = []string{fmt.Sprintf("Tab: %s (%s) reported a frame the host's history no longer holds (%.0f s)", name, who,
 			float64(a.sess.HistoryTicks())/wire.TicksPerSecond)}
 	default:
-		when := fmt.Sprintf("the server %.0f ms in the past", c.DelayMs)
+		when := fmt.Sprintf("the server %.0f ms in the past", c.LagMs)
 		rest := "the rest from the host's history of that frame"
 		if c.AnyFrame {
 			// The 2004 client: its player ahead, the rest behind.
@@ -328,7 +328,7 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 	}
 	if c.Refused+c.OffTime+c.Early > 0 {
 		// Reports the host did not take, so a silent client is explained.
-		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d of a frame the host is not at · %d too frequent",
+		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d from the host's future · %d too frequent",
 			c.Taken, c.Refused, c.OffTime, c.Early))
 	}
 	lh := lineHeight(l.small)
