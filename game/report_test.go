@@ -7,6 +7,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
+	"netcubes/udp"
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -169,4 +171,39 @@ func FuzzReadReport(f *testing.F) {
 			t.Fatalf("a report read, written and read again changed (%v)", err)
 		}
 	})
+}
+
+// TestLeftSaysNoClientYet: a left whose slot has no right has no RTT or
+// loss to show, and its HUD facts say so; once a right joins, they are
+// its figures.
+func TestLeftSaysNoClientYet(t *testing.T) {
+	tok, err := udp.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, err := udp.Listen("127.0.0.1:0", tok, leftNetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lc.Close() })
+	cfg := DefaultConfig()
+	cfg.Strategies, cfg.Role, cfg.Server = strategiesForTest(), RoleLeft, lc
+	left, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * wire.TicksPerSecond {
+		left.Step(cubes.Input{})
+	}
+	var f viewmodel.Facts
+	left.HUDFacts(0, &f)
+	if f.NoRight != "no client yet" {
+		t.Errorf("a left nobody joined: %q, want \"no client yet\"", f.NoRight)
+	}
+	p := newProcPair(t, 0)
+	p.step(cubes.Input{})
+	p.left.HUDFacts(0, &f)
+	if f.NoRight != "" {
+		t.Errorf("a left with a right: %q, want its figures", f.NoRight)
+	}
 }
