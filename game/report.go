@@ -463,6 +463,9 @@ func (s *Session) ReportView(k int) (*viewmodel.View, bool) {
 	}
 	rp := s.tp.rep
 	sr := &rp.slots[k]
+	if len(sr.r.red) != len(s.leftView.Cubes) {
+		return nil, false // the world changed shape since (the host changed the players)
+	}
 	if rp.viewKey == [2]int{k, sr.at} {
 		return &rp.view, true
 	}

@@ -137,6 +137,16 @@ func TestRightReportsToLeft(t *testing.T) {
 		t.Errorf("the newest report is %d ticks old", c.AgeTicks)
 	}
 
+	// A report of a world the host no longer has (it changed the
+	// players) draws nothing.
+	sr := &p.left.tp.rep.slots[0]
+	red := sr.r.red
+	sr.r.red = red[:len(red)-1]
+	if _, ok := p.left.ReportView(0); ok {
+		t.Error("a report of another world's shape was drawn")
+	}
+	sr.r.red = red
+
 	// Hostile and too frequent reports: counted, the report kept.
 	before := p.left.ClientReport(0)
 	p.left.tp.rep.slots[0].at = -ReportEvery // not too early
