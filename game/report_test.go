@@ -217,3 +217,30 @@ func TestLeftSaysNoClientYet(t *testing.T) {
 		t.Errorf("a left with a right: %q, want its figures", f.NoRight)
 	}
 }
+
+// BenchmarkReport writes and reads a full report (96 cubes of 901): what a
+// report costs the right to write and the host to read, three times a
+// second a client.
+func BenchmarkReport(b *testing.B) {
+	const n = 901
+	r := sampleReport(n)
+	r.cubes = r.cubes[:0]
+	for i := range MaxReportCubes {
+		r.cubes = append(r.cubes, reportCube{index: uint16(i * 9)})
+	}
+	buf := make([]byte, reportBufBytes)
+	w := wire.NewWriteStream(buf)
+	rs := wire.NewReadStream(nil)
+	var got report
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Reset(buf)
+		if r.serialize(w, n) != nil || w.SerializeAlign() != nil {
+			b.Fatal("write")
+		}
+		if readReport(&got, w.Bytes(), n, rs) != nil {
+			b.Fatal("read")
+		}
+	}
+	b.ReportMetric(float64(len(w.Bytes())), "bytes")
+}
