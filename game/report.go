@@ -225,7 +225,7 @@ type slotReport struct {
 	at      int    // the left's frame when it arrived
 	taken   uint64 // reports taken
 	refused uint64 // malformed
-	offTime uint64 // a frame ahead of the left's clock
+	ahead   uint64 // taken, though its frame was ahead of the left's clock
 	early   uint64 // within reportMinTicks of the last one taken
 }
 
@@ -377,11 +377,12 @@ func (s *Session) takeReports(k int, bodies [][]byte) {
 			continue
 		}
 		if int(sc.frame) > s.frame+resyncTicks {
-			// From the left's future. A frame far in the past is taken: a
-			// slow machine falls seconds behind, and its figures say so
-			// (its view, past the history, cannot be drawn).
-			sr.offTime++
-			continue
+			// Ahead of the left's clock: a left that ticks slower than
+			// real time (a loaded host) falls behind a right that keeps
+			// up. Taken and counted (its view, in the left's future,
+			// cannot be drawn); a frame far in the past is taken too: a
+			// slow machine falls seconds behind, and its lag says so.
+			sr.ahead++
 		}
 		sr.r, *sc = *sc, sr.r // keep both slices' storage
 		sr.has, sr.at = true, s.frame
@@ -421,10 +422,11 @@ type ClientReport struct {
 	ShownFrame   float64
 	BackMs       float64 // ShownFrame is this long before the report's frame
 	Sent, Unsent int
-	// Taken, Refused, OffTime and Early count its reports: kept, refused
-	// as malformed, refused for a frame ahead of the left's clock,
-	// dropped as too frequent.
-	Taken, Refused, OffTime, Early uint64
+	// Taken, Refused and Early count its reports: kept, refused as
+	// malformed, dropped as too frequent; Ahead, those taken whose frame
+	// was more than resyncTicks ahead of the left's (the left ticks
+	// slower than real time).
+	Taken, Refused, Early, Ahead uint64
 }
 
 // ClientReport returns client k's report.
@@ -433,7 +435,7 @@ func (s *Session) ClientReport(k int) ClientReport {
 		return ClientReport{}
 	}
 	sr := &s.tp.rep.slots[k]
-	c := ClientReport{Taken: sr.taken, Refused: sr.refused, OffTime: sr.offTime, Early: sr.early}
+	c := ClientReport{Taken: sr.taken, Refused: sr.refused, Early: sr.early, Ahead: sr.ahead}
 	if !sr.has {
 		return c
 	}
@@ -441,7 +443,7 @@ func (s *Session) ClientReport(k int) ClientReport {
 	c.Has, c.AgeTicks = true, s.frame-sr.at
 	c.HasError, c.ErrRMSCm, c.ErrMaxCm = r.hasError, float64(r.errRMSmm)/10, float64(r.errMaxmm)/10
 	c.HasDelay, c.DelayMs = r.hasDelay, float64(r.delayMs)
-	c.LagMs = c.DelayMs + float64(sr.at-int(r.frame))*1000/wire.TicksPerSecond
+	c.LagMs = c.DelayMs + float64(max(sr.at-int(r.frame), 0))*1000/wire.TicksPerSecond
 	c.HasRates, c.TPS, c.FPS = r.hasRates, float64(r.tps10)/10, float64(r.fps10)/10
 	c.HasView, c.AnyFrame = r.hasView, r.anyFrame
 	if r.hasView {

@@ -151,14 +151,17 @@ func TestRightReportsToLeft(t *testing.T) {
 	before := p.left.ClientReport(0)
 	p.left.tp.rep.slots[0].at = -ReportEvery // not too early
 	r := sampleReport(p.left.Left().NumCubes())
-	r.frame = uint32(p.left.frame + 10*wire.TicksPerSecond) // from the left's future
+	r.frame = uint32(p.left.frame + 10*wire.TicksPerSecond) // ahead of the left's clock
 	p.left.takeReports(0, [][]byte{{0xff, 0xff, 0xff, 0xff, 0xff}, nil, writeReportBody(t, &r, p.left.Left().NumCubes())})
 	p.left.tp.rep.slots[0].at = p.left.frame
 	r.frame = uint32(p.left.frame)
 	p.left.takeReports(0, [][]byte{writeReportBody(t, &r, p.left.Left().NumCubes())})
 	after := p.left.ClientReport(0)
-	if after.Refused != before.Refused+2 || after.OffTime != before.OffTime+1 || after.Early != before.Early+1 || after.Taken != before.Taken {
-		t.Errorf("after 3 hostile reports and 1 too early: %+v (before %+v)", after, before)
+	if after.Refused != before.Refused+2 || after.Ahead != before.Ahead+1 || after.Early != before.Early+1 || after.Taken != before.Taken+1 {
+		t.Errorf("after 2 malformed reports, 1 ahead of the left and 1 too early: %+v (before %+v)", after, before)
+	}
+	if _, ok := p.left.ReportView(0); ok {
+		t.Error("a view of a frame ahead of the left was drawn")
 	}
 }
 

@@ -308,7 +308,7 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 	case !c.HasView:
 		lines = []string{fmt.Sprintf("Tab: %s (%s) reports no view: it has no truth to compare it with yet (none with -diag-every 0)", name, who)}
 	case !ok:
-		lines = []string{fmt.Sprintf("Tab: %s (%s) reported a frame the host's history no longer holds (%.0f s)", name, who,
+		lines = []string{fmt.Sprintf("Tab: %s (%s) shows a frame the host's history does not hold (older than %.0f s, or ahead of the host)", name, who,
 			float64(a.sess.HistoryTicks())/wire.TicksPerSecond)}
 	default:
 		when := fmt.Sprintf("the server %.0f ms in the past", c.LagMs)
@@ -326,10 +326,12 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 			lines[1] += fmt.Sprintf("; %d more off by over 1 cm did not fit", c.Unsent)
 		}
 	}
-	if c.Refused+c.OffTime+c.Early > 0 {
+	if c.Refused+c.Early > 0 {
 		// Reports the host did not take, so a silent client is explained.
-		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d from the host's future · %d too frequent",
-			c.Taken, c.Refused, c.OffTime, c.Early))
+		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d too frequent", c.Taken, c.Refused, c.Early))
+	}
+	if c.Ahead > 0 {
+		lines = append(lines, fmt.Sprintf("%d of its reports came from more than 2 s ahead of the host's clock: the host ticks slower than real time", c.Ahead))
 	}
 	lh := lineHeight(l.small)
 	w := min(int(float64(r.Dx())*0.42), x1-r.Min.X-int(2*l.pad))
