@@ -119,7 +119,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./statesync:FuzzJoinBlock \
 	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub \
 	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck \
-	./statesync:FuzzJoinPieces
+	./statesync:FuzzJoinPieces \
+	./game:FuzzReadReport
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

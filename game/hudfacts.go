@@ -29,6 +29,12 @@ func (s *Session) HUDFacts(k int, f *viewmodel.Facts) {
 		Frame:            s.frame,
 	}
 	f.HasLeft, f.HasRight = s.Halves()
+	if srv := s.Server(); srv != nil && !srv.Slot(k).Connected {
+		f.NoRight = "no client in this slot"
+		if srv.Clients() == 0 {
+			f.NoRight = "no client yet"
+		}
+	}
 	if al, ok := st.(strategy.Alarm); ok {
 		f.Alarm = al.Alarm()
 	}

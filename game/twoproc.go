@@ -95,6 +95,7 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	s.followSlots()
 	for k, c := range s.clients {
 		c.receiveBack(srv.Received(k, udp.KindData))
+		s.takeReports(k, srv.Received(k, udp.KindReport))
 	}
 	s.leftHalf(now)
 	for k, c := range s.clients {
@@ -169,7 +170,7 @@ func (s *Session) followSlots() {
 	// Slot k's right drives player k+1: a spectator takes a player's slot
 	// that frees (udp.EventPromoted).
 	srv.SetPlayers(s.left.NumPlayers())
-	var changed uint32 // bit k: slot k's right changed
+	var changed uint64 // bit k: slot k's right changed (udp.MaxClients ≤ 64)
 	for k := range srv.MaxClients() {
 		g := srv.Slot(k)
 		if k >= len(s.clients) {
@@ -184,6 +185,7 @@ func (s *Session) followSlots() {
 		if g.Generation != t.generation || (!g.Connected && t.had) {
 			t.generation, t.had = g.Generation, g.Connected
 			changed |= 1 << k
+			s.tp.rep.forget(k) // another right, or none: its report is gone
 		}
 		s.clients[k].absent = !g.Connected
 	}
@@ -279,6 +281,7 @@ func (s *Session) stepRightProcess(wire.Tick) {
 	shown, ok := st.View(&s.right)
 	s.markPlayers(&s.right)
 	s.updateMetrics(shown, ok)
+	s.sendReport(shown, ok)
 }
 
 // applyState follows the left's state (an accept or a control datagram).
@@ -541,6 +544,8 @@ type twoProc struct {
 	remoteHashFrame int
 	diagPos         []mgl64.Vec3
 	diagRot         []mgl64.Quat
+
+	rep *reportState // a right's reports, or a left's record of them (report.go)
 }
 
 // slotState is what the left last saw of a slot: the right's generation,
@@ -564,7 +569,7 @@ func newTwoProc(cfg Config) *twoProc {
 	if cfg.Role == RoleBoth {
 		return nil
 	}
-	t := &twoProc{lastDiag: -1}
+	t := &twoProc{lastDiag: -1, rep: newReportState()}
 	if cfg.Role == RoleLeft {
 		t.server = cfg.Server
 	} else {

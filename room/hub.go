@@ -68,7 +68,8 @@ type Limits struct {
 	// was in the background sends what it held).
 	BurstSeconds float64
 	// MaxMessage is the largest message taken: the largest datagram a
-	// right ever sends is its 176-byte handshake; 2 kB leaves room.
+	// right ever sends is its report (game.MaxReportCubes cubes: at most
+	// about 1.3 kB, three a second); 2 kB leaves room.
 	MaxMessage int
 }
 
@@ -127,9 +128,9 @@ type Hub struct {
 // hubPrefix is the made-up network of browser addresses.
 var hubPrefix = [4]byte{0xfd, 0x6e, 0x65, 0x74}
 
-// queueLen bounds the messages waiting for the server's Poll: 16 rights
+// queueLen bounds the messages waiting for the server's Poll: 64 rights
 // at their rate limit for a quarter second.
-const queueLen = 1024
+const queueLen = 4096
 
 // NewHub makes a hub whose connections may send at most limits.
 func NewHub(limits Limits) *Hub {

@@ -61,7 +61,7 @@ type Config struct {
 // handshake, as a full left refuses a right.)
 const MaxConnections = 64
 
-// DefaultConfig: 16 connections (udp.MaxClients), 20 joins a second, 2
+// DefaultConfig: 64 connections (udp.MaxClients), 20 joins a second, 2
 // from one address.
 func DefaultConfig() Config {
 	return Config{MaxConnections: udp.MaxClients, JoinsPerSecond: 20, JoinsPerAddress: 2, PendingJoins: 8,

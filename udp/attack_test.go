@@ -171,7 +171,7 @@ func (n *lan) stream(ticks int, between func(tick int)) (rightGot, leftGot int) 
 
 // TestTakeoverRefused: another right with the token, from another port,
 // connects five times a second while the genuine right streams. With one
-// slot it is refused ("every slot is taken"); with sixteen it gets a slot
+// slot it is refused ("every slot is taken"); with 64 it gets a slot
 // of its own; either way it never acts for slot 0, the genuine right is
 // never dropped, and it keeps at least 95 % of its data.
 func TestTakeoverRefused(t *testing.T) {

@@ -47,8 +47,8 @@ func (b *sourceBudget) take(from netip.AddrPort, now wire.Tick) bool {
 }
 
 // keyBudgetSize is how many right keys the left remembers: more than the
-// slots (16) and the rights knocking at once in a busy room.
-const keyBudgetSize = 64
+// slots (64) and the rights knocking at once in a busy room.
+const keyBudgetSize = 128
 
 type keyEntry struct {
 	pub  [keyBytes]byte

@@ -18,10 +18,10 @@ import (
 // same secret. The version is part of them: a key of another version never
 // opens anything of this one.
 const (
-	labelHandshakeToLeft  = "netcubes v3 handshake right->left"
-	labelHandshakeToRight = "netcubes v3 handshake left->right"
-	labelSessionToLeft    = "netcubes v3 session right->left"
-	labelSessionToRight   = "netcubes v3 session left->right"
+	labelHandshakeToLeft  = "netcubes v4 handshake right->left"
+	labelHandshakeToRight = "netcubes v4 handshake left->right"
+	labelSessionToLeft    = "netcubes v4 session right->left"
+	labelSessionToRight   = "netcubes v4 session left->right"
 )
 
 // errOpen is any datagram that fails authentication.

@@ -22,7 +22,7 @@
 //
 // The session (package game) carries exactly the packets of the
 // one-process mode inside data datagrams, so the bytes a strategy puts on
-// the wire are the same in both modes, 30 bytes of overhead aside.
+// the wire are the same in both modes, 31 bytes of overhead aside.
 //
 // Go's standard library and golang.org/x/crypto are all it uses. Poll is
 // called once per tick, and timeouts are counted in ticks; the only clock

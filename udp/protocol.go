@@ -15,22 +15,25 @@ import (
 // QUIC's address validation (RFC 9000 §8: an address that has not proved it
 // can receive gets no more than it sent).
 //
-// Every datagram starts with the same 14-byte header, written and read by
+// Every datagram starts with the same 15-byte header, written and read by
 // one Serialize like every packet of netcubes:
 //
 //	protocol id  32 bits  "NCUB": anything else is not ours and is dropped
 //	version       8 bits  a left and a right of different versions refuse
 //	                      each other (they would misread every datagram)
-//	kind          4 bits  see Kind
-//	slot          4 bits  the client slot a session datagram belongs to
+//	kind          8 bits  see Kind (a value past the last kind is refused)
+//	slot          8 bits  the client slot a session datagram belongs to,
+//	                      0..MaxClients-1 (a larger value is refused)
 //	sequence     64 bits  counts the sender's datagrams under one key; it is
 //	                      the AEAD nonce and the replay window's index
 //
 // then the body, sealed with ChaCha20-Poly1305 (RFC 8439) with the header
 // as associated data, except in a deny (see below). The 16-byte tag proves
 // the datagram was written by a holder of the key and not changed on the
-// way, header included: flipping one bit anywhere fails it. Overhead: 30
-// bytes a datagram (Overhead).
+// way, header included: flipping one bit anywhere fails it. Overhead: 31
+// bytes a datagram (Overhead). Version 3 had 4 bits of kind and 4 of slot
+// (16 slots, 14 bytes); a classroom of 64 needs 6 bits of slot, and a
+// whole byte each keeps the header byte-aligned for one byte more.
 //
 // Keys. The token the left prints is 128 random bits; it is never sent.
 // Every attempt to connect draws an X25519 key pair on the right; the left
@@ -111,7 +114,7 @@ const ProtocolID uint32 = 'N' | 'C'<<8 | 'U'<<16 | 'B'<<24
 // Version is the protocol's version; bump it with any format change. The
 // header's first 40 bits (protocol id, version) never change, so a left
 // can tell a right of another version why it refuses it.
-const Version uint8 = 3
+const Version uint8 = 4
 
 // Kind says what a datagram carries.
 type Kind uint8
@@ -131,12 +134,13 @@ const (
 	KindData                      // either way: a strategy's packet, as in one process
 	KindControl                   // left → right: the strategy, its settings, the link
 	KindDiag                      // left → right: the truth, for the right's error figure
+	KindReport                    // right → left: the right's own figures and view, a few times a second
 
 	numKinds = iota
 )
 
 var kindNames = [numKinds]string{"connect", "challenge", "response", "accept", "deny", "keep-alive",
-	"disconnect", "path challenge", "path response", "data", "control", "diagnostics"}
+	"disconnect", "path challenge", "path response", "data", "control", "diagnostics", "report"}
 
 // String names the kind.
 func (k Kind) String() string {
@@ -151,20 +155,21 @@ const (
 	toRight = 1<<KindChallenge | 1<<KindAccept | 1<<KindDeny | 1<<KindKeepAlive | 1<<KindDisconnect |
 		1<<KindPathChallenge | 1<<KindData | 1<<KindControl | 1<<KindDiag
 	toLeft = 1<<KindConnect | 1<<KindResponse | 1<<KindKeepAlive | 1<<KindDisconnect |
-		1<<KindPathResponse | 1<<KindData
+		1<<KindPathResponse | 1<<KindData | 1<<KindReport
 )
 
 // AppToRight and AppToLeft report whether the session may send kind k in
 // that direction with Server.Send or Client.Send.
 func AppToRight(k Kind) bool { return k == KindData || k == KindControl || k == KindDiag }
-func AppToLeft(k Kind) bool  { return k == KindData }
+func AppToLeft(k Kind) bool  { return k == KindData || k == KindReport }
 
-// MaxClients is the most client slots a left has (the header's 4 bits).
-const MaxClients = 16
+// MaxClients is the most client slots a left has: a classroom of 64 (the
+// header's slot byte could say 256; the reader refuses past 63).
+const MaxClients = 64
 
 // Sizes, bytes.
 const (
-	HeaderBytes = (32 + 8 + 4 + 4 + 64) / 8
+	HeaderBytes = (32 + 8 + 8 + 8 + 64) / 8
 	TagBytes    = 16 // Poly1305
 	// Overhead is what the transport adds to a session datagram's body.
 	Overhead = HeaderBytes + TagBytes
@@ -229,16 +234,21 @@ func (h *Header) Serialize(s wire.Stream) error {
 		return s.Fail(ErrWrongVersion)
 	}
 	k := uint32(h.Kind)
-	if err := wire.SerializeBits(s, &k, 4); err != nil {
+	if err := wire.SerializeBits(s, &k, 8); err != nil {
 		return err
 	}
 	if s.IsReading() && k >= numKinds {
 		return s.Fail(wire.ErrValueOutOfRange)
 	}
 	h.Kind = Kind(k)
-	if err := wire.SerializeInt(s, &h.Slot, 0, MaxClients-1); err != nil {
+	slot := uint32(h.Slot)
+	if err := wire.SerializeBits(s, &slot, 8); err != nil {
 		return err
 	}
+	if slot >= MaxClients {
+		return s.Fail(wire.ErrValueOutOfRange) // both ways: never written, never read
+	}
+	h.Slot = uint8(slot)
 	if err := wire.SerializeUint64(s, &h.Sequence); err != nil {
 		return err
 	}

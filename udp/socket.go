@@ -97,7 +97,7 @@ type Config struct {
 }
 
 // DefaultConfig: a 5 s timeout, a retry every half second, a keep-alive
-// after a quarter second of silence, 16 slots.
+// after a quarter second of silence, 64 slots.
 func DefaultConfig() Config {
 	return Config{
 		TimeoutTicks:        5 * wire.TicksPerSecond,

@@ -163,11 +163,14 @@ func TestRightBeforeLeft(t *testing.T) {
 	n.until("the late left", func() bool { return n.connected(0) })
 }
 
-// TestManyRights: sixteen rights fill sixteen slots, the seventeenth is
-// refused "full", and data reaches each its own slot only.
+// TestManyRights: a classroom's 64 rights fill 64 slots (the first 8
+// players', the rest spectators'), the 65th is refused "full" in one line,
+// and data reaches each its own slot only; one leaves and the refused one
+// takes its slot.
 func TestManyRights(t *testing.T) {
 	n := newLAN(t, DefaultConfig(), MaxClients)
-	n.until("sixteen rights", func() bool {
+	n.left.SetPlayers(8)
+	n.until("64 rights", func() bool {
 		for i := range n.rights {
 			if !n.connected(i) {
 				return false
@@ -178,9 +181,22 @@ func TestManyRights(t *testing.T) {
 	if n.left.Clients() != MaxClients {
 		t.Fatalf("%d clients", n.left.Clients())
 	}
+	players := 0
+	for i, r := range n.rights {
+		st := r.Status()
+		if st.Players != 8 || !n.left.Slot(st.Slot).Connected {
+			t.Errorf("right %d: slot %d of a left with %d players' slots, want 8", i, st.Slot, st.Players)
+		}
+		if st.Slot < st.Players {
+			players++
+		}
+	}
+	if players != 8 {
+		t.Errorf("%d rights in players' slots, want 8 (the other 56 spectators)", players)
+	}
 	extra := n.addRight(testToken, DefaultConfig())
 	n.until("the refusal", func() bool { return extra.Status().Refusal.Reason == ReasonFull })
-	if !strings.Contains(extra.Status().Refusal.String(), "every slot is taken") {
+	if r := extra.Status().Refusal.String(); !strings.Contains(r, "every slot is taken") || strings.Contains(r, "\n") {
 		t.Errorf("refusal %q", extra.Status().Refusal)
 	}
 	for i, r := range n.rights[:MaxClients] {
@@ -200,14 +216,16 @@ func TestManyRights(t *testing.T) {
 		}
 		return done
 	})
-	// One leaves: the refused right gets its slot on a retry.
+	// A player leaves: the refused right gets a slot on a retry.
 	gone := n.rights[3].Status().Slot
 	n.rights[3].Close()
 	n.rights = append(n.rights[:3], n.rights[4:]...)
 	n.rightEvents = append(n.rightEvents[:3], n.rightEvents[4:]...)
 	n.until("the newcomer in the freed slot", func() bool { return extra.Status().State == ClientConnected })
-	if extra.Status().Slot != gone || extra.Status().Refusal.Reason != ReasonNone {
-		t.Errorf("newcomer %+v, freed slot %d", extra.Status(), gone)
+	// The player's slot that freed went to the spectator who came first
+	// (promoted), the newcomer to a spectator's.
+	if extra.Status().Slot < 8 || extra.Status().Refusal.Reason != ReasonNone || !n.left.Slot(gone).Connected {
+		t.Errorf("newcomer %+v; the freed player's slot %d connected %v", extra.Status(), gone, n.left.Slot(gone).Connected)
 	}
 }
 
@@ -324,7 +342,7 @@ func TestReplayWindow(t *testing.T) {
 }
 
 func TestSizes(t *testing.T) {
-	if HeaderBytes != 14 || Overhead != 30 || ConnectBytes < ChallengeBytes || DenyBytes > ConnectBytes {
+	if HeaderBytes != 15 || Overhead != 31 || ConnectBytes < ChallengeBytes || DenyBytes > ConnectBytes {
 		t.Fatalf("header %d, overhead %d, connect %d, challenge %d, deny %d", HeaderBytes, Overhead, ConnectBytes, ChallengeBytes, DenyBytes)
 	}
 }

@@ -135,10 +135,13 @@ type App struct {
 	d     *control.Director
 	left  *render.View
 	right *render.View
-	fonts *fonts
-	snd   *sounds
-	mesh  meshDrawer
-	binds []binding // the key table
+	// reportV draws, on a classroom's host, the view the shown client
+	// reported (room.go); made when first drawn.
+	reportV *render.View
+	fonts   *fonts
+	snd     *sounds
+	mesh    meshDrawer
+	binds   []binding // the key table
 
 	// What the director shows, taken once a tick after the keys and the
 	// step (sync), so Draw reads one consistent state.
@@ -285,6 +288,11 @@ func (a *App) stepped(resim bool) {
 	a.snd.tick(s)
 	a.left.Tick(s.LeftView())
 	a.right.Tick(s.RightView())
+	if a.reportV != nil {
+		if v, ok := s.ReportView(s.Shown()); ok {
+			a.reportV.Tick(v)
+		}
+	}
 	a.tickGrid()
 	a.saveAsWeGo()
 }
@@ -428,6 +436,11 @@ func (a *App) tick() {
 		// real time: its pace says nothing about the stage, and the
 		// picture must not depend on the machine's load.
 		a.watchDrawing()
+		// A right process reports its machine's pace to its left (the
+		// host's table); nothing simulated reads it.
+		if a.sess != nil {
+			a.sess.SetLocalRates(ebiten.ActualTPS(), ebiten.ActualFPS())
+		}
 	}
 	a.sayShownScale()
 	a.handleKeys()

@@ -100,7 +100,7 @@ func buildBindings(list []strategy.Strategy) []binding {
 		binding{group: "Show", keys: keys(ebiten.KeyM), label: "M", help: "mute / unmute sound",
 			do: func(a *App) { a.say("%s", a.snd.toggleMute(probeAudio)) }},
 
-		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right (in the grid: the next page of four)",
+		binding{group: "Players", keys: keys(ebiten.KeyTab), shift: noShift, label: "Tab / Shift+Tab", help: "show the next / previous client's screen on the right (in the grid: the next page of four; on a classroom's host: the view it reported)",
 			do: func(a *App) {
 				if !a.gridTab(+1) {
 					a.d.CycleClient(+1)

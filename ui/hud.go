@@ -609,7 +609,11 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, n *viewmodel.Network, bot
 			c.line(desc, face, colText, false)
 		}
 	}
-	c.figures("", []string{n.RTT, n.Loss}, l.fig, colText)
+	figs := []string{n.RTT, n.Loss}
+	if n.Loss == "" {
+		figs = figs[:1] // no client: one line says so
+	}
+	c.figures("", figs, l.fig, colText)
 	tail, lossTail := n.RTTTail, n.LossTail
 	if l.compact {
 		// The lessons stay; their explanations go.

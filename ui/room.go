@@ -9,11 +9,15 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
+	"netcubes/game"
+	"netcubes/render"
 	"netcubes/room"
+	"netcubes/wire"
 )
 
 // Room is the classroom's part of the options.
@@ -81,9 +85,10 @@ func (a *App) drawRoom(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 }
 
 // drawRoomHost draws the address, the QR code and the client table in
-// the top right of the host's view.
+// the top right of the host's view, and the shown client's view as it
+// reported it in the bottom left.
 func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
-	rows := a.roomRows()
+	rows := a.roomRows(maxRoomRows(l, r, len(a.opts.Room.QR)))
 	lh := lineHeight(l.small)
 	qr := a.opts.Room.QR
 	// The QR code takes what the address and the table leave of the
@@ -98,7 +103,7 @@ func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 		}
 	}
 	qrSide := module * float64(len(qr)+8)
-	var colW [6]float64
+	var colW [roomCols]float64
 	tableW := 0.0
 	for _, row := range rows {
 		if len(row.cells) == 1 {
@@ -109,7 +114,11 @@ func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 			colW[i] = max(colW[i], measure(c, l.small)+l.pad)
 		}
 	}
-	tableW = max(tableW, colW[0]+colW[1]+colW[2]+colW[3]+colW[4]+colW[5])
+	sum := 0.0
+	for _, w := range colW {
+		sum += w
+	}
+	tableW = max(tableW, sum)
 	urlW := measure("join: "+a.opts.Room.URL, l.bold)
 	w := max(tableW, urlW, qrSide) + 2*l.pad
 	h := l.pad*2 + lineHeight(l.bold) + qrSide + lh*float64(len(rows)) + l.pad
@@ -140,59 +149,57 @@ func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 		}
 		y += lh
 	}
+	a.drawReported(dst, l, r, int(x0))
 }
 
+// roomCols is the client table's columns: who and how it is connected,
+// the host's figures of its link (from the acks), then its own figures
+// as it reports them.
+const roomCols = 10
+
+var roomHeader = [roomCols]string{"client", "who", "via", "RTT", "loss", "kbit/s", "error", "lag", "ticks/s", "fps"}
+
 type roomRow struct {
-	cells []string // six columns, or one line across
+	cells []string // roomCols columns, or one line across
 	col   color.Color
 }
 
-// roomRows is the client table: a header, then a row per client of the
-// session (players first; the one Tab shows marked), then the room's
+// maxRoomRows is how many client rows fit in view r under the address
+// and a QR code of qr modules a side at 2 pixels a module (the smallest
+// drawn): in a full room the table gives way to the code students join
+// with.
+func maxRoomRows(l hudLayout, r image.Rectangle, qr int) int {
+	free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - float64(2*(qr+8))
+	return max(4, int(free/lineHeight(l.small))-3)
+}
+
+// roomRows is the client table: a header, then a row per client (the
+// players, then the spectators a right is watching as; the one Tab shows
+// marked), at most limit of them around the shown one, then the room's
 // refusals.
-func (a *App) roomRows() []roomRow {
-	rows := []roomRow{{[]string{"client", "who", "transport", "RTT", "loss", "kbit/s"}, colDim}}
+func (a *App) roomRows(limit int) []roomRow {
+	rows := []roomRow{{roomHeader[:], colDim}}
 	srv := a.sess.Server()
-	peers := a.opts.Room.Host.Peers()
+	var ks []int
 	for k := range a.sess.NumClients() {
-		who, tr := "bot", "-"
-		if srv != nil && k < srv.MaxClients() {
-			if slot := srv.Slot(k); slot.Connected {
-				who = "browser"
-				for _, p := range peers {
-					if p.Addr == slot.Addr {
-						tr = p.Transport.Short()
-					}
-				}
+		if k < a.sess.NumPlayers() || k == a.sess.Shown() || srv != nil && srv.Slot(k).Connected {
+			ks = append(ks, k)
+		}
+	}
+	first := 0
+	if len(ks) > limit {
+		// A window of limit rows that holds the shown client.
+		for i, k := range ks {
+			if k == a.sess.Shown() {
+				first = min(max(0, i-limit/2), len(ks)-limit)
 			}
 		}
-		name := fmt.Sprintf("player %d", k+1)
-		if k >= a.sess.NumPlayers() {
-			name = fmt.Sprintf("watch %d", k+1-a.sess.NumPlayers())
-		}
-		if who == "bot" {
-			if _, ok := a.sess.Bot(k); !ok || k >= a.sess.NumPlayers() {
-				who = "-"
-			}
-		}
-		m := a.sess.ClientMetrics(k)
-		rtt := "-"
-		if m.HasRTT && who == "browser" {
-			rtt = fmt.Sprintf("%.0f ms", m.RTTms)
-		}
-		loss, kbps := "-", "-"
-		if who == "browser" {
-			loss, kbps = fmt.Sprintf("%.0f %%", m.Loss*100), fmt.Sprintf("%.0f", m.SentKbps)
-		}
-		col := colText
-		if who != "browser" {
-			col = colDim
-		}
-		if k == a.sess.Shown() {
-			// Tab picks the client whose figures the HUD below shows.
-			name, col = "▸ "+name, colAccent
-		}
-		rows = append(rows, roomRow{[]string{name, who, tr, rtt, loss, kbps}, col})
+	}
+	for _, k := range ks[first:min(len(ks), first+limit)] {
+		rows = append(rows, a.roomRow(k))
+	}
+	if hidden := len(ks) - min(len(ks), limit); hidden > 0 {
+		rows = append(rows, roomRow{[]string{fmt.Sprintf("… %d more not shown (Tab goes through every client)", hidden)}, colDim})
 	}
 	c := a.opts.Room.Host.Counts()
 	if c.BadToken+c.Full+c.Malformed+c.Busy > 0 {
@@ -200,6 +207,164 @@ func (a *App) roomRows() []roomRow {
 			c.BadToken, c.Full, c.Malformed, c.Busy)}, colBad})
 	}
 	return rows
+}
+
+// roomRow is client k's row.
+func (a *App) roomRow(k int) roomRow {
+	who, tr := a.clientWho(k)
+	name := fmt.Sprintf("player %d", k+1)
+	if k >= a.sess.NumPlayers() {
+		name = fmt.Sprintf("watch %d", k+1-a.sess.NumPlayers())
+	}
+	cells := []string{name, who, tr, "-", "-", "-", "-", "-", "-", "-"}
+	if who == "browser" || who == "app" {
+		m := a.sess.ClientMetrics(k)
+		if m.HasRTT {
+			cells[3] = fmt.Sprintf("%.0f ms", m.RTTms)
+		}
+		cells[4], cells[5] = fmt.Sprintf("%.0f %%", m.Loss*100), fmt.Sprintf("%.0f", m.SentKbps)
+		copy(cells[6:], reportCells(a.sess.ClientReport(k)))
+	}
+	col := colText
+	if who != "browser" && who != "app" {
+		col = colDim
+	}
+	if k == a.sess.Shown() {
+		// Tab picks the client whose figures the HUD below shows, and
+		// whose view the panel draws.
+		cells[0], col = "▸ "+name, colAccent
+	}
+	return roomRow{cells, col}
+}
+
+// clientWho says who is in client k's slot (a browser, the desktop app,
+// a bot or nobody) and over what.
+func (a *App) clientWho(k int) (who, via string) {
+	who, via = "bot", "-"
+	if srv := a.sess.Server(); srv != nil && k < srv.MaxClients() {
+		if slot := srv.Slot(k); slot.Connected {
+			who, via = "app", "UDP"
+			for _, p := range a.opts.Room.Host.Peers() {
+				if p.Addr == slot.Addr {
+					who, via = "browser", p.Transport.Short()
+				}
+			}
+			return who, via
+		}
+	}
+	if _, ok := a.sess.Bot(k); !ok || k >= a.sess.NumPlayers() {
+		who = "-"
+	}
+	return who, via
+}
+
+// reportStale is when a client's report is too old to stand as current:
+// it sends three a second.
+const reportStale = 2 * wire.TicksPerSecond
+
+// reportCells are the error, lag, ticks/s and fps columns of a report.
+func reportCells(c game.ClientReport) []string {
+	cells := []string{"-", "-", "-", "-"}
+	switch {
+	case !c.Has:
+		cells[0] = "no report"
+		return cells
+	case c.AgeTicks > reportStale:
+		cells[0] = fmt.Sprintf("silent %.0f s", float64(c.AgeTicks)/wire.TicksPerSecond)
+		return cells
+	}
+	if c.HasError {
+		cells[0] = fmt.Sprintf("%.1f cm", c.ErrRMSCm)
+	}
+	if c.HasDelay {
+		cells[1] = fmt.Sprintf("%.0f ms", c.LagMs)
+	}
+	if c.HasRates {
+		cells[2], cells[3] = fmt.Sprintf("%.0f", c.TPS), fmt.Sprintf("%.0f", c.FPS)
+	}
+	return cells
+}
+
+// drawReported draws, in the bottom left of the host's view r (left of
+// x1, where the table is), the view the shown client reported, under a
+// line that says whose it is, how old and what it is made of.
+func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1 int) {
+	k := a.sess.Shown()
+	who, _ := a.clientWho(k)
+	name := fmt.Sprintf("player %d", k+1)
+	if k >= a.sess.NumPlayers() {
+		name = fmt.Sprintf("watcher %d", k+1-a.sess.NumPlayers())
+	}
+	c := a.sess.ClientReport(k)
+	v, ok := a.sess.ReportView(k)
+	var lines []string
+	switch {
+	case who == "bot":
+		lines = []string{fmt.Sprintf("Tab: %s: a bot drives it on the host, no client's view to show", name)}
+	case who != "browser" && who != "app":
+		lines = []string{fmt.Sprintf("Tab: %s: no client in this slot, no view to show", name)}
+	case !c.Has:
+		lines = []string{fmt.Sprintf("Tab: %s (%s) has not reported its view yet", name, who)}
+	case !c.HasView:
+		lines = []string{fmt.Sprintf("Tab: %s (%s) reports no view: it has no truth to compare it with yet (none with -diag-every 0)", name, who)}
+	case !ok:
+		lines = []string{fmt.Sprintf("Tab: %s (%s) shows a frame the host's history does not hold (older than %.0f s, or ahead of the host)", name, who,
+			float64(a.sess.HistoryTicks())/wire.TicksPerSecond)}
+	default:
+		when := fmt.Sprintf("the server %.0f ms in the past", c.LagMs)
+		rest := "the rest from the host's history of that frame"
+		if c.AnyFrame {
+			// The 2004 client: its player ahead, the rest behind.
+			when = "no single frame (its player ahead, the rest behind)"
+			rest = fmt.Sprintf("the rest from the host's history %.0f ms before the report (its newest truth)", c.BackMs)
+		}
+		lines = []string{
+			fmt.Sprintf("%s's view, reported %.1f s ago: %s", name, float64(c.AgeTicks)/wire.TicksPerSecond, when),
+			fmt.Sprintf("%d cubes as it drew them, %s (within 1 cm)", c.Sent, rest),
+		}
+		if c.Unsent > 0 {
+			lines[1] += fmt.Sprintf("; %d more off by over 1 cm did not fit", c.Unsent)
+		}
+	}
+	if c.Refused+c.Early > 0 {
+		// Reports the host did not take, so a silent client is explained.
+		lines = append(lines, fmt.Sprintf("reports: %d taken · %d malformed · %d too frequent", c.Taken, c.Refused, c.Early))
+	}
+	if c.Ahead > 0 {
+		lines = append(lines, fmt.Sprintf("%d of its reports came from more than 2 s ahead of the host's clock: the host ticks slower than real time", c.Ahead))
+	}
+	lh := lineHeight(l.small)
+	w := min(int(float64(r.Dx())*0.42), x1-r.Min.X-int(2*l.pad))
+	if w < 50 {
+		return
+	}
+	var wrapped []string
+	for _, s := range lines {
+		wrapped = append(wrapped, wrapParts(strings.Fields(s), " ", l.small, float64(w)-2*l.pad, float64(w)-2*l.pad)...)
+	}
+	textH := int(lh*float64(len(wrapped)) + 2*l.pad)
+	vh := 0
+	if ok && c.HasView {
+		// Below the view's own title (top left), above the bottom.
+		vh = min(w*9/16, r.Dy()-textH-int(2*l.pad+3*lh))
+	}
+	h := textH + max(vh, 0)
+	x0, y0 := r.Min.X+int(l.pad), r.Max.Y-int(l.pad)-h
+	panel(dst, image.Rect(x0, y0, x0+w, y0+h))
+	y := float64(y0) + l.pad
+	for _, s := range wrapped {
+		label(dst, s, l.small, float64(x0)+l.pad, y, colText)
+		y += lh
+	}
+	y = float64(y0 + textH)
+	if vh > 0 {
+		if a.reportV == nil {
+			a.reportV = render.NewView()
+			a.reportV.AntiAlias = a.left.AntiAlias
+			a.reportV.Tick(v)
+		}
+		a.reportV.Draw(dst, image.Rect(x0, int(y), x0+w, int(y)+vh), v, nil, render.Overlays{})
+	}
 }
 
 // roomView is the view the room's panel goes over: the process's own.

@@ -45,6 +45,10 @@ type Facts struct {
 
 	HasLeft, HasRight bool // this process has the left, the right
 	Checksum, Outage  bool
+	// NoRight, in a left process, says why this client has no figures
+	// measured on a real link ("no client yet": no right has joined any
+	// slot; "" when a right is in this client's slot, and elsewhere).
+	NoRight string
 
 	// Budgeted says the strategy has a budget: BudgetKbps, kept unless
 	// BudgetOff (the sender ignores it now).
@@ -268,6 +272,11 @@ func networkFigures(f *Facts, a *AppFacts) Network {
 	n := Network{LinkName: a.LinkName, Restored: a.Restored, Status: a.NetStatus, Descs: a.LinkDescs}
 	n.RTT, n.RTTWhy, n.RTTTail = DescribeRTT(m, lc, f.HasLeft && f.HasRight)
 	n.Loss, n.LossNote, n.LossTail = DescribeLoss(m, lc)
+	if f.NoRight != "" {
+		// Nobody acks: a loss or an RTT would be a figure of nothing.
+		n.RTT, n.RTTWhy, n.RTTTail = f.NoRight, "", ""
+		n.Loss, n.LossNote, n.LossTail = "", "", ""
+	}
 	n.Packets = fmt.Sprintf("packets sent %d · delivered %d · lost %d", m.PacketsSent, m.PacketsDelivered, m.PacketsLost)
 	if !f.HasLeft {
 		n.Packets = fmt.Sprintf("packets received %d", m.PacketsReceived)

@@ -53,6 +53,14 @@ func TestBuildHUDWords(t *testing.T) {
 					t.Errorf("net %+v", h.Net)
 				}
 			}},
+		{"a left with nobody in the slot says so, not a loss of nothing", func(f *Facts, a *AppFacts) {
+			f.HasRight, f.NoRight = false, "no client yet"
+			f.Metrics.LossSamples, f.Metrics.HasRTT = 100, false
+		}, func(t *testing.T, h *HUD) {
+			if h.Net.RTT != "no client yet" || h.Net.Loss != "" || h.Net.RTTWhy != "" || h.Net.LossNote != "" {
+				t.Errorf("net %+v", h.Net)
+			}
+		}},
 		{"nothing to compare yet", nil, func(t *testing.T, h *HUD) {
 			if h.Err.State != ErrorWaiting || h.Err.Waiting != "Error: waiting for the right" || h.Net.RTT != "RTT measuring…" {
 				t.Errorf("%+v %+v", h.Err, h.Net)

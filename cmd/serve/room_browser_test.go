@@ -46,6 +46,7 @@ type roomWorld struct {
 	mu        sync.Mutex
 	pos       [8][2]float64 // each player's x, y
 	connected [16]bool
+	reports   [4]game.ClientReport // the first four slots' reports
 	frame     int
 }
 
@@ -60,8 +61,34 @@ func (w *roomWorld) read(s *game.Session) {
 		}
 	}
 	srv := s.Server()
-	for k := range srv.MaxClients() {
+	for k := range min(len(w.connected), srv.MaxClients()) {
 		w.connected[k] = srv.Slot(k).Connected
+	}
+	for k := range w.reports {
+		w.reports[k] = s.ClientReport(k)
+	}
+}
+
+// waitReports waits until the pages in slots 0..n-1 have reported their
+// figures (error, ticks and frames a second) and a view to the room.
+func waitReports(t *testing.T, w *roomWorld, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		w.mu.Lock()
+		rs := w.reports
+		w.mu.Unlock()
+		done := true
+		for k := range n {
+			done = done && rs[k].Has && rs[k].HasRates && rs[k].TPS > 0 && rs[k].Refused == 0
+		}
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pages' reports after 30 s: %+v", rs[:n])
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -291,6 +318,9 @@ func TestBrowserRoom(t *testing.T) {
 			for k, tab := range tabs {
 				drive(t, &w, tab, k, k, '\u0304') // ArrowUp
 			}
+			// Each page reports its own figures to the host (its table's
+			// error, lag, ticks/s and fps columns; Tab's panel).
+			waitReports(t, &w, 3)
 			shootPages(&w, wantVia)
 			closers[1]()
 			waitRoom(t, &w, "the closed page's slot freed", func(_ [8][2]float64, c [16]bool) bool { return !c[1] })

@@ -50,7 +50,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	token := fs.String("token", "", "the session's secret token: the left prints it, the right must give it (32 hex digits, the key every datagram is sealed with; the left draws one if not given)")
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
-	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 16 rights); -spectators=false refuses them")
+	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 64 rights); -spectators=false refuses them")
 	join := fs.String("join", "", "join a classroom as a player: the `ADDRESS` the room prints (http://HOST:PORT/?join=TOKEN); in the room's own web page, the token")
 	ws := fs.Bool("websocket", false, "with -join: over the WebSocket (TCP) instead of a WebRTC data channel")
 	keep := fs.Bool("keep-trying", false, "with -role right: keep asking a left that refuses the token or the version (by default the right exits with code 3 after 5 refusals over 5 s)")
