@@ -33,10 +33,10 @@ import (
 // loss, same frames for both.
 
 // Frame sizes: state sync's mean packet (532 bytes) and a right's acks
-// and inputs (60), each with the session's 30 bytes of sealing.
+// and inputs (60), each with the session's sealing (udp.Overhead).
 const (
-	holDown = 532 + 30
-	holUp   = 60 + 30
+	holDown = 532 + udp.Overhead
+	holUp   = 60 + udp.Overhead
 )
 
 // holLate: a frame later than this after it was sent misses a playout

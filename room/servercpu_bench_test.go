@@ -30,7 +30,7 @@ import (
 // sending each client a frame. The strategy's own cost (building the
 // packet) is not in it: it is the same on every carrier (cmd/bench
 // measures it). Each tick (60 a second, in real time, as the room runs)
-// the server sends every client a 562-byte frame; each client answers 90
+// the server sends every client a 563-byte frame; each client answers 91
 // bytes, which carry the frame's stamp back, so the server also measures
 // the round trip as the room's clients see it.
 
@@ -123,7 +123,7 @@ func benchJoin(ctx context.Context, carrier string, n int, addr, token string) (
 	return closers, nil
 }
 
-// benchEcho answers each frame with 90 bytes that begin with its stamp.
+// benchEcho answers each frame with holUp bytes that begin with its stamp.
 func benchEcho(c udp.Conn, to netip.AddrPort) {
 	buf := make([]byte, udp.MaxDatagram)
 	up := make([]byte, holUp)
