@@ -144,7 +144,7 @@ func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 
 type roomRow struct {
 	cells []string // six columns, or one line across
-	col   color.Color
+	col   color.RGBA
 }
 
 // roomRows is the client table: a header, then a row per client of the

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,6 +174,9 @@ type appState struct {
 	TickMaxMs      float64
 	DrawMs         float64
 	FrameMs        float64
+	DrawMsP50      float64
+	DrawMsP10      float64
+	DrawFrames     int
 }
 
 func readState(ctx context.Context) (appState, error) {
@@ -412,4 +416,32 @@ func TestBrowserFigures(t *testing.T) {
 		t.Logf("%-42s %-32.32q %5.1f ticks/s  tick %6.2f ms (max %6.2f)  Draw %6.2f ms  frame %7.2f ms",
 			c.label, st.Mode, st.TPS, st.TickMs, st.TickMaxMs, st.DrawMs, st.FrameMs)
 	}
+}
+
+// TestBrowserDrawCost measures the Go side of Draw in WebAssembly in the
+// scene BenchmarkDraw measures natively (ui/draw_bench_test.go): the app as
+// it starts (snapshot interpolation, perfect link) at 1280×720, playing
+// the katamari script, from its 300th tick. The page's median of its last
+// frames (window.netcubes.drawMsP50), read five times two seconds apart.
+// A measurement, not a check: it runs only with NETCUBES_BROWSER_FIGURES=1.
+func TestBrowserDrawCost(t *testing.T) {
+	if os.Getenv(figuresEnv) != "1" {
+		t.Skipf("a measurement: set %s=1", figuresEnv)
+	}
+	ctx, base := browser(t, 15*time.Minute)
+	start(t, ctx, base, "?mute&script=katamari&preset=perfect&strategy=interpolation", 1)
+	waitTickWithin(t, ctx, 300, 5*time.Minute)
+	var p50s []float64
+	for range 5 {
+		time.Sleep(2 * time.Second)
+		st, err := readState(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tick %d: Go side of Draw median %.2f ms, tenth percentile %.2f ms (last %d frames; mean of the last second %.2f ms), frame interval %.1f ms, %.1f ticks/s",
+			st.Tick, st.DrawMsP50, st.DrawMsP10, st.DrawFrames, st.DrawMs, st.FrameMs, st.TPS)
+		p50s = append(p50s, st.DrawMsP50)
+	}
+	slices.Sort(p50s)
+	t.Logf("median of the medians: %.2f ms", p50s[len(p50s)/2])
 }
