@@ -112,11 +112,12 @@ func TestMain(m *testing.M) {
 	ebiten.SetWindowSize(g.w, g.h)
 	ebiten.SetVsyncEnabled(false)
 	ebiten.SetScreenClearedEveryFrame(false)
-	// TestDrawAllocs's process draws on one thread: Ebitengine's render
-	// thread otherwise runs the previous frame's OpenGL calls while a
-	// frame is drawn, and they allocate (counted by MemStats, but none of
-	// Draw's doing).
-	opts := &ebiten.RunGameOptions{SingleThread: os.Getenv(drawGameEnv) == "1"}
+	// One thread, as in a browser: with its own render thread, Ebitengine
+	// runs the previous frame's OpenGL calls while the next frame is drawn
+	// (on a CPU rasterizer, software OpenGL on a virtual display: heavy),
+	// which on a small machine takes the CPU from Draw and lengthens its
+	// wall time, and whose allocations MemStats counts with Draw's.
+	opts := &ebiten.RunGameOptions{SingleThread: true}
 	if err := ebiten.RunGameWithOptions(g, opts); err != nil {
 		os.Stderr.WriteString("no game for the draw benchmark: " + err.Error() + "\n")
 		os.Exit(1)

@@ -15,9 +15,9 @@ package ui
 //	                interval between drawn frames, and ticks reached
 //	drawMsP50, drawMsP10, drawFrames
 //	                the median and the tenth percentile of the Go side of
-//	                Draw over the last drawFrames frames (at most 240): a
-//	                frame the browser interrupts moves the mean of a
-//	                second more than these
+//	                Draw over the last 60 frames (a frame the browser
+//	                interrupts moves the mean of a second more than
+//	                these), and the frames drawn so far
 //
 // The timings use the wall clock: they measure, and never change what is
 // simulated.
@@ -117,10 +117,10 @@ func (g *webGame) publish(now time.Time) {
 	g.state.Set("tickMs", g.tick.meanMs())
 	g.state.Set("tickMaxMs", g.tick.maxMs())
 	g.state.Set("drawMs", g.draw.meanMs())
-	p50, p10, n := g.draws.percentiles()
+	p50, p10 := g.draws.percentiles()
 	g.state.Set("drawMsP50", p50)
 	g.state.Set("drawMsP10", p10)
-	g.state.Set("drawFrames", n)
+	g.state.Set("drawFrames", g.draws.n)
 	g.state.Set("frameMs", g.frame.meanMs())
 	if note := g.slowTick.observe(tps, g.tick.meanMs(), st.ID()+" "+st.Mode()); note != "" {
 		g.say("%s", note)
@@ -153,9 +153,9 @@ func (m *meter) maxMs() float64 { return float64(m.max) / 1e6 }
 
 // drawRing keeps the Go side of the last frames' Draw.
 type drawRing struct {
-	d      [240]time.Duration
+	d      [60]time.Duration
 	n      int
-	sorted [240]time.Duration
+	sorted [60]time.Duration
 }
 
 func (r *drawRing) add(d time.Duration) {
@@ -164,14 +164,14 @@ func (r *drawRing) add(d time.Duration) {
 }
 
 // percentiles are the median and the tenth percentile of the kept frames,
-// in milliseconds, and how many frames they are of.
-func (r *drawRing) percentiles() (p50, p10 float64, n int) {
-	n = min(r.n, len(r.d))
+// in milliseconds.
+func (r *drawRing) percentiles() (p50, p10 float64) {
+	n := min(r.n, len(r.d))
 	if n == 0 {
-		return 0, 0, 0
+		return 0, 0
 	}
 	s := r.sorted[:n]
 	copy(s, r.d[:n])
 	slices.Sort(s)
-	return float64(s[n/2]) / 1e6, float64(s[n/10]) / 1e6, n
+	return float64(s[n/2]) / 1e6, float64(s[n/10]) / 1e6
 }
