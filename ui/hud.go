@@ -44,15 +44,6 @@ var roleColours = [...]color.RGBA{
 // roleColour is the colour of a role.
 func roleColour(r viewmodel.Role) color.RGBA { return roleColours[r] }
 
-// roleSpans are the view model's spans in their colours.
-func roleSpans(in []viewmodel.Span) []span {
-	out := make([]span, len(in))
-	for i, s := range in {
-		out[i] = span{s.Text, roleColour(s.Role)}
-	}
-	return out
-}
-
 var categoryColours = [wire.NumCategories]color.RGBA{
 	wire.CategoryHeader:      {0x9a, 0xa4, 0xb4, 0xff},
 	wire.CategoryAcks:        {0xb0, 0x8c, 0xff, 0xff},
@@ -976,15 +967,8 @@ func fit(s string, face text.Face, width float64) string {
 	return frameTexts.cut(s, n, "…")
 }
 
-// formatKbps writes a bandwidth with a sensible unit.
-func formatKbps(k float64) string {
-	if k >= 1000 {
-		return fmt.Sprintf("%.2f Mbit/s", k/1000)
-	}
-	return fmt.Sprintf("%.0f kbit/s", k)
-}
-
-// frameKbps is formatKbps(k) followed by tail, as a frame text.
+// frameKbps writes a bandwidth with a sensible unit ("212 kbit/s", "1.02
+// Mbit/s") followed by tail, as a frame text.
 func frameKbps(k float64, tail string) string {
 	if k >= 1000 {
 		return frameTexts.float(k/1000, 2, frameTexts.join(" Mbit/s", tail))
