@@ -79,7 +79,10 @@ type View struct {
 	// The sub-images drawn into, kept from frame to frame (see sub).
 	target, layer subImage
 	meshOpts      ebiten.DrawTrianglesOptions
-	layerOpts     ebiten.DrawImageOptions
+	// room and indexRoom are how many vertices and indices each image
+	// drawn onto was handed at most (widen).
+	room, indexRoom map[*ebiten.Image]int
+	layerOpts       ebiten.DrawImageOptions
 }
 
 // subImage is a sub-image of a parent image kept between frames. Each
@@ -182,7 +185,7 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	b.Begin(proj)
 	b.AddGround(v.Camera.Target)
 
-	v.cubes = v.cubes[:0]
+	v.cubes = slices.Grow(v.cubes[:0], len(m.Cubes))
 	for i := range m.Cubes {
 		c := &m.Cubes[i]
 		v.cubes = append(v.cubes, scene.Cube{
@@ -200,8 +203,10 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 		// lag stand out in green. When many differ, only the MaxGhosts
 		// farthest are outlined (and the player): beyond that the ball
 		// turns into a green mesh that hides what it should show.
-		v.ghostIdx, v.ghostOff = pickGhosts(m, ghost, v.ghostIdx[:0])
-		v.ghost = v.ghost[:0]
+		// Room for every cube at once: the buffers do not grow a frame
+		// at a time as the views drift apart.
+		v.ghostIdx, v.ghostOff = pickGhosts(m, ghost, slices.Grow(v.ghostIdx[:0], len(ghost.Cubes)))
+		v.ghost = slices.Grow(v.ghost[:0], len(v.ghostIdx))
 		for _, i := range v.ghostIdx {
 			c := &ghost.Cubes[i]
 			v.ghost = append(v.ghost, scene.Cube{Position: c.Position, Orientation: c.Orientation, HalfExtent: c.HalfExtent})
@@ -288,14 +293,16 @@ var skyIndices = []uint16{0, 1, 2, 0, 2, 3}
 // layer and then blends the layer at the shadow alpha: where the shadows of
 // two cubes overlap, the ground is darkened once, as under a real light.
 func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) {
-	if len(m.Indices) == 0 {
-		return
-	}
+	// The layer is made at the view's first frame, shadows or not: made
+	// when the first shadow appears, it would cost that frame.
 	if v.shadow == nil || v.shadow.Bounds().Dx() < r.Max.X || v.shadow.Bounds().Dy() < r.Max.Y {
 		if v.shadow != nil {
 			v.shadow.Deallocate()
 		}
 		v.shadow = ebiten.NewImage(r.Max.X, r.Max.Y)
+	}
+	if len(m.Indices) == 0 {
+		return
 	}
 	layer := v.layer.of(v.shadow, r)
 	layer.Clear()
@@ -311,7 +318,32 @@ func (v *View) drawMesh(dst *ebiten.Image, m *scene.Mesh, opts *ebiten.DrawTrian
 	if len(m.Indices) == 0 {
 		return
 	}
-	dst.DrawTriangles32(EbitenVertices(m.Vertices), m.Indices, white(), opts)
+	vs, is := m.Vertices, m.Indices
+	if len(vs) > v.room[dst] || len(is) > v.indexRoom[dst] {
+		vs, is = v.widen(dst, m)
+	}
+	dst.DrawTriangles32(EbitenVertices(vs), is, white(), opts)
+}
+
+// widen hands Ebitengine a quarter more room than m needs, the first time
+// m is larger than any mesh drawn onto dst before. Ebitengine keeps a
+// buffer per destination image for the vertices and indices handed to
+// it, grown to the exact size asked: a mesh growing a little every frame
+// (the ball forming) would allocate a new buffer every frame. The vertices
+// past the mesh's are whatever its slice holds there and drawn by no
+// index; the indices past its are zeros, triangles of no area.
+func (v *View) widen(dst *ebiten.Image, m *scene.Mesh) ([]scene.Vertex, []uint32) {
+	if v.room == nil {
+		v.room, v.indexRoom = map[*ebiten.Image]int{}, map[*ebiten.Image]int{}
+	}
+	nv := max(v.room[dst], len(m.Vertices)+len(m.Vertices)/4)
+	ni := max(v.indexRoom[dst], (len(m.Indices)+len(m.Indices)/4)/3*3+3)
+	m.Vertices = slices.Grow(m.Vertices, nv-len(m.Vertices))
+	m.Indices = slices.Grow(m.Indices, ni-len(m.Indices))
+	is := m.Indices[:ni]
+	clear(is[len(m.Indices):])
+	v.room[dst], v.indexRoom[dst] = nv, ni
+	return m.Vertices[:nv], is
 }
 
 // EbitenVertices views a mesh's vertices as Ebitengine's, without copying

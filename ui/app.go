@@ -511,7 +511,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 	// runs the text cache held (textcache.go).
 	texts.Off = a.opts.Screenshot != "" || a.opts.Capture.On()
 	texts.nextFrame()
-	screen.Fill(colBackdrop)
+	frameTexts.reset()
+	screen.Fill(backdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)
 	var avoid image.Rectangle

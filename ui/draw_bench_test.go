@@ -25,9 +25,12 @@ package ui
 
 import (
 	"flag"
+	"fmt"
 	"image"
 	"os"
+	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -97,7 +100,11 @@ func (g *benchGame) Layout(int, int) (int, int) { return g.w, g.h }
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" || os.Getenv("DISPLAY") == "" {
+	// A game runs when there is a display, for the benchmarks and for
+	// TestDrawAllocs's own process (drawGameEnv): the other tests run
+	// without one (with a game, every image they draw would be rendered).
+	bench := flag.Lookup("test.bench")
+	if os.Getenv("DISPLAY") == "" || (bench == nil || bench.Value.String() == "") && os.Getenv(drawGameEnv) != "1" {
 		os.Exit(m.Run())
 	}
 	drawFrames = make(chan func(*ebiten.Image))
@@ -105,7 +112,13 @@ func TestMain(m *testing.M) {
 	ebiten.SetWindowSize(g.w, g.h)
 	ebiten.SetVsyncEnabled(false)
 	ebiten.SetScreenClearedEveryFrame(false)
-	if err := ebiten.RunGame(g); err != nil {
+	// One thread, as in a browser: with its own render thread, Ebitengine
+	// runs the previous frame's OpenGL calls while the next frame is drawn
+	// (on a CPU rasterizer, software OpenGL on a virtual display: heavy),
+	// which on a small machine takes the CPU from Draw and lengthens its
+	// wall time, and whose allocations MemStats counts with Draw's.
+	opts := &ebiten.RunGameOptions{SingleThread: true}
+	if err := ebiten.RunGameWithOptions(g, opts); err != nil {
 		os.Stderr.WriteString("no game for the draw benchmark: " + err.Error() + "\n")
 		os.Exit(1)
 	}
@@ -116,7 +129,7 @@ func TestMain(m *testing.M) {
 // default link) at 1280×720 while it plays the katamari script, one tick
 // between frames, from the script's 5th second (the ball is forming).
 func BenchmarkDraw(b *testing.B) {
-	a := benchApp(b)
+	a := benchApp(b, 300)
 	benchFrames(b, a, a.Draw)
 }
 
@@ -124,7 +137,7 @@ func BenchmarkDraw(b *testing.B) {
 // shadows, cubes, the ghost), without the HUD: the views' share of Draw.
 // The rectangles are about where the app puts the views at 1280×720.
 func BenchmarkDrawViews(b *testing.B) {
-	a := benchApp(b)
+	a := benchApp(b, 300)
 	lr, rr := image.Rect(0, 70, 638, 500), image.Rect(642, 70, 1280, 500)
 	benchFrames(b, a, func(screen *ebiten.Image) {
 		a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
@@ -132,8 +145,8 @@ func BenchmarkDrawViews(b *testing.B) {
 	})
 }
 
-// benchApp is the app BenchmarkDraw draws, 300 ticks into the script.
-func benchApp(b *testing.B) *App {
+// benchApp is the app BenchmarkDraw draws, ticks into the script.
+func benchApp(b testing.TB, ticks int) *App {
 	if drawFrames == nil {
 		b.Skip("needs a display: run with -bench under xvfb-run (see the file comment)")
 	}
@@ -151,7 +164,7 @@ func benchApp(b *testing.B) *App {
 	// Smooth edges cost the rasterizer (software OpenGL on a virtual
 	// display: seconds a frame), not the Go side measured here.
 	a.setAntiAlias(false)
-	for range 300 {
+	for range ticks {
 		a.step()
 	}
 	return a
@@ -208,4 +221,87 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 		b.ReportMetric(float64(cpu)/1e6/float64(frames), "draw-cpu-ms")
 	}
 	b.ReportMetric(float64(allocs)/float64(frames), "draw-allocs")
+}
+
+// TestDrawAllocs checks that a frame of the default scene allocates
+// nothing on the heap: the app as BenchmarkDraw draws it (1280×720, the
+// katamari script, one tick between frames), 60 frames, counting the
+// allocations made while App.Draw runs. Each frame's figures are new
+// text (they change every tick), which the first time a text is met
+// allocates where its glyphs are learnt (a rune at a new fractional
+// position) or a run gets an image; so an identical app draws the same 60
+// frames first, and the frames counted are the second app's: what a
+// running app does once its texts have been met.
+//
+// What is left is buffers growing to a new largest frame and images made
+// once: when the bottom panel changes height the views change size and
+// each makes its shadow layer again (about 30 allocations in that frame,
+// most of them Ebitengine's), Ebitengine's command queue and atlas when a
+// frame has more draw calls or images than any before, the ghosts' and the
+// graph's meshes as they grow (46 allocations in 9 of the 60 frames when
+// written). So: at least three frames in four allocate nothing, and all
+// 60 together at most two a frame.
+func TestDrawAllocs(t *testing.T) {
+	if drawFrames == nil {
+		inGame(t, "TestDrawAllocs")
+		return
+	}
+	warm, counted := benchApp(t, 180), benchApp(t, 180)
+	counted.fonts = warm.fonts // the glyphs are kept per font
+	const frames = 60
+	// Each app's first frame makes its images and buffers.
+	drawFrame(warm.Draw)
+	drawFrame(counted.Draw)
+	for range frames {
+		warm.step()
+		drawFrame(warm.Draw)
+	}
+	// No collection while counting: finalizers (Ebitengine's images
+	// have them) run on a goroutine of their own and allocate there, and
+	// MemStats counts every goroutine's allocations.
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var before, after runtime.MemStats
+	var each []string
+	total := uint64(0)
+	for i := range frames {
+		counted.step()
+		drawFrame(func(screen *ebiten.Image) {
+			runtime.ReadMemStats(&before)
+			counted.Draw(screen)
+			runtime.ReadMemStats(&after)
+		})
+		if n := after.Mallocs - before.Mallocs; n > 0 {
+			total += n
+			each = append(each, fmt.Sprintf("frame %d: %d", i, n))
+		}
+	}
+	if len(each) > frames/4 || total > 2*frames {
+		t.Errorf("%d heap allocations in %d frames' Draw, %d frames allocating (%v)", total, frames, len(each), each)
+	} else {
+		t.Logf("%d heap allocations in %d frames' Draw (%v)", total, frames, each)
+	}
+}
+
+// drawGameEnv, set to 1, makes TestMain run the tests inside a game.
+const drawGameEnv = "NETCUBES_TEST_IN_GAME"
+
+// inGame runs the test named in a process of its own whose tests run
+// inside a game (on the display; skipped without one), and reports its
+// output.
+func inGame(t *testing.T, name string) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display (xvfb-run)")
+	}
+	if os.Getenv(drawGameEnv) == "1" {
+		t.Fatal("no game in the game's process")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), drawGameEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("%s in a game: %v", name, err)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -32,7 +33,7 @@ import (
 const articleTargetKbps = viewmodel.ArticleTargetKbps
 
 // roleColours are the colours of the view model's roles.
-var roleColours = [...]color.Color{
+var roleColours = [...]color.RGBA{
 	viewmodel.RoleText:   colText,
 	viewmodel.RoleDim:    colDim,
 	viewmodel.RoleAccent: colAccent,
@@ -41,16 +42,7 @@ var roleColours = [...]color.Color{
 }
 
 // roleColour is the colour of a role.
-func roleColour(r viewmodel.Role) color.Color { return roleColours[r] }
-
-// roleSpans are the view model's spans in their colours.
-func roleSpans(in []viewmodel.Span) []span {
-	out := make([]span, len(in))
-	for i, s := range in {
-		out[i] = span{s.Text, roleColour(s.Role)}
-	}
-	return out
-}
+func roleColour(r viewmodel.Role) color.RGBA { return roleColours[r] }
 
 var categoryColours = [wire.NumCategories]color.RGBA{
 	wire.CategoryHeader:      {0x9a, 0xa4, 0xb4, 0xff},
@@ -182,11 +174,15 @@ func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 		compact:   compact,
 	}
 	hud := &a.hud
-	titleW := measure(hud.Title+"   ", l.big)
-	parts := slices.Clone(hud.Mode)
-	if l.alarm = hud.Alarm; l.alarm != "" {
-		parts = append(parts, l.alarm)
+	titleW := measure(frameTexts.join(hud.Title, "   "), l.big)
+	ps := frameTexts.listStart()
+	for _, m := range hud.Mode {
+		frameTexts.add(m)
 	}
+	if l.alarm = hud.Alarm; l.alarm != "" {
+		frameTexts.add(l.alarm)
+	}
+	parts := frameTexts.listDone(ps)
 	l.modeLines = wrapParts(parts, " · ", l.bold, float64(w)-l.pad*2-titleW, float64(w)-l.pad*2)
 	for _, ln := range l.modeLines {
 		if measure(ln, l.bold) > float64(w)-l.pad*2 {
@@ -211,7 +207,7 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	// Top bar: the strategy, its settings (wrapped, never cut), and a line
 	// of explanation with the status at its right.
 	x := pad
-	x += spans(dst, big, x, pad, span{hud.Title + "   ", colText})
+	x += label(dst, frameTexts.join(hud.Title, "   "), big, x, pad, colText)
 	my := pad + (big.Size-bold.Size)*0.8
 	for i, ln := range l.modeLines {
 		if i > 0 {
@@ -230,13 +226,14 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		label(dst, ln, bold, x, my, colAccent)
 	}
 	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
-	status := roleSpans(hud.Status)
 	sw := 0.0
-	for _, s := range status {
-		ww, _ := text.Measure(s.s, small, 0)
-		sw += ww
+	for _, s := range hud.Status {
+		sw += texts.width(s.Text, small)
 	}
-	spans(dst, small, float64(w)-pad-sw, explainY, status...)
+	sx := float64(w) - pad - sw
+	for _, s := range hud.Status {
+		sx += label(dst, s.Text, small, sx, explainY, roleColour(s.Role))
+	}
 	label(dst, fit(hud.Explain, small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
 
 	// View labels.
@@ -286,11 +283,13 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 // colour's swatch, as every label does).
 func (a *App) drawViewLabel(dst *ebiten.Image, l hudLayout, r image.Rectangle, v viewmodel.ViewLabel) {
 	pad, smallBold := l.pad, l.smallBold
-	sub := fit(v.Sub, smallBold, float64(r.Dx())-pad*4-measure(v.Title+"  ", smallBold))
-	tw := measure(v.Title+"  "+sub, smallBold)
+	sub := fit(v.Sub, smallBold, float64(r.Dx())-pad*4-measure(frameTexts.join(v.Title, "  "), smallBold))
+	tw := measure(frameTexts.join(v.Title, "  ", sub), smallBold)
 	y := float64(r.Min.Y) + pad*0.5
 	panel(dst, image.Rect(r.Min.X+int(pad), int(y), r.Min.X+int(pad*3+tw), int(y+lineHeight(smallBold)+pad)))
-	spans(dst, smallBold, float64(r.Min.X)+pad*2, y+pad*0.5, span{v.Title, colText}, span{"  " + sub, colDim})
+	x := float64(r.Min.X) + pad*2
+	x += label(dst, v.Title, smallBold, x, y+pad*0.5, colText)
+	label(dst, frameTexts.join("  ", sub), smallBold, x, y+pad*0.5, colDim)
 }
 
 // noteLines wraps a transient note into at most maxNoteLines lines of
@@ -429,7 +428,7 @@ func (a *App) placeCaption(in []string, l hudLayout, views, legend image.Rectang
 // captionColour is the caption's colour by the kind of its event: red for
 // what is broken (a desync, an outage), yellow for a wait, white for the
 // rest.
-func captionColour(k strategy.EventKind) color.Color {
+func captionColour(k strategy.EventKind) color.RGBA {
 	switch k {
 	case strategy.EventDesync, strategy.EventOutage:
 		return colBad
@@ -549,20 +548,26 @@ func (a *App) drawOverlayLegend(dst *ebiten.Image, rr image.Rectangle, l hudLayo
 // measures them when dst is nil, and returns each column's height and the
 // key text that did not fit.
 func (a *App) drawBottom(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string) {
-	hs, cut, _ = a.bottomColumns(dst, l, w, top)
+	hs, cut, _ = a.columns(dst, l, w, top, false)
 	return hs, cut
 }
 
 // bottomColumns is drawBottom, with every text each column wrote.
 func (a *App) bottomColumns(dst *ebiten.Image, l hudLayout, w, top int) (hs [3]float64, cut []string, texts [3][]string) {
+	return a.columns(dst, l, w, top, true)
+}
+
+// columns is drawBottom, with every text each column wrote when record is
+// set.
+func (a *App) columns(dst *ebiten.Image, l hudLayout, w, top int, record bool) (hs [3]float64, cut []string, texts [3][]string) {
 	pad := l.pad
 	y0 := float64(top) + pad
 	bottom := float64(top+l.botH) - pad
 	x1, x2 := math.Floor(float64(w)*0.30), math.Floor(float64(w)*0.66)
 	cols := [3]colWriter{
-		{dst: dst, x: pad, y: y0, w: x1 - pad},
-		{dst: dst, x: x1 + pad*2, y: y0, w: x2 - x1 - pad*2},
-		{dst: dst, x: x2 + pad*2, y: y0, w: float64(w) - x2 - pad*3},
+		{dst: dst, x: pad, y: y0, w: x1 - pad, record: record},
+		{dst: dst, x: x1 + pad*2, y: y0, w: x2 - x1 - pad*2, record: record},
+		{dst: dst, x: x2 + pad*2, y: y0, w: float64(w) - x2 - pad*3, record: record},
 	}
 	hud := &a.hud
 	a.networkColumn(&cols[0], l, &hud.Net, bottom)
@@ -659,10 +664,10 @@ func (a *App) networkColumn(c *colWriter, l hudLayout, n *viewmodel.Network, bot
 func (a *App) bandwidthColumn(c *colWriter, l hudLayout, b *viewmodel.Bandwidth, m *viewmodel.Metrics, bottom float64) {
 	small := l.small
 	wk := c.lineAt(0, b.Kbps, l.fig, roleColour(b.KbpsRole), true)
-	if measure("  "+b.Trailer, small) <= c.w-wk {
+	if trailer := frameTexts.join("  ", b.Trailer); measure(trailer, small) <= c.w-wk {
 		y := c.y
 		c.y += l.fig.Size - small.Size
-		c.lineAt(wk, "  "+b.Trailer, small, colDim, false)
+		c.lineAt(wk, trailer, small, colDim, false)
 		c.y = y + lineHeight(l.fig)
 	} else {
 		c.y += lineHeight(l.fig)
@@ -674,7 +679,7 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, b *viewmodel.Bandwidth,
 		c.line(b.Clients, small, colDim, false)
 	}
 	if len(b.KeyParts) > 0 {
-		c.figuresLed(b.KeyLead+" ", small, b.KeyParts, l.fig, colText)
+		c.figuresLed(frameTexts.join(b.KeyLead, " "), small, b.KeyParts, l.fig, colText)
 	}
 	if len(b.Facts) > 0 {
 		// The strategy's own figures carry its lesson (the cubes state
@@ -703,7 +708,7 @@ func (a *App) bandwidthColumn(c *colWriter, l hudLayout, b *viewmodel.Bandwidth,
 	}
 	yMax := niceCeil(math.Max(budget*1.25, a.kbps.Max()*1.1))
 	if !l.compact {
-		labelRight(c.dst, formatKbps(yMax)+" at the top", small, c.x+c.w-2, c.y, colDim)
+		labelRight(c.dst, frameKbps(yMax, " at the top"), small, c.x+c.w-2, c.y, colDim)
 		label(c.dst, "last 10 s", small, c.x+2, c.y, colDim)
 	}
 	g := image.Rect(int(c.x), int(c.y+labelH), int(c.x+c.w), int(bottom-barH-legendH-small.Size*0.4))
@@ -759,7 +764,7 @@ func errorFigures(c *colWriter, l hudLayout, e *viewmodel.ErrorFigures) {
 			// line (a second line of it would squeeze the views).
 			lead := "vs. the left now "
 			parts := e.NowParts[:1]
-			if len(e.NowParts) > 1 && measure(lead, l.bold)+measure(e.NowParts[0]+" · "+e.NowParts[1], l.fig) <= c.w {
+			if len(e.NowParts) > 1 && measure(lead, l.bold)+measure(frameTexts.join(e.NowParts[0], " · ", e.NowParts[1]), l.fig) <= c.w {
 				parts = e.NowParts[:2]
 			}
 			c.figuresLed(lead, l.bold, parts, l.fig, roleColour(e.NowRole))
@@ -792,23 +797,24 @@ const maxLegendLines = 3
 // figure rather than be left out.
 func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry {
 	total := b.Total()
-	var order []wire.Category
+	var buf [wire.NumCategories]wire.Category
+	order := buf[:0]
 	for c := wire.Category(0); c < wire.NumCategories; c++ {
 		if b.Bits(c) > 0 {
 			order = append(order, c)
 		}
 	}
 	slices.SortStableFunc(order, func(x, y wire.Category) int { return cmp.Compare(b.Bits(y), b.Bits(x)) })
-	var out []legendEntry
+	out := legendScratch[:0]
 	x, line := 0.0, 0
 	for _, c := range order {
-		s := fmt.Sprintf("■ %s %.0f%%  ", c, 100*float64(b.Bits(c))/float64(total))
+		s := frameTexts.join("■ ", c.String(), " ", frameTexts.float(100*float64(b.Bits(c))/float64(total), 0, "%  "))
 		w := measure(s, face)
 		if x+w > width && line < maxLegendLines-1 {
 			x, line = 0, line+1
 		}
 		if x+w > width {
-			s = "■ " + c.String() + "  "
+			s = frameTexts.join("■ ", c.String(), "  ")
 			if w = measure(s, face); x+w > width {
 				break
 			}
@@ -816,8 +822,13 @@ func bitsLegend(b *wire.Breakdown, face text.Face, width float64) []legendEntry 
 		out = append(out, legendEntry{text: s, cat: c, x: x, line: line})
 		x += w
 	}
+	legendScratch = out
 	return out
 }
+
+// legendScratch holds the frame's legend (bitsLegend), kept from frame to
+// frame.
+var legendScratch []legendEntry
 
 // legendLines is how many lines the legend of b's categories needs in
 // width with the widest share each ("100%"), so the panel keeps its height
@@ -829,7 +840,7 @@ func legendLines(b *wire.Breakdown, face text.Face, width float64) int {
 		if b.Bits(c) == 0 {
 			continue
 		}
-		w := measure(fmt.Sprintf("■ %s 100%%  ", c), face)
+		w := measure(frameTexts.join("■ ", c.String(), " 100%  "), face)
 		if x+w > width && x > 0 {
 			x, n = 0, n+1
 		}
@@ -873,7 +884,7 @@ const timelineSpan = 2 * wire.TicksPerSecond
 func (a *App) drawTimeline(dst *ebiten.Image, r image.Rectangle, small *text.GoTextFace) {
 	hud := &a.hud
 	now := hud.Frame
-	lw, _ := text.Measure("right ", small, 0)
+	lw := texts.width("right ", small)
 	x0 := float32(float64(r.Min.X) + lw)
 	x1 := float32(r.Max.X)
 	yTop := float32(r.Min.Y) + float32(small.Size)*0.6
@@ -952,19 +963,21 @@ func fit(s string, face text.Face, width float64) string {
 	if measure(s, face) <= width {
 		return s
 	}
-	r := []rune(s)
-	for len(r) > 0 && measure(string(r)+"…", face) > width {
-		r = r[:len(r)-1]
+	n := len(s)
+	for n > 0 && measure(frameTexts.cut(s, n, "…"), face) > width {
+		_, size := utf8.DecodeLastRuneInString(s[:n])
+		n -= size
 	}
-	return string(r) + "…"
+	return frameTexts.cut(s, n, "…")
 }
 
-// formatKbps writes a bandwidth with a sensible unit.
-func formatKbps(k float64) string {
+// frameKbps writes a bandwidth with a sensible unit ("212 kbit/s", "1.02
+// Mbit/s") followed by tail, as a frame text.
+func frameKbps(k float64, tail string) string {
 	if k >= 1000 {
-		return fmt.Sprintf("%.2f Mbit/s", k/1000)
+		return frameTexts.float(k/1000, 2, frameTexts.join(" Mbit/s", tail))
 	}
-	return fmt.Sprintf("%.0f kbit/s", k)
+	return frameTexts.float(k, 0, frameTexts.join(" kbit/s", tail))
 }
 
 // niceCeil rounds up to 1, 2 or 5 times a power of ten, for graph scales.

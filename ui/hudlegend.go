@@ -77,7 +77,7 @@ func swatchSize(face text.Face) float64 {
 
 // labelWithSwatches draws s as label does, a swatch before every player
 // it names, and returns its width.
-func labelWithSwatches(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) float64 {
+func labelWithSwatches(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.RGBA) float64 {
 	x0 := x
 	from, search := 0, 0
 	for {

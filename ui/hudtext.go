@@ -25,7 +25,9 @@ import (
 // (the first line) and restW (the others). A part wider than its line gets
 // a line of its own (and is then reported by the caller as cut).
 func wrapParts(parts []string, sep string, face text.Face, firstW, restW float64) []string {
-	var lines []string
+	ft := &frameTexts
+	// The lines go to a frame list; measuring in between writes only texts.
+	lines := ft.listStart()
 	cur := ""
 	width := firstW
 	for _, p := range parts {
@@ -34,23 +36,23 @@ func wrapParts(parts []string, sep string, face text.Face, firstW, restW float64
 		}
 		try := p
 		if cur != "" {
-			try = cur + sep + p
+			try = ft.join(cur, sep, p)
 		}
 		if cur == "" || measure(try, face) <= width {
 			cur = try
 			continue
 		}
-		lines = append(lines, cur)
+		ft.add(cur)
 		cur, width = p, restW
 	}
-	if cur != "" || len(lines) == 0 {
-		lines = append(lines, cur)
+	if cur != "" || len(ft.list) == lines {
+		ft.add(cur)
 	}
-	return lines
+	return ft.listDone(lines)
 }
 
 // splitParts splits a HUD line at its " · " separators.
-func splitParts(s string) []string { return strings.Split(s, " · ") }
+func splitParts(s string) []string { return frameTexts.split(s, " · ") }
 
 // colWriter writes lines top-down in a column: onto dst, or only measuring
 // when dst is nil.
@@ -59,27 +61,30 @@ type colWriter struct {
 	x, y float64 // the next line's top-left
 	w    float64 // the column's width
 	cut  []string
-	// texts is every piece of text written, as written (tests read what a
-	// column says without drawing it).
-	texts []string
+	// texts is every piece of text written, as written, when record is
+	// set (tests read what a column says without drawing it).
+	texts  []string
+	record bool
 }
 
 // line writes s on one line; a key line that does not fit is recorded (a
 // secondary one is cut with "…").
-func (c *colWriter) line(s string, face *text.GoTextFace, col color.Color, key bool) {
+func (c *colWriter) line(s string, face *text.GoTextFace, col color.RGBA, key bool) {
 	c.lineAt(0, s, face, col, key)
 	c.y += lineHeight(face)
 }
 
 // lineAt writes s at x offset dx on the current line without advancing.
-func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col color.Color, key bool) float64 {
+func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col color.RGBA, key bool) float64 {
 	if measure(s, face) > c.w-dx {
 		if key {
 			c.cut = append(c.cut, s)
 		}
 		s = fit(s, face, c.w-dx)
 	}
-	c.texts = append(c.texts, s)
+	if c.record {
+		c.texts = append(c.texts, strings.Clone(s))
+	}
 	if c.dst != nil {
 		return label(c.dst, s, face, c.x+dx, c.y, col)
 	}
@@ -88,7 +93,7 @@ func (c *colWriter) lineAt(dx float64, s string, face *text.GoTextFace, col colo
 
 // figures writes a lead-in (dim) followed by key parts joined by " · ",
 // wrapped between parts so that no figure is cut.
-func (c *colWriter) figures(lead string, parts []string, face *text.GoTextFace, col color.Color) {
+func (c *colWriter) figures(lead string, parts []string, face *text.GoTextFace, col color.RGBA) {
 	c.figuresLed(lead, face, parts, face, col)
 }
 
@@ -96,7 +101,7 @@ func (c *colWriter) figures(lead string, parts []string, face *text.GoTextFace, 
 // words before large figures: "shows the left as it was" and "250 ms
 // ago"), on the figures' baseline. When the first figure does not fit
 // after the lead, the figures start on the next line.
-func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []string, face *text.GoTextFace, col color.Color) {
+func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []string, face *text.GoTextFace, col color.RGBA) {
 	lw := measure(lead, leadFace)
 	first := c.w - lw
 	if len(parts) > 0 && measure(parts[0], face) > first && lead != "" {
@@ -115,7 +120,7 @@ func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []s
 		}
 		// A single part wider than the column (a long fact, a player's
 		// swatch before it) wraps between its words rather than be cut.
-		for j, sub := range wrapParts(strings.Fields(ln), " ", face, c.w-dx, c.w) {
+		for j, sub := range wrapParts(frameTexts.fields(ln), " ", face, c.w-dx, c.w) {
 			if j > 0 {
 				dx = 0
 			}
@@ -130,10 +135,10 @@ func (c *colWriter) figuresLed(lead string, leadFace *text.GoTextFace, parts []s
 // tail follows on the last line when it fits there and is dropped when it
 // does not ("RTT = 2 × 100 ms on the link + 2 ticks" keeps its figures,
 // "(packets and acks leave once a tick)" goes first).
-func (c *colWriter) lesson(key, tail string, face *text.GoTextFace, col color.Color) {
-	lines := wrapParts(strings.Fields(key), " ", face, c.w, c.w)
+func (c *colWriter) lesson(key, tail string, face *text.GoTextFace, col color.RGBA) {
+	lines := wrapParts(frameTexts.fields(key), " ", face, c.w, c.w)
 	if tail != "" {
-		if last := lines[len(lines)-1] + " " + tail; measure(last, face) <= c.w {
+		if last := frameTexts.join(lines[len(lines)-1], " ", tail); measure(last, face) <= c.w {
 			lines[len(lines)-1] = last
 		}
 	}
@@ -147,5 +152,5 @@ func (c *colWriter) lesson(key, tail string, face *text.GoTextFace, col color.Co
 // (a transient note: "step 1: state updates · the right restarts from the
 // left's state"). A word wider than width gets a line of its own.
 func wrapWords(s string, face text.Face, width float64) []string {
-	return wrapParts(strings.Fields(s), " ", face, width, width)
+	return wrapParts(frameTexts.fields(s), " ", face, width, width)
 }

@@ -13,11 +13,17 @@ package ui
 //	                simulation tick: keys, the session's step with both
 //	                sides' strategies, the views), the Go side of Draw, the
 //	                interval between drawn frames, and ticks reached
+//	drawMsP50, drawMsP10, drawFrames
+//	                the median and the tenth percentile of the Go side of
+//	                Draw over the last 60 frames (a frame the browser
+//	                interrupts moves the mean of a second more than
+//	                these), and the frames drawn so far
 //
 // The timings use the wall clock: they measure, and never change what is
 // simulated.
 
 import (
+	"slices"
 	"strings"
 	"syscall/js"
 	"time"
@@ -55,6 +61,7 @@ type webGame struct {
 	second             time.Time
 	tick, draw, frame  meter
 	lastDraw           time.Time
+	draws              drawRing
 	ticksAtSecondStart int
 	slowTick           slowTickWatch
 }
@@ -80,7 +87,9 @@ func (g *webGame) Draw(screen *ebiten.Image) {
 	}
 	g.lastDraw = start
 	g.App.Draw(screen)
-	g.draw.add(time.Since(start))
+	d := time.Since(start)
+	g.draw.add(d)
+	g.draws.add(d)
 }
 
 // publish sets window.netcubes: what the HUD shows every tick, the costs
@@ -108,6 +117,10 @@ func (g *webGame) publish(now time.Time) {
 	g.state.Set("tickMs", g.tick.meanMs())
 	g.state.Set("tickMaxMs", g.tick.maxMs())
 	g.state.Set("drawMs", g.draw.meanMs())
+	p50, p10 := g.draws.percentiles()
+	g.state.Set("drawMsP50", p50)
+	g.state.Set("drawMsP10", p10)
+	g.state.Set("drawFrames", g.draws.n)
 	g.state.Set("frameMs", g.frame.meanMs())
 	if note := g.slowTick.observe(tps, g.tick.meanMs(), st.ID()+" "+st.Mode()); note != "" {
 		g.say("%s", note)
@@ -137,3 +150,28 @@ func (m *meter) meanMs() float64 {
 }
 
 func (m *meter) maxMs() float64 { return float64(m.max) / 1e6 }
+
+// drawRing keeps the Go side of the last frames' Draw.
+type drawRing struct {
+	d      [60]time.Duration
+	n      int
+	sorted [60]time.Duration
+}
+
+func (r *drawRing) add(d time.Duration) {
+	r.d[r.n%len(r.d)] = d
+	r.n++
+}
+
+// percentiles are the median and the tenth percentile of the kept frames,
+// in milliseconds.
+func (r *drawRing) percentiles() (p50, p10 float64) {
+	n := min(r.n, len(r.d))
+	if n == 0 {
+		return 0, 0
+	}
+	s := r.sorted[:n]
+	copy(s, r.d[:n])
+	slices.Sort(s)
+	return float64(s[n/2]) / 1e6, float64(s[n/10]) / 1e6
+}

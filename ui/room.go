@@ -161,7 +161,7 @@ var roomHeader = [roomCols]string{"client", "who", "via", "RTT", "loss", "kbit/s
 
 type roomRow struct {
 	cells []string // roomCols columns, or one line across
-	col   color.Color
+	col   color.RGBA
 }
 
 // maxRoomRows is how many client rows fit in view r under the address

@@ -18,13 +18,17 @@ import (
 
 // panel draws a translucent rounded-looking backdrop.
 func panel(dst *ebiten.Image, r image.Rectangle) {
-	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colPanel, false)
+	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), panelColour, false)
 }
+
+// backdrop and panelColour are colBackdrop and colPanel made interfaces
+// once: a colour made one at each call is a heap allocation a frame.
+var backdrop, panelColour color.Color = colBackdrop, colPanel
 
 // label draws s with its top-left at (x, y) and returns its width. A
 // player named in s ("waiting for player 3") gets its colour's swatch
 // before the name (hudlegend.go).
-func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) float64 {
+func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.RGBA) float64 {
 	if at, _ := nextPlayer(s, 0); at >= 0 {
 		return labelWithSwatches(dst, s, face, x, y, c)
 	}
@@ -33,14 +37,14 @@ func label(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Co
 }
 
 // labelRight draws s with its top-right at (x, y).
-func labelRight(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.Color) {
+func labelRight(dst *ebiten.Image, s string, face text.Face, x, y float64, c color.RGBA) {
 	label(dst, s, face, x-measure(s, face), y, c)
 }
 
 // span is a run of text in one colour, for lines that mix values and labels.
 type span struct {
 	s string
-	c color.Color
+	c color.RGBA
 }
 
 // spans draws runs one after the other and returns the total width.

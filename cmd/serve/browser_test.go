@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,6 +174,9 @@ type appState struct {
 	TickMaxMs      float64
 	DrawMs         float64
 	FrameMs        float64
+	DrawMsP50      float64
+	DrawMsP10      float64
+	DrawFrames     int
 }
 
 func readState(ctx context.Context) (appState, error) {
@@ -411,5 +415,51 @@ func TestBrowserFigures(t *testing.T) {
 		}
 		t.Logf("%-42s %-32.32q %5.1f ticks/s  tick %6.2f ms (max %6.2f)  Draw %6.2f ms  frame %7.2f ms",
 			c.label, st.Mode, st.TPS, st.TickMs, st.TickMaxMs, st.DrawMs, st.FrameMs)
+	}
+}
+
+// TestBrowserDrawCost measures the Go side of Draw in WebAssembly in the
+// scene BenchmarkDraw measures natively (ui/draw_bench_test.go): the app as
+// it starts (snapshot interpolation, perfect link) at 1280×720, playing
+// the katamari script, from its 300th tick. The page's median of its last
+// 60 frames (window.netcubes.drawMsP50), read when 60 frames have been
+// drawn since the 300th tick and then four times more, each time after 20
+// more frames.
+// A measurement, not a check: it runs only with NETCUBES_BROWSER_FIGURES=1.
+func TestBrowserDrawCost(t *testing.T) {
+	if os.Getenv(figuresEnv) != "1" {
+		t.Skipf("a measurement: set %s=1", figuresEnv)
+	}
+	ctx, base := browser(t, 15*time.Minute)
+	start(t, ctx, base, "?mute&script=katamari&preset=perfect&strategy=interpolation", 1)
+	waitTickWithin(t, ctx, 300, 5*time.Minute)
+	var p50s []float64
+	st, err := readState(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := st.DrawFrames + 60
+	for range 5 {
+		waitFrames(t, ctx, frames)
+		frames += 20
+		st, err := readState(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tick %d: Go side of Draw median %.2f ms, tenth percentile %.2f ms (last 60 frames; mean of the last second %.2f ms), frame interval %.1f ms, %.1f ticks/s",
+			st.Tick, st.DrawMsP50, st.DrawMsP10, st.DrawMs, st.FrameMs, st.TPS)
+		p50s = append(p50s, st.DrawMsP50)
+	}
+	slices.Sort(p50s)
+	t.Logf("median of the medians: %.2f ms", p50s[len(p50s)/2])
+}
+
+// waitFrames waits until the page has drawn frames frames.
+func waitFrames(t *testing.T, ctx context.Context, frames int) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.netcubes && window.netcubes.drawFrames >= %d`, frames),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
+	if err != nil {
+		t.Fatalf("waiting for frame %d: %v", frames, err)
 	}
 }

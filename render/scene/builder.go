@@ -540,6 +540,10 @@ func (b *Builder) addFaceTiles(centre, u, v mgl64.Vec3, tiles int, col RGBA) {
 
 // AddWireframe adds the twelve edges of each cube to the Lines layer.
 func (b *Builder) AddWireframe(cubes []Cube, width float32, c RGBA) {
+	// Room for every edge at once (12 a cube, 4 vertices and 6 indices
+	// each), as AddCubes reserves its own.
+	b.Lines.Vertices = slices.Grow(b.Lines.Vertices, 12*4*len(cubes))
+	b.Lines.Indices = slices.Grow(b.Lines.Indices, 12*6*len(cubes))
 	for ci := range cubes {
 		cu := &cubes[ci]
 		corners := cubeCorners(cu.Position, cubeAxes(cu))
