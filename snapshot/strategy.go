@@ -365,6 +365,9 @@ type quantized struct {
 	// packets are the level 12-13 packets coded this tick, for the
 	// clients whose packets are the same bits (sendshare.go).
 	packets packetShare
+	// traces are the decisions of the level 12-13 packets coded this
+	// tick, for the clients whose packets make the same ones (trace.go).
+	traces traceShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -475,9 +478,9 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
 	p := &s.packet
 	p.Level, p.Cubes, p.Sent = level, s.current, nil
-	p.fits = &s.shared.fits
-	if s.shared.apart {
-		p.fits = nil
+	p.fits, p.traces = &s.shared.fits, &s.shared.traces
+	if s.shared.apart || s.shared.clones == 0 {
+		p.fits, p.traces = nil, nil
 	}
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
