@@ -1041,7 +1041,11 @@ func (p *Packet) carriedHistory(cc *cubeCoding, base []Cube, mr *motionRef) {
 func (e *entropyState) codeFieldFlags(cc *cubeCoding) {
 	m := e.models
 	c, b, k := cc.c, cc.b, cc.kind
-	c.Interacting = e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting)
+	// A sender's cubes may be lent to every client's instance
+	// (quantized.lend): only the reader writes them.
+	if v := e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting); e.reading {
+		c.Interacting = v
+	}
 	cc.posChanged = e.bit(&m.posChanged[k][b2i(c.Interacting)], c.Position != b.Position)
 	cc.rotChanged = e.bit(&m.rotChanged[k][b2i(c.Interacting)*2+b2i(cc.posChanged)], c.Orientation != b.Orientation)
 }
@@ -1245,16 +1249,18 @@ func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
 	same := e.bit(&m.sameLargest[cc.kind][magClass(cc.posMax)][edgeClass(&ref.Small)], c.Largest == ref.Largest)
 	from, res := ref, resOrientation
 	var alt wire.QuantizedQuat
-	if same {
+	if same && e.reading {
 		c.Largest = ref.Largest
-	} else {
+	} else if !same {
 		big := 0
 		for k := 1; k < 3; k++ {
 			if abs32(ref.Small[k]) > abs32(ref.Small[big]) {
 				big = k
 			}
 		}
-		c.Largest = uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest)))
+		if v := uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest))); e.reading {
+			c.Largest = v
+		}
 		const bits = wire.SnapshotOrientationBits
 		alt = wire.QuantizeQuatAt(wire.DequantizeQuat(*ref, bits), bits, int(c.Largest))
 		from, res = &alt, resSwapped

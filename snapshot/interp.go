@@ -80,6 +80,10 @@ type Entry struct {
 	Frame int   // the sender's frame (the unwrapped sequence)
 	Level Level // the level it was sent at
 	Cubes []Cube
+	// lentCubes (sender buffers only): Cubes is the quantized world of
+	// its frame lent to every client's instance (quantized.lend), read
+	// only.
+	lentCubes bool
 	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
 	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
