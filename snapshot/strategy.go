@@ -363,8 +363,9 @@ type quantized struct {
 	// fits are the player prediction's corrections fitted this tick
 	// (levels 12-13), one per baseline the clients' packets name.
 	fits fitShare
-	// apart (tests): every instance fits its own corrections and codes
-	// its packets twice (measure, then write), as before they shared.
+	// apart (tests): every instance fits its own corrections, makes its
+	// own decisions, copies its own cubes and codes its packets twice
+	// (measure, then write), as before they shared.
 	apart bool
 	// packets are the level 12-13 packets coded this tick, for the
 	// clients whose packets are the same bits (sendshare.go).
@@ -430,7 +431,7 @@ func (q *quantized) fill(dst []Cube, w *cubes.World, f int, fm form) {
 // writes its cubes. The coded levels (12-13) only read a sender's cubes,
 // and a snapshot kept in a history is never written again.
 func (q *quantized) lend(w *cubes.World, f int, fm form) []Cube {
-	if q.clones == 0 || !fm.level.IsCoded() {
+	if q.clones == 0 || !fm.level.IsCoded() || q.apart {
 		return nil
 	}
 	q.prepare(w, f, fm)
