@@ -84,8 +84,8 @@ type Entry struct {
 	// its frame lent to every client's instance (quantized.lend), read
 	// only.
 	lentCubes bool
-	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
-	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
+	Sent      []bool     // per cube: carried by the packet (not copied from a baseline)
+	Poses     []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
