@@ -80,12 +80,8 @@ type Entry struct {
 	Frame int   // the sender's frame (the unwrapped sequence)
 	Level Level // the level it was sent at
 	Cubes []Cube
-	// lentCubes (sender buffers only): Cubes is the quantized world of
-	// its frame lent to every client's instance (quantized.lend), read
-	// only.
-	lentCubes bool
-	Sent      []bool     // per cube: carried by the packet (not copied from a baseline)
-	Poses     []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
+	Sent  []bool     // per cube: carried by the packet (not copied from a baseline)
+	Poses []CubePose // decoded Cubes (receiver buffers only; nil once the playout time passed, see Buffer)
 	// Acked (sender buffers only): the right acked this snapshot, so it
 	// can be a baseline, or level 13's older baseline.
 	Acked bool
@@ -97,6 +93,10 @@ type Entry struct {
 	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// lentCubes (sender buffers only): Cubes is the quantized world of
+	// its frame lent to every client's instance (quantized.lend), read
+	// only.
+	lentCubes bool
 	// chain (sender buffers only, levels 12-13): the id of the chain of
 	// baselines this snapshot's packet was coded along, shared by the
 	// clients whose packets were the same bits (sendshare.go); 0: none.
