@@ -356,9 +356,9 @@ type quantized struct {
 	form   form
 	cubes  []Cube
 	clones int // instances sharing it beyond the first: keep a copy only then
-	// lent: cubes was handed to the clients' instances as it is (at the
-	// coded levels, see lend), which keep it in their histories: the
-	// next frame is quantized into a new array.
+	// lent: cubes may have been handed to the clients' instances as it
+	// is (at the coded levels, see lend), which keep it in their
+	// histories: the next frame is quantized into a new array.
 	lent bool
 	// fits are the player prediction's corrections fitted this tick
 	// (levels 12-13), one per baseline the clients' packets name.
@@ -395,10 +395,13 @@ func (q *quantized) prepare(w *cubes.World, f int, fm form) {
 		return
 	}
 	if q.lent {
-		q.cubes, q.lent = nil, false
+		q.cubes = nil
 	}
 	q.cubes = quantizeWorld(q.cubes[:0], w, fm)
 	q.frame, q.form = f, fm
+	// At the coded levels the array may be lent (lend), here where the
+	// clients' instances are not sending yet (PrepareSend).
+	q.lent = fm.level.IsCoded()
 }
 
 // quantizeWorld appends every cube of w quantized in form fm to dst.
@@ -435,7 +438,6 @@ func (q *quantized) lend(w *cubes.World, f int, fm form) []Cube {
 		return nil
 	}
 	q.prepare(w, f, fm)
-	q.lent = true
 	return q.cubes
 }
 
