@@ -720,7 +720,7 @@ func (p *Packet) codePayload(e *entropyState, base []Cube) error {
 	if err := p.codeCubes(e, base, &mr); err != nil {
 		return err
 	}
-	if mine {
+	if mine && !t.spoilt {
 		t.stats, t.n = p.Stats, len(p.Cubes)
 		copy(t.mem[:t.n], e.models.mem[:t.n])
 		p.traces.publish(t)

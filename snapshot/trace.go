@@ -62,12 +62,13 @@ type traceOp struct {
 
 // trace is the decisions of one packet.
 type trace struct {
-	key   traceKey
-	ready bool
-	ops   []traceOp
-	stats PacketStats
-	n     int             // cubes
-	mem   [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
+	key    traceKey
+	ready  bool
+	spoilt bool // a model outside the packet's models (off): never published
+	ops    []traceOp
+	stats  PacketStats
+	n      int             // cubes
+	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
 }
 
 // traceKey is everything of a packet a trace depends on besides the
@@ -117,7 +118,7 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 	}
 	q := s.all[s.n]
 	s.n++
-	q.key, q.ready, q.ops = k, false, q.ops[:0]
+	q.key, q.ready, q.spoilt, q.ops = k, false, false, q.ops[:0]
 	return q, true
 }
 
@@ -134,11 +135,14 @@ func (p *Packet) traceKeyOf() traceKey {
 		carried: p.Carried, motion: p.Motion, baseline: p.Baseline, span: p.MotionSpan}
 }
 
-// off is the offset of the model at ptr inside m.
-func off(m *entropyModels, ptr unsafe.Pointer) int32 {
-	d := uintptr(ptr) - uintptr(unsafe.Pointer(m))
-	if d >= unsafe.Sizeof(*m) {
-		panic("snapshot: a coded model outside the packet's models")
+// off is the offset of the model at ptr inside e's models. A model
+// elsewhere (no coder codes with one) spoils the trace: it is not
+// published, and the other clients code their own packets.
+func (e *entropyState) off(ptr unsafe.Pointer) int32 {
+	d := uintptr(ptr) - uintptr(unsafe.Pointer(e.models))
+	if d >= unsafe.Sizeof(*e.models) {
+		e.rec.spoilt = true
+		return 0
 	}
 	return int32(d)
 }
@@ -151,22 +155,21 @@ func at[T any](m *entropyModels, o int32) *T {
 // recording: the operations of the coding pass in progress go to rec.
 func (e *entropyState) record(kind uint8, n uint8, v int32, a, b, c, mx unsafe.Pointer) {
 	o := traceOp{kind: kind, n: n, v: v, c: -1}
-	m := e.models
 	if a != nil {
-		o.a = off(m, a)
+		o.a = e.off(a)
 	}
 	if b != nil {
-		o.b = off(m, b)
+		o.b = e.off(b)
 		if e.memStride != 0 {
 			o.b -= int32(e.memClass) * e.memStride
 			o.stride = e.memStride
 		}
 	}
 	if c != nil {
-		o.c = off(m, c)
+		o.c = e.off(c)
 	}
 	if mx != nil {
-		o.mx = off(m, mx)
+		o.mx = e.off(mx)
 	}
 	e.rec.ops = append(e.rec.ops, o)
 }
