@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -300,6 +301,13 @@ type entropyState struct {
 	nbrRes  [MaxCubes][3]int32
 	nbrNext [MaxCubes]int32   // the next entry in the same bucket, +1 (0: none)
 	nbrHead [nbrBuckets]int32 // each bucket's last entry, +1 (0: empty)
+	// rec: the trace this writing pass records (trace.go), nil for none;
+	// memClass and memStride: the memory class of the cube being coded
+	// and, for the next call only, the stride of its second model by it
+	// (0: the model does not depend on it).
+	rec       *trace
+	memClass  int
+	memStride int32
 }
 
 func newEntropyState() *entropyState {
@@ -319,6 +327,9 @@ func (e *entropyState) bit(p *arith.Prob, v bool) bool {
 	if v {
 		b = 1
 	}
+	if e.rec != nil {
+		e.record(opBit, 0, int32(b), unsafe.Pointer(p), nil, nil, nil)
+	}
 	e.enc.Encode(p, b)
 	return v
 }
@@ -330,6 +341,9 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 			e.bad = true
 		}
 		return got
+	}
+	if e.rec != nil {
+		e.record(opGolomb, 0, v, unsafe.Pointer(g), nil, nil, nil)
 	}
 	g.Encode(&e.enc, v)
 	return v
@@ -344,6 +358,14 @@ func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx
 		}
 		return got
 	}
+	if e.rec != nil {
+		var jp unsafe.Pointer
+		if j != nil {
+			jp = unsafe.Pointer(j)
+		}
+		e.record(opGolombMix, 0, v, unsafe.Pointer(g), unsafe.Pointer(h), jp, unsafe.Pointer(mx))
+		e.memStride = 0
+	}
 	g.EncodeMix3(&e.enc, h, j, mx, v)
 	return v
 }
@@ -354,6 +376,14 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 	if e.reading {
 		return e.dec.DecodeMix3(a, b, c, mx) == 1
 	}
+	if e.rec != nil {
+		var cp unsafe.Pointer
+		if c != nil {
+			cp = unsafe.Pointer(c)
+		}
+		e.record(opMix, 0, int32(b2i(v)), unsafe.Pointer(a), unsafe.Pointer(b), cp, unsafe.Pointer(mx))
+		e.memStride = 0
+	}
 	e.enc.EncodeMix3(a, b, c, mx, b2i(v))
 	return v
 }
@@ -361,6 +391,9 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	if e.reading {
 		return e.dec.DecodeTree(t, n)
+	}
+	if e.rec != nil {
+		e.record(opTree, uint8(n), int32(v), unsafe.Pointer(&t[0]), nil, nil, nil)
 	}
 	e.enc.EncodeTree(t, n, v)
 	return v
@@ -371,6 +404,7 @@ func (e *entropyState) tag(c wire.Category) {
 		e.dec.Tag = int(c)
 	} else {
 		e.enc.Tag = int(c)
+		e.tagOp(c)
 	}
 }
 
@@ -640,11 +674,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 		e.enc.Reset(e.buf)
 	}
 	p.Stats.Encoding = EncodeCoded
-	var mr motionRef
-	if err := p.codeMotion(e, base, &mr); err != nil {
-		return s.Fail(err)
-	}
-	if err := p.codeCubes(e, base, &mr); err != nil {
+	if err := p.codePayload(e, base); err != nil {
 		return s.Fail(err)
 	}
 	var costs *[arith.NumTags]uint64
@@ -664,6 +694,38 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	}
 	e.coded = true
 	return serializePayload(s, payload, costs)
+}
+
+// codePayload codes (or decodes) the payload's decisions. A sender whose
+// packet another client's instance recorded the decisions of this tick
+// replays them (trace.go); the first to code a packet records its own for
+// the others.
+func (p *Packet) codePayload(e *entropyState, base []Cube) error {
+	var t *trace
+	mine := false
+	if !e.reading && p.traces != nil && p.Sent == nil {
+		t, mine = p.traces.claim(p.traceKeyOf())
+		if t != nil && !mine {
+			return p.replayCoded(e, base, t)
+		}
+	}
+	if mine {
+		e.rec = t
+		defer func() { e.rec = nil }()
+	}
+	var mr motionRef
+	if err := p.codeMotion(e, base, &mr); err != nil {
+		return err
+	}
+	if err := p.codeCubes(e, base, &mr); err != nil {
+		return err
+	}
+	if mine && !t.spoilt {
+		t.stats, t.n = p.Stats, len(p.Cubes)
+		copy(t.mem[:t.n], e.models.mem[:t.n])
+		p.traces.publish(t)
+	}
+	return nil
 }
 
 // codeMotion codes level 13's older baseline, the first decisions of the
@@ -874,6 +936,8 @@ func (e *entropyState) codeChanged(cc *cubeCoding, player *Cube, prevChanged boo
 	// packet writes its own (kept only if it codes the cube).
 	cc.memv = int(m.mem[cc.i])
 	m.mem[cc.i] = 0
+	e.recordCube(cc.i)
+	e.memClass, e.memStride = memClass(cc.memv), 2*int32(unsafe.Sizeof(arith.Prob(0)))
 	e.tag(wire.CategoryFlags)
 	return e.bitMix3(&m.changed[ctx], &m.changedB[memClass(cc.memv)*2+b2i(prevChanged)],
 		&m.changedC[groundClass(b, player)*2+b2i(cc.moved)], &m.changedMix[ctx],
@@ -977,7 +1041,11 @@ func (p *Packet) carriedHistory(cc *cubeCoding, base []Cube, mr *motionRef) {
 func (e *entropyState) codeFieldFlags(cc *cubeCoding) {
 	m := e.models
 	c, b, k := cc.c, cc.b, cc.kind
-	c.Interacting = e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting)
+	// A sender's cubes may be lent to every client's instance
+	// (quantized.lend): only the reader writes them.
+	if v := e.bit(&m.interacting[k][b2i(b.Interacting)], c.Interacting); e.reading {
+		c.Interacting = v
+	}
 	cc.posChanged = e.bit(&m.posChanged[k][b2i(c.Interacting)], c.Position != b.Position)
 	cc.rotChanged = e.bit(&m.rotChanged[k][b2i(c.Interacting)*2+b2i(cc.posChanged)], c.Orientation != b.Orientation)
 }
@@ -1117,6 +1185,9 @@ func (e *entropyState) codeResidual(cc *cubeCoding, res int, v, ref *[3]int32, l
 	var largest int64
 	for k := range 3 {
 		g, h, j, mx := e.residualModels(cc, res, k, mc)
+		// The second model is by mixClass, whose memory class steps
+		// by one Golomb (trace.go).
+		e.memStride = int32(unsafe.Sizeof(arith.Golomb{}))
 		r := e.golombMix3(g, h, j, mx, v[k]-ref[k])
 		largest = max(largest, int64(r), -int64(r))
 		mc = magClass(max(largest, floor))
@@ -1178,16 +1249,18 @@ func (e *entropyState) codeOrientation(cc *cubeCoding, st *PacketStats) error {
 	same := e.bit(&m.sameLargest[cc.kind][magClass(cc.posMax)][edgeClass(&ref.Small)], c.Largest == ref.Largest)
 	from, res := ref, resOrientation
 	var alt wire.QuantizedQuat
-	if same {
+	if same && e.reading {
 		c.Largest = ref.Largest
-	} else {
+	} else if !same {
 		big := 0
 		for k := 1; k < 3; k++ {
 			if abs32(ref.Small[k]) > abs32(ref.Small[big]) {
 				big = k
 			}
 		}
-		c.Largest = uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest)))
+		if v := uint8(e.tree(m.largest[ref.Largest&3][big][:], 2, uint32(c.Largest))); e.reading {
+			c.Largest = v
+		}
 		const bits = wire.SnapshotOrientationBits
 		alt = wire.QuantizeQuatAt(wire.DequantizeQuat(*ref, bits), bits, int(c.Largest))
 		from, res = &alt, resSwapped

@@ -93,6 +93,10 @@ type Entry struct {
 	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// lentCubes (sender buffers only): Cubes is the quantized world of
+	// its frame lent to every client's instance (quantized.lend), read
+	// only.
+	lentCubes bool
 	// chain (sender buffers only, levels 12-13): the id of the chain of
 	// baselines this snapshot's packet was coded along, shared by the
 	// clients whose packets were the same bits (sendshare.go); 0: none.

@@ -149,6 +149,9 @@ type Packet struct {
 	// corrections fitted this tick for any packet with the same
 	// baseline, shared by the clients' instances (codeCorrection).
 	fits *fitShare
+	// traces: the decisions of the packets coded this tick, shared by the
+	// clients' instances (trace.go); nil: decide every packet.
+	traces *traceShare
 	// reuse: the next writing Serialize of a level 12-13 packet may send
 	// the payload its last pass coded, if the header is the same. Only
 	// the sender sets it, between measuring the packet and writing it,

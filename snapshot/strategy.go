@@ -356,15 +356,23 @@ type quantized struct {
 	form   form
 	cubes  []Cube
 	clones int // instances sharing it beyond the first: keep a copy only then
+	// lent: cubes may have been handed to the clients' instances as it
+	// is (at the coded levels, see lend), which keep it in their
+	// histories: the next frame is quantized into a new array.
+	lent bool
 	// fits are the player prediction's corrections fitted this tick
 	// (levels 12-13), one per baseline the clients' packets name.
 	fits fitShare
-	// apart (tests): every instance fits its own corrections and codes
-	// its packets twice (measure, then write), as before they shared.
+	// apart (tests): every instance fits its own corrections, makes its
+	// own decisions, copies its own cubes and codes its packets twice
+	// (measure, then write), as before they shared.
 	apart bool
 	// packets are the level 12-13 packets coded this tick, for the
 	// clients whose packets are the same bits (sendshare.go).
 	packets packetShare
+	// traces are the decisions of the level 12-13 packets coded this
+	// tick, for the clients whose packets make the same ones (trace.go).
+	traces traceShare
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -386,8 +394,14 @@ func (q *quantized) prepare(w *cubes.World, f int, fm form) {
 	if q.clones == 0 || (q.frame == f && q.form == fm && len(q.cubes) == w.NumCubes()) {
 		return
 	}
+	if q.lent {
+		q.cubes = nil
+	}
 	q.cubes = quantizeWorld(q.cubes[:0], w, fm)
 	q.frame, q.form = f, fm
+	// At the coded levels the array may be lent (lend), here where the
+	// clients' instances are not sending yet (PrepareSend).
+	q.lent = fm.level.IsCoded()
 }
 
 // quantizeWorld appends every cube of w quantized in form fm to dst.
@@ -411,6 +425,20 @@ func (q *quantized) fill(dst []Cube, w *cubes.World, f int, fm form) {
 	}
 	q.prepare(w, f, fm)
 	copy(dst, q.cubes)
+}
+
+// lend returns the world w at frame f quantized in form fm, for every
+// client's instance to send and keep as it is, not a copy each (at 64
+// clients the copies were a fifteenth of a level 13 server's work), or
+// nil when each must fill its own: one instance, or a level whose coder
+// writes its cubes. The coded levels (12-13) only read a sender's cubes,
+// and a snapshot kept in a history is never written again.
+func (q *quantized) lend(w *cubes.World, f int, fm form) []Cube {
+	if q.clones == 0 || !fm.level.IsCoded() || q.apart {
+		return nil
+	}
+	q.prepare(w, f, fm)
+	return q.cubes
 }
 
 func (s *snapshotSender) build(cfg Config, n int) {
@@ -472,12 +500,17 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	s.models.roll(f)
 	s.dropOldModels()
 	level := cfg.Level
-	s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
+	cubes := s.shared.lend(ctx.Left(), f, formOf(cfg))
+	lent := cubes != nil
+	if !lent {
+		s.shared.fill(s.current, ctx.Left(), f, formOf(cfg))
+		cubes = s.current
+	}
 	p := &s.packet
-	p.Level, p.Cubes, p.Sent = level, s.current, nil
-	p.fits = &s.shared.fits
-	if s.shared.apart {
-		p.fits = nil
+	p.Level, p.Cubes, p.Sent = level, cubes, nil
+	p.fits, p.traces = &s.shared.fits, &s.shared.traces
+	if s.shared.apart || s.shared.clones == 0 {
+		p.fits, p.traces = nil, nil
 	}
 	p.AllVelocities = !cfg.AtRestFlag
 	p.Predict = cfg.Predicting()
@@ -528,13 +561,29 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	if e := s.history.Insert(f); e != nil {
 		e.Level = level
 		e.Acked = false
-		e.Cubes, s.current = s.current, e.Cubes
+		s.keepCubes(e, cubes, lent)
 		coded := p.ent != nil && p.ent.coded
 		keepModels(e, p, &s.models)
 		e.chain = chain
 		if publish && coded {
 			s.shared.packets.publish(sp, p, b, e.Models)
 		}
+	}
+}
+
+// keepCubes makes cubes, just sent, e's: the current array itself (the
+// entry's old one becomes the next current), or the tick's array lent to
+// every instance (lent), which the entry only reads. An array once lent
+// never becomes the current one, which is written.
+func (s *snapshotSender) keepCubes(e *Entry, cubes []Cube, lent bool) {
+	old, oldLent := e.Cubes, e.lentCubes
+	e.Cubes, e.lentCubes = cubes, lent
+	if lent {
+		return // the current array stays this sender's own
+	}
+	s.current = old
+	if oldLent || len(old) != len(cubes) {
+		s.current = make([]Cube, len(cubes))
 	}
 }
 

@@ -91,6 +91,8 @@ type Encoder struct {
 	// the snapshot packet uses to charge the coded bytes to categories.
 	Tag   int
 	Costs [NumTags]uint64
+
+	mixS mixIn // the decision being mixed (EncodeMix3)
 }
 
 // Reset starts a new stream written into buf.
@@ -205,6 +207,8 @@ type Decoder struct {
 	// with the same tags sums the same costs.
 	Tag   int
 	Costs [NumTags]uint64
+
+	mixS mixIn // the decision being mixed (DecodeMix3)
 }
 
 func (d *Decoder) next() uint32 {

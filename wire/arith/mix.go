@@ -78,49 +78,56 @@ func ResetMixers(ms []Mixer) {
 // mixIn are the stretched inputs of one decision.
 type mixIn [6]int32
 
-// mix returns the mixed probability of a 0 and the stretched inputs (c
-// may be nil: a two-input decision, whose third inputs are 0).
-func (m *Mixer) mix(a, b, c *Prob) (p uint32, s mixIn) {
+// mix returns the mixed probability of a 0 and sets s to the stretched
+// inputs (c may be nil: a two-input decision, whose third inputs are 0).
+// s is the caller's, not a result: a server codes millions of decisions
+// a second, and copying the inputs out of a call was a tenth of it.
+func (m *Mixer) mix(a, b, c *Prob, s *mixIn) uint32 {
 	s[0], s[1] = a.stretches()
 	s[2], s[3] = b.stretches()
-	dot := int64(m.w[0])*int64(s[0]) + int64(m.w[1])*int64(s[1]) + int64(m.w[2])*int64(s[2]) + int64(m.w[3])*int64(s[3])
+	w := &m.w
+	dot := int64(w[0])*int64(s[0]) + int64(w[1])*int64(s[1]) + int64(w[2])*int64(s[2]) + int64(w[3])*int64(s[3])
 	if c != nil {
 		s[4], s[5] = c.stretches()
-		dot += int64(m.w[4])*int64(s[4]) + int64(m.w[5])*int64(s[5])
+		dot += int64(w[4])*int64(s[4]) + int64(w[5])*int64(s[5])
 	}
 	// squash's values lie in [1, 4095]: a probability the coder takes.
-	return uint32(squash(int32(max(min(dot>>16, 2047), -2047)))), s
+	return uint32(squash(int32(max(min(dot>>16, 2047), -2047))))
 }
 
 // learn moves the weights toward what was seen and updates the Probs.
 func (m *Mixer) learn(a, b, c *Prob, p uint32, s *mixIn, bit int) {
 	err := int32(probOne-1)*int32(1-bit) - int32(p)
+	w := &m.w
 	// Bounded, so a hostile stream cannot drive them anywhere odd.
-	m.w[0] = min(max(m.w[0]+s[0]*err>>mixShift, -1<<20), 1<<20)
-	m.w[1] = min(max(m.w[1]+s[1]*err>>mixShift, -1<<20), 1<<20)
-	m.w[2] = min(max(m.w[2]+s[2]*err>>mixShift, -1<<20), 1<<20)
-	m.w[3] = min(max(m.w[3]+s[3]*err>>mixShift, -1<<20), 1<<20)
+	w[0] = clampWeight(w[0] + s[0]*err>>mixShift)
+	w[1] = clampWeight(w[1] + s[1]*err>>mixShift)
+	w[2] = clampWeight(w[2] + s[2]*err>>mixShift)
+	w[3] = clampWeight(w[3] + s[3]*err>>mixShift)
 	if c != nil {
-		m.w[4] = min(max(m.w[4]+s[4]*err>>mixShift, -1<<20), 1<<20)
-		m.w[5] = min(max(m.w[5]+s[5]*err>>mixShift, -1<<20), 1<<20)
+		w[4] = clampWeight(w[4] + s[4]*err>>mixShift)
+		w[5] = clampWeight(w[5] + s[5]*err>>mixShift)
 		c.update(bit)
 	}
 	a.update(bit)
 	b.update(bit)
 }
 
+// clampWeight bounds a mixer weight to ±2^20 (16 in 1/65536 units).
+func clampWeight(w int32) int32 { return min(max(w, -1<<20), 1<<20) }
+
 // EncodeMix3 codes bit with the mix of a, b and c (nil: none).
 func (e *Encoder) EncodeMix3(a, b, c *Prob, m *Mixer, bit int) {
-	pv, s := m.mix(a, b, c)
+	pv := m.mix(a, b, c, &e.mixS)
 	e.encodeP(pv, bit)
-	m.learn(a, b, c, pv, &s, bit)
+	m.learn(a, b, c, pv, &e.mixS, bit)
 }
 
 // DecodeMix3 reads a decision coded with EncodeMix3.
 func (d *Decoder) DecodeMix3(a, b, c *Prob, m *Mixer) int {
-	pv, s := m.mix(a, b, c)
+	pv := m.mix(a, b, c, &d.mixS)
 	bit := d.decodeP(pv)
-	m.learn(a, b, c, pv, &s, bit)
+	m.learn(a, b, c, pv, &d.mixS, bit)
 	return bit
 }
 

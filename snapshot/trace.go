@@ -1,0 +1,247 @@
+package snapshot
+
+import (
+	"sync"
+	"unsafe"
+
+	"netcubes/wire"
+	"netcubes/wire/arith"
+)
+
+// Decide once, code many (levels 12-13, the sender). A coded packet is two
+// kinds of work: deciding what to code (which cubes changed, each one's
+// reference, contexts, neighbour correction, residuals: geometry, a
+// function of the snapshot, its baselines and the header) and coding
+// those decisions with the models (mixing, coding, updating them: a
+// function of the models as well). Clients that acked the same baseline
+// make the same decisions with different models, since their models are
+// the ends of different chains of packets (sendshare.go): their packets
+// differ, but only in the second kind of work.
+//
+// So the first client of a tick to code a packet with a given header
+// records its decisions (a trace: for each, which models it is coded
+// with, as offsets into entropyModels, and the value), and the others
+// with the same header replay the trace against their own models instead
+// of deciding again: the same calls to the coder in the same order with
+// the same values and the same models, hence the same bits.
+//
+// One input of the decisions lives in the models: each cube's memory
+// (entropyModels.mem, the size of its residual in the baseline's packet),
+// which picks the second model of the changed decision and of the
+// residuals. The memory is the baseline's packet's, which differs between
+// clients whose baselines' packets were coded against different
+// baselines; rather than keying traces by it (which split the 64 clients
+// of the scale bench into about 16 traces a tick instead of 6), an
+// operation whose model depends on it records the model of memory class 0
+// and the stride to the others, and the replay adds the client's own
+// class. The memory a packet leaves (its residuals' sizes) does not
+// depend on the models: the trace carries it whole.
+
+// Trace operations: one call of the coder each (entropyState's bit,
+// tree, golomb, bitMix3, golombMix3, tag), or the start of a cube.
+const (
+	opCube      = iota // v: the cube's index, whose memory class the next operations use
+	opTag              // v: the category the next decisions are charged to
+	opBit              // a: Prob
+	opTree             // a: the tree's first Prob, n: its bits
+	opGolomb           // a: Golomb
+	opMix              // a, b, c: Probs (c < 0: none), mx: Mixer
+	opGolombMix        // a, b: Golomb, c: GolombContext (< 0: none), mx: GolombMixers
+)
+
+// traceOp is one operation of a trace. Offsets are in bytes from the
+// start of entropyModels; b is that of memory class 0 when stride is not
+// zero (the model of class k is stride·k bytes further).
+type traceOp struct {
+	kind, n uint8
+	v       int32
+	a, b, c int32
+	mx      int32
+	stride  int32
+}
+
+// trace is the decisions of one packet.
+type trace struct {
+	key    traceKey
+	ready  bool
+	spoilt bool // a model outside the packet's models (off): never published
+	ops    []traceOp
+	stats  PacketStats
+	n      int             // cubes
+	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
+}
+
+// traceKey is everything of a packet a trace depends on besides the
+// models: the tick's snapshot, its header, and (for the baselines' cubes)
+// the baselines it names; clients quantize alike, so the cubes of a
+// frame are the same for all (quantized).
+type traceKey struct {
+	frame                             int
+	level                             Level
+	predict, initial, carried, motion bool
+	baseline                          uint16
+	span                              uint8
+}
+
+// traceShare holds the traces recorded this tick, shared by an instance
+// and its clones (quantized), like packetShare.
+type traceShare struct {
+	mu    sync.Mutex
+	frame int
+	all   []*trace
+	n     int // this tick's, all[:n]
+	// replayed counts the packets coded from another client's trace
+	// (tests and the design note's figures).
+	replayed int
+}
+
+// claim returns the ready trace for k, or (mine) a new one for the caller
+// to record and publish; nil, false when another client is recording it
+// (the caller codes its own packet, the same bits).
+func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k.frame != s.frame {
+		s.frame, s.n = k.frame, 0
+	}
+	for _, q := range s.all[:s.n] {
+		if q.key == k {
+			if !q.ready {
+				return nil, false
+			}
+			s.replayed++
+			return q, false
+		}
+	}
+	if s.n == len(s.all) {
+		s.all = append(s.all, &trace{})
+	}
+	q := s.all[s.n]
+	s.n++
+	q.key, q.ready, q.spoilt, q.ops = k, false, false, q.ops[:0]
+	return q, true
+}
+
+// publish makes t, recorded, available to the clients that claim it after.
+func (s *traceShare) publish(t *trace) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.ready = true
+}
+
+// traceKeyOf is the key of packet p's trace.
+func (p *Packet) traceKeyOf() traceKey {
+	return traceKey{frame: int(p.Sequence), level: p.Level, predict: p.Predict, initial: p.Initial,
+		carried: p.Carried, motion: p.Motion, baseline: p.Baseline, span: p.MotionSpan}
+}
+
+// off is the offset of the model at ptr inside e's models. A model
+// elsewhere (no coder codes with one) spoils the trace: it is not
+// published, and the other clients code their own packets.
+func (e *entropyState) off(ptr unsafe.Pointer) int32 {
+	d := uintptr(ptr) - uintptr(unsafe.Pointer(e.models))
+	if d >= unsafe.Sizeof(*e.models) {
+		e.rec.spoilt = true
+		return 0
+	}
+	return int32(d)
+}
+
+// at is the model at offset o inside m.
+func at[T any](m *entropyModels, o int32) *T {
+	return (*T)(unsafe.Add(unsafe.Pointer(m), o))
+}
+
+// recording: the operations of the coding pass in progress go to rec.
+func (e *entropyState) record(kind uint8, n uint8, v int32, a, b, c, mx unsafe.Pointer) {
+	o := traceOp{kind: kind, n: n, v: v, c: -1}
+	if a != nil {
+		o.a = e.off(a)
+	}
+	if b != nil {
+		o.b = e.off(b)
+		if e.memStride != 0 {
+			o.b -= int32(e.memClass) * e.memStride
+			o.stride = e.memStride
+		}
+	}
+	if c != nil {
+		o.c = e.off(c)
+	}
+	if mx != nil {
+		o.mx = e.off(mx)
+	}
+	e.rec.ops = append(e.rec.ops, o)
+}
+
+// recordCube starts cube i in the trace.
+func (e *entropyState) recordCube(i int) {
+	if e.rec != nil {
+		e.rec.ops = append(e.rec.ops, traceOp{kind: opCube, v: int32(i)})
+	}
+}
+
+// replay codes the decisions of t with the packet's models: the calls a
+// coding pass of the same packet would make.
+func (e *entropyState) replay(t *trace) {
+	m := e.models
+	enc := &e.enc
+	memc := int32(0)
+	for i := range t.ops {
+		o := &t.ops[i]
+		b := o.b + memc*o.stride
+		switch o.kind {
+		case opCube:
+			memc = int32(memClass(int(m.mem[o.v])))
+		case opTag:
+			enc.Tag = int(o.v)
+		case opBit:
+			enc.Encode(at[arith.Prob](m, o.a), int(o.v))
+		case opTree:
+			enc.EncodeTree(unsafe.Slice(at[arith.Prob](m, o.a), 1<<o.n), int(o.n), uint32(o.v))
+		case opGolomb:
+			at[arith.Golomb](m, o.a).Encode(enc, o.v)
+		case opMix:
+			var c *arith.Prob
+			if o.c >= 0 {
+				c = at[arith.Prob](m, o.c)
+			}
+			enc.EncodeMix3(at[arith.Prob](m, o.a), at[arith.Prob](m, b), c, at[arith.Mixer](m, o.mx), int(o.v))
+		case opGolombMix:
+			var c *arith.GolombContext
+			if o.c >= 0 {
+				c = at[arith.GolombContext](m, o.c)
+			}
+			at[arith.Golomb](m, o.a).EncodeMix3(enc, at[arith.Golomb](m, b), c, at[arith.GolombMixers](m, o.mx), o.v)
+		}
+	}
+	copy(m.mem[:t.n], t.mem[:t.n])
+}
+
+// replayCoded codes packet p from trace t (its cubes' decisions recorded
+// by another client this tick): its older baseline must be one this
+// sender holds, as a coding pass would check.
+func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
+	if p.Motion {
+		base2 := p.Baselines.SnapshotBaseline(false, p.Baseline-uint16(p.MotionSpan))
+		if base2 == nil {
+			return ErrNoBaseline
+		}
+		if len(base2) != len(base) {
+			return ErrSize
+		}
+	}
+	if t.n != len(p.Cubes) {
+		return ErrSize
+	}
+	e.replay(t)
+	p.Stats = t.stats
+	return nil
+}
+
+// tagOp records a change of category.
+func (e *entropyState) tagOp(c wire.Category) {
+	if e.rec != nil {
+		e.rec.ops = append(e.rec.ops, traceOp{kind: opTag, v: int32(c)})
+	}
+}
