@@ -118,7 +118,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./authority:FuzzAuthorityPacket ./authority:FuzzAuthorityReceive \
 	./statesync:FuzzJoinBlock \
 	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub \
-	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck
+	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck \
+	./snapshot:FuzzLevel14Packet
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

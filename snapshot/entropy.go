@@ -291,6 +291,9 @@ type entropyState struct {
 	buf  []byte // encoder output
 	peek []byte // reader's copy of the payload
 	bad  bool   // a decoded value no encoder writes
+	// turn: level 14's orientation turned by the position's miss
+	// (turnWithMiss).
+	turn bool
 	fit  correctionFit
 	// The cubes coded so far in this packet against a prediction, for
 	// the neighbour correction: baseline position, kind, residual.
@@ -612,6 +615,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	}
 	e.reading = s.IsReading()
 	e.bad = false
+	e.turn = p.Level >= TurnWithMiss
 	e.coded, e.last.ok = false, false
 	if p.Carried {
 		ms, ok := p.Baselines.(modelSource)
@@ -807,6 +811,9 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			return err
 		}
 		e.recordNeighbour(&cc)
+		if e.turn {
+			cc.turnWithMiss(&base[0])
+		}
 		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
 			return err
 		}
