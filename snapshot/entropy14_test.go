@@ -108,8 +108,10 @@ func TestTurnWithMissOnlyBallCubes(t *testing.T) {
 		for k := range 3 {
 			c.Position[k] += tc.miss[k]
 		}
-		cc := cubeCoding{b: &b, c: &c, kind: tc.kind, pred: b, posChanged: true}
-		cc.turnWithMiss(&player)
+		cc := cubeCoding{b: &b, c: &c, kind: tc.kind, pred: b, refPos: b.Position, posChanged: true}
+		e := newEntropyState()
+		e.models.reset()
+		e.turnWithMiss(&cc, &player)
 		if got := cc.pred.Orientation != b.Orientation; got != tc.turned {
 			t.Errorf("%s: turned %v (%+v), want %v", tc.name, got, cc.pred.Orientation, tc.turned)
 		}

@@ -105,7 +105,7 @@ var snapshotLevelExplains = [...]string{
 	ChangedFields:    "level 11: separate 'position changed' and 'orientation changed' bits",
 	RangeCoded:       "level 12: range coding with adaptive context models: a likely bit costs a fraction of a bit",
 	MotionPredicted:  "level 13: each cube predicted from its motion between two acked baselines; only the residual is coded",
-	TurnWithMiss:     "level 14: a ball cube that missed its predicted position turned with it: its orientation is predicted from the miss",
+	TurnWithMiss:     "level 14: a ball cube that missed its predicted position turned with it (F on): its orientation is predicted from the miss",
 }
 
 // Valid reports whether l is one of the thirteen levels.
