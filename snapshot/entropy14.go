@@ -32,7 +32,7 @@ import (
 // 1 to 2 radians per metre on the ODE frames and at half that on our own
 // solver's, where a slope tuned for ODE cost bytes.
 const (
-	numTurnClasses = 2
+	numTurnClasses = 4
 	// turnPrior is the slope a fresh fit starts from, in 1/16 of a
 	// turnUnit per grid unit, and turnPriorWeight how many cubes' worth
 	// of evidence it counts as.
@@ -84,13 +84,21 @@ func (f *turnFit) add(x, w [3]int64) {
 // turnUnit is the unit of w: 1/512 radian.
 const turnUnit = 1.0 / 512
 
-// turnClass: 0 for a cube predicted within 600 grid units (1.17 m) of the
-// player's centre (touching the player: those turn less), else 1.
-func turnClass(d2 int64) int {
-	if d2 < 600*600 {
-		return 0
+// turnClass is the fit a cube's turn uses, by its distance d (d2 = d²,
+// grid units) from the player's centre and the size of its slide (x2 =
+// |n × Δ|²): the cubes touching the player (d under 600 grid units, 1.17
+// m) turn less than those further out, and slides of more than 4 grid
+// units turn the cube by a slope of their own (small ones are partly
+// quantization noise and jostling in place).
+func turnClass(d2 int64, x2 float64) int {
+	c := 0
+	if d2 >= 600*600 {
+		c = 1
 	}
-	return 1
+	if x2 > 4*4 {
+		c += 2
+	}
+	return c
 }
 
 // turnWork is what turnWithMiss leaves for learnTurn, for the cube being
@@ -105,9 +113,10 @@ type turnWork struct {
 // turnWithMiss turns a player-predicted cube's predicted orientation by
 // its position's miss (level 14). It runs after the position is coded
 // (the decoder knows the miss by then) and before the orientation; n is
-// taken from the player's new position to the cube's predicted one
-// (before the neighbour correction, refPos), which beat the baseline's
-// offset.
+// taken from the player's new position to the cube's predicted one, and
+// Δ against that prediction, both before the neighbour correction
+// (refPos): a cube predicted to slide with its neighbours is predicted
+// to turn with them too (each beat the alternative: the design note).
 func (e *entropyState) turnWithMiss(cc *cubeCoding, player *Cube) {
 	tw := &e.tw
 	tw.on = false
@@ -120,7 +129,7 @@ func (e *entropyState) turnWithMiss(cc *cubeCoding, player *Cube) {
 		o := int64(cc.refPos[k]) - int64(player.Position[k])
 		d2 += o * o
 		off[k] = float64(o)
-		miss[k] = float64(cc.c.Position[k] - cc.pred.Position[k])
+		miss[k] = float64(cc.c.Position[k] - cc.refPos[k])
 	}
 	if d2 == 0 {
 		return
@@ -133,7 +142,7 @@ func (e *entropyState) turnWithMiss(cc *cubeCoding, player *Cube) {
 		float64(float64(off[2]*miss[0])-float64(off[0]*miss[2])) * inv,
 		float64(float64(off[0]*miss[1])-float64(off[1]*miss[0])) * inv,
 	}
-	tw.on, tw.class, tw.unturned = true, turnClass(d2), cc.pred.Orientation
+	tw.on, tw.class, tw.unturned = true, turnClass(d2, float64(tw.x[0]*tw.x[0])+float64(tw.x[1]*tw.x[1])+float64(tw.x[2]*tw.x[2])), cc.pred.Orientation
 	// The half-angle vector h = slope·x/2 in radians.
 	s := float64(e.models.turn[tw.class].slope()) * (turnUnit / 16 / 2)
 	h := [3]float64{float64(tw.x[0] * s), float64(tw.x[1] * s), float64(tw.x[2] * s)}
