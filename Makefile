@@ -120,7 +120,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./room:FuzzReadJoin ./room:FuzzReadAnswer ./room:FuzzHub \
 	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck \
 	./statesync:FuzzJoinPieces \
-	./game:FuzzReadReport
+	./game:FuzzReadReport \
+	./snapshot:FuzzLevel14Packet
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -39,7 +39,7 @@ func (st *Strategy) BenchSections() []strategy.BenchSection {
 // benchChallenge records the script's run in the challenge layout (in
 // memory: cmd/bench -export-challenge writes the same frames to a file)
 // and codes it as the challenge does, every frame against the one six
-// earlier, at levels 8-13.
+// earlier, at levels 8-14.
 func benchChallenge(b strategy.Bench) error {
 	st := New(DefaultConfig())
 	s, err := b.NewRun(b.Preset().Config(), st)
@@ -55,7 +55,7 @@ func benchChallenge(b strategy.Bench) error {
 	return b.Print(t)
 }
 
-// ChallengeTable codes frames (the challenge layout) at levels 8-13, with
+// ChallengeTable codes frames (the challenge layout) at levels 8-14, with
 // and without player prediction from level 9, checks every decode and
 // tabulates bytes per frame and kbit/s.
 func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
@@ -80,7 +80,7 @@ func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
 	t.Note("before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
 	t.Note("without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
 	t.Charts = []strategy.Chart{{
-		File: "challenge", Title: "The 2015 snapshot challenge's layout: bits per changed cube, levels 8-13",
+		File: "challenge", Title: "The 2015 snapshot challenge's layout: bits per changed cube, levels 8-14",
 		X: []string{"level"}, Bars: true,
 		Panels: []strategy.Panel{{Y: "bits/changed", Label: "bits per changed cube"}},
 	}}
@@ -167,7 +167,7 @@ func runSnapshotOn(b strategy.Bench, c link.Config, section, name string, set fu
 }
 
 // articleLevel is what the article says about a level, for the table.
-var articleLevel = [...]string{
+var articleLevel = [MaxLevel + 1]string{
 	1:  "17.37 Mbit/s, 321 b/cube",
 	2:  "222 b/cube",
 	3:  "127 at rest, 160 moving",
@@ -186,7 +186,7 @@ var articleLevel = [...]string{
 type levelRow struct {
 	level   Level
 	predict bool
-	fresh   bool // levels 12-13: every packet from fresh models (Config.CarryModels off)
+	fresh   bool // levels 12-14: every packet from fresh models (Config.CarryModels off)
 }
 
 func (r levelRow) name() string {

@@ -204,7 +204,7 @@ func CodeChallenge(frames [][]Cube, l Level, predict, carry bool) (ChallengeResu
 		carried := carry && l.IsCoded() && bl.snapshotModels(uint16(f-ChallengeAge)) != nil
 		*p = Packet{Level: l, Baseline: uint16(f - ChallengeAge), Predict: res.Predict, Sequence: uint16(f),
 			Cubes: frames[f], Baselines: bl, ent: p.ent, Carried: carried}
-		if span := MotionSpanFor(ChallengeAge); l == MotionPredicted && f-ChallengeAge-span >= 0 {
+		if span := MotionSpanFor(ChallengeAge); l >= MotionPredicted && f-ChallengeAge-span >= 0 {
 			p.Motion, p.MotionSpan = true, uint8(span)
 		}
 		if _, err := p.ChooseEncoding(m); err != nil {

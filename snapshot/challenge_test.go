@@ -26,7 +26,8 @@ func challengeFrames(t testing.TB, frames int) [][]Cube {
 
 // TestChallengeRoundTrip: frames written in the challenge layout read
 // back identical, and every delta level codes them exactly (CodeChallenge
-// checks each decode) with level 12 below level 11 and 13 below 12.
+// checks each decode) with level 12 below level 11, 13 below 12 and, with
+// player prediction, 14 below 13.
 func TestChallengeRoundTrip(t *testing.T) {
 	frames := challengeFrames(t, 360)
 	var buf bytes.Buffer
@@ -50,7 +51,8 @@ func TestChallengeRoundTrip(t *testing.T) {
 	// Level 12 beats level 11 with and without player prediction, and
 	// level 13 beats level 12 with and without it (with it, thanks to
 	// what the older baseline tells about each ball cube: its history
-	// class, loose cubes coded against their own motion).
+	// class, loose cubes coded against their own motion), and with it
+	// level 14 beats level 13 (the ball's cubes turn with their misses).
 	for _, predict := range []bool{false, true} {
 		bytesAt := map[Level]float64{}
 		for l := RelativeIndices; l <= MaxLevel; l++ {
@@ -63,7 +65,8 @@ func TestChallengeRoundTrip(t *testing.T) {
 			}
 			bytesAt[l] = r.BytesPerFrame()
 		}
-		if bytesAt[RangeCoded] >= bytesAt[ChangedFields] || bytesAt[MotionPredicted] >= bytesAt[RangeCoded] {
+		if bytesAt[RangeCoded] >= bytesAt[ChangedFields] || bytesAt[MotionPredicted] >= bytesAt[RangeCoded] ||
+			(predict && bytesAt[TurnWithMiss] >= bytesAt[MotionPredicted]) {
 			t.Errorf("player prediction %v: bytes per frame %v", predict, bytesAt)
 		}
 		t.Logf("player prediction %v: bytes per frame by level: %v", predict, bytesAt)

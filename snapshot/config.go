@@ -22,7 +22,7 @@ import (
 //     send intervals) and interpolate across longer gaps.
 //   - Render: how the right builds its view from the snapshots (latest only,
 //     linear, hermite, extrapolate; see interp.go).
-//   - Level: the compression level 1..13 (level.go).
+//   - Level: the compression level 1..14 (level.go).
 //   - Delay nudge: ticks added to (or taken from) the default interpolation
 //     delay: less delay shows a fresher world but starves more often when
 //     packets are late or lost.
@@ -122,7 +122,7 @@ type Config struct {
 	Rate Rate
 	// Render is how the right builds its view.
 	Render RenderMode
-	// Level is the compression level, 1..13.
+	// Level is the compression level, 1..14.
 	Level Level
 	// PlayerPrediction (levels 9-13, beyond the article): delta-encode the
 	// cubes near the player against where the player's own motion since

@@ -31,14 +31,14 @@ func (st *Strategy) buildControls() []strategy.Control {
 		{Key: "D", Label: "interpolation delay", Help: "interpolation delay +1 / −1 tick", Action: strategy.Adjust,
 			Value: func() string { return st.cfg.DelayString() },
 			Do:    func(dir int) { st.NudgeDelay(dir) }},
-		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-13)",
+		{Key: "F", Label: "player prediction", Help: "player prediction of delta baselines on / off (levels 9-14)",
 			Action: strategy.Toggle,
 			Value: func() string {
 				v := strategy.OnOff(st.cfg.PlayerPrediction)
 				if st.cfg.Level < DeltaPosition {
 					// The setting changes, but nothing does until a level
 					// that sends position deltas.
-					v += fmt.Sprintf(" (acts at levels 9-13 only; now %s)", st.cfg.Level)
+					v += fmt.Sprintf(" (acts at levels 9-14 only; now %s)", st.cfg.Level)
 				}
 				return v
 			},
@@ -79,13 +79,13 @@ var rateFlagNames = []string{"60", "30", "20", "10"}
 // Flags implements strategy.Flagged.
 func (st *Strategy) Flags() []strategy.Flag {
 	out := []strategy.Flag{
-		strategy.IntFlag("level", "snapshot compression level 1-13 (default: 1 for interpolation, 11 for compression; 12-13 range-coded, beyond the article)",
+		strategy.IntFlag("level", "snapshot compression level 1-14 (default: 1 for interpolation, 11 for compression; 12-14 range-coded, beyond the article)",
 			int(MinLevel), int(MaxLevel), func(n int) { st.SetLevel(Level(n)) }),
 		strategy.ChoiceFlag("rate", "snapshots per second: 60, 30, 20 or 10", rateFlagNames,
 			func(i int) { st.SetRate(Rates[i]) }),
 		strategy.ChoiceFlag("render", "snapshot render mode: latest, linear, hermite, extrapolate or hermite-ahead (the original's 0.2 s)", renderFlagNames,
 			func(i int) { st.SetRender(RenderMode(i)) }),
-		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-13): on or off", []string{"on", "off"},
+		strategy.ChoiceFlag("predict", "player prediction of delta baselines (levels 9-14): on or off", []string{"on", "off"},
 			func(i int) { st.SetPlayerPrediction(i == 0) }),
 		st.orig.Flag(st.SetOriginal),
 		st.congestionFlag(),

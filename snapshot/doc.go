@@ -30,18 +30,19 @@
 // no longer holds it refuses the packet rather than guess. One Serialize
 // writes, reads and measures every level; a map at the top of packet.go
 // says which function writes which part of the packet. Large arrays (the
-// carried models of levels 12-13, decoded poses) are kept only for the
+// carried models of levels 12-14, decoded poses) are kept only for the
 // snapshots that can still become a baseline or be drawn, and recycled
 // (pool.go), so the memory stays flat whatever the level.
 //
 // # Prediction and range coding (beyond the article)
 //
 // A cube near the player can be coded against where the player's motion
-// since the baseline carried it (levels 9-13, Config.PlayerPrediction). At
-// levels 12 and 13 every decision is range-coded with adaptive context
-// models whose state starts where the baseline's packet ended, and level
-// 13 also predicts each cube along its own motion between two acked
-// baselines. Encoder and decoder must predict alike to the bit, so the
+// since the baseline carried it (levels 9-14, Config.PlayerPrediction). At
+// levels 12 to 14 every decision is range-coded with adaptive context
+// models whose state starts where the baseline's packet ended, level 13
+// also predicts each cube along its own motion between two acked
+// baselines, and level 14 turns a ball cube's predicted orientation by its
+// decoded position's miss (entropy14.go). Encoder and decoder must predict alike to the bit, so the
 // predictions use integers, or floats with every product rounded on its
 // own (geom.QuatMul, geom.Rotate). The reasoning and the figures:
 // docs/design.

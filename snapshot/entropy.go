@@ -125,6 +125,9 @@ type entropyModels struct {
 	posKC [3][numKC][2]arith.GolombContext
 	rotKC [3][numKC][2]arith.GolombContext
 	rotC  [3][numC][2]arith.GolombContext
+	// turn: level 14's fit of how far a ball cube turns with its
+	// position's miss (turnFit), by distance class.
+	turn [numTurnClasses]turnFit
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -182,6 +185,9 @@ func histClass(d int64) int {
 
 func (m *entropyModels) reset() {
 	m.motion = arith.ProbInit
+	for c := range m.turn {
+		m.turn[c].reset(turnPrior)
+	}
 	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])
 	arith.ResetProbs(m.changed[:])
@@ -292,6 +298,10 @@ type entropyState struct {
 	buf  []byte // encoder output
 	peek []byte // reader's copy of the payload
 	bad  bool   // a decoded value no encoder writes
+	// turn: level 14's orientation turned by the position's miss
+	// (turnWithMiss); tw, the cube being coded's turn.
+	turn bool
+	tw   turnWork
 	fit  correctionFit
 	// The cubes coded so far in this packet against a prediction, for
 	// the neighbour correction: baseline position, kind, residual.
@@ -646,6 +656,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	}
 	e.reading = s.IsReading()
 	e.bad = false
+	e.turn = p.Level >= TurnWithMiss
 	e.coded, e.last.ok = false, false
 	if p.Carried {
 		ms, ok := p.Baselines.(modelSource)
@@ -869,8 +880,14 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 			return err
 		}
 		e.recordNeighbour(&cc)
+		if e.turn {
+			e.turnWithMiss(&cc, &p.Cubes[0])
+		}
 		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
 			return err
+		}
+		if e.turn {
+			e.learnTurn(&cc)
 		}
 		if err := e.finishCube(&cc); err != nil {
 			return err

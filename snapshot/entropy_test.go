@@ -22,7 +22,7 @@ import (
 )
 
 // TestCodedLevelsSurviveLossAndReordering: levels 12 and 13, with and
-// without player prediction, over a link that loses, duplicates and
+// without player prediction, and level 14 with it, over a link that loses, duplicates and
 // reorders packets: every snapshot the right decodes is the left's state
 // at that frame, bit for bit, and none is rejected. A packet's models
 // start where its baseline's packet ended (entropy.go), and a baseline is
@@ -33,8 +33,11 @@ func TestCodedLevelsSurviveLossAndReordering(t *testing.T) {
 	sc := loadScript(t, "katamari")
 	lc := link.PresetIntercontinental.Config()
 	lc.LossPercent, lc.DuplicatePercent, lc.ReorderPercent, lc.JitterMs = 20, 5, 20, 30
-	for _, l := range []Level{RangeCoded, MotionPredicted} {
+	for _, l := range []Level{RangeCoded, MotionPredicted, TurnWithMiss} {
 		for _, predict := range []bool{false, true} {
+			if l == TurnWithMiss && !predict {
+				continue // level 13 exactly: the turn is for player-predicted cubes
+			}
 			t.Run(fmt.Sprintf("%v/predict=%v", l, predict), func(t *testing.T) {
 				s, st := snapSession(t, lc, func(st *Strategy) {
 					st.SetLevel(l)
@@ -73,7 +76,7 @@ func TestCodedLevelsSurviveLossAndReordering(t *testing.T) {
 				if m := s.Metrics(); m.Rejected != 0 || stats.Rejected != 0 || stats.Received == 0 || m.Loss == 0 {
 					t.Fatalf("rejected %d/%d, received %d, loss %v", m.Rejected, stats.Rejected, stats.Received, m.Loss)
 				}
-				if l == MotionPredicted && stats.Total.Motion == 0 {
+				if l >= MotionPredicted && stats.Total.Motion == 0 {
 					t.Error("no cube predicted from its motion")
 				}
 				t.Logf("%d snapshots checked, %.1f bits per changed cube", checked, stats.Total.BitsPerChanged())
@@ -95,7 +98,7 @@ func katamariPacket(t testing.TB, l Level, predict bool) (*Packet, []byte, *Pack
 		s.Step(sc.InputAt(f))
 	}
 	p := &st.send.packet
-	if p.Stats.Changed < 20 || (l == MotionPredicted && !p.Motion) {
+	if p.Stats.Changed < 20 || (l >= MotionPredicted && !p.Motion) {
 		t.Fatalf("packet at frame 420: %+v motion %v", p.Stats, p.Motion)
 	}
 	w := wire.NewWriteStream(make([]byte, 64*1024))
@@ -113,7 +116,7 @@ func katamariPacket(t testing.TB, l Level, predict bool) (*Packet, []byte, *Pack
 // and the models its packet ended with) and nothing else. Also
 // a cut or padded payload is refused, and a corrupted one never panics.
 func TestCodedPacketsAreIndependent(t *testing.T) {
-	for _, l := range []Level{RangeCoded, MotionPredicted} {
+	for _, l := range []Level{RangeCoded, MotionPredicted, TurnWithMiss} {
 		p, data, q := katamariPacket(t, l, true)
 		want := append([]Cube(nil), p.Cubes...)
 		// The same reader decodes the packet three times, with other
@@ -137,8 +140,11 @@ func TestCodedPacketsAreIndependent(t *testing.T) {
 		if err := q.Serialize(wire.NewReadStream(data[:len(data)-1])); err == nil {
 			t.Errorf("%v: a truncated packet decoded", l)
 		}
+		// Padding is refused: by the end check, or, when the bytes the
+		// decoder reads past the payload change its last decisions, as a
+		// read past the end.
 		long := append(append([]byte(nil), data...), 0x7F, 0x01)
-		if err := q.Serialize(wire.NewReadStream(long)); !errors.Is(err, wire.ErrValueOutOfRange) {
+		if err := q.Serialize(wire.NewReadStream(long)); !errors.Is(err, wire.ErrValueOutOfRange) && !errors.Is(err, wire.ErrEndOfData) {
 			t.Errorf("%v: a padded packet: %v", l, err)
 		}
 	}
@@ -165,10 +171,10 @@ func TestCodedBreakdown(t *testing.T) {
 	}
 }
 
-// TestCodedNoAllocs: encoding and decoding a warm level 12 or 13 packet
+// TestCodedNoAllocs: encoding and decoding a warm level 12, 13 or 14 packet
 // allocates nothing.
 func TestCodedNoAllocs(t *testing.T) {
-	for _, l := range []Level{RangeCoded, MotionPredicted} {
+	for _, l := range []Level{RangeCoded, MotionPredicted, TurnWithMiss} {
 		p, data, q := katamariPacket(t, l, true)
 		w := wire.NewWriteStream(make([]byte, 64*1024))
 		r := wire.NewReadStream(data)
@@ -184,9 +190,9 @@ func TestCodedNoAllocs(t *testing.T) {
 }
 
 // BenchmarkCodedPacket: encode + decode of one katamari packet (about a
-// hundred changed cubes) at levels 12 and 13, against level 11.
+// hundred changed cubes) at levels 12, 13 and 14, against level 11.
 func BenchmarkCodedPacket(b *testing.B) {
-	for _, l := range []Level{ChangedFields, RangeCoded, MotionPredicted} {
+	for _, l := range []Level{ChangedFields, RangeCoded, MotionPredicted, TurnWithMiss} {
 		b.Run(fmt.Sprintf("level%d", l), func(b *testing.B) {
 			p, data, q := katamariPacket(b, l, true)
 			buf := make([]byte, 64*1024)
@@ -208,7 +214,7 @@ func BenchmarkCodedPacket(b *testing.B) {
 	}
 }
 
-// BenchmarkCodedSides: a level 12 or 13 katamari packet's encoder (the
+// BenchmarkCodedSides: a level 12, 13 or 14 katamari packet's encoder (the
 // server's measure pass, which its write then sends again), its replay
 // (the same packet coded from another client's trace of its decisions,
 // trace.go: the models copied in, then mixing, coding and updating them)
@@ -217,7 +223,7 @@ func BenchmarkCodedPacket(b *testing.B) {
 // machine): the figures to hold against a range coder's throughput (the
 // decisions, not the few hundred bytes they code to, are the work).
 func BenchmarkCodedSides(b *testing.B) {
-	for _, l := range []Level{RangeCoded, MotionPredicted} {
+	for _, l := range []Level{RangeCoded, MotionPredicted, TurnWithMiss} {
 		p, data, q := katamariPacket(b, l, true)
 		m := wire.NewMeasureStream()
 		r := wire.NewReadStream(data)
@@ -283,13 +289,13 @@ func (m modelessBaselines) SnapshotBaseline(initial bool, seq uint16) []Cube {
 	return m.s.SnapshotBaseline(initial, seq)
 }
 
-// TestCarriedModels: in a running session a level 12/13 packet starts from
+// TestCarriedModels: in a running session a level 12-14 packet starts from
 // its baseline's models (Carried). A decoder that holds the baseline's
 // cubes but not those models refuses it, as the header bit lets it, rather
 // than decode garbage; the same packet coded from fresh models decodes
 // without them and is larger.
 func TestCarriedModels(t *testing.T) {
-	for _, l := range []Level{RangeCoded, MotionPredicted} {
+	for _, l := range []Level{RangeCoded, MotionPredicted, TurnWithMiss} {
 		p, data, q := katamariPacket(t, l, true)
 		if !p.Carried {
 			t.Fatalf("%v: the packet at frame 420 starts from fresh models", l)

@@ -67,10 +67,11 @@ const (
 	ChangedFields                     // separate position/orientation changed bits
 	RangeCoded                        // level 12: adaptive binary range coding (beyond the article)
 	MotionPredicted                   // level 13: + residuals from the baselines' motion (beyond the article)
+	TurnWithMiss                      // level 14: + a ball cube's orientation turned by its position's miss (beyond the article)
 
 	// MinLevel and MaxLevel bound the valid levels.
 	MinLevel = Uncompressed
-	MaxLevel = MotionPredicted
+	MaxLevel = TurnWithMiss
 )
 
 var snapshotLevelTitles = [...]string{
@@ -87,6 +88,7 @@ var snapshotLevelTitles = [...]string{
 	ChangedFields:    "changed-field bits",
 	RangeCoded:       "range coding",
 	MotionPredicted:  "motion prediction",
+	TurnWithMiss:     "turn with the miss",
 }
 
 var snapshotLevelExplains = [...]string{
@@ -103,6 +105,7 @@ var snapshotLevelExplains = [...]string{
 	ChangedFields:    "level 11: separate 'position changed' and 'orientation changed' bits",
 	RangeCoded:       "level 12: range coding with adaptive context models: a likely bit costs a fraction of a bit",
 	MotionPredicted:  "level 13: each cube predicted from its motion between two acked baselines; only the residual is coded",
+	TurnWithMiss:     "level 14: a ball cube that missed its predicted position turned with it (F on): its orientation is predicted from the miss",
 }
 
 // Valid reports whether l is one of the thirteen levels.

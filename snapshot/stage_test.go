@@ -4,7 +4,7 @@ import "testing"
 
 // TestSnapshotStageWords: the toasts and the settings line read right
 // aloud (the stage report: "D" read "(+1 ticks)"; "F" at level 1 said
-// "player prediction: off" without saying it only acts at levels 9-13).
+// "player prediction: off" without saying it only acts at levels 9-14).
 func TestSnapshotStageWords(t *testing.T) {
 	st := NewCompression()
 	for _, c := range []struct {
@@ -22,7 +22,7 @@ func TestSnapshotStageWords(t *testing.T) {
 		}
 		st.SetLevel(1)
 		st.SetPlayerPrediction(true)
-		if got := c.Press(1); got != "player prediction: off (acts at levels 9-13 only; now level 1)" {
+		if got := c.Press(1); got != "player prediction: off (acts at levels 9-14 only; now level 1)" {
 			t.Errorf("F at level 1: %q", got)
 		}
 		st.SetLevel(11)

@@ -523,7 +523,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		if e := s.history.Find(s.newestAcked); e != nil && e.Level.CanBeBaseline() {
 			p.Initial, p.Baseline = false, uint16(e.Frame)
 			p.Carried = level.IsCoded() && cfg.CarryModels && e.HasModels
-			if level == MotionPredicted {
+			if level >= MotionPredicted {
 				s.chooseMotion(p, e.Frame, f)
 			}
 		}

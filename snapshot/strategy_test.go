@@ -114,7 +114,7 @@ func TestSnapshotLevelsRoundTripSession(t *testing.T) {
 			if c.level.IsCoded() && tot.Encodings[EncodeCoded] == 0 {
 				t.Error("never range coded")
 			}
-			if (c.level == MotionPredicted) != (tot.Motion > 0) {
+			if (c.level >= MotionPredicted) != (tot.Motion > 0) {
 				t.Errorf("%d cubes predicted from their motion", tot.Motion)
 			}
 			if (c.level >= DeltaPosition && c.predict) != (tot.Predicted > 0) {

@@ -188,7 +188,7 @@ func TestParseErrors(t *testing.T) {
 		{"-5 up", `t.txt:1: bad time "-5": want frames (720), seconds (12s) or minutes:seconds (0:12)`},
 		{"10 preset terrble", `t.txt:1: unknown preset "terrble" (presets: perfect, LAN, Wi-Fi, intercontinental, mobile, terrible, DSL, congested, asymmetric, bottleneck)`},
 		{"10 strategy teleport", `t.txt:1: unknown strategy "teleport" (strategies: interpolation, compression, statesync, lockstep, predict, authority, rollback, or 1 to 7)`},
-		{"10 set level 14", `t.txt:1: set level: level must be 1..13, got "14"`},
+		{"10 set level 15", `t.txt:1: set level: level must be 1..14, got "15"`},
 		// The lists are the catalog's: every setting and key a strategy has.
 		{"10 set warp-speed on", `t.txt:1: unknown setting "warp-speed" (settings, the closest first: ` + closestNames("warp-speed", settingNames(catalog.All()), namesBytes) + `)`},
 		{"10 set congestion-avoidance maybe", `t.txt:1: set congestion-avoidance "maybe": no press of F8 gives it (now "off")`},

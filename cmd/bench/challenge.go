@@ -10,7 +10,7 @@ import (
 
 // runChallenge writes the script's run in the 2015 challenge layout to
 // export (when set), then codes the file challenge (when set) at levels
-// 8-13 (snapshot.ChallengeTable). A file that is not in the layout is one
+// 8-14 (snapshot.ChallengeTable). A file that is not in the layout is one
 // line naming the frame, cube and field (snapshot.ReadChallenge).
 func runChallenge(b *bench, export, challenge string) error {
 	if export != "" {

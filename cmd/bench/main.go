@@ -11,7 +11,7 @@
 //	go run ./cmd/bench -plots docs/bench        # the tables, and their charts as SVG and PNG (plots.go)
 //	go run ./cmd/bench -physics -ode tools/odebench/odebench  # step time vs ODE (physics.go)
 //	go run ./cmd/bench -export-challenge k.bin  # the script's run in the 2015 challenge layout
-//	go run ./cmd/bench -challenge k.bin         # levels 8-13 on such a file
+//	go run ./cmd/bench -challenge k.bin         # levels 8-14 on such a file
 //
 // The tables are the strategies' own (strategy.Benched, in each strategy's
 // bench.go): the bench runs the sections of every strategy in the catalog,
@@ -131,7 +131,7 @@ func runTables(args []string, stdout, stderr io.Writer) (tables []tabled, err er
 	var engines engineList
 	fs.Var(&engines, "engine", "with -physics: another engine speaking the protocol, NAME=COMMAND (repeatable)")
 	child := fs.Bool("physics-child", false, "run the gather phase once, the presenter deciding every N ticks (the argument), and print its step times (what -physics runs)")
-	challenge := fs.String("challenge", "", "code this file in the 2015 snapshot challenge layout at levels 8-13 (no other section runs)")
+	challenge := fs.String("challenge", "", "code this file in the 2015 snapshot challenge layout at levels 8-14 (no other section runs)")
 	export := fs.String("export-challenge", "", "write the script's run in the 2015 snapshot challenge layout to this file (no other section runs)")
 	clients := fs.String("clients", "", "measure the server's cost per client instead: every strategy with each number of thin clients in this list (1,2,4,8,16,32,64); -frames sets the ticks measured (default 600), -only the strategies (rows whose name contains it, e.g. \"compression 1\")")
 	if err := fs.Parse(args); err != nil {

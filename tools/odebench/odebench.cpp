@@ -20,7 +20,12 @@
 // narrowphase: contacts between sleeping cubes would be thrown away by the
 // solver anyway, and testing them would only make ODE look slower.
 //
-// Its one argument is the presenter's reaction time in ticks (8 if none).
+// Its first argument is the presenter's reaction time in ticks (8 if none).
+// A second argument names a file to which the run is written in the 2015
+// snapshot compression challenge's layout (snapshot/challenge.go): the
+// initial frame and every tick's, each cube quantized as netcubes does
+// (positions at 512 per metre, smallest three at 9 bits), interacting when
+// its body is enabled; `go run ./cmd/bench -challenge FILE` codes it.
 // Output (the protocol of cmd/bench/physics.go): an "engine" line, the time
 // in ms (the thread's CPU time) of every step of the gather phase on one "ms" line, and the ball
 // size (cubes within 2.5 m of the player's centre) on a "ball" line. Each
@@ -31,6 +36,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -231,6 +237,49 @@ Keys presenter(int f, const dReal *player, Keys &cur) {
 // threadMs is the thread's CPU time in ms: on a machine shared with other
 // work, a step's wall time includes the time spent waiting for a core
 // (cmd/bench times netcubes the same way).
+double threadMs();
+
+// quantize is wire.QuantizeScalar: round half up, clamp to lo..hi.
+int32_t quantize(double x, double perUnit, int32_t lo, int32_t hi) {
+  double f = std::floor(x * perUnit + 0.5);
+  if (f <= lo) return lo;
+  if (f >= hi) return hi;
+  return int32_t(f);
+}
+
+// writeFrame appends one frame in the challenge layout: per cube eight
+// little-endian int32 (largest, a, b, c stored + 255, x, y, z, interacting),
+// the smallest three as wire.QuantizeQuat computes them.
+void writeFrame(FILE *out, const Sim &s) {
+  const double kPerMetre = 512, kBound = std::sqrt(2.0) / 2;
+  const int32_t kMax = 255;
+  for (const Cube &c : s.cubes) {
+    const dReal *p = dBodyGetPosition(c.body);
+    const dReal *q = dBodyGetQuaternion(c.body);  // w, x, y, z
+    double v[4] = {q[1], q[2], q[3], q[0]};       // netcubes' order: x, y, z, w
+    double n = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    int largest = 0;
+    for (int i = 0; i < 4; i++) {
+      v[i] /= n;
+      if (std::fabs(v[i]) > std::fabs(v[largest])) largest = i;
+    }
+    if (v[largest] < 0)
+      for (double &x : v) x = -x;
+    int32_t rec[8];
+    rec[0] = largest;
+    for (int i = 0, j = 1; i < 4; i++)
+      if (i != largest) rec[j++] = quantize(v[i], kMax / kBound, -kMax, kMax) + kMax;
+    rec[4] = quantize(p[0], kPerMetre, -256 * 512, 256 * 512 - 1);
+    rec[5] = quantize(p[1], kPerMetre, -256 * 512, 256 * 512 - 1);
+    rec[6] = quantize(p[2], kPerMetre, 0, 32 * 512 - 1);
+    rec[7] = dBodyIsEnabled(c.body) ? 1 : 0;
+    unsigned char b[32];
+    for (int k = 0; k < 8; k++)
+      for (int i = 0; i < 4; i++) b[4 * k + i] = (uint32_t(rec[k]) >> (8 * i)) & 0xff;
+    std::fwrite(b, 1, sizeof b, out);
+  }
+}
+
 double threadMs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -241,6 +290,11 @@ double threadMs() {
 
 int main(int argc, char **argv) {
   if (argc > 1) every = std::max(1, std::atoi(argv[1]));
+  FILE *out = nullptr;
+  if (argc > 2 && !(out = std::fopen(argv[2], "wb"))) {
+    std::perror(argv[2]);
+    return 1;
+  }
   dInitODE2(0);
   Sim s;
   s.world = dWorldCreate();
@@ -270,6 +324,7 @@ int main(int argc, char **argv) {
 
   std::vector<double> times;
   Keys cur;
+  if (out) writeFrame(out, s);
   for (int f = 0; f < kDrop + kGather + kHold; f++) {
     Keys k = presenter(f, dBodyGetPosition(s.cubes[0].body), cur);
     double t0 = threadMs();
@@ -281,6 +336,11 @@ int main(int argc, char **argv) {
     rest(s);
     double t1 = threadMs();
     if (f >= kDrop) times.push_back(t1 - t0);
+    if (out) writeFrame(out, s);
+  }
+  if (out && std::fclose(out) != 0) {
+    std::perror(argv[2]);
+    return 1;
   }
   const dReal *c = dBodyGetPosition(s.cubes[0].body);
   int ball = 0;
