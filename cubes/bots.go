@@ -105,12 +105,12 @@ func (b *Bot) Input(w *World, p int) Input {
 	case BotWander:
 		// A new waypoint every 3 s, anywhere on the field.
 		h := mix(uint64(p)*0x9e3779b97f4a7c15 + uint64(f/180))
-		target = mgl64.Vec3{unitFloat(h)*2*botField - botField, unitFloat(h>>32)*2*botField - botField, 0}
+		target = mgl64.Vec3{float64(unitFloat(h)*2*botField) - botField, float64(unitFloat(h>>32)*2*botField) - botField, 0}
 	case BotPush:
 		// Aim 1.5 m beyond player 1, so the bot runs through it.
 		other := w.Cube(w.PlayerCube(0)).Position
 		d := flat(other.Sub(pos))
-		if n := d.Len(); n > 1e-6 {
+		if n := length(d); n > 1e-6 {
 			target = other.Add(d.Mul(1.5 / n))
 		} else {
 			target = other
@@ -120,7 +120,7 @@ func (b *Bot) Input(w *World, p int) Input {
 		// every second, katamari held.
 		home := PlayerStart(w.Config(), p)
 		c := circle16[(f/60+p*3)%16]
-		target = mgl64.Vec3{home[0] + 4*c[0], home[1] + 4*c[1], 0}
+		target = mgl64.Vec3{home[0] + float64(4*c[0]), home[1] + float64(4*c[1]), 0}
 		in.Katamari = true
 	default:
 		b.cur = Input{}
@@ -136,7 +136,7 @@ func (b *Bot) Input(w *World, p int) Input {
 // steer holds the arrows closest to direction d: one of eight, chosen by
 // comparing the components (tan 22.5° ≈ 0.4142), or none when d is short.
 func steer(in *Input, d mgl64.Vec3) {
-	if d.Len() < 0.3 {
+	if length(d) < 0.3 {
 		return
 	}
 	const tan22 = 0.41421356
@@ -169,4 +169,4 @@ func mix(x uint64) uint64 {
 }
 
 // unitFloat maps the low 24 bits of h to [0, 1).
-func unitFloat(h uint64) float64 { return float64(h&0xFFFFFF) / (1 << 24) }
+func unitFloat(h uint64) float64 { return float64(float64(h&0xFFFFFF) / (1 << 24)) }

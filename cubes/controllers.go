@@ -45,12 +45,12 @@ func (r *Rammer) Input(t int, me, it mgl64.Vec3) Input {
 func (r *Rammer) decide(me, it mgl64.Vec3) Input {
 	var in Input
 	u := flat(r.Goal.Sub(it))
-	if u.Len() < 1e-6 {
+	if length(u) < 1e-6 {
 		return in
 	}
-	u = u.Normalize()
+	u = normalize(u)
 	rel := flat(me.Sub(it))
-	along := rel.Dot(u)           // > 0: on the goal's side
+	along := dot(rel, u)          // > 0: on the goal's side
 	side := rel.Sub(u.Mul(along)) // sideways offset from the push line
 	through := it.Add(u.Mul(2))
 	if r.charging {
@@ -61,7 +61,7 @@ func (r *Rammer) decide(me, it mgl64.Vec3) Input {
 		}
 		r.charging = false
 	}
-	if along < -(r.RunUp-1) && side.Len() < 1.2 {
+	if along < -(r.RunUp-1) && length(side) < 1.2 {
 		r.charging, r.decisions = true, 0
 		steer(&in, flat(through.Sub(me)))
 		return in
@@ -70,10 +70,10 @@ func (r *Rammer) decide(me, it mgl64.Vec3) Input {
 	if along > -1.5 {
 		// In front or beside: go round on this side.
 		n := side
-		if n.Len() < 1e-3 {
+		if length(n) < 1e-3 {
 			n = mgl64.Vec3{-u[1], u[0], 0}
 		}
-		target = it.Add(n.Normalize().Mul(2.5)).Sub(u.Mul(3))
+		target = it.Add(normalize(n).Mul(2.5)).Sub(u.Mul(3))
 	}
 	steer(&in, flat(target.Sub(me)))
 	return in

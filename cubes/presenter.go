@@ -52,12 +52,12 @@ func (s *Spiral) Input(f int, player mgl64.Vec3) Input {
 	if g%every == 0 {
 		// The next waypoint on the spiral around the origin.
 		u := float64(g) / float64(s.Gather)
-		ang := u * s.Laps * 2 * math.Pi
-		r := s.R0 + (s.R1-s.R0)*u
+		ang := float64(u*s.Laps) * 2 * math.Pi
+		r := s.R0 + float64((s.R1-s.R0)*u)
 		target := mgl64.Vec3{r * math.Sin(ang), -r * math.Cos(ang), 0}
 		d := target.Sub(mgl64.Vec3{player[0], player[1], 0})
 		s.cur = Input{Katamari: true}
-		if d.Len() > 0.3 {
+		if length(d) > 0.3 {
 			// The arrow combination closest to the bearing: one of eight.
 			oct := (int(math.Round(math.Atan2(d[1], d[0])/(math.Pi/4))) + 8) % 8
 			dx := [8]int{1, 1, 0, -1, -1, -1, 0, 1}[oct]
@@ -79,7 +79,7 @@ func (w *World) BallSize() int {
 	centre := w.Cube(Player).Position
 	n := 0
 	for i := 1; i < w.NumCubes(); i++ {
-		if w.Cube(i).Position.Sub(centre).Len() < BallRadius {
+		if length(w.Cube(i).Position.Sub(centre)) < BallRadius {
 			n++
 		}
 	}

@@ -90,10 +90,10 @@ func NewWorld(cfg Config, pcfg physics.Config) (*World, error) {
 	n := cfg.GridSide
 	// The grid is centred on the origin: with 30 cubes at 1 m spacing the
 	// centres run from −14.5 to +14.5 m.
-	off := -float64(n-1) / 2 * cfg.GridSpacing
+	off := float64(-float64(n-1) / 2 * cfg.GridSpacing)
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			pos := mgl64.Vec3{off + float64(i)*cfg.GridSpacing, off + float64(j)*cfg.GridSpacing, cfg.CubeSize / 2}
+			pos := mgl64.Vec3{off + float64(float64(i)*cfg.GridSpacing), off + float64(float64(j)*cfg.GridSpacing), cfg.CubeSize / 2}
 			// The grid is placed exactly at rest, so it starts asleep and
 			// costs nothing until the player reaches it.
 			if err := add(cfg.CubeSize, pos, true); err != nil {
@@ -227,8 +227,8 @@ func (w *World) SetStates(states []CubeState) error {
 // (|ω|·√3·h for a cube) are both under the rest speed.
 func (w *World) slow(i int, v, omega mgl64.Vec3) bool {
 	r := w.cfg.RestSpeed
-	edge := omega.Len() * w.half[i] * math.Sqrt(3)
-	return v.Len() < r && edge < r
+	edge := length(omega) * w.half[i] * math.Sqrt(3)
+	return length(v) < r && edge < r
 }
 
 // Step advances the world by one 1/60 s tick with input in for player 1
@@ -275,7 +275,7 @@ func (w *World) applyPlayerForces(pc int, in Input) {
 	if dir == (mgl64.Vec3{}) {
 		return
 	}
-	dir = dir.Normalize()
+	dir = normalize(dir)
 	id := w.ids[pc]
 	s := w.phys.State(id)
 	m := w.phys.Mass(id)
@@ -284,8 +284,8 @@ func (w *World) applyPlayerForces(pc int, in Input) {
 
 	// Pushing against the current horizontal velocity doubles the force,
 	// as in the original: the player brakes and turns briskly.
-	f := c.MoveAccel * m
-	along := dir.Dot(mgl64.Vec3{s.LinearVelocity[0], s.LinearVelocity[1], 0})
+	f := float64(c.MoveAccel * m) // rounded before the doubling below (see exact.go)
+	along := dot(dir, mgl64.Vec3{s.LinearVelocity[0], s.LinearVelocity[1], 0})
 	if along < 0 {
 		f *= 2
 	} else if c.TopSpeed > 0 {
@@ -295,7 +295,7 @@ func (w *World) applyPlayerForces(pc int, in Input) {
 
 	// Roll about the horizontal axis at right angles to the push
 	// (ẑ × dir): the leading edge dips and the cube tips over it.
-	axis := mgl64.Vec3{0, 0, 1}.Cross(dir)
+	axis := cross(mgl64.Vec3{0, 0, 1}, dir)
 	w.phys.ApplyTorque(id, axis.Mul(c.RollAccel*m*h))
 
 	// Wobble: a sideways push following a triangle wave in the frame
@@ -312,7 +312,7 @@ func (w *World) applyPlayerForces(pc int, in Input) {
 	// Upright: turn the most upward of the six face normals toward +z.
 	if c.UprightAccel != 0 {
 		up := uppermostAxis(s.Orientation)
-		w.phys.ApplyTorque(id, up.Cross(mgl64.Vec3{0, 0, 1}).Mul(c.UprightAccel*m*h))
+		w.phys.ApplyTorque(id, cross(up, mgl64.Vec3{0, 0, 1}).Mul(c.UprightAccel*m*h))
 	}
 }
 
@@ -322,7 +322,7 @@ func uppermostAxis(q mgl64.Quat) mgl64.Vec3 {
 	best := mgl64.Vec3{}
 	bestZ := -2.0
 	for _, a := range [3]mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
-		n := q.Rotate(a)
+		n := rotate(q, a)
 		if n[2] < 0 {
 			n = n.Mul(-1)
 		}
@@ -354,7 +354,7 @@ func (w *World) applyBlow(player, pc int) {
 		}
 		p := w.phys.State(w.ids[i]).Position
 		d := p.Sub(origin)
-		dist := d.Len()
+		dist := length(d)
 		if dist > c.BlowRadius || dist < 1e-6 {
 			continue
 		}
@@ -365,7 +365,7 @@ func (w *World) applyBlow(player, pc int) {
 	// lower, as a force rather than an acceleration.
 	d := ps.Position.Sub(origin)
 	d[2] -= c.BlowLiftOffset
-	if dist := d.Len(); dist < c.BlowRadius && dist > 1e-6 {
+	if dist := length(d); dist < c.BlowRadius && dist > 1e-6 {
 		w.phys.ApplyForce(pid, d.Mul(accelToward(c.BlowStrength, c.BlowCap, dist)/dist))
 	}
 	w.bob(pid, player, ps)
@@ -375,7 +375,7 @@ func (w *World) applyBlow(player, pc int) {
 // bobbing's smooth-enough oscillation without sin in the simulation.
 func tri(frame, period, phase int) float64 {
 	p := (frame + phase) % period
-	return 4*math.Abs(float64(p)/float64(period)-0.5) - 1
+	return float64(4*math.Abs(float64(p)/float64(period)-0.5)) - 1
 }
 
 // bob makes the hovering player wobble, stay upright and slow down, as the
@@ -386,14 +386,14 @@ func (w *World) bob(pid physics.BodyID, player int, s physics.State) {
 	c := &w.cfg
 	f := w.frame + player*bobPhaseTicks
 	wave := func(phase int) float64 {
-		return tri(f, 126, phase) + tri(f, 251, phase*2) + 0.5*tri(f, 13, phase)
+		return tri(f, 126, phase) + tri(f, 251, phase*2) + float64(0.5*tri(f, 13, phase))
 	}
 	w.phys.ApplyForce(pid, mgl64.Vec3{wave(10), wave(40), wave(70)}.Mul(c.BobForce))
 	w.phys.ApplyTorque(pid, mgl64.Vec3{wave(20), wave(50), wave(80)}.Mul(c.BobTorque))
 	// Upright: turn the body's z axis back toward +z. |up × z| is the sine
 	// of the tilt, close enough to the angle for the small tilts of a hover.
-	up := s.Orientation.Rotate(mgl64.Vec3{0, 0, 1})
-	w.phys.ApplyTorque(pid, up.Cross(mgl64.Vec3{0, 0, 1}).Mul(c.BobUpright))
+	up := rotate(s.Orientation, mgl64.Vec3{0, 0, 1})
+	w.phys.ApplyTorque(pid, cross(up, mgl64.Vec3{0, 0, 1}).Mul(c.BobUpright))
 	s.LinearVelocity[0] *= c.BobDampLinear
 	s.LinearVelocity[1] *= c.BobDampLinear
 	s.LinearVelocity[2] *= c.BobDampVertical
@@ -423,10 +423,10 @@ func (w *World) applyKatamari(pc int) {
 		}
 		p := w.phys.Position(w.ids[i])
 		d := centre.Sub(p)
-		if d.Dot(d) > reach2 {
+		if dot(d, d) > reach2 {
 			continue
 		}
-		dist := d.Len()
+		dist := length(d)
 		if dist < c.PullMin || dist > c.PullMax {
 			continue
 		}

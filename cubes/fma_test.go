@@ -1,0 +1,35 @@
+package cubes
+
+// Determinism across CPUs: no fused multiply-add in the game's rules.
+
+import (
+	"testing"
+
+	"netcubes/internal/fmatest"
+)
+
+// TestNoFusedMultiplyAdd compiles this package for CPUs on which the Go
+// compiler fuses x*y+z into one FMA instruction (arm64, and amd64 at
+// GOAMD64=v3) and fails if any fused instruction appears in the assembly.
+// Fusion rounds once instead of twice, so a fused build would compute
+// different bits from an unfused one and break lockstep between, say, an
+// x86 and an ARM machine: the katamari gather's world differed from the
+// second second on. The fix is always the same: write the product as
+// float64(x*y), and use the helpers of exact.go instead of mgl64's Dot,
+// Len, Cross, Normalize and Quat.Rotate.
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	for _, b := range fmatest.Compile(t) {
+		shown := 0
+		for _, lines := range b.Fused {
+			for _, line := range lines {
+				if shown < 5 {
+					t.Log(line)
+					shown++
+				}
+			}
+		}
+		if shown > 0 {
+			t.Errorf("GOARCH=%s GOAMD64=%s: fused multiply-add instructions in the game's rules", b.GOARCH, b.GOAMD64)
+		}
+	}
+}
