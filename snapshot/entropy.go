@@ -714,7 +714,10 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 func (p *Packet) codePayload(e *entropyState, base []Cube) error {
 	var t *trace
 	mine := false
-	if !e.reading && p.traces != nil && p.Sent == nil {
+	// Level 14 turns each ball cube's predicted orientation by a slope
+	// fitted in the client's own carried models, so the values it codes
+	// differ from client to client: its decisions are not shared.
+	if !e.reading && p.traces != nil && p.Sent == nil && p.Level < TurnWithMiss {
 		t, mine = p.traces.claim(p.traceKeyOf())
 		if t != nil && !mine {
 			return p.replayCoded(e, base, t)

@@ -681,9 +681,9 @@ func TestReplayedSameBits(t *testing.T) {
 	t.Parallel() // whole sessions of their own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	const clients, frames = 12, 120
-	run := func(p link.Preset, apart bool) (uint64, int) {
+	run := func(l Level, p link.Preset, apart bool) (uint64, int) {
 		st := NewCompression()
-		st.SetLevel(MotionPredicted)
+		st.SetLevel(l)
 		cfg := game.DefaultConfig()
 		cfg.Strategies = []strategy.Strategy{st}
 		cfg.Link = p.Config()
@@ -705,16 +705,31 @@ func TestReplayedSameBits(t *testing.T) {
 		}
 		return sent.Sum64(), st.send.shared.traces.replayed
 	}
-	for _, p := range []link.Preset{link.PresetIntercontinental, link.PresetTerrible} {
-		shared, replayed := run(p, false)
-		apart, none := run(p, true)
+	// Level 14's decisions depend on each client's own carried models (its
+	// turn's slope): it records and replays nothing, and its packets must
+	// still be the plain path's.
+	cases := []struct {
+		l      Level
+		p      link.Preset
+		replay bool
+	}{{MotionPredicted, link.PresetIntercontinental, true}, {MotionPredicted, link.PresetTerrible, true}, {TurnWithMiss, link.PresetIntercontinental, false}}
+	for _, c := range cases {
+		p := c.p
+		shared, replayed := run(c.l, p, false)
+		apart, none := run(c.l, p, true)
 		if shared != apart {
-			t.Errorf("%s: packets hash %x replayed, %x apart", p, shared, apart)
+			t.Errorf("level %d, %s: packets hash %x replayed, %x apart", c.l, p, shared, apart)
 		}
 		// Packets must have been replayed (almost half of them on the
 		// intercontinental link, an eighth on the terrible one: the others
 		// are copied whole, record a trace, or change nothing), or the
 		// comparison above would not check the replay.
+		if !c.replay {
+			if replayed != 0 {
+				t.Errorf("level %d: %d packets replayed", c.l, replayed)
+			}
+			continue
+		}
 		if none != 0 || replayed < clients*frames/10 {
 			t.Errorf("%s: %d packets replayed (%d apart) of %d", p, replayed, none, clients*frames)
 		}
