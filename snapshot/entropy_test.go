@@ -653,7 +653,7 @@ func TestServerSharingSameBits(t *testing.T) {
 		l Level
 		p link.Preset
 	}{{RangeCoded, link.PresetPerfect}, {MotionPredicted, link.PresetPerfect}, {MotionPredicted, link.PresetIntercontinental},
-		{MotionPredicted, link.PresetTerrible}} {
+		{MotionPredicted, link.PresetTerrible}, {TurnWithMiss, link.PresetIntercontinental}} {
 		shared, found, taken := run(c.l, c.p, false)
 		apart, none, noneTaken := run(c.l, c.p, true)
 		if shared != apart {
