@@ -201,6 +201,10 @@ type client struct {
 	// that a correction can still rewind (exactReplay). No quantized state
 	// was written into it.
 	exact bool
+	// matched is the newest frame f of a server state whose inputs
+	// matched the client's for every frame before f since the frame
+	// adopted (−1: none): where an exact correction may start looking.
+	matched int
 	// serverIns are the inputs the server stepped its newest frame with,
 	// every player's: the other players' predicted steps reuse them (the
 	// client knows nothing newer of them).
@@ -258,6 +262,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 		c.lags[k] = -1
 	}
 	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
+	c.matched = -1
 	c.shared = ctx.Frame() == 0
 	c.exact = c.shared
 	c.serverIns = cubes.Inputs{}
@@ -558,7 +563,14 @@ func (c *client) keepSaves(cfg *Config, r *ring) {
 	if lag < 0 {
 		return
 	}
-	r.depth = min(max(lag+lag/4+cfg.SaveMargin, cfg.MinSaves), len(r.moves))
+	need := lag + lag/4 + cfg.SaveMargin
+	if c.exact {
+		// An exact correction rewinds to the first frame not yet known
+		// to match the server's inputs (exactFrom): after a join, further
+		// back than the round trip until the first states come in.
+		need = max(need, c.ct-max(c.adopted, c.matched)+1)
+	}
+	r.depth = min(max(need, cfg.MinSaves), len(r.moves))
 }
 
 // shownFrame is the frame the drawn player is at: the client's clock when
@@ -710,6 +722,8 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	other := c.otherInput(p, rg, f)
 	if other {
 		ss.InputMismatches++
+	} else {
+		c.matched = max(c.matched, f)
 	}
 	if !c.set.Mode.corrects() || (!other && d <= st.cfg.CorrectPosition && a <= st.cfg.CorrectAngle && !st.othersOff(c, p, f)) {
 		if c.world && !c.set.Mode.corrects() {
@@ -996,10 +1010,14 @@ func (c *client) parkOthers() {
 // carries its last replication.Inputs) and the world saved at that frame.
 func (c *client) exactFrom(pw *cubes.World, rg *ring, f int, p *ServerPacket) (int, bool) {
 	if !c.exact || !c.world || pw != c.w || p.State.Players > 1 || c.set.Divergence != diverge.Off ||
-		c.set.Mode.streams() || f > c.ct || c.adopted < f-replication.Inputs {
+		c.set.Mode.streams() || f > c.ct {
 		return 0, false
 	}
-	for g := max(c.adopted, 0); g < f; g++ {
+	from := max(c.adopted, c.matched, 0)
+	if from < f-replication.Inputs {
+		return 0, false // frames the packet's inputs do not cover were never checked
+	}
+	for g := from; g < f; g++ {
 		m := rg.at(g)
 		if m == nil {
 			return 0, false

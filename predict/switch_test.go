@@ -82,56 +82,60 @@ func (*elsewhere) View(*viewmodel.View) (float64, bool)                     { re
 func (*elsewhere) Clone() strategy.Strategy                                 { return &elsewhere{} }
 
 // TestJoinConvergesExactly: a client that joins while the player moves
-// (the switch at frame 90, on the intercontinental link) mispredicts its
-// first frames: its inputs reach the server after the server stepped
-// those frames with the last input it had. Its world is the server's own,
-// bit for bit (not the states alone), and a correction steps it again
-// with the inputs the server used instead of writing the server's
-// quantized states into it, so it stays the server's world: after the
-// first second no correction is needed and the player's prediction is
-// exact (it once corrected ten times a second for good, at 1-2 cm RMS).
+// (the switch at frame 90) mispredicts its first frames: its inputs reach
+// the server after the server stepped those frames with the last input it
+// had. Its world is the server's own, bit for bit (not the states alone),
+// and a correction steps it again with the inputs the server used instead
+// of writing the server's quantized states into it, so it stays the
+// server's world: in the last second the player's prediction is within
+// the quantization of the state sent (it once corrected ten times a
+// second for good, at 1-2 cm RMS), with no
+// correction at all over the intercontinental link (0.01 cm); over the
+// terrible one (±100 ms of jitter, 20 % loss) under 1 cm (0.13 cm).
 func TestJoinConvergesExactly(t *testing.T) {
-	t.Parallel() // a session run of its own
+	t.Parallel() // session runs of its own
 	sc, err := cubes.ParseScript("ball", strings.NewReader("0-59 -\n60-239 up katamari\n240-419 left katamari\n420-479 blow\nend 600\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const switchAt = 90
-	cfg := game.DefaultConfig()
-	cfg.World.GridSide = 12
-	cfg.Link = link.PresetIntercontinental.Config()
-	st := New(DefaultConfig())
-	cfg.Strategies = append(cfg.Strategies, &elsewhere{}, st)
-	s, err := game.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var early, late uint64
-	worst := 0.0
-	for f := range 600 {
-		if f == switchAt {
-			if err := s.SetStrategy(1); err != nil {
-				t.Fatal(err)
+	for _, p := range []link.Preset{link.PresetIntercontinental, link.PresetTerrible} {
+		cfg := game.DefaultConfig()
+		cfg.World.GridSide = 12
+		cfg.Link = p.Config()
+		st := New(DefaultConfig())
+		cfg.Strategies = append(cfg.Strategies, &elsewhere{}, st)
+		s, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var early, late uint64
+		worst := 0.0
+		for f := range 600 {
+			if f == switchAt {
+				if err := s.SetStrategy(1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.Step(sc.InputAt(f))
+			switch {
+			case f == switchAt+wire.TicksPerSecond:
+				early = st.Stats().Corrections
+			case f == 600-wire.TicksPerSecond:
+				late = st.Stats().Corrections
+			case f > 600-wire.TicksPerSecond:
+				if e, ok := st.OwnError(); ok {
+					worst = max(worst, e.RMSCm)
+				}
 			}
 		}
-		s.Step(sc.InputAt(f))
-		switch {
-		case f == switchAt+wire.TicksPerSecond:
-			early = st.Stats().Corrections
-		case f == 600-wire.TicksPerSecond:
-			late = st.Stats().Corrections
-		case f > 600-wire.TicksPerSecond:
-			if e, ok := st.OwnError(); ok {
-				worst = max(worst, e.RMSCm)
-			}
+		last := st.Stats().Corrections - late
+		t.Logf("%s: corrections in the first second after the join %d, in the last second %d; prediction error ≤ %.3f cm RMS", p, early, last, worst)
+		if early == 0 {
+			t.Errorf("%s: no correction after the join: the test does not exercise the join's mispredicted frames", p)
 		}
-	}
-	last := st.Stats().Corrections - late
-	t.Logf("corrections in the first second after the join %d, in the last second %d; prediction error ≤ %.3f cm RMS", early, last, worst)
-	if early == 0 {
-		t.Error("no correction after the join: the test does not exercise the join's mispredicted frames")
-	}
-	if last != 0 || worst >= 0.1 {
-		t.Errorf("8 s after the join: %d corrections in the last second, %.2f cm RMS", last, worst)
+		if p == link.PresetIntercontinental && (last != 0 || worst >= 0.1) || worst >= 1 {
+			t.Errorf("%s, 8 s after the join: %d corrections in the last second, %.2f cm RMS", p, last, worst)
+		}
 	}
 }
