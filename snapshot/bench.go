@@ -66,6 +66,7 @@ func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
 		strategy.Column{Head: "kbit/s", Unit: "kbit/s"},
 		strategy.Column{Head: "bits/changed", Unit: "bits"},
 		strategy.Column{Head: "changed/frame", Unit: "cubes"},
+		strategy.Column{Head: "decisions/frame", Unit: "decisions"},
 		strategy.Column{Head: "exact"},
 	)
 	for _, row := range challengeRows() {
@@ -74,17 +75,27 @@ func ChallengeTable(frames [][]Cube) (*strategy.Table, error) {
 			return nil, fmt.Errorf("level %s: %w", row.name(), err)
 		}
 		t.Add(strategy.Text(row.name()), strategy.Text(row.stage()), strategy.Num(r.BytesPerFrame(), "%.1f"), strategy.Num(r.Kbps(), "%.1f"),
-			strategy.Num(ratio(8*r.Bytes, r.Changed), "%.1f"), strategy.Num(ratio(r.Changed, r.Packets), "%.1f"), strategy.Text("yes"))
+			strategy.Num(ratio(8*r.Bytes, r.Changed), "%.1f"), strategy.Num(ratio(r.Changed, r.Packets), "%.1f"), decisionsCell(r), strategy.Text("yes"))
 	}
 	t.Notef("%d frames of %d cubes; every frame from the seventh coded against the frame six earlier (level 13's older baseline two", len(frames), NumChallengeCubes)
 	t.Note("before that), decoded and compared exactly. Bytes: the packet after the session's sequence (header included); kbit/s at 60 Hz")
-	t.Note("without IP/UDP headers, as the challenge counts. bits/changed includes the header.")
+	t.Note("without IP/UDP headers, as the challenge counts. bits/changed includes the header. decisions/frame: the binary decisions")
+	t.Note("the range coder codes a frame (levels 12-14), the work its speed is counted in.")
 	t.Charts = []strategy.Chart{{
 		File: "challenge", Title: "The 2015 snapshot challenge's layout: bits per changed cube, levels 8-14",
 		X: []string{"level"}, Bars: true,
 		Panels: []strategy.Panel{{Y: "bits/changed", Label: "bits per changed cube"}},
 	}}
 	return t, nil
+}
+
+// decisionsCell is a challenge row's decisions a frame: "-" where no
+// range coder codes the level.
+func decisionsCell(r ChallengeResult) strategy.Cell {
+	if !r.Level.IsCoded() {
+		return strategy.Text("-")
+	}
+	return strategy.Num(ratio(r.Decisions, r.Packets), "%.0f")
 }
 
 func challengeRows() []levelRow {

@@ -136,6 +136,10 @@ type ChallengeResult struct {
 	Packets int // frames coded (every frame from the seventh)
 	Bytes   int // their packets' bytes (header included, no sequence)
 	Changed int // cubes carried
+	// Decisions counts the binary decisions the range coder coded (levels
+	// 12-14; 0 below): the coder's work, which its speed is measured in,
+	// where the bytes are what it achieved.
+	Decisions int
 }
 
 // BytesPerFrame is the average packet.
@@ -236,6 +240,9 @@ func CodeChallenge(frames [][]Cube, l Level, predict, carry bool) (ChallengeResu
 		res.Packets++
 		res.Bytes += len(w.Bytes())
 		res.Changed += p.Stats.Changed
+		if l.IsCoded() {
+			res.Decisions += p.ent.enc.Decisions()
+		}
 	}
 	return res, nil
 }
