@@ -5,6 +5,7 @@ package room
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,13 @@ import (
 func TestSixtyFourJoin(t *testing.T) {
 	tr := newTestRoom(t, true)
 	tr.room.cfg.MaxConnections = DefaultConfig().MaxConnections
+	// The test is of slots, not of the join rate (64 joins in a fraction
+	// of a second on a fast machine): TestJoinRateLimited checks that.
+	tr.room.mu.Lock()
+	tr.room.cfg.JoinsPerSecond, tr.room.cfg.JoinsPerAddress = 1000, 1000
+	tr.room.all = newBucket(1000)
+	clear(tr.room.perAddr)
+	tr.room.mu.Unlock()
 	if tr.room.cfg.MaxConnections != udp.MaxClients || udp.MaxClients != 64 {
 		t.Fatalf("a room takes %d connections, a session %d slots: want 64 both", tr.room.cfg.MaxConnections, udp.MaxClients)
 	}
@@ -71,5 +79,36 @@ func TestSixtyFourJoin(t *testing.T) {
 	}
 	if c := tr.room.Counts(); c.Joined != 64 || c.Full != 1 {
 		t.Errorf("counts %+v, want 64 joined and 1 refused as full", c)
+	}
+}
+
+// TestJoinRateLimited: join requests from one address past its rate are
+// refused "busy" and counted (ten in a row against one a second: on any
+// machine some come within the same second), while a room that forces
+// the WebSocket turns the offers away before counting them, so its
+// students' joins are counted once, by their socket.
+func TestJoinRateLimited(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		tr := newTestRoom(t, force)
+		tr.room.mu.Lock()
+		tr.room.cfg.JoinsPerAddress = 1
+		clear(tr.room.perAddr)
+		tr.room.mu.Unlock()
+		codes := map[int]int{}
+		for range 10 {
+			resp, err := tr.http.Client().Post(tr.http.URL+OfferPath, "application/json", strings.NewReader("{"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			codes[resp.StatusCode]++
+		}
+		busy := tr.room.Counts().Busy
+		switch {
+		case force && (busy != 0 || codes[http.StatusConflict] != 10):
+			t.Errorf("forced WebSocket: offers answered %v, %d counted busy: want every one turned to the socket, none counted", codes, busy)
+		case !force && (busy == 0 || codes[http.StatusTooManyRequests] == 0 || int(busy) != codes[http.StatusTooManyRequests]):
+			t.Errorf("offers answered %v, %d counted busy: want some refused busy, each counted", codes, busy)
+		}
 	}
 }

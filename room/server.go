@@ -225,6 +225,13 @@ func (r *Room) serveOffer(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "POST an offer", http.StatusMethodNotAllowed)
 		return
 	}
+	if r.ForcesWebSocket() {
+		// Turned away before the join's rate is counted: the WebSocket
+		// the browser opens next is the join, and counts once.
+		r.count(func(c *Counts) { c.Forced++ })
+		refuse(w, http.StatusConflict, "websocket", "the room asks for WebSocket (TCP)")
+		return
+	}
 	if code, reason, msg := r.admit(req); code != 0 {
 		refuse(w, code, reason, msg)
 		return
@@ -242,10 +249,6 @@ func (r *Room) serveOffer(w http.ResponseWriter, req *http.Request) {
 	case !r.checkToken(tok):
 		r.count(func(c *Counts) { c.BadToken++ })
 		refuse(w, http.StatusForbidden, "token", "this room's token is not the one in your address")
-		return
-	case r.ForcesWebSocket():
-		r.count(func(c *Counts) { c.Forced++ })
-		refuse(w, http.StatusConflict, "websocket", "the room asks for WebSocket (TCP)")
 		return
 	}
 	r.mu.Lock()
