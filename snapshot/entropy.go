@@ -128,6 +128,13 @@ type entropyModels struct {
 	// turn: level 14's fit of how far a ball cube turns with its
 	// position's miss (turnFit), by distance class.
 	turn [numTurnClasses]turnFit
+	// rotT, posT: level 14's second models of a ball cube's residuals
+	// (in place of rotB, posB): the orientation's by component and the
+	// size of its position's miss (slideClass), the position's by
+	// component, memory class and its neighbours' mean miss, finer
+	// (nbrClass).
+	rotT [3][numSlideClasses]arith.Golomb
+	posT [3][numMemClasses * numNbrClasses]arith.Golomb
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -257,6 +264,14 @@ func (m *entropyModels) reset() {
 		for h := range m.posB[c] {
 			m.posB[c][h].Reset()
 			m.rotB[c][h].Reset()
+		}
+	}
+	for c := range m.rotT {
+		for h := range m.rotT[c] {
+			m.rotT[c][h].Reset()
+		}
+		for h := range m.posT[c] {
+			m.posT[c][h].Reset()
 		}
 	}
 	for c := range m.posH {
@@ -922,6 +937,9 @@ type cubeCoding struct {
 	// The largest residual component coded so far, of the position and
 	// of the orientation.
 	posMax, rotMax int64
+	// nbrMean: the largest component of the neighbours' mean miss (grid
+	// units; −1: no neighbour coded before it), for level 14's nbrClass.
+	nbrMean int64
 }
 
 // predicted reports whether the reference is a prediction (the player's
@@ -1139,6 +1157,7 @@ func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 		return
 	}
 	cc.refPos = cc.pred.Position
+	cc.nbrMean = -1
 	sum, cnt := e.nbrSum(cc.b.Position, uint8(cc.kind))
 	if cnt == 0 {
 		return
@@ -1147,6 +1166,7 @@ func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 	for k := range 3 {
 		mean = max(mean, sum[k]/cnt, -sum[k]/cnt)
 	}
+	cc.nbrMean = mean
 	cc.bctx += numMemClasses
 	if mean >= nbrLarge {
 		cc.bctx += numMemClasses
@@ -1186,10 +1206,14 @@ func (e *entropyState) residualModels(cc *cubeCoding, res, k, mc int) (*arith.Go
 	switch {
 	case res == resSwapped:
 		return &m.rotSwap[k][mc], &m.rotSwapB[k][cc.bctx], nil, &m.rotSwapMix[k]
+	case res == resPosition && cc.hc >= 0 && e.turn:
+		return &m.posH[k][cc.hc][mc], &m.posT[k][memClass(cc.memv)*numNbrClasses+nbrClass(cc.nbrMean)], &m.posC[k][cc.cctx][mc/3], &m.posMix[k]
 	case res == resPosition && cc.hc >= 0:
 		return &m.posH[k][cc.hc][mc], &m.posB[k][cc.bctx], &m.posC[k][cc.cctx][mc/3], &m.posMix[k]
 	case res == resPosition:
 		return &m.pos[cc.kind][k][mc], &m.posK[cc.kind][k][cc.bctx], &m.posKC[k][cc.kctx][mc/3], &m.posKMix[cc.kind][k]
+	case cc.hc >= 0 && e.turn && e.tw.on:
+		return &m.rotH[k][cc.hc][mc], &m.rotT[k][e.tw.slide], &m.rotC[k][cc.cctx][mc/3], &m.rotMix[k]
 	case cc.hc >= 0:
 		return &m.rotH[k][cc.hc][mc], &m.rotB[k][cc.bctx], &m.rotC[k][cc.cctx][mc/3], &m.rotMix[k]
 	}

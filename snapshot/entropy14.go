@@ -108,6 +108,43 @@ type turnWork struct {
 	class    int
 	x        [3]float64         // n × Δ, grid units
 	unturned wire.QuantizedQuat // the prediction before the turn
+	slide    int                // slideClass of the position's miss
+}
+
+// Level 14's second models of a ball cube's residuals. The turn takes
+// out the orientation's miss that goes with the slide, not its spread: a
+// cube that missed its position by far is jostled, and its orientation's
+// residual is wider after the turn too, so the orientation's second model
+// is keyed by the size of the position's miss Δ (slideClass; by |n × Δ|
+// instead, or also by distance or by mixClass, it coded more). The
+// position's second model keeps the cube's memory class and splits the
+// neighbours' mean miss finer than mixClass's three classes (nbrClass).
+const (
+	numSlideClasses = 5
+	numNbrClasses   = 6
+)
+
+// slideClass buckets |Δ|² (grid units²): under 3, 6, 12, 24 grid units,
+// or more.
+func slideClass(x2 float64) int {
+	c := 0
+	for t := 3.0; c < numSlideClasses-1 && x2 > t*t; t *= 2 {
+		c++
+	}
+	return c
+}
+
+// nbrClass buckets the neighbours' mean miss (cubeCoding.nbrMean): none
+// coded before this cube, under 2, 4, 8, 16 grid units, or more.
+func nbrClass(mean int64) int {
+	if mean < 0 {
+		return 0
+	}
+	c := 1
+	for t := int64(2); c < numNbrClasses-1 && mean >= t; t *= 2 {
+		c++
+	}
+	return c
 }
 
 // turnWithMiss turns a player-predicted cube's predicted orientation by
@@ -143,6 +180,7 @@ func (e *entropyState) turnWithMiss(cc *cubeCoding, player *Cube) {
 		float64(float64(off[0]*miss[1])-float64(off[1]*miss[0])) * inv,
 	}
 	tw.on, tw.class, tw.unturned = true, turnClass(d2, float64(tw.x[0]*tw.x[0])+float64(tw.x[1]*tw.x[1])+float64(tw.x[2]*tw.x[2])), cc.pred.Orientation
+	tw.slide = slideClass(float64(miss[0]*miss[0]) + float64(miss[1]*miss[1]) + float64(miss[2]*miss[2]))
 	// The half-angle vector h = slope·x/2 in radians.
 	s := float64(e.models.turn[tw.class].slope()) * (turnUnit / 16 / 2)
 	h := [3]float64{float64(tw.x[0] * s), float64(tw.x[1] * s), float64(tw.x[2] * s)}
