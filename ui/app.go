@@ -154,16 +154,17 @@ type App struct {
 	// frame draws them: the track's caption keeps clear of them (none: no
 	// grid).
 	captionStrips []image.Rectangle
+	chart         bool
+	gridS         gridState // the grid view (grid.go)
+	compare       *viewmodel.Comparison
+	captions      *game.Captions
+	kbps          *control.Series
+	gen           int // the director's generation the views were reset for
+
 	// roomTable and roomReported are the room host's table and reported
 	// view as this frame lays them out, which the captions keep clear of
 	// (empty elsewhere).
 	roomTable, roomReported image.Rectangle
-	chart                   bool
-	gridS                   gridState // the grid view (grid.go)
-	compare                 *viewmodel.Comparison
-	captions                *game.Captions
-	kbps                    *control.Series
-	gen                     int // the director's generation the views were reset for
 
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
