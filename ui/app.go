@@ -165,6 +165,7 @@ type App struct {
 	// view as this frame lays them out, which the captions keep clear of
 	// (empty elsewhere).
 	roomTable, roomReported image.Rectangle
+	roomCaptioned           bool // a track's caption took the reported view's place
 
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
@@ -532,6 +533,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 		a.captionStrips = captionKeepOut(l, cells)
 		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
+		a.roomCaptioned = false
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
 		for _, c := range cells {
@@ -550,6 +552,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 		}
 		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
+		a.roomCaptioned = false
 		avoid = a.drawHUD(screen, l, lr, rr)
 	}
 	a.drawRoom(screen, l, roomView(lr, rr))

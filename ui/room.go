@@ -407,7 +407,7 @@ func captionBandBottom(l hudLayout, r image.Rectangle) float64 {
 // drawReported draws the reported view's panel (reportedLayout).
 func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1 int) {
 	p := a.reportedLayout(l, r, x1)
-	if !p.hasAny {
+	if !p.hasAny || a.roomCaptioned {
 		return
 	}
 	panel(dst, p.r)
@@ -470,9 +470,11 @@ func (a *App) roomCaptionLayout(in []string, l hudLayout, views image.Rectangle)
 			best, found = tc, true
 		}
 	}
+	a.roomCaptioned = !found
 	if !found {
-		// No free area takes it (a small window with a tall table): at
-		// the bottom left of the table, over the reported view.
+		// No free area takes it (a small window, a tall table, a long
+		// report): left of the table, where the reported view was, which
+		// gives way while the caption shows (drawReported).
 		best = a.placeCaption(in, l, image.Rect(views.Min.X, top, max(views.Min.X+50, t.Min.X-int(l.pad)), views.Max.Y), image.Rectangle{}, nil)
 	}
 	return best
