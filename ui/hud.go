@@ -1041,8 +1041,10 @@ func (a *App) drawNote(dst *ebiten.Image, l hudLayout, avoid image.Rectangle) {
 			// reported view, where it fits.
 			if free := float64(a.roomTable.Min.X) - pad; tw+2*pad <= free {
 				mid = free / 2
+				if !a.roomCaptioned {
+					legend = legend.Union(a.roomReported)
+				}
 			}
-			legend = legend.Union(a.roomReported)
 		}
 		x := mid - tw/2
 		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
