@@ -16,3 +16,7 @@ func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link
 // (Config.Tap sees the packets too, but setting it sends serially: the
 // parallel sender's tests read this instead.)
 func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }
+
+// TruthSent is what the left sent of the truth: bytes (sealing included)
+// and datagrams.
+func (s *Session) TruthSent() (int64, int64) { return s.tp.pacer.Bytes, s.tp.pacer.Datagrams }

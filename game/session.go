@@ -49,6 +49,14 @@ type Config struct {
 	Client    *udp.Client
 	Epoch     uint32
 	DiagEvery int
+	// TruthKbps is the left's budget for that truth, kbit/s for all its
+	// rights together, the session's sealing included (0: none, every
+	// right every DiagEvery ticks). A right's truth is a whole world
+	// (about 9 kB with 901 cubes); with more rights than the budget
+	// carries at DiagEvery, each right gets it less often, and its error
+	// figure is older (truthpace.go). Higher: fresher error figures on
+	// many screens, more of the room's network spent on diagnostics.
+	TruthKbps int
 	// ChosenLink starts with the link the start strategy's mode asks for
 	// (strategy.LinkChooser: lockstep's modes) instead of Link; the app
 	// sets it when no network flag was given.
@@ -105,6 +113,9 @@ func DefaultConfig() Config {
 // maxPacketBytes bounds one packet: the uncompressed snapshot (901 × 321
 // bits ≈ 36 kB) must fit, as it does in a maximum-size UDP datagram.
 const maxPacketBytes = 64 * 1024
+
+// MaxTruthKbps bounds Config.TruthKbps: 1 Gbit/s.
+const MaxTruthKbps = 1_000_000
 
 // MaxClients bounds the clients of one session: the scale bench runs 64.
 const MaxClients = 64
@@ -188,6 +199,9 @@ func (c *Config) Validate() error {
 	}
 	if err := c.checkConnection(); err != nil {
 		return err
+	}
+	if c.DiagEvery < 0 || c.TruthKbps < 0 || c.TruthKbps > MaxTruthKbps {
+		return fmt.Errorf("%w: DiagEvery = %d, TruthKbps = %d: want ≥ 0 and 0..%d", ErrInvalidConfig, c.DiagEvery, c.TruthKbps, MaxTruthKbps)
 	}
 	if c.Clients < 0 || c.Clients > MaxClients {
 		return fmt.Errorf("%w: Clients = %d: want 0..%d", ErrInvalidConfig, c.Clients, MaxClients)
@@ -924,8 +938,8 @@ func (s *Session) RightView() *viewmodel.View { return &s.right }
 // ghost overlay; nil when there is nothing to compare.
 func (s *Session) GhostView() *viewmodel.View {
 	m := &s.clients[s.shown].metrics
-	if !m.Valid || m.ErrorOf != "" {
-		return nil
+	if !m.Valid || m.ErrorOf != "" || m.TruthAgeMs > 0 {
+		return nil // held figures: no ghosts of another frame
 	}
 	return &s.ghost
 }
@@ -966,6 +980,10 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 		return
 	}
 	m.DelayMs = (float64(s.frame) - shown) * 1000 / wire.TicksPerSecond
+	m.TruthAgeMs = 0
+	if s.heldError(m, shown) {
+		return
+	}
 	s.ghost.Cubes = s.ghost.Cubes[:0]
 	s.ghost.Player = s.right.Player
 	var sum, maxPos, maxAng, maxPop, sumNow, maxNow float64
@@ -1013,4 +1031,5 @@ func (s *Session) updateMetrics(shown float64, ok bool) {
 		m.MaxPopCm = 100 * maxPop
 	}
 	e.hasPrev = true
+	s.holdError(m)
 }

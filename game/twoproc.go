@@ -132,15 +132,7 @@ func (s *Session) stepLeftProcess(now wire.Tick) {
 	if body := s.writeState(s.tp.ctlW, s.tp.ctlBuf, s.leftState(now, 0)); body != nil {
 		srv.SetAccept(body)
 	}
-	if s.cfg.DiagEvery > 0 && s.frame%s.cfg.DiagEvery == 0 && srv.Clients() > 0 {
-		if body, ok := s.diagBody(); ok {
-			for k := range s.clients {
-				if srv.Slot(k).Connected {
-					srv.Send(k, udp.KindDiag, body)
-				}
-			}
-		}
-	}
+	s.sendTruth()
 	s.fillLeftView()
 	s.right.Cubes = s.right.Cubes[:0]
 	s.updateMetrics(0, false)
@@ -406,6 +398,37 @@ func (s *Session) restartAt(f int) {
 	s.resetNetwork()
 }
 
+// sendTruth sends the rights whose turn it is the left's world for their
+// error figure (truthpace.go): every DiagEvery ticks, within the room's
+// budget for the truth.
+func (s *Session) sendTruth() {
+	srv := s.tp.server
+	if s.cfg.DiagEvery <= 0 || srv.Clients() == 0 {
+		return
+	}
+	if s.tp.diagLen == 0 {
+		body, ok := s.diagBody()
+		if !ok {
+			return
+		}
+		s.tp.diagLen = len(body)
+	}
+	connected := func(k int) bool { return srv.Slot(k).Connected }
+	s.tp.truthTo = s.tp.pacer.pick(s.frame, s.cfg.DiagEvery, s.cfg.TruthKbps, s.tp.diagLen, connected, len(s.clients), s.tp.truthTo[:0])
+	if len(s.tp.truthTo) == 0 {
+		return
+	}
+	body, ok := s.diagBody()
+	if !ok {
+		return
+	}
+	s.tp.diagLen = len(body)
+	for _, k := range s.tp.truthTo {
+		srv.Send(k, udp.KindDiag, body)
+		s.tp.pacer.count(len(body))
+	}
+}
+
 // recordDiag records the left's truth in the history, filling the frames
 // since the previous diagnostics by interpolation.
 func (s *Session) recordDiag(body []byte) {
@@ -544,6 +567,11 @@ type twoProc struct {
 	remoteHashFrame int
 	diagPos         []mgl64.Vec3
 	diagRot         []mgl64.Quat
+	// The left: who gets the truth when (truthpace.go), and its size.
+	pacer   truthPacer
+	truthTo []int
+	diagLen int
+	held    heldFigures // the right: its last error figures (truthpace.go)
 
 	rep *reportState // a right's reports, or a left's record of them (report.go)
 }

@@ -161,6 +161,12 @@ type App struct {
 	kbps          *control.Series
 	gen           int // the director's generation the views were reset for
 
+	// roomTable and roomReported are the room host's table and reported
+	// view as this frame lays them out, which the captions keep clear of
+	// (empty elsewhere).
+	roomTable, roomReported image.Rectangle
+	roomCaptioned           bool // a track's caption took the reported view's place
+
 	recSaved  int  // the log's changes at the last save
 	recFailed bool // the last save failed (said once)
 
@@ -526,6 +532,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 			rr = rr.Union(c.r) // the captions run across every view
 		}
 		a.captionStrips = captionKeepOut(l, cells)
+		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
+		a.roomCaptioned = false
 		avoid = a.drawHUD(screen, l, lr, rr)
 		a.drawGridHUD(screen, l, cells)
 		for _, c := range cells {
@@ -543,6 +551,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 		if !rr.Empty() {
 			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 		}
+		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
+		a.roomCaptioned = false
 		avoid = a.drawHUD(screen, l, lr, rr)
 	}
 	a.drawRoom(screen, l, roomView(lr, rr))

@@ -351,6 +351,9 @@ func (a *App) trackCaptionLayout(in []string, l hudLayout, lr, rr, legend image.
 	if views.Empty() {
 		return tc, false
 	}
+	if !a.roomTable.Empty() {
+		return a.roomCaptionLayout(in, l, views), true
+	}
 	tc = a.placeCaption(in, l, views, legend, a.captionStrips)
 	// Below the labels and the caption of what just happened.
 	top := float64(views.Min.Y) + lineHeight(l.smallBold) + l.pad*2.5 + l.caption.Size*1.15 + l.pad*0.4
@@ -459,6 +462,10 @@ func (a *App) drawCaption(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle
 	c, ok := a.captions.Current()
 	if !ok || views.Empty() {
 		return top
+	}
+	if !a.roomTable.Empty() {
+		// The room host: left of the client table.
+		views.Max.X = max(views.Min.X+1, a.roomTable.Min.X-int(l.pad))
 	}
 	width := float64(views.Dx()) - l.pad*4
 	f := captionFace(a, l, c.Text, width)
@@ -1028,11 +1035,22 @@ func (a *App) drawNote(dst *ebiten.Image, l hudLayout, avoid image.Rectangle) {
 			tw = math.Max(tw, measure(ln, bold))
 		}
 		th := lineHeight(bold)*float64(len(l.noteLines)-1) + bold.Size
-		x := float64(w)/2 - tw/2
+		mid := float64(w) / 2
+		if !a.roomTable.Empty() {
+			// The room host: left of the client table, above the
+			// reported view, where it fits.
+			if free := float64(a.roomTable.Min.X) - pad; tw+2*pad <= free {
+				mid = free / 2
+				if !a.roomCaptioned {
+					legend = legend.Union(a.roomReported)
+				}
+			}
+		}
+		x := mid - tw/2
 		y := noteY(float64(top)-th-pad*2, x-pad, x+tw+pad, th, pad, legend)
 		panel(dst, image.Rect(int(x-pad), int(y-pad*0.5), int(x+tw+pad), int(y+th+pad*0.5)))
 		for i, ln := range l.noteLines {
-			label(dst, ln, bold, float64(w)/2-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
+			label(dst, ln, bold, mid-measure(ln, bold)/2, y+float64(i)*lineHeight(bold), colAccent)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"netcubes/game"
 	"netcubes/render"
 	"netcubes/room"
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -84,72 +85,100 @@ func (a *App) drawRoom(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
 	}
 }
 
-// drawRoomHost draws the address, the QR code and the client table in
-// the top right of the host's view, and the shown client's view as it
-// reported it in the bottom left.
-func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
-	rows := a.roomRows(maxRoomRows(l, r, len(a.opts.Room.QR)))
+// roomHostPanel is where the host's table goes and what it holds.
+type roomHostPanel struct {
+	rows   []roomRow
+	colW   [roomCols]float64
+	module float64 // the QR code's module, pixels (0: no code)
+	r      image.Rectangle
+}
+
+// roomHostLayout lays out the address, the QR code and the client table
+// in the top right of the host's view r.
+func (a *App) roomHostLayout(l hudLayout, r image.Rectangle) roomHostPanel {
+	p := roomHostPanel{rows: a.roomRows(maxRoomRows(l, r, len(a.opts.Room.QR)))}
 	lh := lineHeight(l.small)
 	qr := a.opts.Room.QR
 	// The QR code takes what the address and the table leave of the
 	// view's height, up to 40 %; too small to scan (under 2 pixels a
 	// module), it goes.
-	module := 0.0
 	if n := len(qr); n > 0 {
-		free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - lh*float64(len(rows))
-		module = float64(int(min(free, float64(r.Dy())*0.4)) / (n + 8))
-		if module < 2 {
-			module = 0
+		free := float64(r.Dy()) - l.pad*5 - lineHeight(l.bold) - lh*float64(len(p.rows))
+		p.module = float64(int(min(free, float64(r.Dy())*0.4)) / (n + 8))
+		if p.module < 2 {
+			p.module = 0
 		}
 	}
-	qrSide := module * float64(len(qr)+8)
-	var colW [roomCols]float64
+	qrSide := p.module * float64(len(qr)+8)
 	tableW := 0.0
-	for _, row := range rows {
+	for _, row := range p.rows {
 		if len(row.cells) == 1 {
 			tableW = max(tableW, measure(row.cells[0], l.small))
 			continue
 		}
 		for i, c := range row.cells {
-			colW[i] = max(colW[i], measure(c, l.small)+l.pad)
+			p.colW[i] = max(p.colW[i], measure(c, l.small)+l.pad)
 		}
 	}
 	sum := 0.0
-	for _, w := range colW {
+	for _, w := range p.colW {
 		sum += w
 	}
 	tableW = max(tableW, sum)
 	urlW := measure("join: "+a.opts.Room.URL, l.bold)
 	w := max(tableW, urlW, qrSide) + 2*l.pad
-	h := l.pad*2 + lineHeight(l.bold) + qrSide + lh*float64(len(rows)) + l.pad
+	h := l.pad*2 + lineHeight(l.bold) + qrSide + lh*float64(len(p.rows)) + l.pad
 	x0 := float64(r.Max.X) - w - l.pad
 	y0 := float64(r.Min.Y) + l.pad
-	panel(dst, image.Rect(int(x0), int(y0), int(x0+w), int(y0+h)))
+	p.r = image.Rect(int(x0), int(y0), int(x0+w), int(y0+h))
+	return p
+}
+
+// roomKeepOut is what the captions must not cover on the room host's view
+// r: the table and the reported view's panel (none elsewhere).
+func (a *App) roomKeepOut(l hudLayout, r image.Rectangle) (table, reported image.Rectangle) {
+	if a.opts.Room.Host == nil || r.Empty() {
+		return image.Rectangle{}, image.Rectangle{}
+	}
+	table = a.roomHostLayout(l, r).r
+	return table, a.reportedLayout(l, r, table.Min.X).r
+}
+
+// drawRoomHost draws the address, the QR code and the client table in
+// the top right of the host's view, and the shown client's view as it
+// reported it in the bottom left.
+func (a *App) drawRoomHost(dst *ebiten.Image, l hudLayout, r image.Rectangle) {
+	p := a.roomHostLayout(l, r)
+	lh := lineHeight(l.small)
+	qr := a.opts.Room.QR
+	qrSide := p.module * float64(len(qr)+8)
+	x0, y0, w := float64(p.r.Min.X), float64(p.r.Min.Y), float64(p.r.Dx())
+	panel(dst, p.r)
 	y := y0 + l.pad
 	label(dst, "join: "+a.opts.Room.URL, l.bold, x0+l.pad, y, colAccent)
 	y += lineHeight(l.bold)
-	if module > 0 {
+	if p.module > 0 {
 		qx := x0 + (w-qrSide)/2
 		vector.FillRect(dst, float32(qx), float32(y), float32(qrSide), float32(qrSide), color.White, false)
 		for j, row := range qr {
 			for i, dark := range row {
 				if dark {
-					vector.FillRect(dst, float32(qx+module*float64(i+4)), float32(y+module*float64(j+4)),
-						float32(module), float32(module), color.Black, false)
+					vector.FillRect(dst, float32(qx+p.module*float64(i+4)), float32(y+p.module*float64(j+4)),
+						float32(p.module), float32(p.module), color.Black, false)
 				}
 			}
 		}
 		y += qrSide + l.pad
 	}
-	for _, row := range rows {
+	for _, row := range p.rows {
 		x := x0 + l.pad
 		for i, c := range row.cells {
 			label(dst, c, l.small, x, y, row.col)
-			x += colW[i]
+			x += p.colW[i]
 		}
 		y += lh
 	}
-	a.drawReported(dst, l, r, int(x0))
+	a.drawReported(dst, l, r, p.r.Min.X)
 }
 
 // roomCols is the client table's columns: who and how it is connected,
@@ -285,10 +314,21 @@ func reportCells(c game.ClientReport) []string {
 	return cells
 }
 
-// drawReported draws, in the bottom left of the host's view r (left of
-// x1, where the table is), the view the shown client reported, under a
-// line that says whose it is, how old and what it is made of.
-func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1 int) {
+// reportedPanel is where the reported view's panel goes and what it holds.
+type reportedPanel struct {
+	lines  []string // wrapped
+	textH  int
+	vh     int // the view's height under the text (0: none)
+	r      image.Rectangle
+	v      *viewmodel.View
+	hasAny bool // a panel at all
+}
+
+// reportedLayout lays out, in the bottom left of the host's view r (left
+// of x1, where the table is), the view the shown client reported, under a
+// line that says whose it is, how old and what it is made of; its top
+// stays below the view's label and the caption of what just happened.
+func (a *App) reportedLayout(l hudLayout, r image.Rectangle, x1 int) reportedPanel {
 	k := a.sess.Shown()
 	who, _ := a.clientWho(k)
 	name := fmt.Sprintf("player %d", k+1)
@@ -333,37 +373,57 @@ func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1
 	if c.Ahead > 0 {
 		lines = append(lines, fmt.Sprintf("%d of its reports came from more than 2 s ahead of the host's clock: the host ticks slower than real time", c.Ahead))
 	}
+	var p reportedPanel
 	lh := lineHeight(l.small)
 	w := min(int(float64(r.Dx())*0.42), x1-r.Min.X-int(2*l.pad))
 	if w < 50 {
+		return p
+	}
+	for _, s := range lines {
+		p.lines = append(p.lines, wrapParts(strings.Fields(s), " ", l.small, float64(w)-2*l.pad, float64(w)-2*l.pad)...)
+	}
+	p.textH = int(lh*float64(len(p.lines)) + 2*l.pad)
+	// Below the view's label and the caption of what just happened, with
+	// room above it for a note (left of the table, where a tall table
+	// leaves no other place).
+	top := captionBandBottom(l, r) + roomNoteReserve(l)
+	if _, captioned := a.d.Caption(); ok && c.HasView && !captioned {
+		// A track's caption takes the view's place while it shows: the
+		// table leaves it no other room on most screens.
+		p.vh, p.v = max(min(w*9/16, r.Max.Y-int(l.pad)-p.textH-int(top+l.pad)), 0), v
+	}
+	h := p.textH + p.vh
+	x0, y0 := r.Min.X+int(l.pad), r.Max.Y-int(l.pad)-h
+	p.r, p.hasAny = image.Rect(x0, y0, x0+w, y0+h), true
+	return p
+}
+
+// captionBandBottom is the y under view r's label and the caption of what
+// just happened (drawn under it).
+func captionBandBottom(l hudLayout, r image.Rectangle) float64 {
+	return float64(r.Min.Y) + lineHeight(l.smallBold) + l.pad*2.5 + l.caption.Size*1.15 + l.pad*0.4
+}
+
+// drawReported draws the reported view's panel (reportedLayout).
+func (a *App) drawReported(dst *ebiten.Image, l hudLayout, r image.Rectangle, x1 int) {
+	p := a.reportedLayout(l, r, x1)
+	if !p.hasAny || a.roomCaptioned {
 		return
 	}
-	var wrapped []string
-	for _, s := range lines {
-		wrapped = append(wrapped, wrapParts(strings.Fields(s), " ", l.small, float64(w)-2*l.pad, float64(w)-2*l.pad)...)
+	panel(dst, p.r)
+	y := float64(p.r.Min.Y) + l.pad
+	for _, s := range p.lines {
+		label(dst, s, l.small, float64(p.r.Min.X)+l.pad, y, colText)
+		y += lineHeight(l.small)
 	}
-	textH := int(lh*float64(len(wrapped)) + 2*l.pad)
-	vh := 0
-	if ok && c.HasView {
-		// Below the view's own title (top left), above the bottom.
-		vh = min(w*9/16, r.Dy()-textH-int(2*l.pad+3*lh))
-	}
-	h := textH + max(vh, 0)
-	x0, y0 := r.Min.X+int(l.pad), r.Max.Y-int(l.pad)-h
-	panel(dst, image.Rect(x0, y0, x0+w, y0+h))
-	y := float64(y0) + l.pad
-	for _, s := range wrapped {
-		label(dst, s, l.small, float64(x0)+l.pad, y, colText)
-		y += lh
-	}
-	y = float64(y0 + textH)
-	if vh > 0 {
+	y = float64(p.r.Min.Y + p.textH)
+	if p.vh > 0 {
 		if a.reportV == nil {
 			a.reportV = render.NewView()
 			a.reportV.AntiAlias = a.left.AntiAlias
-			a.reportV.Tick(v)
+			a.reportV.Tick(p.v)
 		}
-		a.reportV.Draw(dst, image.Rect(x0, int(y), x0+w, int(y)+vh), v, nil, render.Overlays{})
+		a.reportV.Draw(dst, image.Rect(p.r.Min.X, int(y), p.r.Max.X, int(y)+p.vh), p.v, nil, render.Overlays{})
 	}
 }
 
@@ -373,4 +433,55 @@ func roomView(lr, rr image.Rectangle) image.Rectangle {
 		return rr
 	}
 	return lr
+}
+
+// roomCaptionLayout places a track's caption on the room host's view:
+// in the free area that takes it at the largest size, of three: below
+// the table and right of the reported view, above the reported view and
+// left of the table, and between the two; below the view's label and
+// the caption of what just happened in every case.
+func (a *App) roomCaptionLayout(in []string, l hudLayout, views image.Rectangle) trackCaption {
+	top := int(captionBandBottom(l, views))
+	t, rp := a.roomTable, a.roomReported
+	right := views.Min.X
+	if !rp.Empty() {
+		right = rp.Max.X + int(l.pad)
+	}
+	bottom := views.Max.Y
+	if !rp.Empty() {
+		bottom = rp.Min.Y - int(l.pad)
+	}
+	areas := []image.Rectangle{
+		image.Rect(right, max(top, t.Max.Y+int(l.pad)), views.Max.X, views.Max.Y),
+		image.Rect(views.Min.X, top, t.Min.X-int(l.pad), bottom),
+		image.Rect(right, top, t.Min.X-int(l.pad), views.Max.Y),
+	}
+	var best trackCaption
+	found := false
+	for _, ar := range areas {
+		if ar.Dx() < 50 || ar.Dy() < 20 {
+			continue
+		}
+		tc := a.placeCaption(in, l, ar, image.Rectangle{}, nil)
+		if !tc.r.In(ar) || !clearOf(tc.r, []image.Rectangle{t, rp}) {
+			continue
+		}
+		if !found || tc.face.Size > best.face.Size {
+			best, found = tc, true
+		}
+	}
+	a.roomCaptioned = !found
+	if !found {
+		// No free area takes it (a small window, a tall table, a long
+		// report): left of the table, where the reported view was, which
+		// gives way while the caption shows (drawReported).
+		best = a.placeCaption(in, l, image.Rect(views.Min.X, top, max(views.Min.X+50, t.Min.X-int(l.pad)), views.Max.Y), image.Rectangle{}, nil)
+	}
+	return best
+}
+
+// roomNoteReserve is the height the reported view leaves above it for a
+// key's note: two lines of its face.
+func roomNoteReserve(l hudLayout) float64 {
+	return 2*lineHeight(l.bold) + 3*l.pad
 }

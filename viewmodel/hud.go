@@ -414,6 +414,12 @@ func BuildError(m *Metrics, hasLeft, hasRight bool) ErrorFigures {
 		if !hasLeft {
 			e.Note = "vs. the left's diagnostics (2 mm grid, outside the bandwidth)"
 		}
+		if m.TruthAgeMs >= 250 {
+			// A full room shares one budget for the truth: the figures
+			// are the last measured, held until the next truth (a few
+			// ticks' hold between two truths is not worth a line).
+			e.Note = fmt.Sprintf("measured %.1f s ago: the room's rights share the truth's bandwidth", m.TruthAgeMs/1000)
+		}
 	case m.Valid:
 		e.State, e.Parts, e.Role, e.Of = ErrorMeasuring, []string{"measuring…"}, RoleDim, m.ErrorOf
 	default:

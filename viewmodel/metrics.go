@@ -77,6 +77,11 @@ type Metrics struct {
 	// has the present only as far as its diagnostics reached).
 	NowRMSCm, NowMaxCm float64
 	HasNow             bool
+	// TruthAgeMs, in a right process whose truth comes less often than
+	// the frames it shows move on (a full classroom shares one budget for
+	// it), is how old the figures above are: the last ones measured,
+	// held until the next truth. 0: measured this tick.
+	TruthAgeMs float64
 	// ErrorTicks is how many ticks in a row the error figures have been
 	// valid: a strategy's own figures over its last second
 	// (strategy.OwnError) still hold the start until a second has passed.

@@ -49,8 +49,10 @@ type RoomOptions struct {
 // eight players, the strategy in which each client drives its own player
 // (predicting only its player: a replay of the whole world costs a
 // browser 9-17 ms a tick, the player alone microseconds), the truth for a browser's error figure every 6 ticks (a ninth of the
-// every-tick diagnostics' 4.3 Mbit/s a browser).
-var roomDefaults = []string{"-players", "8", "-strategy", "predict", "-predict-scope", "player", "-diag-every", "6"}
+// every-tick diagnostics' 4.3 Mbit/s a browser) within 2 Mbit/s for the
+// whole room (64 browsers at every 6 ticks would take 46 Mbit/s: each
+// gets it every 2.3 s instead).
+var roomDefaults = []string{"-players", "8", "-strategy", "predict", "-predict-scope", "player", "-diag-every", "6", "-truth-kbps", "2000"}
 
 // HostRoom runs a classroom until ctx is done or the host's window closes.
 func HostRoom(ctx context.Context, ro RoomOptions, args []string, out io.Writer) error {
@@ -113,6 +115,7 @@ func HostRoom(ctx context.Context, ro RoomOptions, args []string, out io.Writer)
 	}
 
 	o.ui.Session.Role, o.ui.Session.Server, o.ui.Session.DiagEvery = game.RoleLeft, srv, o.net.diagEvery
+	o.ui.Session.TruthKbps = o.net.truthKbps
 	o.ui.Room.Host, o.ui.Room.URL, o.ui.Room.QR = rm, url, qrBitmap(url)
 	if ro.Headless {
 		return hostHeadless(ctx, o, ro, out)

@@ -28,6 +28,7 @@ type netOptions struct {
 	hasToken  bool
 	headless  bool
 	diagEvery int
+	truthKbps int
 	// spectators lets rights beyond the players join to watch (the left
 	// takes up to udp.MaxClients rights); off, they are refused once every
 	// player has a right.
@@ -50,6 +51,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 	token := fs.String("token", "", "the session's secret token: the left prints it, the right must give it (32 hex digits, the key every datagram is sealed with; the left draws one if not given)")
 	head := fs.Bool("headless", false, "with -role left: no window, no display needed (a server); prints status lines")
 	diag := fs.Int("diag-every", game.DefaultDiagEvery, "two processes: send the right the truth for its error figure every N ticks (0: never)")
+	truth := fs.Int("truth-kbps", 0, "two processes: the left's budget for that truth, `KBITS` a second for all its rights together (0: none, every right every -diag-every ticks); beyond it each right gets it less often")
 	spectators := fs.Bool("spectators", true, "with -role left: rights beyond the players join as spectators (up to 64 rights); -spectators=false refuses them")
 	join := fs.String("join", "", "join a classroom as a player: the `ADDRESS` the room prints (http://HOST:PORT/?join=TOKEN); in the room's own web page, the token")
 	ws := fs.Bool("websocket", false, "with -join: over the WebSocket (TCP) instead of a WebRTC data channel")
@@ -67,7 +69,7 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 			return n, usagef("-role must be left or right, got %q", *role)
 		}
 		n.listen, n.connect, n.headless, n.diagEvery, n.spectators, n.keepTrying = *listen, *connect, *head, *diag, *spectators, *keep
-		n.join, n.websocket = *join, *ws
+		n.join, n.websocket, n.truthKbps = *join, *ws, *truth
 		if n.join != "" {
 			if n.role != game.RoleBoth || n.connect != "" || *token != "" {
 				return n, usagef("-join joins a classroom by itself: no -role, -connect or -token")
@@ -86,6 +88,8 @@ func netFlags(fs *flag.FlagSet) func() (netOptions, error) {
 		switch {
 		case n.diagEvery < 0 || n.diagEvery > 600:
 			return n, usagef("-diag-every must be 0..600 ticks, got %d", n.diagEvery)
+		case n.truthKbps < 0 || n.truthKbps > game.MaxTruthKbps:
+			return n, usagef("-truth-kbps must be 0..%d, got %d", game.MaxTruthKbps, n.truthKbps)
 		case n.role == game.RoleLeft && n.listen == "":
 			return n, usagef("-role left needs -listen ADDR (e.g. -listen :40000)")
 		case n.role == game.RoleRight && n.join == "" && (n.connect == "" || !n.hasToken):
@@ -138,6 +142,7 @@ func openNetwork(o *options, out io.Writer) error {
 		}
 		fmt.Fprintln(out, "keep the token secret: whoever has it can join")
 		o.ui.Session.Role, o.ui.Session.Server, o.ui.Session.DiagEvery = n.role, srv, n.diagEvery
+		o.ui.Session.TruthKbps = n.truthKbps
 		return nil
 	}
 	if n.keepTrying {
