@@ -232,6 +232,11 @@ type client struct {
 	// substeps is the server's solver substeps: what a diverging client
 	// differs from (diverge.go).
 	substeps int
+
+	// heard is the inputs the server stepped each frame with, as its
+	// packets say, [f % joinRing]: a joining client steps the server's
+	// save on with them (join.go, catchUp).
+	heard []heardInput
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
@@ -282,32 +287,6 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.set, c.configured = Settings{}, false
 	c.pkt.State.NumCubes = int32(c.n)
 	c.configure(st)
-}
-
-// startFrom puts the client's world where left is now (a restart mid-run:
-// the client joins the server's present) and starts its history over.
-func (c *client) startFrom(st *Strategy, left *cubes.World) {
-	if c.w == nil || left.NumCubes() != c.n || left.Frame() != c.w.Frame() {
-		// (A right process's left world stays where it started: there
-		// the client catches up from the packets, as at the start.)
-		return
-	}
-	// The server's world exactly, every contact's warm start and sleep
-	// timer with the poses: a copy of its states alone parts from it by
-	// 0.1 mm within a few frames, and the whole-world prediction then
-	// corrects ten times a second for good (1-2 cm RMS, the bench's
-	// "joining mid-session" row before this). A right process's client
-	// has no server world to copy (see above).
-	var saved cubes.Saved
-	left.Save(&saved)
-	if c.w.Restore(&saved) != nil {
-		return
-	}
-	c.shared = false
-	c.exact = true
-	c.configured = false
-	c.configure(st)
-	c.adopted = left.Frame()
 }
 
 // configure follows the presenter's settings: which world predicts. A
@@ -612,7 +591,7 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	if p.Players > 1 {
 		st.fillTags(p)
 	}
-	if _, err := ctx.SendBack(p); err == nil {
+	if err := st.sendInputs(ctx, p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
 }
@@ -633,6 +612,15 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	}
 	if !p.State.Compressed {
 		return errNotCompressed
+	}
+	if err := st.receivePiece(ctx, f, r); err != nil {
+		return err
+	}
+	if !ctx.Thin() {
+		c.hear(p, f)
+	}
+	if st.join.waiting() {
+		return nil // nothing to step until the server's world is in
 	}
 	c.configure(st)
 	if p.State.Players > 1 && !ctx.Thin() {
@@ -705,7 +693,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		predicted = &m.after
 	}
 	if predicted == nil {
-		if c.catchUp(st, rg, f, p) {
+		if c.catchUp(st, rg, f) {
 			return nil
 		}
 		// The client is behind the server (just reset) or the frame has
@@ -762,23 +750,32 @@ func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
 	return false
 }
 
-// catchUp brings a client that is behind the server to frame f by stepping
-// its own world with the inputs the server used (the packet carries the
-// last replication.Inputs of them), when that world is still the one both
-// sides started from: a session that starts with this strategy builds the
-// same world at frame 0 on both sides, so stepping it with the same inputs
-// gives the server's state bit for bit. Taking the server's quantized
+// catchUp brings a client that is behind the server toward frame f by
+// stepping its own world with the inputs the server used (each packet
+// carries the last replication.Inputs of them: heard), when that world is
+// still the one both sides started from: a session that starts with this
+// strategy builds the same world at frame 0 on both sides, and a client
+// joining mid-session restores the server's save (join.go), so stepping
+// it with the same inputs gives the server's state bit for bit. After a
+// join over a slow link that is a few dozen steps in one tick, once: in
+// chunks, the client's own steps between two packets would part it from
+// the server's inputs and lose the exact world. Taking the server's quantized
 // state instead would start the prediction 0.1 mm and 1.3 mm/s away from
 // the server's exact world, an error that grows until it crosses the
 // correction threshold (2 cm after 125 frames on a perfect link). Only the
 // whole-world scope can do this: the player-only world is not the
 // server's.
-func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
-	if !c.shared || !c.world || f <= c.ct || f-c.ct > replication.Inputs {
+func (c *client) catchUp(st *Strategy, rg *ring, f int) bool {
+	if !c.shared || !c.world || f <= c.ct {
 		return false
 	}
 	for g := c.ct; g < f; g++ {
-		ins := serverInputs(&p.State, replication.Inputs-(f-g))
+		if _, ok := c.heardAt(g); !ok {
+			return false
+		}
+	}
+	for g := c.ct; g < f; g++ {
+		ins, _ := c.heardAt(g)
 		in := ins[c.player]
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj

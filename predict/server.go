@@ -110,6 +110,9 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 	if err := p.Serialize(r); err != nil {
 		return err
 	}
+	if err := st.receiveAck(r); err != nil {
+		return err
+	}
 	now := int32(ctx.Frame())
 	streams := st.set.Mode.streams()
 	ref := now
@@ -260,7 +263,7 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 		pk.Updates[k] = s.cand
 	}
 	pk.NumUpdates = int32(len(s.selected))
-	if _, err := ctx.Send(p); err != nil {
+	if err := st.sendPacket(ctx, p); err != nil {
 		return
 	}
 	for _, i := range s.selected {
