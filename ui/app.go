@@ -542,6 +542,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 		if !rr.Empty() {
 			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+			a.drawJoining(screen, rr)
 		}
 		avoid = a.drawHUD(screen, l, lr, rr)
 	}
