@@ -237,6 +237,10 @@ type client struct {
 	// packets say, [f % joinRing]: a joining client steps the server's
 	// save on with them (join.go, catchUp).
 	heard []heardInput
+	// joinTo is the session frame a joined client's clock reaches at its
+	// next update, predicting the frames the server stepped after its
+	// newest packet (−1: none; join.go).
+	joinTo int
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
@@ -267,7 +271,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 		c.lags[k] = -1
 	}
 	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
-	c.matched = -1
+	c.matched, c.joinTo = -1, -1
 	c.shared = ctx.Frame() == 0
 	c.exact = c.shared
 	c.serverIns = cubes.Inputs{}
@@ -427,6 +431,17 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.cumAdj += steps - 1
 		c.est += steps - 1
 	}
+	if c.joinTo > c.ct && !c.set.Mode.streams() {
+		// A joined client's clock reaches the server's present at once.
+		// Its ring keeps the saves of every frame from the one adopted,
+		// which an exact correction may rewind to (keepSaves runs after
+		// the steps: sized before them, it would drop them as they go).
+		c.cumAdj += c.joinTo - c.ct
+		steps += c.joinTo - c.ct
+		_, r := c.predicting()
+		r.depth = min(max(r.depth, c.joinTo+2-max(c.adopted, c.matched)), len(r.moves))
+	}
+	c.joinTo = -1
 	ss.StepsThisTick = steps
 
 	in := ctx.PresenterInput()
@@ -547,7 +562,7 @@ func (c *client) keepSaves(cfg *Config, r *ring) {
 		// An exact correction rewinds to the first frame not yet known
 		// to match the server's inputs (exactFrom): after a join, further
 		// back than the round trip until the first states come in.
-		need = max(need, c.ct-max(c.adopted, c.matched)+1)
+		need = max(need, c.ct-max(c.adopted, c.matched)+1+cfg.SaveMargin)
 	}
 	r.depth = min(max(need, cfg.MinSaves), len(r.moves))
 }
@@ -1003,23 +1018,22 @@ func (c *client) parkOthers() {
 // prediction (its first steps after a join, before its inputs reach the
 // server in time, or a burst of loss). That needs a world that is exact
 // (c.exact), the whole world predicted by the server's own solver for one
-// player, the server's inputs of every frame from there to f (a packet
-// carries its last replication.Inputs) and the world saved at that frame.
+// player, the server's inputs of every frame from there to f (heard: a
+// packet carries its last replication.Inputs, the client keeps them) and
+// the world saved at that frame.
 func (c *client) exactFrom(pw *cubes.World, rg *ring, f int, p *ServerPacket) (int, bool) {
 	if !c.exact || !c.world || pw != c.w || p.State.Players > 1 || c.set.Divergence != diverge.Off ||
 		c.set.Mode.streams() || f > c.ct {
 		return 0, false
 	}
 	from := max(c.adopted, c.matched, 0)
-	if from < f-replication.Inputs {
-		return 0, false // frames the packet's inputs do not cover were never checked
-	}
 	for g := from; g < f; g++ {
 		m := rg.at(g)
-		if m == nil {
-			return 0, false
+		ins, ok := c.heardAt(g)
+		if m == nil || !ok {
+			return 0, false // frames whose inputs were never heard were never checked
 		}
-		if m.in.Bits() != serverInputs(&p.State, replication.Inputs-(f-g))[c.player].Bits() {
+		if m.in.Bits() != ins[c.player].Bits() {
 			return g, rg.saved(g) != nil
 		}
 	}
@@ -1038,7 +1052,7 @@ func (c *client) exactReplay(st *Strategy, pw *cubes.World, rg *ring, g, f int, 
 	}
 	ss := &st.stats
 	for h := g; h < f; h++ {
-		ins := serverInputs(&p.State, replication.Inputs-(f-h))
+		ins, _ := c.heardAt(h) // every frame from g heard (exactFrom)
 		rg.save(pw, h)
 		pw.StepAll(&ins)
 		ss.ReplayBodies += uint64(pw.Physics().Stats().AwakeBodies)

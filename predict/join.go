@@ -49,6 +49,7 @@ type joinState struct {
 	ackDue  bool             // a piece arrived: say what is held
 	bytes   int              // the save's compressed size
 	now     int              // the session frame at the last Update
+	told    bool             // the join's caption was shown
 	refused int              // complete saves the client could not run
 	piece   transfer.Piece   // where the client reads a piece
 	ack     transfer.Ack     // where the server reads an ack
@@ -60,7 +61,7 @@ type joinState struct {
 func (j *joinState) reset(frame int) {
 	j.xs = nil
 	j.rx = transfer.NewJoining()
-	j.since, j.doneAt, j.ackDue, j.bytes, j.now = frame, -1, false, 0, frame
+	j.since, j.doneAt, j.ackDue, j.bytes, j.now, j.told = frame, -1, false, 0, frame, false
 }
 
 // waiting reports whether the client waits for its save.
@@ -166,7 +167,7 @@ func (st *Strategy) receivePiece(ctx strategy.Context, f int, r *wire.ReadStream
 		// serves it anew: the client starts over and waits for it.
 		st.cli.reset(st, ctx)
 		j.rx.Follow(b)
-		j.since, j.doneAt = ctx.Frame(), -1
+		j.since, j.doneAt, j.told = ctx.Frame(), -1, false
 		j.bytes = int(p.Size)
 	}
 	c := &st.cli
@@ -178,6 +179,7 @@ func (st *Strategy) receivePiece(ctx strategy.Context, f int, r *wire.ReadStream
 	if in {
 		j.doneAt = ctx.Frame()
 		c.joined(st, b)
+		c.joinTo = ctx.Frame()
 	}
 	return nil
 }
@@ -258,23 +260,28 @@ func (st *Strategy) JoinStats(now int) JoinStats {
 	return out
 }
 
-// joinShowTicks is how long the facts line says how the client joined.
-const joinShowTicks = 5 * wire.TicksPerSecond
-
-// joinFacts leads the facts line while the client waits for its save and
-// for a few seconds after it came in.
+// joinFacts is the facts line while the client waits for its save.
 func (st *Strategy) joinFacts(now int) string {
 	j := &st.join
-	ms := func(ticks int) int { return ticks * 1000 / wire.TicksPerSecond }
-	got, total := j.rx.Pieces()
-	switch {
-	case j.waiting() && total == 0:
-		return fmt.Sprintf("joining: waiting for the server's world, %d ms", ms(now-j.since))
-	case j.waiting():
-		return fmt.Sprintf("joining: %d/%d pieces, %d ms", got, total, ms(now-j.since))
-	case j.doneAt < 0 || now-j.doneAt > joinShowTicks:
+	if !j.waiting() {
 		return ""
 	}
-	return fmt.Sprintf("joined from the server's %.1f kB world (%s), %d ms",
-		float64(j.bytes)/1000, viewmodel.Plural(total, "piece"), ms(j.doneAt-j.since))
+	ms := (now - j.since) * 1000 / wire.TicksPerSecond
+	if got, total := j.rx.Pieces(); total > 0 {
+		return fmt.Sprintf("joining: %d/%d pieces, %d ms", got, total, ms)
+	}
+	return fmt.Sprintf("joining: waiting for the server's world, %d ms", ms)
+}
+
+// joinEvent is the caption of a join, once the save is in.
+func (st *Strategy) joinEvent() (strategy.Event, bool) {
+	j := &st.join
+	if j.doneAt < 0 || j.told {
+		return strategy.Event{}, false
+	}
+	j.told = true
+	_, total := j.rx.Pieces()
+	ms := (j.doneAt - j.since) * 1000 / wire.TicksPerSecond
+	return strategy.Event{Kind: strategy.EventNote, Text: fmt.Sprintf("the client joined from the server's %.1f kB world (%s, %d ms)",
+		float64(j.bytes)/1000, viewmodel.Plural(total, "piece"), ms)}, true
 }
