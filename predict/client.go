@@ -594,6 +594,9 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 		return
 	}
 	oldest := max(c.acked+1, newest-st.cfg.MaxInputs+1, c.ct-len(c.inBits)+1, 0)
+	if st.join.waiting() {
+		oldest = newest // a joining client has stamped nothing yet: its packet carries the ack
+	}
 	if oldest > newest {
 		oldest = newest // always say something: the clock needs reports
 	}

@@ -130,6 +130,9 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 		if s.have[slot] == f {
 			continue // a redundant copy
 		}
+		if xs := st.join.xs; xs != nil && int(f) < xs.Frame() {
+			continue // before the frame of the world a joining client waits for: none of its own
+		}
 		if streams && (f < ref || s.stream < 0 && f < now-maxAhead) {
 			continue // before the player's time: "if time < currentTime return"
 		}
