@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/transfer"
+	"netcubes/transfer/transfertest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -116,36 +116,10 @@ func TestJoinRefusesHostilePieces(t *testing.T) {
 	}
 	ctx := s.Context()
 	frame := s.Frame()
-	junk := make([]byte, 512)
-	for i := range junk {
-		junk[i] = 0xff
-	}
-	piece := func(p *transfer.Piece, extra []byte) error {
-		w := wire.NewWriteStream(make([]byte, 4096))
-		if err := p.Serialize(w); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.SerializeAlign(); err != nil {
-			t.Fatal(err)
-		}
-		return st.receivePiece(ctx, frame, wire.NewReadStream(append(w.Bytes(), extra...)))
-	}
-	cases := []struct {
-		name  string
-		p     transfer.Piece
-		extra []byte
-	}{
-		{"from the future", transfer.Piece{Frame: uint32(frame + 1), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
-		{"from the distant past", transfer.Piece{Frame: uint32(frame - joinRing), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
-		{"bytes after it", transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: junk}, []byte{1}},
-	}
-	for _, tc := range cases {
-		if err := piece(&tc.p, tc.extra); err == nil {
-			t.Errorf("%s: accepted", tc.name)
-		}
-	}
-	p := transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: junk}
-	if err := piece(&p, nil); err != nil {
+	take := func(r *wire.ReadStream) error { return st.receivePiece(ctx, frame, r) }
+	transfertest.Refuses(t, transfertest.Hostile(frame, frame-joinRing/2), take)
+	p := transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: transfertest.Junk(512)}
+	if err := take(transfertest.Tail(t, &p, nil)); err != nil {
 		t.Fatalf("a well-formed piece: %v", err)
 	}
 	if j := st.JoinStats(frame); j.Refused != 1 || j.Ready || !st.join.waiting() || j.Held != 0 {
@@ -157,8 +131,6 @@ func TestJoinRefusesHostilePieces(t *testing.T) {
 // taken by a client in a small world: an error or a piece, never a panic,
 // and the client's world stays finite.
 func FuzzPredictJoinPieces(f *testing.F) {
-	f.Add([]byte{0, 0, 0, 30, 0, 0, 2, 0, 0x80, 0, 0, 0})
-	f.Add(make([]byte, 600))
 	cfg := game.DefaultConfig()
 	cfg.World.GridSide = 4
 	st := New(DefaultConfig())
@@ -171,19 +143,6 @@ func FuzzPredictJoinPieces(f *testing.F) {
 		s.Step(cubes.Input{})
 	}
 	ctx := s.Context()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := wire.NewReadStream(data)
-		for range 4 {
-			if st.receivePiece(ctx, s.Frame(), r) != nil {
-				break
-			}
-		}
-		w := st.cli.w
-		for i := range w.NumCubes() {
-			p := w.Cube(i).Position
-			if math.IsNaN(p[0]+p[1]+p[2]) || math.IsInf(p[0]+p[1]+p[2], 0) {
-				t.Fatalf("cube %d at %v", i, p)
-			}
-		}
-	})
+	transfertest.FuzzTail(f, func(r *wire.ReadStream) error { return st.receivePiece(ctx, s.Frame(), r) },
+		func() *cubes.World { return st.cli.w })
 }
