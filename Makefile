@@ -121,7 +121,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./physics:FuzzDecodeSaved ./transfer:FuzzPieceAndAck \
 	./statesync:FuzzJoinPieces \
 	./game:FuzzReadReport \
-	./snapshot:FuzzLevel14Packet
+	./snapshot:FuzzLevel14Packet \
+	./predict:FuzzPredictJoinPieces
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

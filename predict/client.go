@@ -232,6 +232,15 @@ type client struct {
 	// substeps is the server's solver substeps: what a diverging client
 	// differs from (diverge.go).
 	substeps int
+
+	// heard is the inputs the server stepped each frame with, as its
+	// packets say, [f % joinRing]: a joining client steps the server's
+	// save on with them (join.go, catchUp).
+	heard []heardInput
+	// joinTo is the session frame a joined client's clock reaches at its
+	// next update, predicting the frames the server stepped after its
+	// newest packet (−1: none; join.go).
+	joinTo int
 }
 
 func (c *client) reset(st *Strategy, ctx strategy.Context) {
@@ -262,7 +271,7 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 		c.lags[k] = -1
 	}
 	c.lastServer, c.hasServer, c.adopted, c.confirmed = -1, false, -1, -1
-	c.matched = -1
+	c.matched, c.joinTo = -1, -1
 	c.shared = ctx.Frame() == 0
 	c.exact = c.shared
 	c.serverIns = cubes.Inputs{}
@@ -282,32 +291,6 @@ func (c *client) reset(st *Strategy, ctx strategy.Context) {
 	c.set, c.configured = Settings{}, false
 	c.pkt.State.NumCubes = int32(c.n)
 	c.configure(st)
-}
-
-// startFrom puts the client's world where left is now (a restart mid-run:
-// the client joins the server's present) and starts its history over.
-func (c *client) startFrom(st *Strategy, left *cubes.World) {
-	if c.w == nil || left.NumCubes() != c.n || left.Frame() != c.w.Frame() {
-		// (A right process's left world stays where it started: there
-		// the client catches up from the packets, as at the start.)
-		return
-	}
-	// The server's world exactly, every contact's warm start and sleep
-	// timer with the poses: a copy of its states alone parts from it by
-	// 0.1 mm within a few frames, and the whole-world prediction then
-	// corrects ten times a second for good (1-2 cm RMS, the bench's
-	// "joining mid-session" row before this). A right process's client
-	// has no server world to copy (see above).
-	var saved cubes.Saved
-	left.Save(&saved)
-	if c.w.Restore(&saved) != nil {
-		return
-	}
-	c.shared = false
-	c.exact = true
-	c.configured = false
-	c.configure(st)
-	c.adopted = left.Frame()
 }
 
 // configure follows the presenter's settings: which world predicts. A
@@ -448,6 +431,17 @@ func (c *client) update(st *Strategy, ctx strategy.Context) {
 		c.cumAdj += steps - 1
 		c.est += steps - 1
 	}
+	if c.joinTo > c.ct && !c.set.Mode.streams() {
+		// A joined client's clock reaches the server's present at once.
+		// Its ring keeps the saves of every frame from the one adopted,
+		// which an exact correction may rewind to (keepSaves runs after
+		// the steps: sized before them, it would drop them as they go).
+		c.cumAdj += c.joinTo - c.ct
+		steps += c.joinTo - c.ct
+		_, r := c.predicting()
+		r.depth = min(max(r.depth, c.joinTo+2-max(c.adopted, c.matched)), len(r.moves))
+	}
+	c.joinTo = -1
 	ss.StepsThisTick = steps
 
 	in := ctx.PresenterInput()
@@ -568,7 +562,7 @@ func (c *client) keepSaves(cfg *Config, r *ring) {
 		// An exact correction rewinds to the first frame not yet known
 		// to match the server's inputs (exactFrom): after a join, further
 		// back than the round trip until the first states come in.
-		need = max(need, c.ct-max(c.adopted, c.matched)+1)
+		need = max(need, c.ct-max(c.adopted, c.matched)+1+cfg.SaveMargin)
 	}
 	r.depth = min(max(need, cfg.MinSaves), len(r.moves))
 }
@@ -600,6 +594,9 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 		return
 	}
 	oldest := max(c.acked+1, newest-st.cfg.MaxInputs+1, c.ct-len(c.inBits)+1, 0)
+	if st.join.waiting() {
+		oldest = newest // a joining client has stamped nothing yet: its packet carries the ack
+	}
 	if oldest > newest {
 		oldest = newest // always say something: the clock needs reports
 	}
@@ -612,7 +609,7 @@ func (c *client) sendBack(st *Strategy, ctx strategy.Context) {
 	if p.Players > 1 {
 		st.fillTags(p)
 	}
-	if _, err := ctx.SendBack(p); err == nil {
+	if err := st.sendInputs(ctx, p); err == nil {
 		st.stats.InputsPerPacket = int(p.Count)
 	}
 }
@@ -633,6 +630,15 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 	}
 	if !p.State.Compressed {
 		return errNotCompressed
+	}
+	if err := st.receivePiece(ctx, f, r); err != nil {
+		return err
+	}
+	if !ctx.Thin() {
+		c.hear(p, f)
+	}
+	if st.join.waiting() {
+		return nil // nothing to step until the server's world is in
 	}
 	c.configure(st)
 	if p.State.Players > 1 && !ctx.Thin() {
@@ -705,7 +711,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		predicted = &m.after
 	}
 	if predicted == nil {
-		if c.catchUp(st, rg, f, p) {
+		if c.catchUp(st, rg, f) {
 			return nil
 		}
 		// The client is behind the server (just reset) or the frame has
@@ -762,23 +768,32 @@ func (c *client) otherInput(p *ServerPacket, rg *ring, f int) bool {
 	return false
 }
 
-// catchUp brings a client that is behind the server to frame f by stepping
-// its own world with the inputs the server used (the packet carries the
-// last replication.Inputs of them), when that world is still the one both
-// sides started from: a session that starts with this strategy builds the
-// same world at frame 0 on both sides, so stepping it with the same inputs
-// gives the server's state bit for bit. Taking the server's quantized
+// catchUp brings a client that is behind the server toward frame f by
+// stepping its own world with the inputs the server used (each packet
+// carries the last replication.Inputs of them: heard), when that world is
+// still the one both sides started from: a session that starts with this
+// strategy builds the same world at frame 0 on both sides, and a client
+// joining mid-session restores the server's save (join.go), so stepping
+// it with the same inputs gives the server's state bit for bit. After a
+// join over a slow link that is a few dozen steps in one tick, once: in
+// chunks, the client's own steps between two packets would part it from
+// the server's inputs and lose the exact world. Taking the server's quantized
 // state instead would start the prediction 0.1 mm and 1.3 mm/s away from
 // the server's exact world, an error that grows until it crosses the
 // correction threshold (2 cm after 125 frames on a perfect link). Only the
 // whole-world scope can do this: the player-only world is not the
 // server's.
-func (c *client) catchUp(st *Strategy, rg *ring, f int, p *ServerPacket) bool {
-	if !c.shared || !c.world || f <= c.ct || f-c.ct > replication.Inputs {
+func (c *client) catchUp(st *Strategy, rg *ring, f int) bool {
+	if !c.shared || !c.world || f <= c.ct {
 		return false
 	}
 	for g := c.ct; g < f; g++ {
-		ins := serverInputs(&p.State, replication.Inputs-(f-g))
+		if _, ok := c.heardAt(g); !ok {
+			return false
+		}
+	}
+	for g := c.ct; g < f; g++ {
+		ins, _ := c.heardAt(g)
 		in := ins[c.player]
 		k := g % len(c.inBits)
 		c.inBits[k], c.adjAt[k] = in.Bits(), c.cumAdj
@@ -1006,23 +1021,22 @@ func (c *client) parkOthers() {
 // prediction (its first steps after a join, before its inputs reach the
 // server in time, or a burst of loss). That needs a world that is exact
 // (c.exact), the whole world predicted by the server's own solver for one
-// player, the server's inputs of every frame from there to f (a packet
-// carries its last replication.Inputs) and the world saved at that frame.
+// player, the server's inputs of every frame from there to f (heard: a
+// packet carries its last replication.Inputs, the client keeps them) and
+// the world saved at that frame.
 func (c *client) exactFrom(pw *cubes.World, rg *ring, f int, p *ServerPacket) (int, bool) {
 	if !c.exact || !c.world || pw != c.w || p.State.Players > 1 || c.set.Divergence != diverge.Off ||
 		c.set.Mode.streams() || f > c.ct {
 		return 0, false
 	}
 	from := max(c.adopted, c.matched, 0)
-	if from < f-replication.Inputs {
-		return 0, false // frames the packet's inputs do not cover were never checked
-	}
 	for g := from; g < f; g++ {
 		m := rg.at(g)
-		if m == nil {
-			return 0, false
+		ins, ok := c.heardAt(g)
+		if m == nil || !ok {
+			return 0, false // frames whose inputs were never heard were never checked
 		}
-		if m.in.Bits() != serverInputs(&p.State, replication.Inputs-(f-g))[c.player].Bits() {
+		if m.in.Bits() != ins[c.player].Bits() {
 			return g, rg.saved(g) != nil
 		}
 	}
@@ -1041,7 +1055,7 @@ func (c *client) exactReplay(st *Strategy, pw *cubes.World, rg *ring, g, f int, 
 	}
 	ss := &st.stats
 	for h := g; h < f; h++ {
-		ins := serverInputs(&p.State, replication.Inputs-(f-h))
+		ins, _ := c.heardAt(h) // every frame from g heard (exactFrom)
 		rg.save(pw, h)
 		pw.StepAll(&ins)
 		ss.ReplayBodies += uint64(pw.Physics().Stats().AwakeBodies)

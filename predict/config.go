@@ -7,6 +7,7 @@ import (
 
 	"netcubes/diverge"
 	"netcubes/internal/valid"
+	"netcubes/transfer"
 )
 
 // Design note: every number the client and the server use to decide
@@ -115,6 +116,10 @@ type Config struct {
 
 	// Others tunes how other players are drawn and tagged (others.go).
 	Others OthersConfig
+
+	// Join cuts the server's world a client joins from into pieces
+	// (join.go): its fragment size and resend delay.
+	Join transfer.Config
 }
 
 // DefaultConfig returns the values above.
@@ -143,6 +148,7 @@ func DefaultConfig() Config {
 		SpeedHackEvery:      4,
 		RadiusM:             4,
 		Others:              DefaultOthersConfig(),
+		Join:                transfer.DefaultConfig(),
 	}
 }
 
@@ -183,7 +189,10 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	return c.Others.Validate()
+	if err := c.Others.Validate(); err != nil {
+		return err
+	}
+	return c.Join.Validate()
 }
 
 // Mode is a step of the article's build-up (the `[`/`]` sub-modes).

@@ -113,6 +113,12 @@ const SpeedKey = "C"
 func (st *Strategy) Facts() string {
 	s := &st.stats
 	var parts []string
+	if j := st.joinFacts(st.join.now); j != "" {
+		parts = append(parts, j)
+		if st.join.waiting() {
+			return j // nothing else is measured yet
+		}
+	}
 	if o := st.othersFacts(); o != "" {
 		parts = append(parts, o) // with other players, how they are drawn is the lesson
 	}

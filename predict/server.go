@@ -110,6 +110,9 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 	if err := p.Serialize(r); err != nil {
 		return err
 	}
+	if err := st.receiveAck(r); err != nil {
+		return err
+	}
 	now := int32(ctx.Frame())
 	streams := st.set.Mode.streams()
 	ref := now
@@ -126,6 +129,9 @@ func (s *server) receive(st *Strategy, ctx strategy.Context, r *wire.ReadStream)
 		slot := f % serverInputRing
 		if s.have[slot] == f {
 			continue // a redundant copy
+		}
+		if xs := st.join.xs; xs != nil && int(f) < xs.Frame() {
+			continue // before the frame of the world a joining client waits for: none of its own
 		}
 		if streams && (f < ref || s.stream < 0 && f < now-maxAhead) {
 			continue // before the player's time: "if time < currentTime return"
@@ -260,7 +266,7 @@ func (s *server) send(st *Strategy, ctx strategy.Context) {
 		pk.Updates[k] = s.cand
 	}
 	pk.NumUpdates = int32(len(s.selected))
-	if _, err := ctx.Send(p); err != nil {
+	if err := st.sendPacket(ctx, p); err != nil {
 		return
 	}
 	for _, i := range s.selected {

@@ -22,6 +22,9 @@ func (st *Strategy) Event() (strategy.Event, bool) {
 	s := &st.stats
 	seen := st.seen
 	st.seen = stageSeen{corrections: s.Corrections, late: s.LateInputs}
+	if e, ok := st.joinEvent(); ok {
+		return e, true
+	}
 	switch {
 	case s.Corrections > seen.corrections:
 		c := &st.cli

@@ -39,6 +39,9 @@ type Strategy struct {
 	// serverChanged: the last sub-mode step went to or from the article's
 	// server (RestartsAfter).
 	serverChanged bool
+	// join is a mid-session client's transfer of the server's world
+	// (join.go).
+	join joinState
 }
 
 // RestartsAfter implements strategy.Restarter: a step to or from the
@@ -369,13 +372,12 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 		st.truth.record(ctx.Frame(), ctx.Left())
 	}
 	st.cli.reset(st, ctx)
-	if ctx.Frame() > 0 {
-		// A switch to the strategy mid-run: the client joins the
-		// server's present, as a client joining a running game loads the
-		// level as it is, instead of opening with the catch-up from the
-		// initial world ("correction: 872 cm pop").
-		st.cli.startFrom(st, ctx.Left())
-	}
+	// A switch to the strategy mid-run: the client joins the server's
+	// present, as a client joining a running game loads the level as it
+	// is, instead of opening with the catch-up from the initial world
+	// ("correction: 872 cm pop"): the server's world crosses the link
+	// (join.go).
+	st.startJoin(ctx)
 }
 
 // Release implements strategy.Releaser: the client's worlds and saved
@@ -421,7 +423,10 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 
 // Update implements strategy.Strategy.
 func (st *Strategy) Update(ctx strategy.Context) {
-	st.cli.update(st, ctx)
+	st.join.now = ctx.Frame()
+	if !st.join.waiting() {
+		st.cli.update(st, ctx) // a joining client does not step until its world is in
+	}
 	st.roll(ctx.Frame())
 	st.stats.Stream = st.srv.board.figures(ctx.Players(), st.set.Mode.streams())
 }
@@ -442,6 +447,9 @@ func (st *Strategy) View(v *viewmodel.View) (float64, bool) {
 	v.Player = cubes.Player
 	v.HasErrorOffsets = true
 	v.Marks = v.Marks[:0]
+	if st.join.waiting() {
+		return 0, false // nothing to show until the server's world is in
+	}
 	for i := 0; i < w.NumCubes(); i++ {
 		s, atRest := c.drawnCube(i)
 		if i == c.me {

@@ -91,7 +91,7 @@ func (*elsewhere) Clone() strategy.Strategy                                 { re
 // the quantization of the state sent (it once corrected ten times a
 // second for good, at 1-2 cm RMS), with no
 // correction at all over the intercontinental link (0.01 cm); over the
-// terrible one (±100 ms of jitter, 20 % loss) under 1 cm (0.13 cm).
+// terrible one (±100 ms of jitter, 20 % loss) under 1 cm (0.013 cm).
 func TestJoinConvergesExactly(t *testing.T) {
 	t.Parallel() // session runs of its own
 	sc, err := cubes.ParseScript("ball", strings.NewReader("0-59 -\n60-239 up katamari\n240-419 left katamari\n420-479 blow\nend 600\n"))

@@ -429,45 +429,13 @@ var _ strategy.Eventful = (*Strategy)(nil)
 // Event implements strategy.Eventful: the join, once.
 func (st *Strategy) Event() (strategy.Event, bool) { return st.joinEvent() }
 
-// syncPacket is what the left sends: the state sync packet and, while a
-// joining right lacks its block, one piece of it after the packet's last
-// byte. A packet without a piece ends where the packet does, so every
-// packet outside a join is byte for byte what it was.
-type syncPacket struct {
-	pkt   *replication.Packet
-	piece *transfer.Piece
-}
-
-// Serialize writes or measures the packet (the right reads the two parts
-// itself: receivePiece).
-func (p *syncPacket) Serialize(s wire.Stream) error {
-	if err := p.pkt.Serialize(s); err != nil || p.piece == nil {
-		return err
-	}
-	if err := s.SerializeAlign(); err != nil {
-		return err
-	}
-	return p.piece.Serialize(s)
-}
-
 // receivePiece reads the piece after a state sync packet, if any (bytes
-// past the packet's last one), and takes it.
+// past the packet's last one: the left sends a transfer.Tailed), and
+// takes it.
 func (st *Strategy) receivePiece(ctx strategy.Context, frame int, s *wire.ReadStream) error {
-	if err := s.SerializeAlign(); err != nil {
-		return err
-	}
-	if s.BitsRemaining() == 0 {
-		return nil
-	}
 	p := &st.rcv.piece
-	if err := p.Serialize(s); err != nil {
+	if has, err := transfer.ReadTail(s, p); err != nil || !has {
 		return err
-	}
-	if s.SerializeAlign() != nil || s.BitsRemaining() != 0 {
-		return errTrailing
 	}
 	return st.takePiece(ctx, frame, p)
 }
-
-// errTrailing: bytes after a piece.
-var errTrailing = errors.New("statesync: bytes after the packet's piece")

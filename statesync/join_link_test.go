@@ -10,6 +10,7 @@ import (
 	"netcubes/link"
 	"netcubes/strategy"
 	"netcubes/transfer"
+	"netcubes/transfer/transfertest"
 	"netcubes/viewmodel"
 	"netcubes/wire"
 )
@@ -160,39 +161,13 @@ func TestStateSyncJoinRefusesHostilePieces(t *testing.T) {
 	}
 	ctx := s.Context()
 	frame := s.Frame()
-	piece := func(p *transfer.Piece, extra []byte) error {
-		buf := make([]byte, 64*1024)
-		w := wire.NewWriteStream(buf)
-		if err := p.Serialize(w); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.SerializeAlign(); err != nil {
-			t.Fatal(err)
-		}
-		return st.receivePiece(ctx, frame, wire.NewReadStream(append(w.Bytes(), extra...)))
-	}
-	junk := make([]byte, 512)
-	for i := range junk {
-		junk[i] = 0xff
-	}
-	cases := []struct {
-		name  string
-		p     transfer.Piece
-		extra []byte
-	}{
-		{"from the future", transfer.Piece{Frame: uint32(frame + 1), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
-		{"from the distant past", transfer.Piece{Frame: uint32(frame - inputRing - 1), Size: 512, Fragment: 512, Index: 0, Data: junk}, nil},
-		{"larger than the world's", transfer.Piece{Frame: uint32(frame), Size: int32(maxBlockBytes(st.n) + 1), Fragment: 1024, Index: -1}, nil},
-		{"bytes after it", transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: junk}, []byte{1}},
-	}
-	for _, tc := range cases {
-		if err := piece(&tc.p, tc.extra); err == nil {
-			t.Errorf("%s: accepted", tc.name)
-		}
-	}
+	take := func(r *wire.ReadStream) error { return st.receivePiece(ctx, frame, r) }
+	cases := append(transfertest.Hostile(frame, frame-inputRing),
+		transfertest.Case{Name: "larger than the world's", P: transfer.Piece{Frame: uint32(frame), Size: int32(maxBlockBytes(st.n) + 1), Fragment: 1024, Index: -1}})
+	transfertest.Refuses(t, cases, take)
 	// A whole block of junk: taken, refused as a world, and waited for.
-	p := transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: junk}
-	if err := piece(&p, nil); err != nil {
+	p := transfer.Piece{Frame: uint32(frame), Size: 512, Fragment: 512, Index: 0, Data: transfertest.Junk(512)}
+	if err := take(transfertest.Tail(t, &p, nil)); err != nil {
 		t.Fatalf("a well-formed piece: %v", err)
 	}
 	if j := st.JoinStats(frame); j.Refused != 1 || j.Ready || !st.joined.waiting() || j.Held != 0 {
@@ -204,8 +179,6 @@ func TestStateSyncJoinRefusesHostilePieces(t *testing.T) {
 // right in a small world: an error or a piece, never a panic, and the
 // right's world stays finite.
 func FuzzJoinPieces(f *testing.F) {
-	f.Add([]byte{0, 0, 0, 30, 0, 0, 2, 0, 0x80, 0, 0, 0})
-	f.Add(make([]byte, 600))
 	cfg := game.DefaultConfig()
 	cfg.World.GridSide = 4
 	st := New(DefaultConfig())
@@ -218,19 +191,6 @@ func FuzzJoinPieces(f *testing.F) {
 		s.Step(cubes.Input{})
 	}
 	ctx := s.Context()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := wire.NewReadStream(data)
-		for range 4 {
-			if st.receivePiece(ctx, s.Frame(), r) != nil {
-				break
-			}
-		}
-		w := st.rcv.world
-		for i := range w.NumCubes() {
-			c := w.Cube(i)
-			if p := c.Position; math.IsNaN(p[0]+p[1]+p[2]) || math.IsInf(p[0]+p[1]+p[2], 0) {
-				t.Fatalf("cube %d at %v", i, p)
-			}
-		}
-	})
+	transfertest.FuzzTail(f, func(r *wire.ReadStream) error { return st.receivePiece(ctx, s.Frame(), r) },
+		func() *cubes.World { return st.rcv.world })
 }

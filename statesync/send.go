@@ -6,6 +6,7 @@ import (
 	"netcubes/cubes"
 	"netcubes/replication"
 	"netcubes/strategy"
+	"netcubes/transfer"
 	"netcubes/wire"
 )
 
@@ -66,7 +67,7 @@ type stateSyncSender struct {
 
 	hist     *replication.History
 	pkt      replication.Packet
-	out      syncPacket // pkt, and a piece of a join block (join.go)
+	out      transfer.Tailed // pkt, and a piece of a join block (join.go)
 	cand     replication.StateUpdate
 	m        *wire.MeasureStream
 	selected []int32
@@ -359,7 +360,10 @@ func (s *stateSyncSender) encode(st *Strategy, ctx strategy.Context, left *cubes
 		pkt.Updates[k] = s.cand
 	}
 	pkt.NumUpdates = int32(len(s.selected))
-	s.out = syncPacket{pkt: pkt, piece: st.joinPiece(ctx)}
+	s.out = transfer.Tailed{Packet: pkt}
+	if piece := st.joinPiece(ctx); piece != nil {
+		s.out.Tail = piece
+	}
 	if _, err := ctx.Send(&s.out); err != nil {
 		return false
 	}

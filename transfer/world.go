@@ -111,6 +111,10 @@ func (j *Joining) Ack() *Ack {
 	return &j.ack
 }
 
+// Pieces is the fragments held and the transfer's number of them (0
+// before its first piece).
+func (j *Joining) Pieces() (got, total int) { return j.r.Pieces() }
+
 // Progress is the bytes held and the transfer's size (0 before its first
 // piece).
 func (j *Joining) Progress() (got, size int) { return j.r.Progress() }

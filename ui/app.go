@@ -550,6 +550,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 		if !rr.Empty() {
 			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+			a.drawJoining(screen, rr)
 		}
 		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
 		a.roomCaptioned = false

@@ -7,6 +7,7 @@ import (
 
 	"netcubes/catalog"
 	"netcubes/link"
+	"netcubes/predict"
 	"netcubes/statesync"
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -78,7 +79,28 @@ type joinResult struct {
 	worstRMS  float64 // the largest RMS until converged, cm
 	medianRMS float64 // the median RMS from the join to the end of the watch, cm
 	converged bool
-	join      statesync.JoinStats // state sync's block
+	join      joinFigures // what crossed the link before the right ran (state sync's block, the 2004 strategy's save)
+}
+
+// joinFigures are a transfer's figures: its size and pieces, the pieces
+// sent with the resends, and the ticks from the join until the right had
+// it.
+type joinFigures struct {
+	Bytes, Pieces, Sent, Ticks int
+	Ready                      bool
+}
+
+// joinFiguresOf reads the figures of st's join, if it reports them.
+func joinFiguresOf(st strategy.Strategy, now int) joinFigures {
+	switch st := st.(type) {
+	case *statesync.Strategy:
+		j := st.JoinStats(now)
+		return joinFigures{Bytes: j.Bytes, Pieces: j.Pieces, Sent: j.Sent, Ticks: j.Ticks, Ready: j.Ready}
+	case *predict.Strategy:
+		j := st.JoinStats(now)
+		return joinFigures{Bytes: j.Bytes, Pieces: j.Pieces, Sent: j.Sent, Ticks: j.Ticks, Ready: j.Ready}
+	}
+	return joinFigures{}
 }
 
 func runJoin(b *bench) error {
@@ -112,7 +134,10 @@ func runJoin(b *bench) error {
 	if err := b.Print(t); err != nil {
 		return err
 	}
-	return runJoinBlock(b)
+	if err := runJoinBlock(b, joinCase{"state sync", statesync.New(statesync.DefaultConfig())}, "block"); err != nil {
+		return err
+	}
+	return runJoinBlock(b, joinCase{"the 2004 strategy", predict.New(predict.DefaultConfig())}, "save")
 }
 
 // convergedCell is the time to converge, or "not yet".
@@ -126,14 +151,15 @@ func convergedCell(r joinResult) strategy.Cell {
 // joinBlockPresets are the links state sync's block is sent over.
 var joinBlockPresets = []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetTerrible}
 
-// runJoinBlock sends state sync's join block over each of joinBlockPresets:
-// its size and pieces, the pieces sent with the resends, the time from the
-// join until the right has it (measured: the pieces cross the link), and
-// until it has converged.
-func runJoinBlock(b *bench) error {
+// runJoinBlock sends c's join transfer (state sync's block, the 2004
+// strategy's save: what) over each of joinBlockPresets: its size and
+// pieces, the pieces sent with the resends, the time from the join until
+// the right has it (measured: the pieces cross the link), and until it has
+// converged.
+func runJoinBlock(b *bench, c joinCase, what string) error {
 	t := strategy.NewTable(
 		strategy.Column{Head: "link"},
-		strategy.Column{Head: "block bytes", Unit: "bytes"},
+		strategy.Column{Head: what + " bytes", Unit: "bytes"},
 		strategy.Column{Head: "pieces"},
 		strategy.Column{Head: "pieces sent"},
 		strategy.Column{Head: "time to join s", Unit: "s"},
@@ -142,7 +168,6 @@ func runJoinBlock(b *bench) error {
 		strategy.Column{Head: "without a join cm", Unit: "cm"},
 	)
 	for _, p := range joinBlockPresets {
-		c := joinCase{"state sync", statesync.New(statesync.DefaultConfig())}
 		r, err := joinRun(b, p.Config(), c, true)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
@@ -159,7 +184,11 @@ func runJoinBlock(b *bench) error {
 		t.Add(strategy.Text(p.String()), strategy.Int(j.Bytes), strategy.Int(j.Pieces), strategy.Int(j.Sent), joined,
 			convergedCell(r), strategy.Num(r.medianRMS, "%.2f"), strategy.Num(base.medianRMS, "%.2f"))
 	}
-	t.Note("State sync's join block over three links (the table above: the bench's preset). Time to join: from the join until the right has every piece, measured")
+	if what == "block" {
+		t.Note("State sync's join block over three links (the first table: the bench's preset). Time to join: from the join until the right has every piece, measured")
+	} else {
+		t.Note("The 2004 strategy's join: the server's save (every body, contact and warm start, compressed), bit for bit, over three links. Time to join: until the client has every piece, measured")
+	}
 	t.Note("as they cross the link; pieces sent: with the resends of the lost ones (and of those whose ack had not come back within a round trip and 6 ticks).")
 	return b.Print(t)
 }
@@ -184,7 +213,6 @@ func joinRun(b *bench, lc link.Config, c joinCase, restart bool) (joinResult, er
 	if err != nil {
 		return r, err
 	}
-	ss, _ := c.st.(*statesync.Strategy)
 	at, end := joinTimes(b)
 	under, first, sent := 0, true, 0
 	var seen []float64
@@ -225,9 +253,7 @@ func joinRun(b *bench, lc link.Config, c joinCase, restart bool) (joinResult, er
 	if !r.converged {
 		r.ticks, r.bytes = -1, sent
 	}
-	if ss != nil {
-		r.join = ss.JoinStats(s.Frame())
-	}
+	r.join = joinFiguresOf(c.st, s.Frame())
 	r.medianRMS = median(seen)
 	return r, nil
 }
