@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -387,9 +388,17 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	// caught up from the initial world before the block crossed the
 	// socket, and only fell by half from its first second to its fourth).
 	var first, last float64
+	sending := false
 	for k := 0; k < 4*wire.TicksPerSecond; k++ {
 		p.step(sc.InputAt(f))
 		f++
+		// The left process describes the block it sends, never a right
+		// that waits: that right is in another process.
+		facts := p.left.ClientStrategy(0).(strategy.Facts).Facts()
+		if strings.Contains(facts, "waiting for the block") || strings.Contains(facts, "pieces, ") {
+			t.Fatalf("tick %d: the left's facts speak for its right: %q", k, facts)
+		}
+		sending = sending || strings.Contains(facts, "sending the joining right")
 		if m := right.Metrics(); m.Valid {
 			if k < wire.TicksPerSecond {
 				first = max(first, m.PosRMSCm)
@@ -399,6 +408,9 @@ func TestRightDiesAndAnotherJoins(t *testing.T) {
 	}
 	if !right.Metrics().Valid || first == 0 || first >= 1 || last >= 1 {
 		t.Errorf("the right's error went from %.2f cm RMS in its first second to %.2f cm after 4 s", first, last)
+	}
+	if !sending {
+		t.Error("the left's facts never said it sent the joining right a block")
 	}
 	if j := right.Strategy().(*statesync.Strategy).JoinStats(right.Frame()); !j.Ready || j.Pieces == 0 {
 		t.Errorf("the new right did not join from a block: %+v", j)

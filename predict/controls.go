@@ -115,7 +115,7 @@ func (st *Strategy) Facts() string {
 	var parts []string
 	if j := st.joinFacts(st.join.now); j != "" {
 		parts = append(parts, j)
-		if st.join.waiting() {
+		if st.join.clientRuns && st.join.waiting() {
 			return j // nothing else is measured yet
 		}
 	}

@@ -55,6 +55,10 @@ type joinState struct {
 	ack     transfer.Ack     // where the server reads an ack
 	out     transfer.Tailed  // the server's packet and its piece
 	back    transfer.Tailed  // the client's packet and its ack
+	// clientRuns: this process runs the client's end (its Update came
+	// since the reset). A left process never does: its facts describe
+	// the save it sends, not a client that waits in another process.
+	clientRuns bool
 }
 
 // reset forgets both ends' join.
@@ -62,6 +66,7 @@ func (j *joinState) reset(frame int) {
 	j.xs = nil
 	j.rx = transfer.NewJoining()
 	j.since, j.doneAt, j.ackDue, j.bytes, j.now, j.told = frame, -1, false, 0, frame, false
+	j.clientRuns = false
 }
 
 // waiting reports whether the client waits for its save.
@@ -263,6 +268,9 @@ func (st *Strategy) JoinStats(now int) JoinStats {
 // joinFacts is the facts line while the client waits for its save.
 func (st *Strategy) joinFacts(now int) string {
 	j := &st.join
+	if !j.clientRuns {
+		return j.senderFacts()
+	}
 	if !j.waiting() {
 		return ""
 	}
@@ -284,4 +292,15 @@ func (st *Strategy) joinEvent() (strategy.Event, bool) {
 	ms := (j.doneAt - j.since) * 1000 / wire.TicksPerSecond
 	return strategy.Event{Kind: strategy.EventNote, Text: fmt.Sprintf("the client joined from the server's %.1f kB world (%s, %d ms)",
 		float64(j.bytes)/1000, viewmodel.Plural(total, "piece"), ms)}, true
+}
+
+// senderFacts is a left process's facts line while the save it sends to
+// a joining client is not all acked.
+func (j *joinState) senderFacts() string {
+	if j.xs == nil || j.xs.Done() {
+		return ""
+	}
+	_, total := j.xs.Bytes()
+	return fmt.Sprintf("sending the joining client the server's %.1f kB world in %d pieces (%d sent)",
+		float64(j.bytes)/1000, total, j.xs.Sent())
 }

@@ -423,7 +423,7 @@ func (st *Strategy) Receive(ctx strategy.Context, seq uint16, s *wire.ReadStream
 
 // Update implements strategy.Strategy.
 func (st *Strategy) Update(ctx strategy.Context) {
-	st.join.now = ctx.Frame()
+	st.join.now, st.join.clientRuns = ctx.Frame(), true
 	if !st.join.waiting() {
 		st.cli.update(st, ctx) // a joining client does not step until its world is in
 	}

@@ -141,6 +141,10 @@ type joinState struct {
 	told    bool      // the join's event was reported
 	now     int       // the session's frame at the right's last Update
 	ackOut  joinAck
+	// rightRuns: this process runs the right's end (its Update came
+	// since the reset). A left process never does: its facts describe
+	// the block it sends, not a right that waits in another process.
+	rightRuns bool
 }
 
 // reset forgets both ends' join.
@@ -150,6 +154,7 @@ func (j *joinState) reset(frame int) {
 	j.since, j.expect, j.follow, j.ready, j.doneAt, j.ackDue = frame, false, -1, false, -1, false
 	j.now = frame
 	j.told = false
+	j.rightRuns = false
 }
 
 // waiting reports whether the right waits for its block: it follows one
@@ -389,6 +394,9 @@ const joinShowTicks = 5 * wire.TicksPerSecond
 func (st *Strategy) joinFacts(now int) string {
 	j := &st.joined
 	ms := func(ticks int) int { return ticks * 1000 / wire.TicksPerSecond }
+	if !j.rightRuns {
+		return j.senderFacts()
+	}
 	if j.waiting() {
 		got, total := j.rx.Pieces()
 		if total == 0 {
@@ -402,6 +410,17 @@ func (st *Strategy) joinFacts(now int) string {
 	_, total := j.rx.Pieces()
 	return fmt.Sprintf("joined from one %.1f kB block of the world in %s, %d ms · ",
 		float64(j.bytes)/1000, pieces(total), ms(j.doneAt-j.since))
+}
+
+// senderFacts leads a left process's facts line while the block it
+// sends to a joining right is not all acked.
+func (j *joinState) senderFacts() string {
+	if j.xs == nil || j.xs.Done() {
+		return ""
+	}
+	_, total := j.xs.Bytes()
+	return fmt.Sprintf("sending the joining right one %.1f kB block in %s (%d sent) · ",
+		float64(j.bytes)/1000, pieces(total), j.xs.Sent())
 }
 
 // pieces is "1 piece" or "n pieces".

@@ -240,7 +240,7 @@ func (r *stateSyncReceiver) update(st *Strategy, ctx strategy.Context) {
 		r.updated[i] = false
 	}
 	r.updatedList = r.updatedList[:0]
-	st.joined.now = now
+	st.joined.now, st.joined.rightRuns = now, true
 	if st.joined.waiting() {
 		r.fillStats(st, now)
 		return // the block of the world is on its way (join.go)
