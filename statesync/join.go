@@ -378,14 +378,6 @@ func (st *Strategy) JoinStats(now int) JoinStats {
 	return out
 }
 
-// JoinedBytes is the size of the block the right joined with, and the
-// left frame it joined at (false: it started with the world, caught up
-// from the initial one, or its block is not in yet).
-func (st *Strategy) JoinedBytes() (bytes, frame int, ok bool) {
-	j := &st.joined
-	return j.bytes, j.follow, j.ready
-}
-
 // joinShowTicks is how long the facts line says how the right joined.
 const joinShowTicks = 5 * wire.TicksPerSecond
 

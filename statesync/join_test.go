@@ -57,10 +57,10 @@ func TestStateSyncJoinMidRun(t *testing.T) {
 	if oldRMS < 10*rms+1 {
 		t.Errorf("the catch-up from the initial world read only %.2f cm RMS: the comparison shows nothing", oldRMS)
 	}
-	bytes, frame, ok := st.JoinedBytes()
+	j := st.JoinStats(switchAt + watch)
 	// 901 cubes, most at rest (108 bits), the ball's moving (192): 12-22 kB.
-	if !ok || frame != switchAt || bytes < 12000 || bytes > 22000 {
-		t.Errorf("joined: %d bytes at frame %d (%v)", bytes, frame, ok)
+	if !j.Ready || j.Frame != switchAt || j.Bytes < 12000 || j.Bytes > 22000 {
+		t.Errorf("joined: %d bytes at frame %d (in: %v)", j.Bytes, j.Frame, j.Ready)
 	}
 	if !saw {
 		t.Error("no caption said how the right joined")

@@ -161,9 +161,6 @@ func (r *Receiver) Progress() (got, size int) { return r.bytes, r.size }
 // before its first piece).
 func (r *Receiver) Pieces() (got, total int) { return r.got, len(r.have) }
 
-// Frame is the frame of the transfer followed, and whether there is one.
-func (r *Receiver) Frame() (int, bool) { return int(r.frame), r.active }
-
 // Drop forgets the fragments held (the whole was refused): the left sends
 // them again, as the acks now say.
 func (r *Receiver) Drop() {
