@@ -72,3 +72,25 @@ func Compile(t *testing.T) []Build {
 	}
 	return out
 }
+
+// RequireNone compiles the package in the working directory for every
+// target and fails the test if any fused instruction appears, logging
+// the first few; what names the package's code in the message ("the
+// step", "the game's rules").
+func RequireNone(t *testing.T, what string) {
+	t.Helper()
+	for _, b := range Compile(t) {
+		shown := 0
+		for _, lines := range b.Fused {
+			for _, line := range lines {
+				if shown < 5 {
+					t.Log(line)
+					shown++
+				}
+			}
+		}
+		if shown > 0 {
+			t.Errorf("GOARCH=%s GOAMD64=%s: fused multiply-add instructions in %s", b.GOARCH, b.GOAMD64, what)
+		}
+	}
+}
