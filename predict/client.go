@@ -78,6 +78,10 @@ type ring struct {
 	savedAt []int
 	// depth is how many of the newest frames keep a save.
 	depth int
+	// spare holds saves that left the window when the depth shrank, for
+	// when it grows again (a round trip that changes, an exact client's
+	// margin): the ring allocates a save only beyond its deepest yet.
+	spare []*cubes.Saved
 }
 
 func (r *ring) reset(n int) {
@@ -85,11 +89,14 @@ func (r *ring) reset(n int) {
 		r.moves = make([]move, n)
 		r.saves = make([]*cubes.Saved, n)
 		r.savedAt = make([]int, n)
+		r.spare = make([]*cubes.Saved, 0, n)
 	}
 	for k := range r.moves {
 		r.moves[k].frame = -1
 		r.saves[k], r.savedAt[k] = nil, -1 // a ring starting over holds no save
 	}
+	clear(r.spare)
+	r.spare = r.spare[:0]
 	r.depth = n
 }
 
@@ -120,7 +127,7 @@ func (r *ring) saved(f int) *cubes.Saved {
 // save saves w as the world at frame f. The saves of the frames that left
 // the window of the newest depth frames go: one is reused for f (in the
 // steady state exactly one leaves as f enters, so nothing is allocated),
-// the others are dropped for the collector (when the depth shrinks).
+// the others wait as spares (when the depth shrinks).
 func (r *ring) save(w *cubes.World, f int) {
 	k := f % len(r.saves)
 	s := r.saves[k]
@@ -129,9 +136,14 @@ func (r *ring) save(w *cubes.World, f int) {
 		if t != nil && r.savedAt[j] <= f-r.depth {
 			if s == nil {
 				s = t
+			} else {
+				r.spare = append(r.spare, t)
 			}
 			r.saves[j], r.savedAt[j] = nil, -1
 		}
+	}
+	if s == nil && len(r.spare) > 0 {
+		s, r.spare = r.spare[len(r.spare)-1], r.spare[:len(r.spare)-1]
 	}
 	if s == nil {
 		s = new(cubes.Saved)
@@ -140,13 +152,17 @@ func (r *ring) save(w *cubes.World, f int) {
 	r.saves[k], r.savedAt[k] = s, f
 }
 
-// held counts the saved worlds the ring holds and their bytes.
+// held counts the saved worlds the ring holds and their bytes, its
+// spares' bytes included.
 func (r *ring) held() (n, bytes int) {
 	for _, s := range r.saves {
 		if s != nil {
 			n++
 			bytes += s.Bytes()
 		}
+	}
+	for _, s := range r.spare {
+		bytes += s.Bytes()
 	}
 	return n, bytes
 }

@@ -390,7 +390,8 @@ func (st *Strategy) Release() {
 	q, b := st.srv.quant, st.srv.board
 	*q = quantCache{}
 	st.srv = server{quant: q, board: b}
-	st.oth = others{} // its reset builds the clock and the rings again
+	st.oth = others{}     // its reset builds the clock and the rings again
+	st.join = joinState{} // a join's save and pieces (startJoin resets it)
 }
 
 // ReceiveBack implements strategy.TwoWay: the client's inputs reach the
