@@ -80,16 +80,21 @@ type ring struct {
 	depth int
 	// spare holds saves that left the window when the depth shrank, for
 	// when it grows again (a round trip that changes, an exact client's
-	// margin): the ring allocates a save only beyond its deepest yet.
+	// margin): at most maxSpareSaves, the rest go to the collector.
 	spare []*cubes.Saved
 }
+
+// maxSpareSaves bounds the ring's spare saves: enough for the depth's
+// small steps back and forth (a few ticks of margin) without holding the
+// memory of a long-gone deep window (0.3-0.7 MB a save).
+const maxSpareSaves = 8
 
 func (r *ring) reset(n int) {
 	if len(r.moves) != n {
 		r.moves = make([]move, n)
 		r.saves = make([]*cubes.Saved, n)
 		r.savedAt = make([]int, n)
-		r.spare = make([]*cubes.Saved, 0, n)
+		r.spare = make([]*cubes.Saved, 0, maxSpareSaves)
 	}
 	for k := range r.moves {
 		r.moves[k].frame = -1
@@ -136,7 +141,7 @@ func (r *ring) save(w *cubes.World, f int) {
 		if t != nil && r.savedAt[j] <= f-r.depth {
 			if s == nil {
 				s = t
-			} else {
+			} else if len(r.spare) < maxSpareSaves {
 				r.spare = append(r.spare, t)
 			}
 			r.saves[j], r.savedAt[j] = nil, -1
