@@ -16,7 +16,7 @@ const joiningPrefix = "joining: "
 // drawJoining writes that line large across the middle of the right view,
 // which has nothing else to show meanwhile (blank sky otherwise).
 func (a *App) drawJoining(dst *ebiten.Image, r image.Rectangle) {
-	s := strategyFacts(a.sess.ClientStrategy(a.sess.Shown()))
+	s := a.facts.StrategyFacts // worded once a tick (buildHUD): Draw builds no string
 	if !strings.HasPrefix(s, joiningPrefix) || r.Dx() < 40 || r.Dy() < 40 {
 		return
 	}
