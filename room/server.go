@@ -79,6 +79,10 @@ type Room struct {
 	mu      sync.Mutex
 	counts  Counts
 	pending int
+	// opening counts WebSockets admitted and not yet in the hub: the
+	// client's handshake completes before the hub counts the connection,
+	// so a full room counts them too.
+	opening int
 	all     bucketT
 	perAddr map[string]*bucketT
 	pcs     []*webrtc.PeerConnection
@@ -181,6 +185,12 @@ func refuse(w http.ResponseWriter, code int, reason, msg string) {
 // admit checks a join's rate and the room's room, counting a refusal.
 // It returns the HTTP status and the refusal, or 0.
 func (r *Room) admit(req *http.Request) (int, string, string) {
+	return r.admitAs(req, false)
+}
+
+// admitAs is admit; reserve counts the admitted join in opening (the
+// caller calls opened once the hub has it, or gave up).
+func (r *Room) admitAs(req *http.Request, reserve bool) (int, string, string) {
 	host, _, err := net.SplitHostPort(req.RemoteAddr)
 	if err != nil {
 		host = req.RemoteAddr
@@ -201,11 +211,21 @@ func (r *Room) admit(req *http.Request) (int, string, string) {
 		r.counts.Busy++
 		return http.StatusTooManyRequests, "busy", "too many joins at once: try again in a second"
 	}
-	if r.hub.Open() >= r.cfg.MaxConnections {
+	if r.hub.Open()+r.opening >= r.cfg.MaxConnections {
 		r.counts.Full++
 		return http.StatusServiceUnavailable, "full", fmt.Sprintf("the room is full (%d browsers)", r.cfg.MaxConnections)
 	}
+	if reserve {
+		r.opening++
+	}
 	return 0, "", ""
+}
+
+// opened ends a reservation of admitAs.
+func (r *Room) opened() {
+	r.mu.Lock()
+	r.opening--
+	r.mu.Unlock()
 }
 
 func (r *Room) checkToken(t udp.Token) bool {
@@ -386,10 +406,18 @@ func (c *rtcCarrier) close() { go c.room.closePC(c.pc) }
 
 // serveSocket takes a browser over WebSocket: the fallback.
 func (r *Room) serveSocket(w http.ResponseWriter, req *http.Request) {
-	if code, reason, msg := r.admit(req); code != 0 {
+	if code, reason, msg := r.admitAs(req, true); code != 0 {
 		refuse(w, code, reason, msg)
 		return
 	}
+	reserved := true
+	release := func() {
+		if reserved {
+			reserved = false
+			r.opened()
+		}
+	}
+	defer release()
 	tok, err := udp.ParseToken(req.URL.Query().Get("token"))
 	if err != nil || !r.checkToken(tok) {
 		r.count(func(c *Counts) { c.BadToken++ })
@@ -405,6 +433,7 @@ func (r *Room) serveSocket(w http.ResponseWriter, req *http.Request) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := newWSCarrier(conn, cancel)
 	addr, err := r.hub.add(c, WebSocket, req.RemoteAddr)
+	release() // the hub counts it now (or it is gone)
 	if err != nil {
 		c.close()
 		return
