@@ -44,6 +44,8 @@ func TestConfigValidate(t *testing.T) {
 		{"SetStateSpeedTolerance", func(c *Config) { c.SetStateSpeedTolerance = nan }},
 		{"Substeps", func(c *Config) { c.Substeps = 0 }},
 		{"Substeps", func(c *Config) { c.Substeps = 65 }},
+		{"WarmStartDistance", func(c *Config) { c.WarmStartDistance = -0.01 }},
+		{"WarmStartDistance", func(c *Config) { c.WarmStartDistance = nan }},
 		{"Gravity", func(c *Config) { c.Gravity[2] = nan }},
 	}
 	for _, tc := range bad {
@@ -63,6 +65,7 @@ func TestConfigValidate(t *testing.T) {
 		func(c *Config) { c.Substeps = 1 },
 		func(c *Config) { c.Substeps = 64 },
 		func(c *Config) { c.SetStateAngleTolerance = 1 },
+		func(c *Config) { c.WarmStartDistance = 0 },
 	}
 	for i, set := range edges {
 		c := DefaultConfig()

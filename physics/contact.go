@@ -215,11 +215,12 @@ func (w *World) rebuildActive() {
 func (w *World) narrowphase() {
 	slop := w.cfg.LinearSlop
 	warm := w.cfg.WarmStarting
+	near := w.cfg.WarmStartDistance
 	var old carried
 	for _, ci := range w.cs.active {
 		c := &w.cs.pool[ci]
 		if warm {
-			old.save(&c.m)
+			old.save(&c.m, near > 0)
 		}
 		a := &w.bodies[c.a]
 		ba := makeBox(a)
@@ -232,7 +233,7 @@ func (w *World) narrowphase() {
 		}
 		c.m.frictionImpulse, c.m.twistImpulse = vec3{}, 0
 		if warm {
-			carryImpulses(&c.m, &old)
+			carryImpulses(&c.m, &old, near)
 		}
 	}
 }

@@ -40,8 +40,26 @@ func TestBoxRests(t *testing.T) {
 	}
 }
 
-// TestStacks: a tower of 10 cubes and a 10-wide pyramid stand for 10 s.
+// TestStacks: a tower of 10 cubes and a 10-wide pyramid stand for 10 s,
+// with the default configuration and with 6 substeps when the warm start
+// also matches points by position (Config.WarmStartDistance; by feature id
+// only, 6 substeps let the pyramid slide 4 cm and never sleep).
 func TestStacks(t *testing.T) {
+	sixSubsteps := DefaultConfig()
+	sixSubsteps.Substeps = 6
+	sixSubsteps.WarmStartDistance = 0.01
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"default", DefaultConfig()},
+		{"6 substeps, warm start by position", sixSubsteps},
+	} {
+		t.Run(c.name, func(t *testing.T) { testStacks(t, c.cfg) })
+	}
+}
+
+func testStacks(t *testing.T, cfg Config) {
 	type scene struct {
 		name  string
 		build func(w *World) []BodyID
@@ -72,7 +90,7 @@ func TestStacks(t *testing.T) {
 		{"pyramid55", pyramid, 0.01, "any"},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			w := newWorld(t, DefaultConfig())
+			w := newWorld(t, cfg)
 			ids := sc.build(w)
 			start := make([]mgl64.Vec3, len(ids))
 			for i, id := range ids {
@@ -94,6 +112,9 @@ func TestStacks(t *testing.T) {
 			t.Logf("%s: worst displacement %.4f m (horizontal %.4f m), awake %d", sc.name, worst, worstH, w.Stats().AwakeBodies)
 			if worst > sc.limit {
 				t.Errorf("%s moved %.4f m, want < %.3f m", sc.which, worst, sc.limit)
+			}
+			if n := w.Stats().AwakeBodies; n != 0 {
+				t.Errorf("%d bodies still awake after 10 s", n)
 			}
 		})
 	}
