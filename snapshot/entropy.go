@@ -135,6 +135,9 @@ type entropyModels struct {
 	// (nbrClass).
 	rotT [3][numSlideClasses]arith.Golomb
 	posT [3][numMemClasses * numNbrClasses]arith.Golomb
+	// share: level 14's fit of how much of its neighbours' mean miss a
+	// predicted cube shares (shareFit), by kind and neighbour count.
+	share [numShareClasses]shareFit
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -194,6 +197,9 @@ func (m *entropyModels) reset() {
 	m.motion = arith.ProbInit
 	for c := range m.turn {
 		m.turn[c].reset(turnPrior)
+	}
+	for c := range m.share {
+		m.share[c].reset()
 	}
 	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])
@@ -317,7 +323,12 @@ type entropyState struct {
 	// (turnWithMiss); tw, the cube being coded's turn.
 	turn bool
 	tw   turnWork
-	fit  correctionFit
+	// unary: the residual being coded has its class in unary (level 14's
+	// ball cubes and swapped orientations: golombMix3).
+	unary bool
+	// order: level 14's coding order (codeCubes14).
+	order cubeOrder
+	fit   correctionFit
 	// The cubes coded so far in this packet against a prediction, for
 	// the neighbour correction: baseline position, kind, residual.
 	nbrN    int
@@ -376,6 +387,11 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 
 // golombMix3 codes v with the mix of g, h and j.
 func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx *arith.GolombMixers, v int32) int32 {
+	if e.unary {
+		// Level 14 only, which records no traces (trace.go replays
+		// the tree's coding).
+		return e.golombMix3Unary(g, h, j, mx, v)
+	}
 	if e.reading {
 		got, ok := g.DecodeMix3(&e.dec, h, j, mx)
 		if !ok {
@@ -865,8 +881,13 @@ func payloadBits(payload []byte, off, k int) uint32 {
 //	finishCube          its memory for the next packet; the reader's checks
 //
 // The player prediction's correction (codeCorrection) goes between cube 0
-// and cube 1.
+// and cube 1. Level 14 codes the same phases in another order
+// (codeCubes14: every changed decision first, then the changed cubes
+// nearest the player first).
 func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
+	if e.turn {
+		return p.codeCubes14(e, base, mr)
+	}
 	prevChanged := false
 	e.nbrReset()
 	var cc cubeCoding
@@ -889,29 +910,34 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		if !changed {
 			continue
 		}
-		p.Stats.Changed++
-		p.chooseReference(&cc, base, mr)
-		e.codeFieldFlags(&cc)
-		cc.residualContexts(base, p.Cubes[0].Position, mr)
-		e.neighbourCorrection(&cc)
-		if err := e.codePosition(&cc, &p.Stats); err != nil {
-			return err
-		}
-		e.recordNeighbour(&cc)
-		if e.turn {
-			e.turnWithMiss(&cc, &p.Cubes[0])
-		}
-		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
-			return err
-		}
-		if e.turn {
-			e.learnTurn(&cc)
-		}
-		if err := e.finishCube(&cc); err != nil {
+		if err := p.codeFields(e, &cc, base, mr); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// codeFields codes a changed cube's fields, phase by phase (codeCubes).
+func (p *Packet) codeFields(e *entropyState, cc *cubeCoding, base []Cube, mr *motionRef) error {
+	p.Stats.Changed++
+	p.chooseReference(cc, base, mr)
+	e.codeFieldFlags(cc)
+	cc.residualContexts(base, p.Cubes[0].Position, mr)
+	e.neighbourCorrection(cc)
+	if err := e.codePosition(cc, &p.Stats); err != nil {
+		return err
+	}
+	e.recordNeighbour(cc)
+	if e.turn {
+		e.turnWithMiss(cc, &p.Cubes[0])
+	}
+	if err := e.codeOrientation(cc, &p.Stats); err != nil {
+		return err
+	}
+	if e.turn {
+		e.learnTurn(cc)
+	}
+	return e.finishCube(cc)
 }
 
 // cubeCoding is what codeCubes knows of the cube it codes, filled in
@@ -940,6 +966,12 @@ type cubeCoding struct {
 	// nbrMean: the largest component of the neighbours' mean miss (grid
 	// units; −1: no neighbour coded before it), for level 14's nbrClass.
 	nbrMean int64
+	// share: level 14's neighbour share (shareNeighbours): whether it
+	// applied, its fit and the neighbours' mean miss in 1/shareScale
+	// grid units, for learnShare.
+	shareOn    bool
+	shareClass int
+	shareX     [3]int64
 }
 
 // predicted reports whether the reference is a prediction (the player's
@@ -1171,6 +1203,10 @@ func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 	if mean >= nbrLarge {
 		cc.bctx += numMemClasses
 	}
+	if e.turn {
+		e.shareNeighbours(cc, sum, cnt)
+		return
+	}
 	for k := range 3 {
 		cc.pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
 	}
@@ -1187,6 +1223,9 @@ func (e *entropyState) recordNeighbour(cc *cubeCoding) {
 		res[k] = cc.c.Position[k] - cc.refPos[k]
 	}
 	e.nbrAdd(cc.b.Position, uint8(cc.kind), res)
+	if e.turn {
+		e.learnShare(cc, res)
+	}
 }
 
 // The residuals a cube can code, each with its own models
@@ -1232,7 +1271,9 @@ func (e *entropyState) codeResidual(cc *cubeCoding, res int, v, ref *[3]int32, l
 		// The second model is by mixClass, whose memory class steps
 		// by one Golomb (trace.go).
 		e.memStride = int32(unsafe.Sizeof(arith.Golomb{}))
+		e.unary = e.turn && (cc.hc >= 0 || res == resSwapped)
 		r := e.golombMix3(g, h, j, mx, v[k]-ref[k])
+		e.unary = false
 		largest = max(largest, int64(r), -int64(r))
 		mc = magClass(max(largest, floor))
 		if e.reading {
