@@ -337,6 +337,10 @@ type entropyState struct {
 	nbrRes  [MaxCubes][3]int32
 	nbrNext [MaxCubes]int32   // the next entry in the same bucket, +1 (0: none)
 	nbrHead [nbrBuckets]int32 // each bucket's last entry, +1 (0: empty)
+	// nbrRadius (grid units) and nbrShift (the cells' log2 size):
+	// levels 12-13's, or level 14's (codeCubes14).
+	nbrRadius int64
+	nbrShift  uint
 	// rec: the trace this writing pass records (trace.go), nil for none;
 	// memClass and memStride: the memory class of the cube being coded
 	// and, for the next call only, the stride of its second model by it
@@ -1183,7 +1187,8 @@ func (cc *cubeCoding) residualContexts(base []Cube, playerNew wire.QuantizedVec3
 // cubes of the same kind coded before this one within neighbourRadius
 // (decoded already: the receiver knows it too) shifts a predicted cube's
 // position by 1/neighbourShare of it, and its size is part of the second
-// model's context.
+// model's context. Level 14 looks a little further (neighbourRadius14)
+// and shifts by a learnt share instead (shareNeighbours).
 func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 	if !cc.predicted() {
 		return
@@ -1436,9 +1441,10 @@ const (
 // Finding the neighbours. A packet may code hundreds of predicted cubes
 // (after a blast, every moving cube at level 13), and comparing each with
 // all those before it would cost n²/2 distance tests. So the entries go
-// into a spatial hash: cells of
-// twice neighbourRadius, hashed into nbrBuckets lists. Everything within
-// neighbourRadius of a point lies in the 2×2×2 block of cells nearest to
+// into a spatial hash: cells of at least
+// twice the radius (nbrRadius: neighbourRadius, level 14's
+// neighbourRadius14), hashed into nbrBuckets lists. Everything within
+// the radius of a point lies in the 2×2×2 block of cells nearest to
 // it (per axis: its own cell, and the neighbour on the side of the cell's
 // half it is in), so a query visits at most 8 lists, skipping a list that
 // two cells share, and still tests each entry's exact distance: collisions
@@ -1446,8 +1452,10 @@ const (
 // the entries are met in changes nothing: both sides agree to the bit.
 const (
 	nbrCellShift = 9 // log2 of the cell size, 2·neighbourRadius grid units
-	nbrBucketLog = 10
-	nbrBuckets   = 1 << nbrBucketLog
+	// nbrCellShift14: level 14's cells, at least 2·neighbourRadius14.
+	nbrCellShift14 = 10
+	nbrBucketLog   = 10
+	nbrBuckets     = 1 << nbrBucketLog
 )
 
 // nbrBucket hashes a cell to its list (multiplicative hashing).
@@ -1460,6 +1468,7 @@ func nbrBucket(cx, cy, cz int32) int {
 func (e *entropyState) nbrReset() {
 	e.nbrN = 0
 	clear(e.nbrHead[:])
+	e.nbrRadius, e.nbrShift = neighbourRadius, nbrCellShift
 }
 
 // nbrAdd records a coded cube: its baseline position, kind and residual.
@@ -1469,20 +1478,20 @@ func (e *entropyState) nbrAdd(pos wire.QuantizedVec3, kind uint8, res [3]int32) 
 	}
 	j := e.nbrN
 	e.nbrPos[j], e.nbrKind[j], e.nbrRes[j] = pos, kind, res
-	h := nbrBucket(pos[0]>>nbrCellShift, pos[1]>>nbrCellShift, pos[2]>>nbrCellShift)
+	h := nbrBucket(pos[0]>>e.nbrShift, pos[1]>>e.nbrShift, pos[2]>>e.nbrShift)
 	e.nbrNext[j] = e.nbrHead[h]
 	e.nbrHead[h] = int32(j + 1)
 	e.nbrN++
 }
 
 // nbrSum returns the sum and count of the residuals of the cubes of this
-// kind recorded within neighbourRadius of pos.
+// kind recorded within nbrRadius of pos.
 func (e *entropyState) nbrSum(pos wire.QuantizedVec3, kind uint8) (sum [3]int64, cnt int64) {
 	var c0, c1 [3]int32 // per axis, the two cells to visit
 	for k := range 3 {
-		c0[k] = pos[k] >> nbrCellShift
+		c0[k] = pos[k] >> e.nbrShift
 		c1[k] = c0[k] - 1
-		if pos[k]>>(nbrCellShift-1)&1 == 1 {
+		if pos[k]>>(e.nbrShift-1)&1 == 1 {
 			c1[k] = c0[k] + 1
 		}
 	}
@@ -1517,7 +1526,7 @@ func (e *entropyState) nbrSum(pos wire.QuantizedVec3, kind uint8) (sum [3]int64,
 				d := int64(e.nbrPos[n][k]) - int64(pos[k])
 				d2 += d * d
 			}
-			if d2 < neighbourRadius*neighbourRadius {
+			if d2 < e.nbrRadius*e.nbrRadius {
 				for k := range 3 {
 					sum[k] += int64(e.nbrRes[n][k])
 				}

@@ -232,8 +232,14 @@ func scaledTurn(v float64) int64 {
 // turn's. Outliers (a neighbour knocked away) would dominate a plain
 // fit's sums, so each component enters them clamped to shareClamp.
 const (
-	numShareCounts  = 4
-	numShareClasses = 2 * numShareCounts
+	// neighbourRadius14 is level 14's neighbour radius, 0.5625 m, wider
+	// than levels 12-13's 0.5 m: touching cubes' centres lie 0.4 to 0.69
+	// m apart, and the learnt share weighs the farther ones' miss as it
+	// finds it (0.52, 0.56, 0.59, 0.64, 0.70 m: A 215.82, 215.72,
+	// 215.71, 215.87, 216.01 bytes a frame, 0.5 m 215.94).
+	neighbourRadius14 = wire.SnapshotPositionResolution * 9 / 16
+	numShareCounts    = 4
+	numShareClasses   = 2 * numShareCounts
 	// sharePrior is the share a fresh fit starts from, in 1/64 (a half,
 	// levels 12-13's), and sharePriorWeight how many cubes' worth of
 	// evidence it counts as.
@@ -357,6 +363,7 @@ type cubeOrder struct {
 func (p *Packet) codeCubes14(e *entropyState, base []Cube, mr *motionRef) error {
 	prevChanged := false
 	e.nbrReset()
+	e.nbrRadius, e.nbrShift = neighbourRadius14, nbrCellShift14
 	o := &e.order
 	o.n = 0
 	var cc cubeCoding
