@@ -12,8 +12,11 @@ import (
 )
 
 // Level 14 (TurnWithMiss), beyond level 13: a ball cube's orientation is
-// predicted from its position's miss. The measurements and what else was
-// tried: docs/design/entropy-coding.md ("Level 14").
+// predicted from its position's miss; and the changed cubes are coded
+// nearest the player first (codeCubes14), each shifted by a learnt share
+// of its neighbours' miss (shareNeighbours), the ball's residual classes
+// in unary (golombMix3Unary). The measurements and what else was tried:
+// docs/design/entropy-coding.md ("Level 14").
 //
 // A cube riding in the katamari ball that misses its predicted position
 // by Δ (grid units, decoded before its orientation) has mostly slid over
