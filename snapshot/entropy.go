@@ -135,6 +135,9 @@ type entropyModels struct {
 	// (nbrClass).
 	rotT [3][numSlideClasses]arith.Golomb
 	posT [3][numMemClasses * numNbrClasses]arith.Golomb
+	// share: level 14's fit of how much of its neighbours' mean miss a
+	// predicted cube shares (shareFit), by kind and neighbour count.
+	share [numShareClasses]shareFit
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -194,6 +197,9 @@ func (m *entropyModels) reset() {
 	m.motion = arith.ProbInit
 	for c := range m.turn {
 		m.turn[c].reset(turnPrior)
+	}
+	for c := range m.share {
+		m.share[c].reset()
 	}
 	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])
@@ -317,7 +323,12 @@ type entropyState struct {
 	// (turnWithMiss); tw, the cube being coded's turn.
 	turn bool
 	tw   turnWork
-	fit  correctionFit
+	// unary: the residual being coded has its class in unary (level 14's
+	// ball cubes and swapped orientations: golombMix3).
+	unary bool
+	// order: level 14's coding order (codeCubes14).
+	order cubeOrder
+	fit   correctionFit
 	// The cubes coded so far in this packet against a prediction, for
 	// the neighbour correction: baseline position, kind, residual.
 	nbrN    int
@@ -326,6 +337,10 @@ type entropyState struct {
 	nbrRes  [MaxCubes][3]int32
 	nbrNext [MaxCubes]int32   // the next entry in the same bucket, +1 (0: none)
 	nbrHead [nbrBuckets]int32 // each bucket's last entry, +1 (0: empty)
+	// nbrRadius (grid units) and nbrShift (the cells' log2 size):
+	// levels 12-13's, or level 14's (codeCubes14).
+	nbrRadius int64
+	nbrShift  uint
 	// rec: the trace this writing pass records (trace.go), nil for none;
 	// memClass and memStride: the memory class of the cube being coded
 	// and, for the next call only, the stride of its second model by it
@@ -376,6 +391,11 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 
 // golombMix3 codes v with the mix of g, h and j.
 func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx *arith.GolombMixers, v int32) int32 {
+	if e.unary {
+		// Level 14 only, which records no traces (trace.go replays
+		// the tree's coding).
+		return e.golombMix3Unary(g, h, j, mx, v)
+	}
 	if e.reading {
 		got, ok := g.DecodeMix3(&e.dec, h, j, mx)
 		if !ok {
@@ -865,8 +885,13 @@ func payloadBits(payload []byte, off, k int) uint32 {
 //	finishCube          its memory for the next packet; the reader's checks
 //
 // The player prediction's correction (codeCorrection) goes between cube 0
-// and cube 1.
+// and cube 1. Level 14 codes the same phases in another order
+// (codeCubes14: every changed decision first, then the changed cubes
+// nearest the player first).
 func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
+	if e.turn {
+		return p.codeCubes14(e, base, mr)
+	}
 	prevChanged := false
 	e.nbrReset()
 	var cc cubeCoding
@@ -889,29 +914,34 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		if !changed {
 			continue
 		}
-		p.Stats.Changed++
-		p.chooseReference(&cc, base, mr)
-		e.codeFieldFlags(&cc)
-		cc.residualContexts(base, p.Cubes[0].Position, mr)
-		e.neighbourCorrection(&cc)
-		if err := e.codePosition(&cc, &p.Stats); err != nil {
-			return err
-		}
-		e.recordNeighbour(&cc)
-		if e.turn {
-			e.turnWithMiss(&cc, &p.Cubes[0])
-		}
-		if err := e.codeOrientation(&cc, &p.Stats); err != nil {
-			return err
-		}
-		if e.turn {
-			e.learnTurn(&cc)
-		}
-		if err := e.finishCube(&cc); err != nil {
+		if err := p.codeFields(e, &cc, base, mr); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// codeFields codes a changed cube's fields, phase by phase (codeCubes).
+func (p *Packet) codeFields(e *entropyState, cc *cubeCoding, base []Cube, mr *motionRef) error {
+	p.Stats.Changed++
+	p.chooseReference(cc, base, mr)
+	e.codeFieldFlags(cc)
+	cc.residualContexts(base, p.Cubes[0].Position, mr)
+	e.neighbourCorrection(cc)
+	if err := e.codePosition(cc, &p.Stats); err != nil {
+		return err
+	}
+	e.recordNeighbour(cc)
+	if e.turn {
+		e.turnWithMiss(cc, &p.Cubes[0])
+	}
+	if err := e.codeOrientation(cc, &p.Stats); err != nil {
+		return err
+	}
+	if e.turn {
+		e.learnTurn(cc)
+	}
+	return e.finishCube(cc)
 }
 
 // cubeCoding is what codeCubes knows of the cube it codes, filled in
@@ -940,6 +970,12 @@ type cubeCoding struct {
 	// nbrMean: the largest component of the neighbours' mean miss (grid
 	// units; −1: no neighbour coded before it), for level 14's nbrClass.
 	nbrMean int64
+	// share: level 14's neighbour share (shareNeighbours): whether it
+	// applied, its fit and the neighbours' mean miss in 1/shareScale
+	// grid units, for learnShare.
+	shareOn    bool
+	shareClass int
+	shareX     [3]int64
 }
 
 // predicted reports whether the reference is a prediction (the player's
@@ -1151,7 +1187,8 @@ func (cc *cubeCoding) residualContexts(base []Cube, playerNew wire.QuantizedVec3
 // cubes of the same kind coded before this one within neighbourRadius
 // (decoded already: the receiver knows it too) shifts a predicted cube's
 // position by 1/neighbourShare of it, and its size is part of the second
-// model's context.
+// model's context. Level 14 looks a little further (neighbourRadius14)
+// and shifts by a learnt share instead (shareNeighbours).
 func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 	if !cc.predicted() {
 		return
@@ -1171,6 +1208,10 @@ func (e *entropyState) neighbourCorrection(cc *cubeCoding) {
 	if mean >= nbrLarge {
 		cc.bctx += numMemClasses
 	}
+	if e.turn {
+		e.shareNeighbours(cc, sum, cnt)
+		return
+	}
 	for k := range 3 {
 		cc.pred.Position[k] += int32(sum[k] / (neighbourShare * cnt))
 	}
@@ -1187,6 +1228,9 @@ func (e *entropyState) recordNeighbour(cc *cubeCoding) {
 		res[k] = cc.c.Position[k] - cc.refPos[k]
 	}
 	e.nbrAdd(cc.b.Position, uint8(cc.kind), res)
+	if e.turn {
+		e.learnShare(cc, res)
+	}
 }
 
 // The residuals a cube can code, each with its own models
@@ -1232,7 +1276,9 @@ func (e *entropyState) codeResidual(cc *cubeCoding, res int, v, ref *[3]int32, l
 		// The second model is by mixClass, whose memory class steps
 		// by one Golomb (trace.go).
 		e.memStride = int32(unsafe.Sizeof(arith.Golomb{}))
+		e.unary = e.turn && (cc.hc >= 0 || res == resSwapped)
 		r := e.golombMix3(g, h, j, mx, v[k]-ref[k])
+		e.unary = false
 		largest = max(largest, int64(r), -int64(r))
 		mc = magClass(max(largest, floor))
 		if e.reading {
@@ -1395,9 +1441,10 @@ const (
 // Finding the neighbours. A packet may code hundreds of predicted cubes
 // (after a blast, every moving cube at level 13), and comparing each with
 // all those before it would cost n²/2 distance tests. So the entries go
-// into a spatial hash: cells of
-// twice neighbourRadius, hashed into nbrBuckets lists. Everything within
-// neighbourRadius of a point lies in the 2×2×2 block of cells nearest to
+// into a spatial hash: cells of at least
+// twice the radius (nbrRadius: neighbourRadius, level 14's
+// neighbourRadius14), hashed into nbrBuckets lists. Everything within
+// the radius of a point lies in the 2×2×2 block of cells nearest to
 // it (per axis: its own cell, and the neighbour on the side of the cell's
 // half it is in), so a query visits at most 8 lists, skipping a list that
 // two cells share, and still tests each entry's exact distance: collisions
@@ -1405,8 +1452,10 @@ const (
 // the entries are met in changes nothing: both sides agree to the bit.
 const (
 	nbrCellShift = 9 // log2 of the cell size, 2·neighbourRadius grid units
-	nbrBucketLog = 10
-	nbrBuckets   = 1 << nbrBucketLog
+	// nbrCellShift14: level 14's cells, at least 2·neighbourRadius14.
+	nbrCellShift14 = 10
+	nbrBucketLog   = 10
+	nbrBuckets     = 1 << nbrBucketLog
 )
 
 // nbrBucket hashes a cell to its list (multiplicative hashing).
@@ -1419,6 +1468,7 @@ func nbrBucket(cx, cy, cz int32) int {
 func (e *entropyState) nbrReset() {
 	e.nbrN = 0
 	clear(e.nbrHead[:])
+	e.nbrRadius, e.nbrShift = neighbourRadius, nbrCellShift
 }
 
 // nbrAdd records a coded cube: its baseline position, kind and residual.
@@ -1428,20 +1478,20 @@ func (e *entropyState) nbrAdd(pos wire.QuantizedVec3, kind uint8, res [3]int32) 
 	}
 	j := e.nbrN
 	e.nbrPos[j], e.nbrKind[j], e.nbrRes[j] = pos, kind, res
-	h := nbrBucket(pos[0]>>nbrCellShift, pos[1]>>nbrCellShift, pos[2]>>nbrCellShift)
+	h := nbrBucket(pos[0]>>e.nbrShift, pos[1]>>e.nbrShift, pos[2]>>e.nbrShift)
 	e.nbrNext[j] = e.nbrHead[h]
 	e.nbrHead[h] = int32(j + 1)
 	e.nbrN++
 }
 
 // nbrSum returns the sum and count of the residuals of the cubes of this
-// kind recorded within neighbourRadius of pos.
+// kind recorded within nbrRadius of pos.
 func (e *entropyState) nbrSum(pos wire.QuantizedVec3, kind uint8) (sum [3]int64, cnt int64) {
 	var c0, c1 [3]int32 // per axis, the two cells to visit
 	for k := range 3 {
-		c0[k] = pos[k] >> nbrCellShift
+		c0[k] = pos[k] >> e.nbrShift
 		c1[k] = c0[k] - 1
-		if pos[k]>>(nbrCellShift-1)&1 == 1 {
+		if pos[k]>>(e.nbrShift-1)&1 == 1 {
 			c1[k] = c0[k] + 1
 		}
 	}
@@ -1476,7 +1526,7 @@ func (e *entropyState) nbrSum(pos wire.QuantizedVec3, kind uint8) (sum [3]int64,
 				d := int64(e.nbrPos[n][k]) - int64(pos[k])
 				d2 += d * d
 			}
-			if d2 < neighbourRadius*neighbourRadius {
+			if d2 < e.nbrRadius*e.nbrRadius {
 				for k := range 3 {
 					sum[k] += int64(e.nbrRes[n][k])
 				}

@@ -2,16 +2,21 @@ package snapshot
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/geom"
 	"netcubes/wire"
+	"netcubes/wire/arith"
 )
 
 // Level 14 (TurnWithMiss), beyond level 13: a ball cube's orientation is
-// predicted from its position's miss. The measurements and what else was
-// tried: docs/design/entropy-coding.md ("Level 14").
+// predicted from its position's miss; and the changed cubes are coded
+// nearest the player first (codeCubes14), each shifted by a learnt share
+// of its neighbours' miss (shareNeighbours), the ball's residual classes
+// in unary (golombMix3Unary). The measurements and what else was tried:
+// docs/design/entropy-coding.md ("Level 14").
 //
 // A cube riding in the katamari ball that misses its predicted position
 // by Δ (grid units, decoded before its orientation) has mostly slid over
@@ -218,4 +223,205 @@ func (e *entropyState) learnTurn(cc *cubeCoding) {
 // scaledTurn is v in 1/turnScale units, rounded and clamped.
 func scaledTurn(v float64) int64 {
 	return int64(min(max(math.Round(float64(v*turnScale)), -turnClamp), turnClamp))
+}
+
+// The neighbours' share. Levels 12-13 shift a predicted cube by half its
+// neighbours' mean miss (neighbourCorrection). How much of it a cube
+// shares depends on how many neighbours the mean is of (one neighbour's
+// miss is mostly its own jostling, four's mostly the clump's) and on the
+// scene, so level 14 learns it as both sides code: a least-squares fit
+// of the cube's miss on the neighbours' mean, per kind of reference and
+// neighbour count (1, 2, 3, 4 or more), carried with the models like the
+// turn's. Outliers (a neighbour knocked away) would dominate a plain
+// fit's sums, so each component enters them clamped to shareClamp.
+const (
+	// neighbourRadius14 is level 14's neighbour radius, 0.5625 m, wider
+	// than levels 12-13's 0.5 m: touching cubes' centres lie 0.4 to 0.69
+	// m apart, and the learnt share weighs the farther ones' miss as it
+	// finds it (0.52, 0.56, 0.59, 0.64, 0.70 m: A 215.82, 215.72,
+	// 215.71, 215.87, 216.01 bytes a frame, 0.5 m 215.94).
+	neighbourRadius14 = wire.SnapshotPositionResolution * 9 / 16
+	numShareCounts    = 4
+	numShareClasses   = 2 * numShareCounts
+	// sharePrior is the share a fresh fit starts from, in 1/64 (a half,
+	// levels 12-13's), and sharePriorWeight how many cubes' worth of
+	// evidence it counts as.
+	sharePrior       = 32
+	sharePriorWeight = 32
+	// shareDecay: each cube's update first forgets 1/2^shareDecay of the
+	// sums.
+	shareDecay = 8
+	// shareScale: the mean and the miss enter the sums in
+	// 1/shareScale grid units; shareClamp bounds each (grid units).
+	shareScale = 16
+	shareClamp = 16
+	// shareMax bounds the share (1/64): a hostile stream can only
+	// choose among honest predictions.
+	shareMax = 64
+)
+
+// shareFit is the running fit of a cube's miss y on its neighbours'
+// mean miss x: the share Σxy/Σxx, each sum decayed, in integers so both
+// sides agree to the bit.
+type shareFit struct{ sxy, sxx int64 }
+
+func (f *shareFit) reset() {
+	f.sxx = sharePriorWeight * shareScale * shareScale
+	f.sxy = f.sxx * sharePrior / 64
+}
+
+// share is the fit's share in 1/64, 0..shareMax.
+func (f *shareFit) share() int64 {
+	if f.sxx <= 0 {
+		return 0
+	}
+	return min(max(f.sxy*64/f.sxx, 0), shareMax)
+}
+
+// add adds one cube's x and y (1/shareScale grid units, each clamped).
+func (f *shareFit) add(x, y [3]int64) {
+	const c = shareClamp * shareScale
+	f.sxy -= f.sxy >> shareDecay
+	f.sxx -= f.sxx >> shareDecay
+	for k := range 3 {
+		xk, yk := min(max(x[k], -c), c), min(max(y[k], -c), c)
+		f.sxy += xk * yk
+		f.sxx += xk * xk
+	}
+	f.sxx = max(f.sxx, 1)
+}
+
+// shareNeighbours shifts a predicted cube (level 14) by its fit's share
+// of its neighbours' mean miss, sum/cnt (cnt ≥ 1), rounded half away
+// from zero.
+func (e *entropyState) shareNeighbours(cc *cubeCoding, sum [3]int64, cnt int64) {
+	c := int(min(cnt, numShareCounts) - 1)
+	if cc.kind == refMotion {
+		c += numShareCounts
+	}
+	cc.shareOn, cc.shareClass = true, c
+	s := e.models.share[c].share()
+	for k := range 3 {
+		x := sum[k] * shareScale / cnt
+		cc.shareX[k] = x
+		v := x * s // in 1/(64·shareScale) grid units
+		const one = 64 * shareScale
+		if v >= 0 {
+			v = (v + one/2) / one
+		} else {
+			v = -((-v + one/2) / one)
+		}
+		cc.pred.Position[k] += int32(v)
+	}
+}
+
+// learnShare adds the cube just coded, its miss res before the
+// neighbours' share, to its class's fit.
+func (e *entropyState) learnShare(cc *cubeCoding, res [3]int32) {
+	if !cc.shareOn {
+		return
+	}
+	var y [3]int64
+	for k := range 3 {
+		y[k] = int64(res[k]) * shareScale
+	}
+	e.models.share[cc.shareClass].add(cc.shareX, y)
+}
+
+// golombMix3Unary is golombMix3 with the class in unary
+// (arith.Golomb.EncodeMix3Unary): level 14's ball cubes and swapped
+// orientations.
+func (e *entropyState) golombMix3Unary(g, h *arith.Golomb, j *arith.GolombContext, mx *arith.GolombMixers, v int32) int32 {
+	if e.reading {
+		got, ok := g.DecodeMix3Unary(&e.dec, h, j, mx)
+		if !ok {
+			e.bad = true
+		}
+		return got
+	}
+	g.EncodeMix3Unary(&e.enc, h, j, mx, v)
+	return v
+}
+
+// cubeOrder is level 14's coding order (codeCubes14): the changed cubes,
+// and each one's memory, read with its changed decision.
+type cubeOrder struct {
+	n    int
+	key  [MaxCubes]int64 // distance² << 10 | index: sorted, the order
+	memv [MaxCubes]uint8
+}
+
+// codeCubes14 is codeCubes at level 14, in two passes: first every
+// cube's changed decision in index order (the same contexts as levels
+// 12-13: they need only the baselines), with cube 0's fields and the
+// player prediction's correction where codeCubes codes them; then the
+// changed cubes' fields, nearest the player (in the baseline) first.
+// The cubes of the ball coded first are those the player's motion
+// predicts best, and each cube further out then finds more of its
+// neighbours coded before it, whose misses the neighbours' share takes:
+// on the ODE frames 37 % of the ball's cubes had no neighbour coded
+// before them in index order, 28 % nearest first. Both sides know the
+// baselines and the changed decisions before the second pass, so the
+// order costs nothing to send.
+func (p *Packet) codeCubes14(e *entropyState, base []Cube, mr *motionRef) error {
+	prevChanged := false
+	e.nbrReset()
+	e.nbrRadius, e.nbrShift = neighbourRadius14, nbrCellShift14
+	o := &e.order
+	o.n = 0
+	var cc cubeCoding
+	for i := range p.Cubes {
+		if i == 1 && p.Predict {
+			if err := p.codeCorrection(e, base); err != nil {
+				return err
+			}
+		}
+		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
+		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
+		changed := e.codeChanged(&cc, &base[0], prevChanged)
+		prevChanged = changed
+		if p.Sent != nil {
+			p.Sent[i] = changed
+		}
+		if e.reading {
+			*cc.c = *cc.b // fields not sent keep the baseline's
+		}
+		if !changed {
+			continue
+		}
+		if i == 0 {
+			if err := p.codeFields(e, &cc, base, mr); err != nil {
+				return err
+			}
+			continue
+		}
+		o.memv[i] = uint8(cc.memv)
+		o.key[o.n] = min(distance2(&base[i], &base[0]), 1<<52)<<10 | int64(i)
+		o.n++
+	}
+	if e.reading && (e.bad || e.dec.Overread()) {
+		return wire.ErrEndOfData
+	}
+	slices.Sort(o.key[:o.n])
+	for _, key := range o.key[:o.n] {
+		i := int(key & 1023)
+		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1, memv: int(o.memv[i])}
+		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
+		if err := p.codeFields(e, &cc, base, mr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// distance2 is the squared distance between two cubes' positions (grid
+// units²; below 2^39 inside the quantization's limits, and the sort key
+// bounds it anyway), saturating rather than overflowing.
+func distance2(a, b *Cube) int64 {
+	var d2 int64
+	for k := range 3 {
+		d := min(max(int64(a.Position[k])-int64(b.Position[k]), -1<<26), 1<<26)
+		d2 += d * d
+	}
+	return d2
 }

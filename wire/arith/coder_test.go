@@ -9,7 +9,8 @@ import (
 
 // symbol is one step of a test program: a modelled bit, direct bits, a
 // tree value or a Golomb value. A bit or a Golomb value whose ctx has bit
-// 2 set is coded with the mix of two models (mix.go).
+// 2 set is coded with the mix of two models (mix.go); such a Golomb value
+// whose ctx has bit 1 set too, with its class in unary (unary.go).
 type symbol struct {
 	kind int // 0 bit, 1 direct, 2 tree, 3 golomb
 	ctx  int
@@ -56,6 +57,10 @@ func encodeProgram(buf []byte, prog []symbol) ([]byte, *Encoder, error) {
 		case 2:
 			e.EncodeTree(m.tree[:], 4, uint32(s.v))
 		case 3:
+			if s.ctx&6 == 6 {
+				m.golomb[s.ctx&1].EncodeMix3Unary(e, &m.golomb[s.ctx&1^1], nil, &m.gmix, s.v)
+				break
+			}
 			if s.ctx&4 != 0 {
 				m.golomb[s.ctx&1].EncodeMix3(e, &m.golomb[s.ctx&1^1], nil, &m.gmix, s.v)
 				break
@@ -92,6 +97,11 @@ func decodeProgram(data []byte, prog []symbol) (int, error) {
 			if s.ctx&4 != 0 {
 				dec = func(d *Decoder) (int32, bool) {
 					return m.golomb[s.ctx&1].DecodeMix3(d, &m.golomb[s.ctx&1^1], nil, &m.gmix)
+				}
+			}
+			if s.ctx&6 == 6 {
+				dec = func(d *Decoder) (int32, bool) {
+					return m.golomb[s.ctx&1].DecodeMix3Unary(d, &m.golomb[s.ctx&1^1], nil, &m.gmix)
 				}
 			}
 			v, ok := dec(&d)
