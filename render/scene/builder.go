@@ -295,6 +295,15 @@ func cubeAxes(c *Cube) [3]mgl64.Vec3 {
 	}
 }
 
+// cubeAxesInto is cubeAxes written into out.
+func cubeAxesInto(out *[3]mgl64.Vec3, c *Cube) {
+	h := c.HalfExtent
+	w, x, y, z := c.Orientation.W, c.Orientation.V[0], c.Orientation.V[1], c.Orientation.V[2]
+	out[0] = mgl64.Vec3{h * (1 - 2*(y*y+z*z)), h * 2 * (x*y + w*z), h * 2 * (x*z - w*y)}
+	out[1] = mgl64.Vec3{h * 2 * (x*y - w*z), h * (1 - 2*(x*x+z*z)), h * 2 * (y*z + w*x)}
+	out[2] = mgl64.Vec3{h * 2 * (x*z + w*y), h * 2 * (y*z - w*x), h * (1 - 2*(x*x+y*y))}
+}
+
 // cubeCorners returns the eight corners; corner i has +ax[a] where bit a of
 // i is set and −ax[a] where it is clear.
 func cubeCorners(p mgl64.Vec3, ax [3]mgl64.Vec3) [8]mgl64.Vec3 {
@@ -376,54 +385,91 @@ func (b *Builder) AddCubes(cubes []Cube) {
 }
 
 // addCube projects one cube, adds its shadow and queues its visible faces.
+//
+// It runs for every cube of both views every frame, so it is written out
+// in scalars rather than with mgl64's vector methods (each of which
+// copies its arrays in and out): the same operations in the same order,
+// so the same bits, in fewer instructions.
 func (b *Builder) addCube(c *Cube) {
-	centre := b.proj.Clip(c.Position)
-	// A cube fits in a sphere of radius √3·h around its centre.
-	if b.proj.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+	p := &b.proj
+	var centre mgl64.Vec4
+	p.clipPoint(&centre, &c.Position)
+	// A cube whose centre lies behind the near plane has a corner behind
+	// it too (its corners come in pairs around the centre), and such a
+	// cube is skipped below once its corners are known: skip it now.
+	// About a third of the cubes are behind the camera. The margin keeps
+	// the rounding of the corners' sums out of the question.
+	if centre[3] < p.near-behindMargin {
 		return
 	}
-	ax := cubeAxes(c)
-	axClip := [3]mgl64.Vec4{b.proj.ClipDir(ax[0]), b.proj.ClipDir(ax[1]), b.proj.ClipDir(ax[2])}
+	// A cube fits in a sphere of radius √3·h around its centre.
+	if p.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+		return
+	}
+	var ax [3]mgl64.Vec3
+	cubeAxesInto(&ax, c)
+	var axClip [3]mgl64.Vec4
+	p.clipDirs(&axClip, &ax)
 	var clip [8]mgl64.Vec4
 	cornersOf(&clip, centre, &axClip)
 	for i := range clip {
-		if !b.proj.InFront(clip[i]) {
+		if !(clip[i][3] >= p.near) { // !InFront
 			return // reaches behind the near plane; the camera never gets that close
 		}
 	}
-	light := b.Style.LightDir
+	light := &b.Style.LightDir
 	if c.Position[2] < b.Style.MaxShadowAbove {
 		// A point w falls along the light to the ground at
 		// w − l·(w.z / l.z), which is linear in w, so the shadow's
 		// corners are also centre ± axes, each pushed along the light.
-		down := func(w mgl64.Vec3) mgl64.Vec3 { return w.Sub(light.Mul(w[2] / light[2])) }
-		g := b.proj.Clip(down(c.Position))
-		gax := [3]mgl64.Vec4{b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2]))}
+		var down [4]mgl64.Vec3 // the centre, then the three axes
+		down[0] = c.Position
+		copy(down[1:], ax[:])
+		for i := range down {
+			w := &down[i]
+			k := w[2] / light[2]
+			w[0], w[1], w[2] = w[0]-light[0]*k, w[1]-light[1]*k, w[2]-light[2]*k
+		}
+		var g mgl64.Vec4
+		p.clipPoint(&g, &down[0])
+		var gax [3]mgl64.Vec4
+		p.clipDirs(&gax, (*[3]mgl64.Vec3)(down[1:]))
 		var ground [8]mgl64.Vec4
 		cornersOf(&ground, g, &gax)
 		b.addShadow(&ground, &ax, light)
 	}
-	// Back-face culling first: keep faces whose outward normal points
-	// toward the eye, and divide by w only the corners they use (at most
-	// seven of the eight). Of two opposite faces at most one faces the eye.
-	eye := b.proj.eye
+	b.addFaces(c, &ax, &clip)
+}
+
+// behindMargin is how far behind the near plane (metres) a cube's centre
+// must lie for addCube to skip the cube before computing its corners.
+const behindMargin = 0.01
+
+// addFaces queues the faces of a cube that face the eye. Back-face
+// culling comes first: keep faces whose outward normal points toward the
+// eye, and divide by w only the corners they use (at most seven of the
+// eight). Of two opposite faces at most one faces the eye.
+func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
+	eye := &b.proj.eye
+	px, py, pz := c.Position[0], c.Position[1], c.Position[2]
 	var vis [3]visibleFace
 	nv := 0
 	var need uint8 // bit i: corner i is used
 	for axis := 0; axis < 3; axis++ {
+		n := ax[axis]
 		for s := 0; s < 2; s++ {
-			n := ax[axis]
 			if s == 1 {
 				n = mgl64.Vec3{-n[0], -n[1], -n[2]}
 			}
-			centre := c.Position.Add(n) // of the face
-			if n.Dot(eye.Sub(centre)) <= 0 {
+			// The face's centre, and its normal's dot product with the
+			// way to the eye: n·(eye − centre).
+			cx, cy, cz := px+n[0], py+n[1], pz+n[2]
+			if n[0]*(eye[0]-cx)+n[1]*(eye[1]-cy)+n[2]*(eye[2]-cz) <= 0 {
 				continue
 			}
-			vis[nv] = visibleFace{axis: axis, s: s, n: n, centre: centre}
+			vis[nv] = visibleFace{axis: axis, s: s, n: n, centre: mgl64.Vec3{cx, cy, cz}}
 			nv++
-			fc := &faceCorners[axis][s]
-			need |= 1<<fc[0] | 1<<fc[1] | 1<<fc[2] | 1<<fc[3]
+			need |= faceMask[axis][s]
 			break
 		}
 	}
@@ -433,9 +479,14 @@ func (b *Builder) addCube(c *Cube) {
 			screen[i] = b.proj.ToScreen(clip[i])
 		}
 	}
-	tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
-	for _, f := range vis[:nv] {
-		lit := -f.n.Dot(light) / c.HalfExtent
+	tiles := 1
+	if c.HalfExtent >= 0.7*b.Style.FaceTile { // else math.Round(2h/tile) ≤ 1
+		tiles = max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
+	}
+	light := &b.Style.LightDir
+	for k := range vis[:nv] {
+		f := &vis[k]
+		lit := -(f.n[0]*light[0] + f.n[1]*light[1] + f.n[2]*light[2]) / c.HalfExtent
 		shade := b.Style.Ambient + b.Style.Diffuse*atLeast0(lit)
 		col := RGBA{
 			R: float32(atMost1(float64(c.Color.R) * shade)),
@@ -449,7 +500,8 @@ func (b *Builder) addCube(c *Cube) {
 			if b.proj.allOffscreen(pts[:], 0) {
 				continue // wholly past one edge of the view: it would draw nothing
 			}
-			d2 := f.centre.Sub(eye).LenSqr()
+			dx, dy, dz := f.centre[0]-eye[0], f.centre[1]-eye[1], f.centre[2]-eye[2]
+			d2 := dx*dx + dy*dy + dz*dz
 			b.queueFace(&pts, b.fogAt(col, math.Sqrt(d2)), d2)
 			continue
 		}
@@ -457,6 +509,18 @@ func (b *Builder) addCube(c *Cube) {
 		b.addFaceTiles(f.centre, u, v, tiles, b.fogged(col, f.centre))
 	}
 }
+
+// faceMask[a][s] has bit i set for each corner i of face faceCorners[a][s].
+var faceMask = func() (t [3][2]uint8) {
+	for a := range faceCorners {
+		for s, fc := range faceCorners[a] {
+			for _, i := range fc {
+				t[a][s] |= 1 << i
+			}
+		}
+	}
+	return t
+}()
 
 // visibleFace is a cube face that faces the eye: its axis and side (as in
 // faceCorners), outward half-edge normal and centre.
@@ -476,10 +540,10 @@ var silhouette = [6]int{1, 3, 2, 6, 4, 5}
 // seen from the light, one hexagon (four triangles over six vertices).
 // It covers exactly what the projections of the light-facing faces
 // would, with half the vertices and no edges inside.
-func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light mgl64.Vec3) {
+func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl64.Vec3) {
 	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
 	for a := range ax {
-		if ax[a].Dot(light) < 0 {
+		if ax[a].Dot(*light) < 0 {
 			near |= 1 << a
 		}
 	}

@@ -117,6 +117,8 @@ type Projector struct {
 	vp       Viewport
 	near     float64
 	focal    float64 // the larger of the projection's x and y scale factors
+	// The viewport's edges in float32 pixels, for allOffscreen.
+	x0, y0, x1, y1 float32
 }
 
 // NewProjector builds the view and perspective matrices (OpenGL
@@ -124,7 +126,16 @@ type Projector struct {
 func NewProjector(c Camera, cfg CameraConfig, vp Viewport) Projector {
 	view := mgl64.LookAtV(c.Eye, c.Target, mgl64.Vec3{0, 0, 1})
 	proj := mgl64.Perspective(mgl64.DegToRad(cfg.FovYDeg), vp.W/vp.H, cfg.Near, cfg.Far)
-	return Projector{viewProj: proj.Mul4(view), eye: c.Eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
+	p := Projector{viewProj: proj.Mul4(view), eye: c.Eye, near: cfg.Near, focal: max(proj[0], proj[5])}
+	p.setViewport(vp)
+	return p
+}
+
+// setViewport sets the viewport and its edges in float32 pixels.
+func (p *Projector) setViewport(vp Viewport) {
+	p.vp = vp
+	p.x0, p.y0 = float32(vp.X), float32(vp.Y)
+	p.x1, p.y1 = float32(vp.X+vp.W), float32(vp.Y+vp.H)
 }
 
 // Clip transforms a world point into homogeneous clip space.
@@ -143,6 +154,31 @@ func (p *Projector) ClipDir(d mgl64.Vec3) mgl64.Vec4 {
 		m[1]*d[0] + m[5]*d[1] + m[9]*d[2],
 		m[2]*d[0] + m[6]*d[1] + m[10]*d[2],
 		m[3]*d[0] + m[7]*d[1] + m[11]*d[2],
+	}
+}
+
+// clipPoint is Clip written into out (w·1 is w exactly, so the sums are
+// Clip's).
+func (p *Projector) clipPoint(out *mgl64.Vec4, w *mgl64.Vec3) {
+	m := &p.viewProj
+	x, y, z := w[0], w[1], w[2]
+	out[0] = m[0]*x + m[4]*y + m[8]*z + m[12]
+	out[1] = m[1]*x + m[5]*y + m[9]*z + m[13]
+	out[2] = m[2]*x + m[6]*y + m[10]*z + m[14]
+	out[3] = m[3]*x + m[7]*y + m[11]*z + m[15]
+}
+
+// clipDirs is ClipDir of three directions, written into out.
+func (p *Projector) clipDirs(out *[3]mgl64.Vec4, d *[3]mgl64.Vec3) {
+	m := &p.viewProj
+	for i := range d {
+		x, y, z := d[i][0], d[i][1], d[i][2]
+		out[i] = mgl64.Vec4{
+			m[0]*x + m[4]*y + m[8]*z,
+			m[1]*x + m[5]*y + m[9]*z,
+			m[2]*x + m[6]*y + m[10]*z,
+			m[3]*x + m[7]*y + m[11]*z,
+		}
 	}
 }
 
@@ -170,18 +206,25 @@ func (p *Projector) offscreen(a, b Point, width float32) bool {
 
 // allOffscreen reports whether every point lies more than margin pixels
 // beyond the same edge of the viewport: a convex shape through them then
-// draws nothing.
+// draws nothing. (Every point is left of the left edge when the rightmost
+// is, and so on: four comparisons of the points' bounds.)
 func (p *Projector) allOffscreen(pts []Point, margin float32) bool {
-	x0, y0 := float32(p.vp.X)-margin, float32(p.vp.Y)-margin
-	x1, y1 := float32(p.vp.X+p.vp.W)+margin, float32(p.vp.Y+p.vp.H)+margin
-	left, right, above, below := true, true, true, true
-	for _, q := range pts {
-		left = left && q.X < x0
-		right = right && q.X > x1
-		above = above && q.Y < y0
-		below = below && q.Y > y1
+	minX, maxX, minY, maxY := pts[0].X, pts[0].X, pts[0].Y, pts[0].Y
+	for _, q := range pts[1:] {
+		if q.X < minX {
+			minX = q.X
+		}
+		if q.X > maxX {
+			maxX = q.X
+		}
+		if q.Y < minY {
+			minY = q.Y
+		}
+		if q.Y > maxY {
+			maxY = q.Y
+		}
 	}
-	return left || right || above || below
+	return maxX < p.x0-margin || minX > p.x1+margin || maxY < p.y0-margin || minY > p.y1+margin
 }
 
 // InFront reports whether a clip-space point lies beyond the near plane.
