@@ -24,7 +24,8 @@ type Builder struct {
 	poly     []mgl64.Vec4 // scratch for clipping
 	// ground grid scratch: clip-space corners and their mesh vertex (−1 = behind)
 	gridClip []mgl64.Vec4
-	gridVert []int32
+	gridVert []int32 // a corner's vertex, or cornerBehind or cornerUnwritten
+	gridPts  []Point // a corner's point on screen (when in front)
 	clip     []mgl64.Vec4
 	pts      []Point
 }
@@ -108,7 +109,9 @@ func (b *Builder) Begin(p Projector) {
 
 // fogged blends c toward the fog colour by the distance of w from the eye.
 func (b *Builder) fogged(c RGBA, w mgl64.Vec3) RGBA {
-	return b.fogAt(c, w.Sub(b.proj.eye).Len())
+	e := &b.proj.eye
+	dx, dy, dz := w[0]-e[0], w[1]-e[1], w[2]-e[2]
+	return b.fogAt(c, math.Sqrt(dx*dx+dy*dy+dz*dz)) // |w − eye|
 }
 
 // fogAt blends c toward the fog colour for a distance d from the eye.
@@ -124,9 +127,11 @@ func (b *Builder) fogAt(c RGBA, d float64) RGBA {
 }
 
 // AddGround adds the ground tiles around the camera target and the grid.
-// Tile corners are shared: each is projected and fogged once, and a tile
-// that lies wholly in front of the near plane is two triangles over shared
-// vertices. Only tiles crossing the near plane are clipped on their own.
+// Tile corners are shared: each is projected once, and fogged and written
+// once when a tile that is drawn first uses it (a corner of tiles that
+// all lie off the view costs no vertex). A tile that lies wholly in front
+// of the near plane is two triangles over shared vertices. Only tiles
+// crossing the near plane are clipped on their own.
 func (b *Builder) AddGround(target mgl64.Vec3) {
 	s := &b.Style
 	// Tiles and grid lines are anchored to world multiples of their size,
@@ -136,8 +141,6 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	y0 := math.Floor((target[1]-s.GroundExtent)/t) * t
 	n := int(math.Ceil(2 * s.GroundExtent / t))
 	stride := n + 1
-	b.gridClip = b.gridClip[:0]
-	b.gridVert = b.gridVert[:0]
 	m := &b.Ground
 	// Room for the most a frame can need (every tile corner, four
 	// vertices a grid piece, a few for clipped tiles), reserved at once
@@ -145,30 +148,41 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	pieces := 2 * (int(2*s.GridExtent/s.GridSpacing) + 1) * gridPieces
 	m.Vertices = slices.Grow(m.Vertices, (n+1)*(n+1)+4*pieces+6*n)
 	m.Indices = slices.Grow(m.Indices, 6*n*n+6*pieces+12*n)
+	corners := (n + 1) * (n + 1)
+	b.gridClip = slices.Grow(b.gridClip[:0], corners)[:corners]
+	b.gridVert = slices.Grow(b.gridVert[:0], corners)[:corners]
+	b.gridPts = slices.Grow(b.gridPts[:0], corners)[:corners]
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
+			k := j*stride + i
 			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
-			c := b.proj.Clip(w)
-			b.gridClip = append(b.gridClip, c)
-			idx := int32(-1)
-			if b.proj.InFront(c) {
-				idx = int32(len(m.Vertices))
-				m.vertex(b.proj.ToScreen(c), b.fogged(s.GroundColor, w))
+			c := &b.gridClip[k]
+			b.proj.clipPoint(c, &w)
+			b.gridVert[k] = cornerBehind
+			if c[3] >= b.proj.near { // InFront
+				b.gridVert[k] = cornerUnwritten
+				b.gridPts[k] = b.proj.ToScreen(*c)
 			}
-			b.gridVert = append(b.gridVert, idx)
 		}
 	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
 			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
 			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
-			if v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 {
-				if !b.tileOffscreen(m, v) {
-					m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+			if v[0] != cornerBehind && v[1] != cornerBehind && v[2] != cornerBehind && v[3] != cornerBehind {
+				pts := [4]Point{b.gridPts[k[0]], b.gridPts[k[1]], b.gridPts[k[2]], b.gridPts[k[3]]}
+				if b.proj.allOffscreen(pts[:], 0) {
+					continue // wholly past one edge of the view: it would draw nothing
 				}
+				for c := range v {
+					if v[c] == cornerUnwritten {
+						v[c] = b.groundCorner(k[c], x0, y0, t, stride)
+					}
+				}
+				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
 				continue
 			}
-			if v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0 {
+			if v[0] == cornerBehind && v[1] == cornerBehind && v[2] == cornerBehind && v[3] == cornerBehind {
 				continue // wholly behind the eye: clipping would leave nothing
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
@@ -188,14 +202,23 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	}
 }
 
-// tileOffscreen reports whether the ground tile over mesh vertices v lies
-// wholly beyond one edge of the viewport: it would draw nothing.
-func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
-	var pts [4]Point
-	for i, k := range v {
-		pts[i] = Point{m.Vertices[k].DstX, m.Vertices[k].DstY}
-	}
-	return b.proj.allOffscreen(pts[:], 0)
+// What gridVert holds for a tile corner that has no vertex: behind the
+// eye, or in front and not written yet (no tile drawn so far uses it).
+const (
+	cornerBehind    = -1
+	cornerUnwritten = -2
+)
+
+// groundCorner writes the vertex of tile corner k (its screen point is
+// b.gridPts[k]), fogged by its distance from the eye, and returns it.
+func (b *Builder) groundCorner(k int, x0, y0, t float64, stride int) int32 {
+	m := &b.Ground
+	i, j := k%stride, k/stride
+	w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
+	v := int32(len(m.Vertices))
+	m.vertex(b.gridPts[k], b.fogged(b.Style.GroundColor, w))
+	b.gridVert[k] = v
+	return v
 }
 
 // gridPieces is how many pieces a grid line is drawn in.
@@ -203,39 +226,49 @@ const gridPieces = 16
 
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
-// The pieces share their ends: each end is projected once. Pieces wholly
-// off one side of the view are left out: they would draw nothing.
+// The pieces share their ends: each end is projected once, and divided
+// by w only when a piece it ends is drawn. Pieces wholly off one side of
+// the view are left out: they would draw nothing. Written in scalars (the
+// same operations as mgl64's vector methods, in the same order): it runs
+// for two thousand pieces a view.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
+	pr := &b.proj
 	const pieces = gridPieces
 	step := c.Sub(a).Mul(1.0 / pieces)
-	p, cp := a, b.proj.Clip(a)
-	dp := b.proj.ClipDir(step)
-	inp := b.proj.InFront(cp)
+	dx, dy, dz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+	p := a
+	var cp mgl64.Vec4
+	pr.clipPoint(&cp, &a)
+	dp := pr.ClipDir(step)
+	inp := cp[3] >= pr.near // InFront
 	var sp Point
-	if inp {
-		sp = b.proj.ToScreen(cp)
-	}
+	spOK := false // sp is cp on screen
+	fadeFrom, fadeOver := 0.6*s.GridExtent, 0.4*s.GridExtent
 	for k := 0; k < pieces; k++ {
-		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
-		cq := cp.Add(dp)
-		inq := b.proj.InFront(cq)
+		f := float64(k+1) / pieces
+		q := mgl64.Vec3{a[0] + dx*f, a[1] + dy*f, a[2] + dz*f}
+		cq := mgl64.Vec4{cp[0] + dp[0], cp[1] + dp[1], cp[2] + dp[2], cp[3] + dp[3]}
+		inq := cq[3] >= pr.near
+		mid := mgl64.Vec3{(p[0] + q[0]) * 0.5, (p[1] + q[1]) * 0.5, (p[2] + q[2]) * 0.5}
+		mx, my, mz := mid[0]-target[0], mid[1]-target[1], mid[2]-target[2]
+		fade := 1 - clamp01((math.Sqrt(mx*mx+my*my+mz*mz)-fadeFrom)/fadeOver)
 		var sq Point
-		if inq {
-			sq = b.proj.ToScreen(cq)
-		}
-		mid := p.Add(q).Mul(0.5)
-		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
+		sqOK := false
 		switch {
 		case fade <= 0:
 		case inp && inq:
-			if !b.proj.offscreen(sp, sq, s.GridLineWidth) {
+			if !spOK {
+				sp = pr.ToScreen(cp)
+			}
+			sq, sqOK = pr.ToScreen(cq), true
+			if !pr.offscreen(sp, sq, s.GridLineWidth) {
 				b.Ground.Line(sp, sq, s.GridLineWidth, b.gridColor(mid, fade))
 			}
 		default:
 			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, b.gridColor(mid, fade))
 		}
-		p, cp, inp, sp = q, cq, inq, sq
+		p, cp, inp, sp, spOK = q, cq, inq, sq, sqOK
 	}
 }
 
