@@ -161,7 +161,7 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 			b.gridVert[k] = cornerBehind
 			if c[3] >= b.proj.near { // InFront
 				b.gridVert[k] = cornerUnwritten
-				b.gridPts[k] = b.proj.ToScreen(*c)
+				b.gridPts[k] = b.proj.screenOf(c)
 			}
 		}
 	}
@@ -259,9 +259,9 @@ func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 		case fade <= 0:
 		case inp && inq:
 			if !spOK {
-				sp = pr.ToScreen(cp)
+				sp = pr.screenOf(&cp)
 			}
-			sq, sqOK = pr.ToScreen(cq), true
+			sq, sqOK = pr.screenOf(&cq), true
 			if !pr.offscreen(sp, sq, s.GridLineWidth) {
 				b.Ground.Line(sp, sq, s.GridLineWidth, b.gridColor(mid, fade))
 			}
@@ -509,7 +509,7 @@ func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
 	var screen [8]Point
 	for i := range clip {
 		if need&(1<<i) != 0 {
-			screen[i] = b.proj.ToScreen(clip[i])
+			screen[i] = b.proj.screenOf(&clip[i])
 		}
 	}
 	tiles := 1
@@ -576,14 +576,14 @@ var silhouette = [6]int{1, 3, 2, 6, 4, 5}
 func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl64.Vec3) {
 	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
 	for a := range ax {
-		if ax[a].Dot(*light) < 0 {
+		if ax[a][0]*light[0]+ax[a][1]*light[1]+ax[a][2]*light[2] < 0 { // ax[a]·light
 			near |= 1 << a
 		}
 	}
 	var q [6]Point
 	for k, e := range silhouette {
-		g := ground[near^e]
-		if !b.proj.InFront(g) {
+		g := &ground[near^e]
+		if !(g[3] >= b.proj.near) { // !InFront
 			b.poly = b.poly[:0]
 			for _, e := range silhouette {
 				b.poly = append(b.poly, ground[near^e])
@@ -591,7 +591,7 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl
 			b.addClipped(&b.Shadows, b.poly, RGBA{0, 0, 0, 1})
 			return
 		}
-		q[k] = b.proj.ToScreen(g)
+		q[k] = b.proj.screenOf(g)
 	}
 	if b.proj.allOffscreen(q[:], 0) {
 		return // wholly past one edge of the view: it would draw nothing
