@@ -171,7 +171,7 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
 			if v[0] != cornerBehind && v[1] != cornerBehind && v[2] != cornerBehind && v[3] != cornerBehind {
 				pts := [4]Point{b.gridPts[k[0]], b.gridPts[k[1]], b.gridPts[k[2]], b.gridPts[k[3]]}
-				if b.proj.allOffscreen(pts[:], 0) {
+				if b.proj.quadOffscreen(&pts) {
 					continue // wholly past one edge of the view: it would draw nothing
 				}
 				for c := range v {
@@ -530,7 +530,7 @@ func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
 		if tiles == 1 {
 			fc := &faceCorners[f.axis][f.s]
 			pts := [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}
-			if b.proj.allOffscreen(pts[:], 0) {
+			if b.proj.quadOffscreen(&pts) {
 				continue // wholly past one edge of the view: it would draw nothing
 			}
 			dx, dy, dz := f.centre[0]-eye[0], f.centre[1]-eye[1], f.centre[2]-eye[2]

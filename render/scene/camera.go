@@ -206,25 +206,44 @@ func (p *Projector) offscreen(a, b Point, width float32) bool {
 
 // allOffscreen reports whether every point lies more than margin pixels
 // beyond the same edge of the viewport: a convex shape through them then
-// draws nothing. (Every point is left of the left edge when the rightmost
-// is, and so on: four comparisons of the points' bounds.)
+// draws nothing. Each edge's test stops at the first point inside it,
+// which for a shape in the view is the first point.
 func (p *Projector) allOffscreen(pts []Point, margin float32) bool {
-	minX, maxX, minY, maxY := pts[0].X, pts[0].X, pts[0].Y, pts[0].Y
-	for _, q := range pts[1:] {
-		if q.X < minX {
-			minX = q.X
-		}
-		if q.X > maxX {
-			maxX = q.X
-		}
-		if q.Y < minY {
-			minY = q.Y
-		}
-		if q.Y > maxY {
-			maxY = q.Y
+	x0, y0 := p.x0-margin, p.y0-margin
+	x1, y1 := p.x1+margin, p.y1+margin
+	return allX(pts, func(x float32) bool { return x < x0 }) ||
+		allX(pts, func(x float32) bool { return x > x1 }) ||
+		allY(pts, func(y float32) bool { return y < y0 }) ||
+		allY(pts, func(y float32) bool { return y > y1 })
+}
+
+// allX reports whether past holds for every point's x.
+func allX(pts []Point, past func(float32) bool) bool {
+	for _, q := range pts {
+		if !past(q.X) {
+			return false
 		}
 	}
-	return maxX < p.x0-margin || minX > p.x1+margin || maxY < p.y0-margin || minY > p.y1+margin
+	return true
+}
+
+// allY reports whether past holds for every point's y.
+func allY(pts []Point, past func(float32) bool) bool {
+	for _, q := range pts {
+		if !past(q.Y) {
+			return false
+		}
+	}
+	return true
+}
+
+// quadOffscreen is allOffscreen of four points with no margin (a face or
+// a ground tile), written out.
+func (p *Projector) quadOffscreen(q *[4]Point) bool {
+	return q[0].X < p.x0 && q[1].X < p.x0 && q[2].X < p.x0 && q[3].X < p.x0 ||
+		q[0].X > p.x1 && q[1].X > p.x1 && q[2].X > p.x1 && q[3].X > p.x1 ||
+		q[0].Y < p.y0 && q[1].Y < p.y0 && q[2].Y < p.y0 && q[3].Y < p.y0 ||
+		q[0].Y > p.y1 && q[1].Y > p.y1 && q[2].Y > p.y1 && q[3].Y > p.y1
 }
 
 // InFront reports whether a clip-space point lies beyond the near plane.
