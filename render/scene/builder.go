@@ -606,12 +606,10 @@ func (b *Builder) queueFace(pts *[4]Point, col RGBA, dist2 float64) {
 	m := &b.Cubes
 	n := len(m.Vertices)
 	b.order = append(b.order, faceKey(dist2, (n-int(b.faceBase))/4))
-	m.Vertices = slices.Grow(m.Vertices, 4)[:n+4]
-	for i := range pts {
-		m.Vertices[n+i] = Vertex{
-			DstX: pts[i].X, DstY: pts[i].Y, SrcX: 1, SrcY: 1,
-			ColorR: col.R, ColorG: col.G, ColorB: col.B, ColorA: col.A,
-		}
+	m.Vertices = grow(m.Vertices, 4)
+	vs := m.Vertices[n : n+4 : n+4]
+	for i := range vs {
+		vs[i].set(pts[i], col)
 	}
 }
 
