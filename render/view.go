@@ -206,12 +206,14 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 		// Room for every cube at once: the buffers do not grow a frame
 		// at a time as the views drift apart.
 		v.ghostIdx, v.ghostOff = pickGhosts(m, ghost, slices.Grow(v.ghostIdx[:0], len(ghost.Cubes)))
-		v.ghost = slices.Grow(v.ghost[:0], len(v.ghostIdx))
+		v.ghost = slices.Grow(v.ghost[:0], max(len(v.ghostIdx), MaxGhosts))
 		for _, i := range v.ghostIdx {
 			c := &ghost.Cubes[i]
 			v.ghost = append(v.ghost, scene.Cube{Position: c.Position, Orientation: c.Orientation, HalfExtent: c.HalfExtent})
 		}
 		v.ghostDrawn = len(v.ghost)
+		// Room for the most ghosts and a few marks at once, as above.
+		b.ReserveWireframes(MaxGhosts + 8)
 		b.AddWireframe(v.ghost, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
 	}
 	if ov.ErrorOffsets && m.HasErrorOffsets {
@@ -294,12 +296,16 @@ var skyIndices = []uint16{0, 1, 2, 0, 2, 3}
 // two cubes overlap, the ground is darkened once, as under a real light.
 func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) {
 	// The layer is made at the view's first frame, shadows or not: made
-	// when the first shadow appears, it would cost that frame.
+	// when the first shadow appears, it would cost that frame. It is as
+	// large as the image drawn onto, so the view can change size within
+	// it (the panel below changing height) without a new layer: a new
+	// image is some thirty allocations, Ebitengine's and the atlas's.
 	if v.shadow == nil || v.shadow.Bounds().Dx() < r.Max.X || v.shadow.Bounds().Dy() < r.Max.Y {
 		if v.shadow != nil {
 			v.shadow.Deallocate()
 		}
-		v.shadow = ebiten.NewImage(r.Max.X, r.Max.Y)
+		full := v.target.parent.Bounds() // dst is the view's own sub-image
+		v.shadow = ebiten.NewImage(max(r.Max.X, full.Max.X), max(r.Max.Y, full.Max.Y))
 	}
 	if len(m.Indices) == 0 {
 		return

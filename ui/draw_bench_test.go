@@ -233,14 +233,15 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 // frames first, and the frames counted are the second app's: what a
 // running app does once its texts have been met.
 //
-// What is left is buffers growing to a new largest frame and images made
-// once: when the bottom panel changes height the views change size and
-// each makes its shadow layer again (about 30 allocations in that frame,
-// most of them Ebitengine's), Ebitengine's command queue and atlas when a
-// frame has more draw calls or images than any before, the ghosts' and the
-// graph's meshes as they grow (46 allocations in 9 of the 60 frames when
-// written). So: at least three frames in four allocate nothing, and all
-// 60 together at most two a frame.
+// What is left is Ebitengine's: its command queue and vertex buffers
+// growing to a new largest frame (twice in the first frames), its pools
+// refilled after the collection this test runs before counting, and when
+// the bottom panel changes height (once, in the 30th frame) the four
+// sub-images of the two views and their shadow layers (8 allocations in
+// 4 of the 60 frames when written; 46 in 9 before the shadow layers were
+// made as large as the screen and the ghosts' and the graph's meshes
+// reserved at their largest). So: at most one frame in ten allocates, and
+// all 60 together at most 20 times.
 func TestDrawAllocs(t *testing.T) {
 	if drawFrames == nil {
 		inGame(t, "TestDrawAllocs")
@@ -276,7 +277,7 @@ func TestDrawAllocs(t *testing.T) {
 			each = append(each, fmt.Sprintf("frame %d: %d", i, n))
 		}
 	}
-	if len(each) > frames/4 || total > 2*frames {
+	if len(each) > frames/10 || total > frames/3 {
 		t.Errorf("%d heap allocations in %d frames' Draw, %d frames allocating (%v)", total, frames, len(each), each)
 	} else {
 		t.Logf("%d heap allocations in %d frames' Draw (%v)", total, frames, each)

@@ -633,6 +633,15 @@ func (b *Builder) addFaceTiles(centre, u, v mgl64.Vec3, tiles int, col RGBA) {
 	}
 }
 
+// ReserveWireframes makes room in the Lines layer for the edges of n
+// cubes more (12 a cube, 4 vertices and 6 indices each): a caller whose
+// wireframes vary in number from frame to frame reserves for the most, so
+// the layer does not grow a little every frame.
+func (b *Builder) ReserveWireframes(n int) {
+	b.Lines.Vertices = slices.Grow(b.Lines.Vertices, 12*4*n)
+	b.Lines.Indices = slices.Grow(b.Lines.Indices, 12*6*n)
+}
+
 // AddWireframe adds the twelve edges of each cube to the Lines layer.
 func (b *Builder) AddWireframe(cubes []Cube, width float32, c RGBA) {
 	// Room for every edge at once (12 a cube, 4 vertices and 6 indices
