@@ -179,6 +179,20 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if len(m.Cubes) == 0 {
 		return
 	}
+	b := v.Build(rect, m, ghost, ov)
+	opts := &v.meshOpts
+	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
+	v.drawMesh(target, &b.Ground, opts)
+	v.drawShadows(target, rect, &b.Shadows)
+	v.drawMesh(target, &b.Cubes, opts)
+	v.drawMesh(target, &b.Lines, opts)
+}
+
+// Build fills the view's triangles for one frame, as Draw draws them into
+// rect (ground, shadows, cubes, the overlays' lines), and returns the
+// builder holding them: Draw's work on the CPU before Ebitengine takes
+// the vertices, which a benchmark can measure without a display.
+func (v *View) Build(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
 	vp := scene.Viewport{X: float64(rect.Min.X), Y: float64(rect.Min.Y), W: float64(rect.Dx()), H: float64(rect.Dy())}
 	proj := scene.NewProjector(v.Camera, v.CameraConfig, vp)
 	b := v.builder
@@ -234,13 +248,7 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if ov.Ghost {
 		v.drawMarks(b, m.Marks)
 	}
-
-	opts := &v.meshOpts
-	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
-	v.drawMesh(target, &b.Ground, opts)
-	v.drawShadows(target, rect, &b.Shadows)
-	v.drawMesh(target, &b.Cubes, opts)
-	v.drawMesh(target, &b.Lines, opts)
+	return b
 }
 
 // drawMarks outlines a strategy's marks: the server's last known pose in

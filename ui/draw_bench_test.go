@@ -145,11 +145,36 @@ func BenchmarkDrawViews(b *testing.B) {
 	})
 }
 
+// BenchmarkBuildViews is BenchmarkDrawViews's work before Ebitengine
+// takes the vertices: both views' triangles (ground, shadows, sorted cube
+// faces, the ghost) of the same scene, its 300th tick, built again and
+// again. It needs no display, so it runs anywhere and under Valgrind,
+// whose count of instructions does not depend on the machine's load
+// (see docs/design/draw-cost.md).
+func BenchmarkBuildViews(b *testing.B) {
+	a := newBenchApp(b, 300)
+	lr, rr := image.Rect(0, 70, 638, 500), image.Rect(642, 70, 1280, 500)
+	b.ReportAllocs()
+	var tris int
+	for b.Loop() {
+		l := a.left.Build(lr, a.sess.LeftView(), nil, render.Overlays{})
+		tris = len(l.Ground.Indices) + len(l.Shadows.Indices) + len(l.Cubes.Indices)
+		r := a.right.Build(rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+		tris += len(r.Ground.Indices) + len(r.Shadows.Indices) + len(r.Cubes.Indices) + len(r.Lines.Indices)
+	}
+	b.ReportMetric(float64(tris/3), "triangles")
+}
+
 // benchApp is the app BenchmarkDraw draws, ticks into the script.
 func benchApp(b testing.TB, ticks int) *App {
 	if drawFrames == nil {
 		b.Skip("needs a display: run with -bench under xvfb-run (see the file comment)")
 	}
+	return newBenchApp(b, ticks)
+}
+
+// newBenchApp is benchApp's app, made without a display.
+func newBenchApp(b testing.TB, ticks int) *App {
 	tr, err := talk.Load("katamari")
 	if err != nil {
 		b.Fatal(err)
