@@ -43,6 +43,10 @@ type Overlays struct {
 
 var whiteSrc *ebiten.Image
 
+// shadowLayer is the offscreen image the views draw their shadows into
+// (drawShadows).
+var shadowLayer *ebiten.Image
+
 // white returns the centre texel of a 3×3 white image: a source for
 // DrawTriangles whose colour comes entirely from the vertices, with no
 // filtering bleed from the image edge.
@@ -74,7 +78,6 @@ type View struct {
 	// them and the outlined ones at the last Draw (for the legend).
 	ghostIdx             []int
 	ghostOff, ghostDrawn int
-	shadow               *ebiten.Image
 	sky                  [4]ebiten.Vertex
 	// The sub-images drawn into, kept from frame to frame (see sub).
 	target, layer subImage
@@ -303,22 +306,23 @@ var skyIndices = []uint16{0, 1, 2, 0, 2, 3}
 // layer and then blends the layer at the shadow alpha: where the shadows of
 // two cubes overlap, the ground is darkened once, as under a real light.
 func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) {
-	// The layer is made at the view's first frame, shadows or not: made
-	// when the first shadow appears, it would cost that frame. It is as
-	// large as the image drawn onto, so the view can change size within
-	// it (the panel below changing height) without a new layer: a new
-	// image is some thirty allocations, Ebitengine's and the atlas's.
-	if v.shadow == nil || v.shadow.Bounds().Dx() < r.Max.X || v.shadow.Bounds().Dy() < r.Max.Y {
-		if v.shadow != nil {
-			v.shadow.Deallocate()
+	// The layer is made at the first view's first frame, shadows or not:
+	// made when the first shadow appears, it would cost that frame. One
+	// layer serves every view (they draw one after another, and
+	// Ebitengine runs its commands in order: a view's shadows are blended
+	// before the next view clears the layer), as large as the image drawn
+	// onto, so a view changing size within it (the panel below changing
+	// height) makes no new layer: a new image is some thirty allocations,
+	// Ebitengine's and the atlas's, and the grid of clients' views would
+	// otherwise hold a screen-sized layer each.
+	full := v.target.parent.Bounds() // dst is the view's own sub-image
+	if shadowLayer == nil || shadowLayer.Bounds().Dx() < r.Max.X || shadowLayer.Bounds().Dy() < r.Max.Y {
+		if shadowLayer != nil {
+			shadowLayer.Deallocate()
 		}
-		full := v.target.parent.Bounds() // dst is the view's own sub-image
-		v.shadow = ebiten.NewImage(max(r.Max.X, full.Max.X), max(r.Max.Y, full.Max.Y))
+		shadowLayer = ebiten.NewImage(max(r.Max.X, full.Max.X), max(r.Max.Y, full.Max.Y))
 	}
-	if len(m.Indices) == 0 {
-		return
-	}
-	layer := v.layer.of(v.shadow, r)
+	layer := v.layer.of(shadowLayer, r)
 	layer.Clear()
 	v.drawMesh(layer, m, &v.meshOpts)
 	op := &v.layerOpts

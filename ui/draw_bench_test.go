@@ -259,14 +259,14 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 // running app does once its texts have been met.
 //
 // What is left is Ebitengine's: its command queue and vertex buffers
-// growing to a new largest frame (twice in the first frames), its pools
-// refilled after the collection this test runs before counting, and when
-// the bottom panel changes height (once, in the 30th frame) the four
-// sub-images of the two views and their shadow layers (8 allocations in
-// 4 of the 60 frames when written; 46 in 9 before the shadow layers were
-// made as large as the screen and the ghosts' and the graph's meshes
-// reserved at their largest). So: at most one frame in ten allocates, and
-// all 60 together at most 20 times.
+// growing to a new largest frame (twice in the first frames) and its
+// pools refilled after the collection this test runs before counting
+// (4 allocations in 3 of the 60 frames when written; 46 in 9 before the
+// views shared one shadow layer as large as the screen, so that the
+// bottom panel changing height in the 30th frame makes no new one, and
+// the ghosts' and the graph's meshes were reserved at their largest).
+// So: at most one frame in ten allocates, and all 60 together at most 20
+// times.
 func TestDrawAllocs(t *testing.T) {
 	if drawFrames == nil {
 		inGame(t, "TestDrawAllocs")
