@@ -43,6 +43,10 @@ type Overlays struct {
 
 var whiteSrc *ebiten.Image
 
+// shadowLayer is the offscreen image the views draw their shadows into
+// (drawShadows).
+var shadowLayer *ebiten.Image
+
 // white returns the centre texel of a 3×3 white image: a source for
 // DrawTriangles whose colour comes entirely from the vertices, with no
 // filtering bleed from the image edge.
@@ -74,7 +78,6 @@ type View struct {
 	// them and the outlined ones at the last Draw (for the legend).
 	ghostIdx             []int
 	ghostOff, ghostDrawn int
-	shadow               *ebiten.Image
 	sky                  [4]ebiten.Vertex
 	// The sub-images drawn into, kept from frame to frame (see sub).
 	target, layer subImage
@@ -179,6 +182,20 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if len(m.Cubes) == 0 {
 		return
 	}
+	b := v.Build(rect, m, ghost, ov)
+	opts := &v.meshOpts
+	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
+	v.drawMesh(target, &b.Ground, opts)
+	v.drawShadows(target, rect, &b.Shadows)
+	v.drawMesh(target, &b.Cubes, opts)
+	v.drawMesh(target, &b.Lines, opts)
+}
+
+// Build fills the view's triangles for one frame, as Draw draws them into
+// rect (ground, shadows, cubes, the overlays' lines), and returns the
+// builder holding them: Draw's work on the CPU before Ebitengine takes
+// the vertices, which a benchmark can measure without a display.
+func (v *View) Build(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
 	vp := scene.Viewport{X: float64(rect.Min.X), Y: float64(rect.Min.Y), W: float64(rect.Dx()), H: float64(rect.Dy())}
 	proj := scene.NewProjector(v.Camera, v.CameraConfig, vp)
 	b := v.builder
@@ -206,12 +223,14 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 		// Room for every cube at once: the buffers do not grow a frame
 		// at a time as the views drift apart.
 		v.ghostIdx, v.ghostOff = pickGhosts(m, ghost, slices.Grow(v.ghostIdx[:0], len(ghost.Cubes)))
-		v.ghost = slices.Grow(v.ghost[:0], len(v.ghostIdx))
+		v.ghost = slices.Grow(v.ghost[:0], max(len(v.ghostIdx), MaxGhosts))
 		for _, i := range v.ghostIdx {
 			c := &ghost.Cubes[i]
 			v.ghost = append(v.ghost, scene.Cube{Position: c.Position, Orientation: c.Orientation, HalfExtent: c.HalfExtent})
 		}
 		v.ghostDrawn = len(v.ghost)
+		// Room for the most ghosts and a few marks at once, as above.
+		b.ReserveWireframes(MaxGhosts + 8)
 		b.AddWireframe(v.ghost, 1.3, scene.RGBA{R: 0.05, G: 0.75, B: 0.35, A: 0.9})
 	}
 	if ov.ErrorOffsets && m.HasErrorOffsets {
@@ -232,13 +251,7 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if ov.Ghost {
 		v.drawMarks(b, m.Marks)
 	}
-
-	opts := &v.meshOpts
-	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
-	v.drawMesh(target, &b.Ground, opts)
-	v.drawShadows(target, rect, &b.Shadows)
-	v.drawMesh(target, &b.Cubes, opts)
-	v.drawMesh(target, &b.Lines, opts)
+	return b
 }
 
 // drawMarks outlines a strategy's marks: the server's last known pose in
@@ -293,18 +306,23 @@ var skyIndices = []uint16{0, 1, 2, 0, 2, 3}
 // layer and then blends the layer at the shadow alpha: where the shadows of
 // two cubes overlap, the ground is darkened once, as under a real light.
 func (v *View) drawShadows(dst *ebiten.Image, r image.Rectangle, m *scene.Mesh) {
-	// The layer is made at the view's first frame, shadows or not: made
-	// when the first shadow appears, it would cost that frame.
-	if v.shadow == nil || v.shadow.Bounds().Dx() < r.Max.X || v.shadow.Bounds().Dy() < r.Max.Y {
-		if v.shadow != nil {
-			v.shadow.Deallocate()
+	// The layer is made at the first view's first frame, shadows or not:
+	// made when the first shadow appears, it would cost that frame. One
+	// layer serves every view (they draw one after another, and
+	// Ebitengine runs its commands in order: a view's shadows are blended
+	// before the next view clears the layer), as large as the image drawn
+	// onto, so a view changing size within it (the panel below changing
+	// height) makes no new layer: a new image is some thirty allocations,
+	// Ebitengine's and the atlas's, and the grid of clients' views would
+	// otherwise hold a screen-sized layer each.
+	full := v.target.parent.Bounds() // dst is the view's own sub-image
+	if shadowLayer == nil || shadowLayer.Bounds().Dx() < r.Max.X || shadowLayer.Bounds().Dy() < r.Max.Y {
+		if shadowLayer != nil {
+			shadowLayer.Deallocate()
 		}
-		v.shadow = ebiten.NewImage(r.Max.X, r.Max.Y)
+		shadowLayer = ebiten.NewImage(max(r.Max.X, full.Max.X), max(r.Max.Y, full.Max.Y))
 	}
-	if len(m.Indices) == 0 {
-		return
-	}
-	layer := v.layer.of(v.shadow, r)
+	layer := v.layer.of(shadowLayer, r)
 	layer.Clear()
 	v.drawMesh(layer, m, &v.meshOpts)
 	op := &v.layerOpts

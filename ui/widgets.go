@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"image/color"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -98,6 +99,11 @@ func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Seri
 		m.mesh.Line(scene.Point{X: x0, Y: yb}, scene.Point{X: x0 + w, Y: yb}, 2, rgba(colBudget))
 	}
 	n := s.Cap()
+	// Room for a full graph at once (a segment between each two samples
+	// and the lines above, four vertices and six indices each), so the
+	// mesh does not grow a little every tick while the samples fill it.
+	m.mesh.Vertices = slices.Grow(m.mesh.Vertices, 4*(n+4))
+	m.mesh.Indices = slices.Grow(m.mesh.Indices, 6*(n+4))
 	// Samples fill the graph from the right, so "now" is always the right edge.
 	for i := 1; i < s.Len(); i++ {
 		xa := x0 + w*float32(n-s.Len()+i-1)/float32(n-1)

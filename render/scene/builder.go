@@ -24,7 +24,8 @@ type Builder struct {
 	poly     []mgl64.Vec4 // scratch for clipping
 	// ground grid scratch: clip-space corners and their mesh vertex (−1 = behind)
 	gridClip []mgl64.Vec4
-	gridVert []int32
+	gridVert []int32 // a corner's vertex, or cornerBehind or cornerUnwritten
+	gridPts  []Point // a corner's point on screen (when in front)
 	clip     []mgl64.Vec4
 	pts      []Point
 }
@@ -108,7 +109,9 @@ func (b *Builder) Begin(p Projector) {
 
 // fogged blends c toward the fog colour by the distance of w from the eye.
 func (b *Builder) fogged(c RGBA, w mgl64.Vec3) RGBA {
-	return b.fogAt(c, w.Sub(b.proj.eye).Len())
+	e := &b.proj.eye
+	dx, dy, dz := w[0]-e[0], w[1]-e[1], w[2]-e[2]
+	return b.fogAt(c, math.Sqrt(dx*dx+dy*dy+dz*dz)) // |w − eye|
 }
 
 // fogAt blends c toward the fog colour for a distance d from the eye.
@@ -124,9 +127,11 @@ func (b *Builder) fogAt(c RGBA, d float64) RGBA {
 }
 
 // AddGround adds the ground tiles around the camera target and the grid.
-// Tile corners are shared: each is projected and fogged once, and a tile
-// that lies wholly in front of the near plane is two triangles over shared
-// vertices. Only tiles crossing the near plane are clipped on their own.
+// Tile corners are shared: each is projected once, and fogged and written
+// once when a tile that is drawn first uses it (a corner of tiles that
+// all lie off the view costs no vertex). A tile that lies wholly in front
+// of the near plane is two triangles over shared vertices. Only tiles
+// crossing the near plane are clipped on their own.
 func (b *Builder) AddGround(target mgl64.Vec3) {
 	s := &b.Style
 	// Tiles and grid lines are anchored to world multiples of their size,
@@ -136,8 +141,6 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	y0 := math.Floor((target[1]-s.GroundExtent)/t) * t
 	n := int(math.Ceil(2 * s.GroundExtent / t))
 	stride := n + 1
-	b.gridClip = b.gridClip[:0]
-	b.gridVert = b.gridVert[:0]
 	m := &b.Ground
 	// Room for the most a frame can need (every tile corner, four
 	// vertices a grid piece, a few for clipped tiles), reserved at once
@@ -145,30 +148,41 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	pieces := 2 * (int(2*s.GridExtent/s.GridSpacing) + 1) * gridPieces
 	m.Vertices = slices.Grow(m.Vertices, (n+1)*(n+1)+4*pieces+6*n)
 	m.Indices = slices.Grow(m.Indices, 6*n*n+6*pieces+12*n)
+	corners := (n + 1) * (n + 1)
+	b.gridClip = slices.Grow(b.gridClip[:0], corners)[:corners]
+	b.gridVert = slices.Grow(b.gridVert[:0], corners)[:corners]
+	b.gridPts = slices.Grow(b.gridPts[:0], corners)[:corners]
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
+			k := j*stride + i
 			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
-			c := b.proj.Clip(w)
-			b.gridClip = append(b.gridClip, c)
-			idx := int32(-1)
-			if b.proj.InFront(c) {
-				idx = int32(len(m.Vertices))
-				m.vertex(b.proj.ToScreen(c), b.fogged(s.GroundColor, w))
+			c := &b.gridClip[k]
+			b.proj.clipPoint(c, &w)
+			b.gridVert[k] = cornerBehind
+			if c[3] >= b.proj.near { // InFront
+				b.gridVert[k] = cornerUnwritten
+				b.gridPts[k] = b.proj.screenOf(c)
 			}
-			b.gridVert = append(b.gridVert, idx)
 		}
 	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
 			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
 			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
-			if v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0 {
-				if !b.tileOffscreen(m, v) {
-					m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
+			if v[0] != cornerBehind && v[1] != cornerBehind && v[2] != cornerBehind && v[3] != cornerBehind {
+				pts := [4]Point{b.gridPts[k[0]], b.gridPts[k[1]], b.gridPts[k[2]], b.gridPts[k[3]]}
+				if b.proj.quadOffscreen(&pts) {
+					continue // wholly past one edge of the view: it would draw nothing
 				}
+				for c := range v {
+					if v[c] == cornerUnwritten {
+						v[c] = b.groundCorner(k[c], x0, y0, t, stride)
+					}
+				}
+				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
 				continue
 			}
-			if v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0 {
+			if v[0] == cornerBehind && v[1] == cornerBehind && v[2] == cornerBehind && v[3] == cornerBehind {
 				continue // wholly behind the eye: clipping would leave nothing
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
@@ -188,14 +202,23 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	}
 }
 
-// tileOffscreen reports whether the ground tile over mesh vertices v lies
-// wholly beyond one edge of the viewport: it would draw nothing.
-func (b *Builder) tileOffscreen(m *Mesh, v [4]int32) bool {
-	var pts [4]Point
-	for i, k := range v {
-		pts[i] = Point{m.Vertices[k].DstX, m.Vertices[k].DstY}
-	}
-	return b.proj.allOffscreen(pts[:], 0)
+// What gridVert holds for a tile corner that has no vertex: behind the
+// eye, or in front and not written yet (no tile drawn so far uses it).
+const (
+	cornerBehind    = -1
+	cornerUnwritten = -2
+)
+
+// groundCorner writes the vertex of tile corner k (its screen point is
+// b.gridPts[k]), fogged by its distance from the eye, and returns it.
+func (b *Builder) groundCorner(k int, x0, y0, t float64, stride int) int32 {
+	m := &b.Ground
+	i, j := k%stride, k/stride
+	w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
+	v := int32(len(m.Vertices))
+	m.vertex(b.gridPts[k], b.fogged(b.Style.GroundColor, w))
+	b.gridVert[k] = v
+	return v
 }
 
 // gridPieces is how many pieces a grid line is drawn in.
@@ -203,39 +226,49 @@ const gridPieces = 16
 
 // addGridLine draws a grid line in short pieces, each fading with its
 // distance from the target, so the grid dissolves softly at its edge.
-// The pieces share their ends: each end is projected once. Pieces wholly
-// off one side of the view are left out: they would draw nothing.
+// The pieces share their ends: each end is projected once, and divided
+// by w only when a piece it ends is drawn. Pieces wholly off one side of
+// the view are left out: they would draw nothing. Written in scalars (the
+// same operations as mgl64's vector methods, in the same order): it runs
+// for two thousand pieces a view.
 func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 	s := &b.Style
+	pr := &b.proj
 	const pieces = gridPieces
 	step := c.Sub(a).Mul(1.0 / pieces)
-	p, cp := a, b.proj.Clip(a)
-	dp := b.proj.ClipDir(step)
-	inp := b.proj.InFront(cp)
+	dx, dy, dz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+	p := a
+	var cp mgl64.Vec4
+	pr.clipPoint(&cp, &a)
+	dp := pr.ClipDir(step)
+	inp := cp[3] >= pr.near // InFront
 	var sp Point
-	if inp {
-		sp = b.proj.ToScreen(cp)
-	}
+	spOK := false // sp is cp on screen
+	fadeFrom, fadeOver := 0.6*s.GridExtent, 0.4*s.GridExtent
 	for k := 0; k < pieces; k++ {
-		q := a.Add(c.Sub(a).Mul(float64(k+1) / pieces))
-		cq := cp.Add(dp)
-		inq := b.proj.InFront(cq)
+		f := float64(k+1) / pieces
+		q := mgl64.Vec3{a[0] + dx*f, a[1] + dy*f, a[2] + dz*f}
+		cq := mgl64.Vec4{cp[0] + dp[0], cp[1] + dp[1], cp[2] + dp[2], cp[3] + dp[3]}
+		inq := cq[3] >= pr.near
+		mid := mgl64.Vec3{(p[0] + q[0]) * 0.5, (p[1] + q[1]) * 0.5, (p[2] + q[2]) * 0.5}
+		mx, my, mz := mid[0]-target[0], mid[1]-target[1], mid[2]-target[2]
+		fade := 1 - clamp01((math.Sqrt(mx*mx+my*my+mz*mz)-fadeFrom)/fadeOver)
 		var sq Point
-		if inq {
-			sq = b.proj.ToScreen(cq)
-		}
-		mid := p.Add(q).Mul(0.5)
-		fade := 1 - clamp01((mid.Sub(target).Len()-0.6*s.GridExtent)/(0.4*s.GridExtent))
+		sqOK := false
 		switch {
 		case fade <= 0:
 		case inp && inq:
-			if !b.proj.offscreen(sp, sq, s.GridLineWidth) {
+			if !spOK {
+				sp = pr.screenOf(&cp)
+			}
+			sq, sqOK = pr.screenOf(&cq), true
+			if !pr.offscreen(sp, sq, s.GridLineWidth) {
 				b.Ground.Line(sp, sq, s.GridLineWidth, b.gridColor(mid, fade))
 			}
 		default:
 			b.clipSegment(&b.Ground, cp, cq, s.GridLineWidth, b.gridColor(mid, fade))
 		}
-		p, cp, inp, sp = q, cq, inq, sq
+		p, cp, inp, sp, spOK = q, cq, inq, sq, sqOK
 	}
 }
 
@@ -293,6 +326,15 @@ func cubeAxes(c *Cube) [3]mgl64.Vec3 {
 		{h * 2 * (x*y - w*z), h * (1 - 2*(x*x+z*z)), h * 2 * (y*z + w*x)},
 		{h * 2 * (x*z + w*y), h * 2 * (y*z - w*x), h * (1 - 2*(x*x+y*y))},
 	}
+}
+
+// cubeAxesInto is cubeAxes written into out.
+func cubeAxesInto(out *[3]mgl64.Vec3, c *Cube) {
+	h := c.HalfExtent
+	w, x, y, z := c.Orientation.W, c.Orientation.V[0], c.Orientation.V[1], c.Orientation.V[2]
+	out[0] = mgl64.Vec3{h * (1 - 2*(y*y+z*z)), h * 2 * (x*y + w*z), h * 2 * (x*z - w*y)}
+	out[1] = mgl64.Vec3{h * 2 * (x*y - w*z), h * (1 - 2*(x*x+z*z)), h * 2 * (y*z + w*x)}
+	out[2] = mgl64.Vec3{h * 2 * (x*z + w*y), h * 2 * (y*z - w*x), h * (1 - 2*(x*x+y*y))}
 }
 
 // cubeCorners returns the eight corners; corner i has +ax[a] where bit a of
@@ -376,66 +418,108 @@ func (b *Builder) AddCubes(cubes []Cube) {
 }
 
 // addCube projects one cube, adds its shadow and queues its visible faces.
+//
+// It runs for every cube of both views every frame, so it is written out
+// in scalars rather than with mgl64's vector methods (each of which
+// copies its arrays in and out): the same operations in the same order,
+// so the same bits, in fewer instructions.
 func (b *Builder) addCube(c *Cube) {
-	centre := b.proj.Clip(c.Position)
-	// A cube fits in a sphere of radius √3·h around its centre.
-	if b.proj.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+	p := &b.proj
+	var centre mgl64.Vec4
+	p.clipPoint(&centre, &c.Position)
+	// A cube whose centre lies behind the near plane has a corner behind
+	// it too (its corners come in pairs around the centre), and such a
+	// cube is skipped below once its corners are known: skip it now.
+	// About a third of the cubes are behind the camera. The margin keeps
+	// the rounding of the corners' sums out of the question.
+	if centre[3] < p.near-behindMargin {
 		return
 	}
-	ax := cubeAxes(c)
-	axClip := [3]mgl64.Vec4{b.proj.ClipDir(ax[0]), b.proj.ClipDir(ax[1]), b.proj.ClipDir(ax[2])}
+	// A cube fits in a sphere of radius √3·h around its centre.
+	if p.sphereOffscreen(centre, 1.7321*c.HalfExtent, 0.25) {
+		return
+	}
+	var ax [3]mgl64.Vec3
+	cubeAxesInto(&ax, c)
+	var axClip [3]mgl64.Vec4
+	p.clipDirs(&axClip, &ax)
 	var clip [8]mgl64.Vec4
 	cornersOf(&clip, centre, &axClip)
 	for i := range clip {
-		if !b.proj.InFront(clip[i]) {
+		if !(clip[i][3] >= p.near) { // !InFront
 			return // reaches behind the near plane; the camera never gets that close
 		}
 	}
-	light := b.Style.LightDir
+	light := &b.Style.LightDir
 	if c.Position[2] < b.Style.MaxShadowAbove {
 		// A point w falls along the light to the ground at
 		// w − l·(w.z / l.z), which is linear in w, so the shadow's
 		// corners are also centre ± axes, each pushed along the light.
-		down := func(w mgl64.Vec3) mgl64.Vec3 { return w.Sub(light.Mul(w[2] / light[2])) }
-		g := b.proj.Clip(down(c.Position))
-		gax := [3]mgl64.Vec4{b.proj.ClipDir(down(ax[0])), b.proj.ClipDir(down(ax[1])), b.proj.ClipDir(down(ax[2]))}
+		var down [4]mgl64.Vec3 // the centre, then the three axes
+		down[0] = c.Position
+		copy(down[1:], ax[:])
+		for i := range down {
+			w := &down[i]
+			k := w[2] / light[2]
+			w[0], w[1], w[2] = w[0]-light[0]*k, w[1]-light[1]*k, w[2]-light[2]*k
+		}
+		var g mgl64.Vec4
+		p.clipPoint(&g, &down[0])
+		var gax [3]mgl64.Vec4
+		p.clipDirs(&gax, (*[3]mgl64.Vec3)(down[1:]))
 		var ground [8]mgl64.Vec4
 		cornersOf(&ground, g, &gax)
 		b.addShadow(&ground, &ax, light)
 	}
-	// Back-face culling first: keep faces whose outward normal points
-	// toward the eye, and divide by w only the corners they use (at most
-	// seven of the eight). Of two opposite faces at most one faces the eye.
-	eye := b.proj.eye
+	b.addFaces(c, &ax, &clip)
+}
+
+// behindMargin is how far behind the near plane (metres) a cube's centre
+// must lie for addCube to skip the cube before computing its corners.
+const behindMargin = 0.01
+
+// addFaces queues the faces of a cube that face the eye. Back-face
+// culling comes first: keep faces whose outward normal points toward the
+// eye, and divide by w only the corners they use (at most seven of the
+// eight). Of two opposite faces at most one faces the eye.
+func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
+	eye := &b.proj.eye
+	px, py, pz := c.Position[0], c.Position[1], c.Position[2]
 	var vis [3]visibleFace
 	nv := 0
 	var need uint8 // bit i: corner i is used
 	for axis := 0; axis < 3; axis++ {
+		n := ax[axis]
 		for s := 0; s < 2; s++ {
-			n := ax[axis]
 			if s == 1 {
 				n = mgl64.Vec3{-n[0], -n[1], -n[2]}
 			}
-			centre := c.Position.Add(n) // of the face
-			if n.Dot(eye.Sub(centre)) <= 0 {
+			// The face's centre, and its normal's dot product with the
+			// way to the eye: n·(eye − centre).
+			cx, cy, cz := px+n[0], py+n[1], pz+n[2]
+			if n[0]*(eye[0]-cx)+n[1]*(eye[1]-cy)+n[2]*(eye[2]-cz) <= 0 {
 				continue
 			}
-			vis[nv] = visibleFace{axis: axis, s: s, n: n, centre: centre}
+			vis[nv] = visibleFace{axis: axis, s: s, n: n, centre: mgl64.Vec3{cx, cy, cz}}
 			nv++
-			fc := &faceCorners[axis][s]
-			need |= 1<<fc[0] | 1<<fc[1] | 1<<fc[2] | 1<<fc[3]
+			need |= faceMask[axis][s]
 			break
 		}
 	}
 	var screen [8]Point
 	for i := range clip {
 		if need&(1<<i) != 0 {
-			screen[i] = b.proj.ToScreen(clip[i])
+			screen[i] = b.proj.screenOf(&clip[i])
 		}
 	}
-	tiles := max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
-	for _, f := range vis[:nv] {
-		lit := -f.n.Dot(light) / c.HalfExtent
+	tiles := 1
+	if c.HalfExtent >= 0.7*b.Style.FaceTile { // else math.Round(2h/tile) ≤ 1
+		tiles = max(1, int(math.Round(2*c.HalfExtent/b.Style.FaceTile)))
+	}
+	light := &b.Style.LightDir
+	for k := range vis[:nv] {
+		f := &vis[k]
+		lit := -(f.n[0]*light[0] + f.n[1]*light[1] + f.n[2]*light[2]) / c.HalfExtent
 		shade := b.Style.Ambient + b.Style.Diffuse*atLeast0(lit)
 		col := RGBA{
 			R: float32(atMost1(float64(c.Color.R) * shade)),
@@ -446,10 +530,11 @@ func (b *Builder) addCube(c *Cube) {
 		if tiles == 1 {
 			fc := &faceCorners[f.axis][f.s]
 			pts := [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}
-			if b.proj.allOffscreen(pts[:], 0) {
+			if b.proj.quadOffscreen(&pts) {
 				continue // wholly past one edge of the view: it would draw nothing
 			}
-			d2 := f.centre.Sub(eye).LenSqr()
+			dx, dy, dz := f.centre[0]-eye[0], f.centre[1]-eye[1], f.centre[2]-eye[2]
+			d2 := dx*dx + dy*dy + dz*dz
 			b.queueFace(&pts, b.fogAt(col, math.Sqrt(d2)), d2)
 			continue
 		}
@@ -457,6 +542,18 @@ func (b *Builder) addCube(c *Cube) {
 		b.addFaceTiles(f.centre, u, v, tiles, b.fogged(col, f.centre))
 	}
 }
+
+// faceMask[a][s] has bit i set for each corner i of face faceCorners[a][s].
+var faceMask = func() (t [3][2]uint8) {
+	for a := range faceCorners {
+		for s, fc := range faceCorners[a] {
+			for _, i := range fc {
+				t[a][s] |= 1 << i
+			}
+		}
+	}
+	return t
+}()
 
 // visibleFace is a cube face that faces the eye: its axis and side (as in
 // faceCorners), outward half-edge normal and centre.
@@ -476,17 +573,17 @@ var silhouette = [6]int{1, 3, 2, 6, 4, 5}
 // seen from the light, one hexagon (four triangles over six vertices).
 // It covers exactly what the projections of the light-facing faces
 // would, with half the vertices and no edges inside.
-func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light mgl64.Vec3) {
+func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl64.Vec3) {
 	near := 0 // the corner nearest the light: +ax[a] where ax[a] faces it
 	for a := range ax {
-		if ax[a].Dot(light) < 0 {
+		if ax[a][0]*light[0]+ax[a][1]*light[1]+ax[a][2]*light[2] < 0 { // ax[a]·light
 			near |= 1 << a
 		}
 	}
 	var q [6]Point
 	for k, e := range silhouette {
-		g := ground[near^e]
-		if !b.proj.InFront(g) {
+		g := &ground[near^e]
+		if !(g[3] >= b.proj.near) { // !InFront
 			b.poly = b.poly[:0]
 			for _, e := range silhouette {
 				b.poly = append(b.poly, ground[near^e])
@@ -494,7 +591,7 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light mgl6
 			b.addClipped(&b.Shadows, b.poly, RGBA{0, 0, 0, 1})
 			return
 		}
-		q[k] = b.proj.ToScreen(g)
+		q[k] = b.proj.screenOf(g)
 	}
 	if b.proj.allOffscreen(q[:], 0) {
 		return // wholly past one edge of the view: it would draw nothing
@@ -509,12 +606,10 @@ func (b *Builder) queueFace(pts *[4]Point, col RGBA, dist2 float64) {
 	m := &b.Cubes
 	n := len(m.Vertices)
 	b.order = append(b.order, faceKey(dist2, (n-int(b.faceBase))/4))
-	m.Vertices = slices.Grow(m.Vertices, 4)[:n+4]
-	for i := range pts {
-		m.Vertices[n+i] = Vertex{
-			DstX: pts[i].X, DstY: pts[i].Y, SrcX: 1, SrcY: 1,
-			ColorR: col.R, ColorG: col.G, ColorB: col.B, ColorA: col.A,
-		}
+	m.Vertices = grow(m.Vertices, 4)
+	vs := m.Vertices[n : n+4 : n+4]
+	for i := range vs {
+		vs[i].set(pts[i], col)
 	}
 }
 
@@ -536,6 +631,15 @@ func (b *Builder) addFaceTiles(centre, u, v mgl64.Vec3, tiles int, col RGBA) {
 			b.queueFace(&pts, col, p00.Add(du.Mul(0.5)).Add(dv.Mul(0.5)).Sub(b.proj.eye).LenSqr())
 		}
 	}
+}
+
+// ReserveWireframes makes room in the Lines layer for the edges of n
+// cubes more (12 a cube, 4 vertices and 6 indices each): a caller whose
+// wireframes vary in number from frame to frame reserves for the most, so
+// the layer does not grow a little every frame.
+func (b *Builder) ReserveWireframes(n int) {
+	b.Lines.Vertices = slices.Grow(b.Lines.Vertices, 12*4*n)
+	b.Lines.Indices = slices.Grow(b.Lines.Indices, 12*6*n)
 }
 
 // AddWireframe adds the twelve edges of each cube to the Lines layer.

@@ -117,6 +117,8 @@ type Projector struct {
 	vp       Viewport
 	near     float64
 	focal    float64 // the larger of the projection's x and y scale factors
+	// The viewport's edges in float32 pixels, for allOffscreen.
+	x0, y0, x1, y1 float32
 }
 
 // NewProjector builds the view and perspective matrices (OpenGL
@@ -124,7 +126,16 @@ type Projector struct {
 func NewProjector(c Camera, cfg CameraConfig, vp Viewport) Projector {
 	view := mgl64.LookAtV(c.Eye, c.Target, mgl64.Vec3{0, 0, 1})
 	proj := mgl64.Perspective(mgl64.DegToRad(cfg.FovYDeg), vp.W/vp.H, cfg.Near, cfg.Far)
-	return Projector{viewProj: proj.Mul4(view), eye: c.Eye, vp: vp, near: cfg.Near, focal: max(proj[0], proj[5])}
+	p := Projector{viewProj: proj.Mul4(view), eye: c.Eye, near: cfg.Near, focal: max(proj[0], proj[5])}
+	p.setViewport(vp)
+	return p
+}
+
+// setViewport sets the viewport and its edges in float32 pixels.
+func (p *Projector) setViewport(vp Viewport) {
+	p.vp = vp
+	p.x0, p.y0 = float32(vp.X), float32(vp.Y)
+	p.x1, p.y1 = float32(vp.X+vp.W), float32(vp.Y+vp.H)
 }
 
 // Clip transforms a world point into homogeneous clip space.
@@ -143,6 +154,31 @@ func (p *Projector) ClipDir(d mgl64.Vec3) mgl64.Vec4 {
 		m[1]*d[0] + m[5]*d[1] + m[9]*d[2],
 		m[2]*d[0] + m[6]*d[1] + m[10]*d[2],
 		m[3]*d[0] + m[7]*d[1] + m[11]*d[2],
+	}
+}
+
+// clipPoint is Clip written into out (w·1 is w exactly, so the sums are
+// Clip's).
+func (p *Projector) clipPoint(out *mgl64.Vec4, w *mgl64.Vec3) {
+	m := &p.viewProj
+	x, y, z := w[0], w[1], w[2]
+	out[0] = m[0]*x + m[4]*y + m[8]*z + m[12]
+	out[1] = m[1]*x + m[5]*y + m[9]*z + m[13]
+	out[2] = m[2]*x + m[6]*y + m[10]*z + m[14]
+	out[3] = m[3]*x + m[7]*y + m[11]*z + m[15]
+}
+
+// clipDirs is ClipDir of three directions, written into out.
+func (p *Projector) clipDirs(out *[3]mgl64.Vec4, d *[3]mgl64.Vec3) {
+	m := &p.viewProj
+	for i := range d {
+		x, y, z := d[i][0], d[i][1], d[i][2]
+		out[i] = mgl64.Vec4{
+			m[0]*x + m[4]*y + m[8]*z,
+			m[1]*x + m[5]*y + m[9]*z,
+			m[2]*x + m[6]*y + m[10]*z,
+			m[3]*x + m[7]*y + m[11]*z,
+		}
 	}
 }
 
@@ -170,18 +206,44 @@ func (p *Projector) offscreen(a, b Point, width float32) bool {
 
 // allOffscreen reports whether every point lies more than margin pixels
 // beyond the same edge of the viewport: a convex shape through them then
-// draws nothing.
+// draws nothing. Each edge's test stops at the first point inside it,
+// which for a shape in the view is the first point.
 func (p *Projector) allOffscreen(pts []Point, margin float32) bool {
-	x0, y0 := float32(p.vp.X)-margin, float32(p.vp.Y)-margin
-	x1, y1 := float32(p.vp.X+p.vp.W)+margin, float32(p.vp.Y+p.vp.H)+margin
-	left, right, above, below := true, true, true, true
+	x0, y0 := p.x0-margin, p.y0-margin
+	x1, y1 := p.x1+margin, p.y1+margin
+	return allX(pts, func(x float32) bool { return x < x0 }) ||
+		allX(pts, func(x float32) bool { return x > x1 }) ||
+		allY(pts, func(y float32) bool { return y < y0 }) ||
+		allY(pts, func(y float32) bool { return y > y1 })
+}
+
+// allX reports whether past holds for every point's x.
+func allX(pts []Point, past func(float32) bool) bool {
 	for _, q := range pts {
-		left = left && q.X < x0
-		right = right && q.X > x1
-		above = above && q.Y < y0
-		below = below && q.Y > y1
+		if !past(q.X) {
+			return false
+		}
 	}
-	return left || right || above || below
+	return true
+}
+
+// allY reports whether past holds for every point's y.
+func allY(pts []Point, past func(float32) bool) bool {
+	for _, q := range pts {
+		if !past(q.Y) {
+			return false
+		}
+	}
+	return true
+}
+
+// quadOffscreen is allOffscreen of four points with no margin (a face or
+// a ground tile), written out.
+func (p *Projector) quadOffscreen(q *[4]Point) bool {
+	return q[0].X < p.x0 && q[1].X < p.x0 && q[2].X < p.x0 && q[3].X < p.x0 ||
+		q[0].X > p.x1 && q[1].X > p.x1 && q[2].X > p.x1 && q[3].X > p.x1 ||
+		q[0].Y < p.y0 && q[1].Y < p.y0 && q[2].Y < p.y0 && q[3].Y < p.y0 ||
+		q[0].Y > p.y1 && q[1].Y > p.y1 && q[2].Y > p.y1 && q[3].Y > p.y1
 }
 
 // InFront reports whether a clip-space point lies beyond the near plane.
@@ -192,6 +254,18 @@ func (p *Projector) InFront(c mgl64.Vec4) bool { return c[3] >= p.near }
 // ToScreen divides by w and maps normalised device coordinates to pixels
 // (y grows downward on screen). c must be in front of the near plane.
 func (p *Projector) ToScreen(c mgl64.Vec4) Point {
+	x := c[0] / c[3]
+	y := c[1] / c[3]
+	return Point{
+		X: float32(p.vp.X + (x+1)/2*p.vp.W),
+		Y: float32(p.vp.Y + (1-y)/2*p.vp.H),
+	}
+}
+
+// screenOf is ToScreen of *c, for the hot loops: the same arithmetic
+// without copying the point (in WebAssembly every copy is loads and
+// stores to memory).
+func (p *Projector) screenOf(c *mgl64.Vec4) Point {
 	x := c[0] / c[3]
 	y := c[1] / c[3]
 	return Point{

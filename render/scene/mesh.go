@@ -34,11 +34,27 @@ func (m *Mesh) Reset() {
 	m.Indices = m.Indices[:0]
 }
 
+// set fills every field of v: a vertex at p of colour c. Written field
+// by field: a composite literal is built aside and copied, which in
+// WebAssembly is as many loads and stores again.
+func (v *Vertex) set(p Point, c RGBA) {
+	v.DstX, v.DstY = p.X, p.Y
+	v.SrcX, v.SrcY = 1, 1 // the centre texel of render's white source
+	v.ColorR, v.ColorG, v.ColorB, v.ColorA = c.R, c.G, c.B, c.A
+	v.Custom0, v.Custom1, v.Custom2, v.Custom3 = 0, 0, 0, 0
+}
+
+// grow lengthens vs by n, keeping its storage when it has the room.
+func grow(vs []Vertex, n int) []Vertex {
+	if cap(vs)-len(vs) < n {
+		vs = slices.Grow(vs, n)
+	}
+	return vs[:len(vs)+n]
+}
+
 func (m *Mesh) vertex(p Point, c RGBA) {
-	m.Vertices = append(m.Vertices, Vertex{
-		DstX: p.X, DstY: p.Y, SrcX: 1, SrcY: 1, // the centre texel of render's white source
-		ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: c.A,
-	})
+	m.Vertices = grow(m.Vertices, 1)
+	m.Vertices[len(m.Vertices)-1].set(p, c)
 }
 
 // Polygon adds a convex polygon as a triangle fan.
@@ -59,9 +75,10 @@ func (m *Mesh) Polygon(pts []Point, c RGBA) {
 // triangles: Polygon for a cube's shadow, written in place.
 func (m *Mesh) hexagon(p *[6]Point) {
 	base := len(m.Vertices)
-	m.Vertices = slices.Grow(m.Vertices, 6)[:base+6]
-	for i := range p {
-		m.Vertices[base+i] = Vertex{DstX: p[i].X, DstY: p[i].Y, SrcX: 1, SrcY: 1, ColorA: 1}
+	m.Vertices = grow(m.Vertices, 6)
+	vs := m.Vertices[base : base+6 : base+6]
+	for i := range vs {
+		vs[i].set(p[i], RGBA{A: 1})
 	}
 	b := uint32(base)
 	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3, b, b+3, b+4, b, b+4, b+5)

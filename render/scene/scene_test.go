@@ -301,7 +301,8 @@ func BenchmarkBuildCubes(b *testing.B) {
 // the same edge of the viewport; points past different edges may still
 // cross it (a tile across a corner).
 func TestAllOffscreen(t *testing.T) {
-	p := Projector{vp: Viewport{X: 100, Y: 50, W: 200, H: 100}}
+	var p Projector
+	p.setViewport(Viewport{X: 100, Y: 50, W: 200, H: 100})
 	for _, c := range []struct {
 		name string
 		pts  []Point
