@@ -27,7 +27,6 @@ package lockstep
 
 import (
 	"errors"
-	"fmt"
 
 	"netcubes/strategy"
 	"netcubes/transfer"
@@ -41,37 +40,12 @@ var _ strategy.Joiner = (*Strategy)(nil)
 func (st *Strategy) Join(ctx strategy.Context) {
 	st.players = ctx.Players()
 	st.start, st.acked, st.lastCount = ctx.Frame(), ctx.Frame(), 0
-	st.rejoin, st.xs = false, nil
-	if ctx.Frame() == st.relay.start {
-		// The left world has not stepped since the session started:
-		// it is the fresh world the right builds for itself.
-		return
-	}
-	// An error cannot happen with a world the session built; the right
-	// then waits, and says so.
-	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())
+	st.xs.Start(st.cfg.Transfer, ctx.Left(), ctx.Frame(), st.relay.start)
 }
 
 // transfer returns the left's figures of this client's transfer and the
 // right's count of refused ones.
-func (st *Strategy) transfer() transfer.Stats { return transfer.StatsOf(st.xs, st.xj.Refused()) }
-
-// transferPiece is the left's piece for this tick's packet, starting the
-// transfer over from this frame when it has run too long.
-func (st *Strategy) transferPiece(ctx strategy.Context) *transfer.Piece {
-	if st.rejoin || transfer.Overdue(st.xs, ctx.Frame(), ring/2) {
-		st.Join(ctx)
-	}
-	rtt, known := ctx.RTT()
-	return transfer.NextPiece(st.xs, ctx.Frame(), rtt, known)
-}
-
-// takeTransferAck reads a right's word on the transfer (the left).
-func (st *Strategy) takeTransferAck(a *AckPacket) {
-	if st.xs != nil {
-		st.xs.Take(a.Transfer, a.Transfer != nil)
-	}
-}
+func (st *Strategy) transfer() transfer.Stats { return st.xs.Stats(st.xj.Refused()) }
 
 var errTransfer = errors.New("lockstep: a state transfer from the left's future or from before the session")
 
@@ -97,12 +71,3 @@ func (st *Strategy) takePiece(frame int, p *transfer.Piece) error {
 
 // receiving reports whether the right waits for its world.
 func (st *Strategy) receiving() bool { return st.xj.Waiting() }
-
-// receivingLine is the right's transfer in words while it lasts.
-func (st *Strategy) receivingLine() string {
-	got, size := st.xj.Progress()
-	if size == 0 {
-		return fmt.Sprintf("receiving the left's world at frame %d", st.xj.Base())
-	}
-	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", st.xj.Base(), float64(got)/1000, float64(size)/1000)
-}

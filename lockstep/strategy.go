@@ -103,11 +103,9 @@ type Strategy struct {
 	newestIn   int // the frame of the newest packet read
 
 	// The state transfer (join.go). Left: the transfer to this client's
-	// right, nil when it runs from the session's start; rejoin asks for a
-	// new one (the right lacks inputs the relay no longer holds). Right:
-	// the world it follows, if any.
-	xs       *transfer.Sender
-	rejoin   bool
+	// right, none when it runs from the session's start. Right: the world
+	// it follows, if any.
+	xs       transfer.WorldOut
 	xj       transfer.Joining
 	restarts int // times the right's world started over (tests, the bench)
 }
@@ -234,7 +232,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.relay.reset(start, st.players)
 	st.acked = start
 	st.lastCount = 0
-	st.xs, st.rejoin = nil, false
+	st.xs.Stop()
 	st.restartRight(start)
 }
 
@@ -245,7 +243,7 @@ var _ strategy.Releaser = (*Strategy)(nil)
 func (st *Strategy) Release() {
 	st.world = nil
 	st.fresh = cubes.Saved{}
-	st.xs = nil
+	st.xs.Stop()
 	st.xj.Reset()
 }
 
@@ -320,7 +318,9 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		}
 	}
 	p.Hash = r.hash
-	p.Piece = st.transferPiece(ctx)
+	// The transfer starts over from this frame (Join) when it ran longer
+	// than the inputs from its frame are held, or the right needs it again.
+	p.Piece = st.xs.Piece(ctx, ring/2, func() { st.Join(ctx) })
 	st.lastCount = int(p.Count)
 	_, _ = ctx.Send(p)
 }
@@ -513,11 +513,11 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 	if int(a.Next) >= st.start {
 		st.acked = int(a.Next)
 	}
-	st.takeTransferAck(a)
+	st.xs.Take(a.Transfer)
 	// A right that lacks inputs the relay no longer holds (it started
 	// over long after its start) can only be given the world.
 	if oldest := st.relay.next - ring + MaxWindow; int(a.Next) < oldest && a.Transfer == nil {
-		st.rejoin = true
+		st.xs.Again()
 	}
 	return nil
 }
@@ -587,7 +587,7 @@ func (st *Strategy) Facts() string {
 // RightFacts implements strategy.RightFacts: what a right process knows.
 func (st *Strategy) RightFacts() string {
 	if st.receiving() {
-		return st.receivingLine()
+		return st.xj.Line()
 	}
 	return st.syncLine() + " · " + st.waitLine()
 }

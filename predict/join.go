@@ -269,7 +269,7 @@ func (st *Strategy) JoinStats(now int) JoinStats {
 func (st *Strategy) joinFacts(now int) string {
 	j := &st.join
 	if !j.clientRuns {
-		return j.senderFacts()
+		return transfer.SendingFacts(j.xs, j.bytes, sendingLine)
 	}
 	if !j.waiting() {
 		return ""
@@ -294,13 +294,6 @@ func (st *Strategy) joinEvent() (strategy.Event, bool) {
 		float64(j.bytes)/1000, viewmodel.Plural(total, "piece"), ms)}, true
 }
 
-// senderFacts is a left process's facts line while the save it sends to
-// a joining client is not all acked.
-func (j *joinState) senderFacts() string {
-	if j.xs == nil || j.xs.Done() {
-		return ""
-	}
-	_, total := j.xs.Bytes()
-	return fmt.Sprintf("sending the joining client the server's %.1f kB world in %d pieces (%d sent)",
-		float64(j.bytes)/1000, total, j.xs.Sent())
-}
+// sendingLine is a left process's facts line while the save it sends to
+// a joining client is not all acked (transfer.SendingFacts).
+const sendingLine = "sending the joining client the server's %.1f kB world in %s (%d sent)"

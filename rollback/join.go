@@ -11,7 +11,6 @@ package rollback
 
 import (
 	"errors"
-	"fmt"
 
 	"netcubes/strategy"
 	"netcubes/transfer"
@@ -23,34 +22,16 @@ var _ strategy.Joiner = (*Strategy)(nil)
 // joined at this frame with a state transfer.
 func (st *Strategy) Join(ctx strategy.Context) {
 	st.players, st.own = ctx.Players(), ownPlayer(ctx)
-	st.start, st.lastOut, st.rejoin, st.xs = ctx.Frame(), 0, false, nil
+	st.start, st.lastOut = ctx.Frame(), 0
 	for p := range st.acked {
 		st.acked[p] = st.start
 	}
-	if ctx.Frame() == st.relay.start {
-		// The left world has not stepped since the session started:
-		// it is the fresh world the machine builds for itself.
-		return
-	}
-	// An error cannot happen with a world the session built; the machine
-	// then waits, and says so.
-	st.xs, _ = transfer.SendWorld(st.cfg.Transfer, ctx.Left())
+	st.xs.Start(st.cfg.Transfer, ctx.Left(), ctx.Frame(), st.relay.start)
 }
 
 // transfer returns the left's figures of this client's transfer and the
 // right's count of refused ones.
-func (st *Strategy) transfer() transfer.Stats { return transfer.StatsOf(st.xs, st.xj.Refused()) }
-
-// transferPiece is the left's piece for this tick's packet, starting the
-// transfer over from this frame when it has run too long for the inputs
-// from its frame to be held.
-func (st *Strategy) transferPiece(ctx strategy.Context) *transfer.Piece {
-	if st.rejoin || transfer.Overdue(st.xs, ctx.Frame(), ring/2) {
-		st.Join(ctx)
-	}
-	rtt, known := ctx.RTT()
-	return transfer.NextPiece(st.xs, ctx.Frame(), rtt, known)
-}
+func (st *Strategy) transfer() transfer.Stats { return st.xs.Stats(st.xj.Refused()) }
 
 var errTransfer = errors.New("rollback: a state transfer from the left's future or from before the session")
 
@@ -70,15 +51,6 @@ func (st *Strategy) takePiece(frame int, p *transfer.Piece) error {
 		st.m.record(f) // the world's hash at its frame, against the left's
 	}
 	return err
-}
-
-// receivingLine is the machine's transfer in words while it lasts.
-func (st *Strategy) receivingLine() string {
-	got, size := st.xj.Progress()
-	if size == 0 {
-		return fmt.Sprintf("receiving the left's world at frame %d", st.xj.Base())
-	}
-	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", st.xj.Base(), float64(got)/1000, float64(size)/1000)
 }
 
 // Stats are the machine's sync figures, for tests.

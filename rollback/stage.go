@@ -37,7 +37,7 @@ func (st *Strategy) Facts() string {
 // the right's own.
 func (st *Strategy) RightFacts() string {
 	if st.xj.Waiting() {
-		return st.receivingLine()
+		return st.xj.Line()
 	}
 	return st.Facts()
 }

@@ -55,10 +55,9 @@ type Strategy struct {
 	in        InputPacket
 
 	// The state transfer (join.go). Left: the transfer to this client's
-	// machine, nil when it runs from the session's start; rejoin asks for
-	// a new one. Right: the world the machine follows, if any.
-	xs       *transfer.Sender
-	rejoin   bool
+	// machine, none when it runs from the session's start. Right: the
+	// world the machine follows, if any.
+	xs       transfer.WorldOut
 	xj       transfer.Joining
 	restarts int // times the machine started over (tests)
 }
@@ -194,7 +193,7 @@ func (st *Strategy) Reset(ctx strategy.Context) {
 	st.relay.reset(start, st.players)
 	st.own = ownPlayer(ctx)
 	st.lastOut = 0
-	st.xs, st.rejoin = nil, false
+	st.xs.Stop()
 	st.restartRight(start)
 }
 
@@ -222,7 +221,7 @@ func (st *Strategy) Release() {
 	st.m.saves = [saveRing]cubes.Saved{}
 	st.m.popBuf, st.m.popAfter = nil, nil
 	st.fresh = cubes.Saved{}
-	st.xs = nil
+	st.xs.Stop()
 	st.xj.Reset()
 }
 
@@ -279,7 +278,9 @@ func (st *Strategy) Send(ctx strategy.Context) {
 		p.OwnNext = uint32(r.next[st.own])
 	}
 	p.Hash = r.hash
-	p.Piece = st.transferPiece(ctx)
+	// The transfer starts over from this frame (Join) when it ran longer
+	// than the inputs from its frame are held, or the right needs it again.
+	p.Piece = st.xs.Piece(ctx, ring/2, func() { st.Join(ctx) })
 	_, _ = ctx.Send(p)
 }
 
@@ -472,14 +473,12 @@ func (st *Strategy) ReceiveBack(ctx strategy.Context, s *wire.ReadStream) error 
 			st.acked[pl] = int(a.Next[pl])
 		}
 	}
-	if st.xs != nil {
-		st.xs.Take(a.Transfer, a.Transfer != nil)
-	}
+	st.xs.Take(a.Transfer)
 	// A machine that lacks inputs the relay no longer holds (it started
 	// over long after its start) can only be given the world.
 	for pl := range st.players {
 		if pl != st.own && int(a.Next[pl]) < st.relay.next[pl]-ring+MaxSend && a.Transfer == nil {
-			st.rejoin = true
+			st.xs.Again()
 		}
 	}
 	if st.own >= 0 {

@@ -379,27 +379,46 @@ func (r holResult) String() string {
 // channel's, and every TCP frame arrives while the data channel loses
 // some. (Loss 5 %, 240 frames, about 4 s a carrier; the bench has the
 // 2 % figures: go test -run '^$' -bench HeadOfLine ./room.)
+//
+// The tails are what the machine's scheduling disturbs: on a machine
+// loaded with other work a few data channel frames wait tens of
+// milliseconds for a CPU, as long as a frame TCP held (this failed 1 run
+// in 5 beside six busy loops on two cores). A pair of runs that does not
+// show the difference is measured again, up to holTries pairs: the
+// property holds, and a fresh pair is rarely disturbed as much.
 func TestHeadOfLineBlocking(t *testing.T) {
 	const seed, frames, ppm = 7, 240, 50_000
-	dc := runHOL(t, false, ppm, seed, 0, frames)
-	tcp := runHOL(t, true, ppm, seed, 0, frames)
-	t.Logf("data channel: %v", dc)
-	t.Logf("WebSocket:    %v", tcp)
-	if dc.down.dropped == 0 || tcp.down.dropped == 0 {
-		t.Fatalf("the links lost nothing downward (%d, %d packets): the seed makes no loss", dc.down.dropped, tcp.down.dropped)
-	}
-	if tcp.got != tcp.sent-tcp.sendFailed {
-		t.Errorf("TCP delivered %d of %d frames: it retransmits", tcp.got, tcp.sent)
-	}
-	if dc.got >= dc.sent {
-		t.Errorf("the data channel delivered all %d frames through a link that lost %d packets downward", dc.sent, dc.down.dropped)
-	}
-	// Compare the tails with a generous factor (3): both carriers share
-	// the machine's scheduling noise.
-	if dcT, tcpT := dc.quantile(0.98), tcp.quantile(0.98); tcpT < 3*dcT {
-		t.Errorf("TCP's 98th-percentile delay %v is not well beyond the data channel's %v under the same loss", tcpT, dcT)
+	for try := 1; ; try++ {
+		dc := runHOL(t, false, ppm, seed, 0, frames)
+		tcp := runHOL(t, true, ppm, seed, 0, frames)
+		t.Logf("data channel: %v", dc)
+		t.Logf("WebSocket:    %v", tcp)
+		if dc.down.dropped == 0 || tcp.down.dropped == 0 {
+			t.Fatalf("the links lost nothing downward (%d, %d packets): the seed makes no loss", dc.down.dropped, tcp.down.dropped)
+		}
+		if tcp.got != tcp.sent-tcp.sendFailed {
+			t.Errorf("TCP delivered %d of %d frames: it retransmits", tcp.got, tcp.sent)
+		}
+		if dc.got >= dc.sent {
+			t.Errorf("the data channel delivered all %d frames through a link that lost %d packets downward", dc.sent, dc.down.dropped)
+		}
+		// Compare the tails with a generous factor (3): both carriers
+		// share the machine's scheduling noise.
+		dcT, tcpT := dc.quantile(0.98), tcp.quantile(0.98)
+		switch {
+		case tcpT >= 3*dcT:
+			return
+		case try < holTries:
+			t.Logf("TCP's 98th-percentile delay %v is not 3× the data channel's %v: the machine's load, most likely; measuring again", tcpT, dcT)
+		default:
+			t.Errorf("TCP's 98th-percentile delay %v is not well beyond the data channel's %v under the same loss (%d pairs of runs)", tcpT, dcT, try)
+			return
+		}
 	}
 }
+
+// holTries bounds TestHeadOfLineBlocking's pairs of runs (about 8 s each).
+const holTries = 3
 
 // BenchmarkHeadOfLine: one op is one frame (a tick, 1/60 s of real
 // time): -benchtime 3600x is a minute a case. The cases: the loopback

@@ -387,7 +387,7 @@ func (st *Strategy) joinFacts(now int) string {
 	j := &st.joined
 	ms := func(ticks int) int { return ticks * 1000 / wire.TicksPerSecond }
 	if !j.rightRuns {
-		return j.senderFacts()
+		return transfer.SendingFacts(j.xs, j.bytes, sendingLine)
 	}
 	if j.waiting() {
 		got, total := j.rx.Pieces()
@@ -404,16 +404,9 @@ func (st *Strategy) joinFacts(now int) string {
 		float64(j.bytes)/1000, pieces(total), ms(j.doneAt-j.since))
 }
 
-// senderFacts leads a left process's facts line while the block it
-// sends to a joining right is not all acked.
-func (j *joinState) senderFacts() string {
-	if j.xs == nil || j.xs.Done() {
-		return ""
-	}
-	_, total := j.xs.Bytes()
-	return fmt.Sprintf("sending the joining right one %.1f kB block in %s (%d sent) · ",
-		float64(j.bytes)/1000, pieces(total), j.xs.Sent())
-}
+// sendingLine leads a left process's facts line while the block it sends
+// to a joining right is not all acked (transfer.SendingFacts).
+const sendingLine = "sending the joining right one %.1f kB block in %s (%d sent) · "
 
 // pieces is "1 piece" or "n pieces".
 func pieces(n int) string {

@@ -4,8 +4,10 @@ package transfer
 // each packet carries, and the right's Receiver, which puts them together.
 
 import (
+	"fmt"
 	"math"
 
+	"netcubes/viewmodel"
 	"netcubes/wire"
 )
 
@@ -203,6 +205,20 @@ func StatsOf(s *Sender, refused int) Stats {
 		t.Sent, t.Done = s.Sent(), s.Done()
 	}
 	return t
+}
+
+// SendingFacts words the transfer s for a left process's facts line while
+// the right has not acked all of it ("" with none, or once it has): a
+// left process shows the data it sends, not the joining end, which waits
+// in the right's process. line is the strategy's own words, a format with
+// %.1f for the size in kB of bytes (the size its figures name), %s for
+// "n pieces" and %d for the fragments sent, resends included.
+func SendingFacts(s *Sender, bytes int, line string) string {
+	if s == nil || s.Done() {
+		return ""
+	}
+	_, total := s.Bytes()
+	return fmt.Sprintf(line, float64(bytes)/1000, viewmodel.Plural(total, "piece"), s.Sent())
 }
 
 // Overdue reports whether the transfer s, unfinished at frame now, has run

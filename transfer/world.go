@@ -118,3 +118,74 @@ func (j *Joining) Pieces() (got, total int) { return j.r.Pieces() }
 // Progress is the bytes held and the transfer's size (0 before its first
 // piece).
 func (j *Joining) Progress() (got, size int) { return j.r.Progress() }
+
+// Session is what WorldOut reads of the session's tick (strategy.Context
+// has it).
+type Session interface {
+	Frame() int
+	RTT() (ms float64, known bool)
+}
+
+// WorldOut is a left's end of the world's transfer to one right, for a
+// strategy whose rights run the world from the session's start on the
+// inputs alone (lockstep, rollback): a right that joins later gets the
+// left's world at the frame it joined, the inputs from that frame going
+// with it as usual.
+type WorldOut struct {
+	s     *Sender // nil: none
+	again bool    // the right started over: send the world again
+}
+
+// Start starts sending the left world w to a right that joined at frame
+// now, in place of any transfer before. While w has not stepped since the
+// session started (frame start) it sends nothing: the right builds that
+// fresh world itself.
+func (o *WorldOut) Start(cfg Config, w *cubes.World, now, start int) {
+	o.s, o.again = nil, false
+	if now == start {
+		return
+	}
+	// An error cannot happen with a world the session built; the right
+	// then waits, and says so.
+	o.s, _ = SendWorld(cfg, w)
+}
+
+// Stop forgets the transfer (a reset, a release).
+func (o *WorldOut) Stop() { o.s, o.again = nil, false }
+
+// Again has the next Piece start the transfer over: the right lacks
+// inputs the left no longer holds (it started over long after its start),
+// so only the world can serve it.
+func (o *WorldOut) Again() { o.again = true }
+
+// Piece is the left's piece for this tick's packet (nil: none). When the
+// right needs the world again, or the transfer has run longer than hold
+// frames (the inputs from its frame would no longer be held), it first
+// calls join, the strategy's Join, which starts it over from this frame.
+func (o *WorldOut) Piece(ctx Session, hold int, join func()) *Piece {
+	if o.again || Overdue(o.s, ctx.Frame(), hold) {
+		join()
+	}
+	rtt, known := ctx.RTT()
+	return NextPiece(o.s, ctx.Frame(), rtt, known)
+}
+
+// Take reads the right's word on the transfer (nil: it follows none).
+func (o *WorldOut) Take(a *Ack) {
+	if o.s != nil {
+		o.s.Take(a, a != nil)
+	}
+}
+
+// Stats returns the left's figures of the transfer with the right's count
+// of refused ones.
+func (o *WorldOut) Stats(refused int) Stats { return StatsOf(o.s, refused) }
+
+// Line is the right's transfer in words while it lasts.
+func (j *Joining) Line() string {
+	got, size := j.Progress()
+	if size == 0 {
+		return fmt.Sprintf("receiving the left's world at frame %d", j.Base())
+	}
+	return fmt.Sprintf("receiving the left's world at frame %d: %.0f of %.0f kB", j.Base(), float64(got)/1000, float64(size)/1000)
+}

@@ -169,6 +169,21 @@ func (n *lan) stream(ticks int, between func(tick int)) (rightGot, leftGot int) 
 	return rightGot, leftGot
 }
 
+// settle waits until count() reaches want or stops growing for 100 ms
+// (what the kernel dropped never arrives), 5 s at the most: a bound for a
+// broken test, not a timing.
+func settle(count func() uint64, want uint64) {
+	last, lastAt := count(), time.Now()
+	for deadline := lastAt.Add(5 * time.Second); last < want && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Microsecond)
+		if c := count(); c != last {
+			last, lastAt = c, time.Now()
+		} else if time.Since(lastAt) > 100*time.Millisecond {
+			return
+		}
+	}
+}
+
 // TestTakeoverRefused: another right with the token, from another port,
 // connects five times a second while the genuine right streams. With one
 // slot it is refused ("every slot is taken"); with 64 it gets a slot
@@ -386,10 +401,18 @@ func TestForgedReplayedFlippedDropped(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		n.step()
 	}
-	time.Sleep(20 * time.Millisecond)
-	n.step()
-	n.step()
-	ld, rd := n.left.Drops().Total()-before.left.Total(), r.Drops().Total()-before.right.Total()
+	// Wait (stepping) until both sides counted what was injected, up to
+	// 5 s: on a loaded machine a reader goroutine can wait longer than
+	// any fixed pause for a CPU.
+	ld, rd := uint64(0), uint64(0)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		n.step()
+		ld, rd = n.left.Drops().Total()-before.left.Total(), r.Drops().Total()-before.right.Total()
+		if int(ld) >= injected[true] && int(rd) >= injected[false] || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if int(ld) < injected[true] || int(rd) < injected[false] {
 		t.Errorf("dropped %d of %d injected to the left, %d of %d to the right\nleft %+v\nright %+v",
 			ld, injected[true], rd, injected[false], n.left.Drops(), r.Drops())
@@ -483,16 +506,25 @@ func TestFloodBoundedByBytes(t *testing.T) {
 	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	const count = 400 // 26 MB
-	for i := range count {
-		if _, err := flood.WriteToUDPAddrPort(big, to); err != nil {
-			t.Fatal(err)
+	// 400 datagrams (26 MB) in bursts of 16 (1 MB); until the queue is
+	// full, each burst once the reader has taken what the kernel kept of
+	// the one before: a reader waiting for a CPU on a loaded machine
+	// leaves the kernel's buffer (a few of these datagrams) to drop the
+	// rest, and the queue would never fill.
+	const count, burst = 400, 16
+	arrived := func() uint64 { return r.Counts().Arrived }
+	for sent := 0; sent < count; {
+		for range burst {
+			if _, err := flood.WriteToUDPAddrPort(big, to); err != nil {
+				t.Fatal(err)
+			}
+			sent++
 		}
-		if i%16 == 0 {
-			time.Sleep(time.Millisecond) // let the reader keep up a little
+		if r.Drops().QueueFull == 0 {
+			settle(arrived, uint64(sent))
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
+	settle(arrived, count)
 	c := r.Counts()
 	runtime.ReadMemStats(&m1)
 	if c.QueuedBytes > cfg.QueueBytes || c.Arrived <= uint64(cfg.QueueBytes/MaxDatagram) {

@@ -157,7 +157,7 @@ func Dial(addr string, token Token, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	sock, err := net.ListenUDP("udp", nil)
+	sock, err := listenUDP(nil, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -156,7 +156,7 @@ func Listen(addr string, token Token, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	sock, err := net.ListenUDP("udp", ua)
+	sock, err := listenUDP(ua, cfg)
 	if err != nil {
 		return nil, err
 	}

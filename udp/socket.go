@@ -50,6 +50,17 @@ type Config struct {
 	// cannot grow without bound). The left sends about 10 kB a tick; a
 	// process stalled for seconds needs a few MB.
 	QueueBytes int
+	// ReceiveBufferBytes is the size asked of the operating system for the
+	// UDP socket's own receive buffer (SO_RCVBUF), which holds what
+	// arrives while the reader goroutine waits for a CPU; what does not
+	// fit is dropped by the kernel, uncounted. Linux's default (about
+	// 200 small datagrams) overflows in one burst of a flood on a busy
+	// machine, a genuine connect with it. The system caps the size
+	// (net.core.rmem_max on Linux) and charges it only as datagrams
+	// wait. Larger rides out longer stalls; smaller bounds the kernel
+	// memory a flood can hold. Listen and Dial only: a Conn of the caller's
+	// is left as it is.
+	ReceiveBufferBytes int
 	// MaxClients is the left's number of slots (1..MaxClients).
 	MaxClients int
 	// DeniesPerSecond and ChallengesPerSecond bound what the left sends to
@@ -106,6 +117,7 @@ func DefaultConfig() Config {
 		SilentTicks:         wire.TicksPerSecond,
 		CookieTicks:         5 * wire.TicksPerSecond,
 		QueueBytes:          8 << 20,
+		ReceiveBufferBytes:  1 << 20,
 		MaxClients:          MaxClients,
 		DeniesPerSecond:     10,
 		ChallengesPerSecond: 120,
@@ -132,6 +144,7 @@ func (c Config) fill() Config {
 	pos(&c.SilentTicks, d.SilentTicks)
 	pos(&c.CookieTicks, d.CookieTicks)
 	pos(&c.QueueBytes, d.QueueBytes)
+	pos(&c.ReceiveBufferBytes, d.ReceiveBufferBytes)
 	pos(&c.DeniesPerSecond, d.DeniesPerSecond)
 	pos(&c.ChallengesPerSecond, d.ChallengesPerSecond)
 	pos(&c.SourceRequestsPerSecond, d.SourceRequestsPerSecond)
@@ -329,6 +342,18 @@ func (s *socket) close() error {
 	s.mu.Unlock()
 	s.taken, s.buf = nil, nil // a closed side sends nothing (seal refuses an empty buffer)
 	return s.sock.Close()
+}
+
+// listenUDP opens a UDP socket on addr (nil: any port) with cfg's receive
+// buffer. A system that refuses the size keeps its own: the socket works
+// all the same, it only drops sooner under a burst.
+func listenUDP(addr *net.UDPAddr, cfg Config) (*net.UDPConn, error) {
+	sock, err := net.ListenUDP("udp", addr)
+	if err != nil {
+		return nil, err
+	}
+	_ = sock.SetReadBuffer(cfg.fill().ReceiveBufferBytes)
+	return sock, nil
 }
 
 // unmap turns an IPv4-mapped IPv6 address into IPv4, so one host has one

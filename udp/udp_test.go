@@ -60,18 +60,40 @@ func (n *lan) step() {
 }
 
 // until steps (sleeping a little between ticks, so the sockets deliver)
-// until cond holds, failing after 5 s of wall time: datagrams on the
+// until cond holds, failing after 20 s of wall time: datagrams on the
 // loopback interface arrive in microseconds, so this bounds a broken test,
-// it does not time anything.
+// it does not time anything. The bound is generous because a wait can be
+// a timeout of 60 ticks or more, and on a machine loaded with other work
+// each tick's sleep can last tens of milliseconds (5 s ran out once).
 func (n *lan) until(what string, cond func() bool) {
 	n.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			n.t.Fatalf("gave up waiting for %s", what)
 		}
 		n.step()
 		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// readBy waits until the left's socket has read at least want datagrams
+// (Counts.Arrived), so that a test sending bursts does not outrun the
+// reader goroutine on a loaded machine, where the kernel's receive buffer
+// fills and drops the rest without a trace. It gives up after 2 s of wall
+// time (a datagram the kernel dropped all the same never arrives) and says
+// so; it returns the count read, for the next want.
+func (n *lan) readBy(want uint64) (uint64, bool) {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		got := n.left.Counts().Arrived
+		if got >= want {
+			return got, true
+		}
+		if time.Now().After(deadline) {
+			return got, false
+		}
+		time.Sleep(50 * time.Microsecond)
 	}
 }
 

@@ -21,6 +21,7 @@ func (c Config) Validate() error {
 		n("TimeoutTicks", c.TimeoutTicks, most), n("RetryTicks", c.RetryTicks, most),
 		n("KeepAliveTicks", c.KeepAliveTicks, most), n("SilentTicks", c.SilentTicks, most),
 		n("CookieTicks", c.CookieTicks, most), n("QueueBytes", c.QueueBytes, most),
+		n("ReceiveBufferBytes", c.ReceiveBufferBytes, 1<<30),
 		n("MaxClients", c.MaxClients, MaxClients),
 		n("DeniesPerSecond", c.DeniesPerSecond, most), n("ChallengesPerSecond", c.ChallengesPerSecond, most),
 	)
