@@ -389,20 +389,21 @@ func (w *World) prepareConstraint(i int32, c *contact, ci, ai, bi int32, soft so
 	bounce := w.cfg.Restitution != 0
 	var sumA, sumB vec3
 	var inA, inB [maxManifoldPoints]vec3 // I⁻¹·(r × n) per point
-	for j := int32(0); j < c.m.count; j++ {
-		mp := &c.m.points[j]
-		cp := &points[j]
+	mps := c.m.points[:len(points)]
+	for j := range mps {
+		mp, cp := &mps[j], &points[j]
 		rA, rB := mp.anchorA, mp.anchorB
 		sumA, sumB = add(sumA, rA), add(sumB, rB)
 		cp.rA, cp.rB = rA, rB
 		// The constant part of the separation formula (file comment).
 		cp.baseSep = mp.separation - dot(sub(rB, rA), n)
-		cp.rnA, cp.rnB = cross(rA, n), cross(rB, n)
-		inA[j], inB[j] = mulMV(&A.invI, cp.rnA), mulMV(&B.invI, cp.rnB)
-		cp.iA, cp.iB = inA[j], inB[j]
+		rnA, rnB := cross(rA, n), cross(rB, n)
+		iA, iB := mulMV(&A.invI, rnA), mulMV(&B.invI, rnB)
+		cp.rnA, cp.rnB, cp.iA, cp.iB = rnA, rnB, iA, iB
+		inA[j&3], inB[j&3] = iA, iB
 		// Effective mass along direction d at anchor r:
 		// 1/m_eff = 1/m_A + 1/m_B + (r_A×d)·I_A⁻¹(r_A×d) + (r_B×d)·I_B⁻¹(r_B×d)
-		k := mA + mB + dot(cp.rnA, inA[j]) + dot(cp.rnB, inB[j])
+		k := mA + mB + dot(rnA, iA) + dot(rnB, iB)
 		cp.normalMass = 1 / k
 		cp.normalImpulse = 0
 		if warm {
