@@ -60,9 +60,17 @@ type spatialHash struct {
 	items []int32
 	big   []int32
 
-	// scratch for building: one entry per (body, cell)
+	// scratch for building: one entry per (body, cell), and each body's
+	// cells
 	entryBucket []uint32
 	entryBody   []int32
+	ranges      []cellBox
+}
+
+// cellBox is the range of cells a body's bounds cover (cellRange).
+type cellBox struct {
+	lo, hi [3]int32
+	n      int
 }
 
 // aabb is an axis-aligned box: a body's fat bounds.
@@ -156,29 +164,33 @@ func (bp *broadphase) build(g *spatialHash, list []int32) {
 	g.entryBucket = g.entryBucket[:0]
 	g.entryBody = g.entryBody[:0]
 	g.big = g.big[:0]
-	// First pass: count entries to size the table.
+	// First pass: each body's cells (kept for the second pass: the
+	// floors and clamps of cellRange were a third of a rebuild), and the
+	// entries they make, to size the table.
+	g.ranges = resize(g.ranges, len(list))
 	entries := 0
-	for _, i := range list {
-		_, _, n := bp.cellRange(&bp.fat[i])
-		if n > maxCellsPerBody {
+	for k, i := range list {
+		r := &g.ranges[k]
+		r.lo, r.hi, r.n = bp.cellRange(&bp.fat[i])
+		if r.n > maxCellsPerBody {
 			continue
 		}
-		entries += n
+		entries += r.n
 	}
 	buckets := 64
 	for buckets < 2*entries {
 		buckets <<= 1
 	}
 	g.mask = uint32(buckets - 1)
-	for _, i := range list {
-		lo, hi, n := bp.cellRange(&bp.fat[i])
-		if n > maxCellsPerBody {
+	for k, i := range list {
+		r := &g.ranges[k]
+		if r.n > maxCellsPerBody {
 			g.big = append(g.big, i)
 			continue
 		}
-		for z := lo[2]; z <= hi[2]; z++ {
-			for y := lo[1]; y <= hi[1]; y++ {
-				for x := lo[0]; x <= hi[0]; x++ {
+		for z := r.lo[2]; z <= r.hi[2]; z++ {
+			for y := r.lo[1]; y <= r.hi[1]; y++ {
+				for x := r.lo[0]; x <= r.hi[0]; x++ {
 					g.entryBucket = append(g.entryBucket, cellHash(x, y, z, g.mask))
 					g.entryBody = append(g.entryBody, i)
 				}
@@ -225,6 +237,23 @@ func overlaps(a, b *aabb) bool {
 	return a.min.x <= b.max.x && b.min.x <= a.max.x &&
 		a.min.y <= b.max.y && b.min.y <= a.max.y &&
 		a.min.z <= b.max.z && b.min.z <= a.max.z
+}
+
+// below is 1 when every coordinate of p is at most q's, else 0: half of
+// overlaps without a branch (bit compiles to a flag move), for the sweep,
+// whose candidates overlap along y and z or not as the CPU cannot
+// predict (every wrong guess costs it about twenty cycles). overlaps
+// written this way would not be inlined.
+func below(p, q *vec3) uint8 {
+	return bit(p.x <= q.x) & bit(p.y <= q.y) & bit(p.z <= q.z)
+}
+
+// bit is 1 for true, 0 for false.
+func bit(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // near reports whether two fat spheres overlap. A pair it refuses could
@@ -302,49 +331,80 @@ func (w *World) findPairs() {
 const maxBucketBodies = 1 << 16
 
 // sortPairs sorts the pairs' keys in increasing order, as slices.Sort
-// would (they are distinct, so the order is the same), by two passes of a
-// counting sort: first by the second body (the ground, 0xFFFFFFFF, counts
-// as body n, after every other), then, stably, by the first. A key's two
-// halves are body indices below n, so each pass has n+1 buckets, and the
-// sort costs two passes over the pairs and the buckets instead of the
-// comparisons and mispredicted branches of a comparison sort (a katamari
-// gather step sorts about a thousand pairs).
+// would (they are distinct, so the order is the same): a counting sort by
+// the first body (n buckets), then each first body's short run sorted by
+// the second body (the ground, 0xFFFFFFFF, last). The counting pass costs
+// one pass over the pairs and the buckets instead of the comparisons and
+// mispredicted branches of a comparison sort (a katamari gather step
+// sorts about a thousand pairs); a body's run is its few partners, which
+// an insertion sort orders in a few comparisons. (Two counting passes, by
+// the second body and then stably by the first, went through the n
+// buckets twice: a twentieth of the broadphase.)
 func (bp *broadphase) sortPairs(n int) {
 	if n > maxBucketBodies || len(bp.pairs) < 2 {
 		slices.Sort(bp.pairs)
 		return
 	}
 	bp.pairs2 = resize(bp.pairs2, len(bp.pairs))
-	bp.buckets = resize(bp.buckets, n+2)
-	countingSort(bp.pairs2, bp.pairs, bp.buckets, false)
-	countingSort(bp.pairs, bp.pairs2, bp.buckets, true)
+	bp.buckets = resize(bp.buckets, n+1)
+	countingSort(bp.pairs2, bp.pairs, bp.buckets)
+	bp.pairs, bp.pairs2 = bp.pairs2, bp.pairs
+	sortRuns(bp.pairs)
 }
 
-// countingSort writes src into dst ordered by the keys' first body
-// (byFirst) or second body, keeping the order of src among equal ones.
-// buckets has room for one more than the largest body number.
-func countingSort(dst, src []uint64, buckets []int32, byFirst bool) {
+// countingSort writes src into dst ordered by the keys' first body,
+// keeping the order of src among equal ones. buckets has room for one
+// more than the largest body number.
+func countingSort(dst, src []uint64, buckets []int32) {
 	clear(buckets)
-	n := len(buckets) - 2
 	for _, k := range src {
-		buckets[pairDigit(k, byFirst, n)+1]++
+		buckets[k>>32+1]++
 	}
 	for i := 1; i < len(buckets); i++ {
 		buckets[i] += buckets[i-1]
 	}
 	for _, k := range src {
-		d := pairDigit(k, byFirst, n)
+		d := k >> 32
 		dst[buckets[d]] = k
 		buckets[d]++
 	}
 }
 
-// pairDigit is a key's first body, or its second with the ground as n.
-func pairDigit(k uint64, byFirst bool, n int) int {
-	if byFirst {
-		return int(k >> 32)
+// maxInsertionRun is the longest run of one first body that sortRuns
+// sorts by insertion; a longer one (a big body with many partners) goes
+// to slices.Sort.
+const maxInsertionRun = 32
+
+// sortRuns sorts keys that are already ordered by their first body: each
+// run of one first body is sorted on its own.
+func sortRuns(keys []uint64) {
+	for start := 0; start < len(keys); {
+		first := keys[start] >> 32
+		end := start + 1
+		for end < len(keys) && keys[end]>>32 == first {
+			end++
+		}
+		run := keys[start:end]
+		if len(run) > maxInsertionRun {
+			slices.Sort(run)
+		} else {
+			insertionSort(run)
+		}
+		start = end
 	}
-	return min(int(uint32(k)), n)
+}
+
+// insertionSort sorts a short run of keys.
+func insertionSort(keys []uint64) {
+	for a := 1; a < len(keys); a++ {
+		k := keys[a]
+		b := a
+		for b > 0 && keys[b-1] > k {
+			keys[b] = keys[b-1]
+			b--
+		}
+		keys[b] = k
+	}
 }
 
 // sweepKey is an awake body in the sweep's order: the low x of its fat
@@ -405,7 +465,8 @@ func (bp *broadphase) sweepAwake(awake []int32, bodies int) {
 			if k.x > hi {
 				break
 			}
-			if overlaps(fi, &fat[k.i]) && near(bi, &balls[k.i]) {
+			fk := &fat[k.i]
+			if below(&fi.min, &fk.max)&below(&fk.min, &fi.max) != 0 && near(bi, &balls[k.i]) {
 				bp.pairs = append(bp.pairs, pairKey(i, k.i))
 			}
 		}

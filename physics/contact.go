@@ -216,20 +216,33 @@ func (w *World) narrowphase() {
 	slop := w.cfg.LinearSlop
 	warm := w.cfg.WarmStarting
 	near := w.cfg.WarmStartDistance
+	w.satHints = resize(w.satHints, len(w.cs.pool))
 	var old carried
 	for _, ci := range w.cs.active {
 		c := &w.cs.pool[ci]
+		a := &w.bodies[c.a]
+		var b *body
+		if c.b >= 0 {
+			b = &w.bodies[c.b]
+		}
+		margin := w.pairMargin(a, b)
+		if b != nil && spheresApart(a, b, margin) {
+			// No point, and so no impulse carried: what the code below
+			// would leave, without building the boxes or saving the old
+			// points.
+			c.m.count = 0
+			c.m.frictionImpulse, c.m.twistImpulse = vec3{}, 0
+			continue
+		}
 		if warm {
 			old.save(&c.m, near > 0)
 		}
-		a := &w.bodies[c.a]
 		ba := makeBox(a)
-		if c.b < 0 {
-			collideBoxGround(&ba, w.pairMargin(a, nil), &c.m)
+		if b == nil {
+			collideBoxGround(&ba, margin, &c.m)
 		} else {
-			b := &w.bodies[c.b]
 			bb := makeBox(b)
-			collideBoxes(&ba, &bb, w.pairMargin(a, b), slop, &c.m)
+			collideBoxes(&ba, &bb, margin, slop, &c.m, &w.satHints[ci])
 		}
 		c.m.frictionImpulse, c.m.twistImpulse = vec3{}, 0
 		if warm {

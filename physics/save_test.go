@@ -77,6 +77,7 @@ func canonical(w *World) {
 	bp.sleepingDirty = true
 	w.awake, w.awakeDirty = nil, true
 	w.cs.keys2, w.cs.ids2 = nil, nil
+	w.satHints = nil // hints: stale ones change no result
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		b.acc, b.spin, b.wlen, b.alpha, b.maxSweep = vec3{}, 0, 0, 0, 0

@@ -8,10 +8,12 @@ import (
 
 // TestSortPairs: the counting sort of the broadphase's pair keys gives the
 // order slices.Sort gives, ground keys included, for worlds of several
-// sizes (the largest past maxBucketBodies, which compares instead).
+// sizes (the largest past maxBucketBodies, which compares instead), and
+// with runs of one first body longer than maxInsertionRun (few bodies,
+// many pairs).
 func TestSortPairs(t *testing.T) {
 	for _, tc := range []struct{ bodies, pairs int }{
-		{2, 1}, {2, 3}, {37, 60}, {901, 1200}, {maxBucketBodies + 1, 500},
+		{2, 1}, {2, 3}, {37, 60}, {37, 600}, {901, 1200}, {maxBucketBodies + 1, 500},
 	} {
 		rng := rand.New(rand.NewPCG(uint64(tc.bodies), uint64(tc.pairs)))
 		seen := map[uint64]bool{}

@@ -167,6 +167,11 @@ type World struct {
 	isl   islands
 	stats Stats
 
+	// satHints[ci] is the axis that separated contact ci's boxes last
+	// step (collideBoxes), by pool index. Not saved: a stale hint only
+	// makes a test try a useless axis first, never changes its result.
+	satHints []uint8
+
 	// SetState's angle tolerance as a gap: 1 - cos(θ/2) ≈ θ²/8.
 	angleTolGap float64
 
