@@ -61,22 +61,31 @@ var (
 	ErrSavedMismatch = errors.New("physics: restore from a different world")
 )
 
-// savedBody is the part of a body that changes while the world runs, as
-// it is for a sleeping body: its velocities zero, its rest pose its pose
-// and its speed limits the configuration's. A body that differs in any of
-// these (an awake one, mostly) has a bodyExtra as well: most of a pile is
-// asleep, and 88 bytes a body instead of 200 is a third of a save.
+// savedBody is the part of a body that changes while the world runs.
+// Each body has its own, at its index, so that a save into a Saved that
+// holds an earlier save of the same world copies only the bodies changed
+// since (see Save): most of a pile sleeps through the few frames between
+// a ring's saves.
 type savedBody struct {
 	pos               vec3
 	q                 quat
 	sleepTime         float64
 	island, islandNxt int32
 	contactHead       int32
-	extra             int32 // index into Saved.extras, or −1
-	awake             bool
+	// extra is used only by the bytes of a save (transfer.go), which
+	// write the fields below only for a body whose are not a sleeping
+	// body's (velocities zero, rest pose its pose, the configuration's
+	// speed limits): the index of its bodyExtra, or −1.
+	extra          int32
+	awake          bool
+	v, w           vec3
+	restPos        vec3
+	restQ          quat
+	maxLin, maxAng float64
 }
 
-// bodyExtra is the rest of a body's state, when it is not the default.
+// bodyExtra is the rest of a body's state, in the bytes of a save, when
+// it is not the default.
 type bodyExtra struct {
 	v, w           vec3
 	restPos        vec3
@@ -84,10 +93,11 @@ type bodyExtra struct {
 	maxLin, maxAng float64
 }
 
-// hasExtra reports whether b needs a bodyExtra.
-func (w *World) hasExtra(b *body) bool {
+// hasExtra reports whether saved body b needs a bodyExtra in the bytes
+// of a save.
+func (s *Saved) hasExtra(b *savedBody) bool {
 	return b.v != (vec3{}) || b.w != (vec3{}) || b.restPos != b.pos || b.restQ != b.q ||
-		b.maxLin != w.cfg.MaxLinearSpeed || b.maxAng != w.cfg.MaxAngularSpeed
+		b.maxLin != s.cfg.MaxLinearSpeed || b.maxAng != s.cfg.MaxAngularSpeed
 }
 
 // savedForce is a force and torque waiting for the next Step (only bodies
@@ -98,17 +108,36 @@ type savedForce struct {
 }
 
 // savedContact is a live contact without its manifold's points (those are
-// in Saved.points, count of them, in the same order as the contacts).
+// in Saved.points, count of them, in the same order as the contacts; or,
+// for a compact one, in Saved.pulses).
+//
+// A contact with an awake body is saved compact: without its normal and
+// its points' geometry (anchors and separation), only each point's feature
+// id and warm-start impulse. The next Step either destroys such a contact
+// (the broadphase no longer pairs its bodies) or recomputes its manifold
+// in the narrowphase, which reads of the old one only what the carry-over
+// needs (carried.save: ids, impulses, friction), before anything else
+// reads it; a restore leaves those fields as the world has them.
+// TestSaveRestoreEveryStateField poisons them (canonical) and checks that
+// the run does not notice. A contact between sleeping bodies keeps its
+// manifold through the steps and is saved whole.
 type savedContact struct {
 	key             uint64
 	id              int32 // index in the pool
 	next, prev      [2]int32
 	count           int32
-	normal          vec3
+	normal          vec3 // zero when compact
 	frictionImpulse vec3
 	twistImpulse    float64
 	impulse         float64
 	flags           uint8
+	compact         bool
+}
+
+// savedPulse is what a compact contact's point keeps (see savedContact).
+type savedPulse struct {
+	normalImpulse float64
+	id            uint32
 }
 
 // Saved is a saved World state. The zero value is ready to use; reuse one
@@ -118,12 +147,18 @@ type Saved struct {
 	cfg    Config
 	shapes uint64 // shapeHash of the world saved
 
+	// owner and gen: s holds owner's state as it was when owner.gen was
+	// gen (see Save); owner is nil for a save read from bytes.
+	owner *World
+	gen   uint64
+
 	bodies   []savedBody
-	extras   []bodyExtra
+	extras   []bodyExtra // only while reading bytes (DecodeSaved)
 	forces   []savedForce
-	contacts []savedContact // in key order
-	points   []manifoldPoint
-	free     []int32 // the pool's free entries, in contactSet.free's order
+	contacts []savedContact  // in key order
+	points   []manifoldPoint // the whole contacts' points
+	pulses   []savedPulse    // the compact contacts' points
+	free     []int32         // the pool's free entries, in contactSet.free's order
 	active   []int32
 	poolLen  int32
 	islands  []sleepIsland
@@ -144,12 +179,16 @@ func (s *Saved) Bytes() int {
 		cap(s.forces)*int(unsafe.Sizeof(savedForce{})) +
 		cap(s.contacts)*int(unsafe.Sizeof(savedContact{})) +
 		cap(s.points)*int(unsafe.Sizeof(manifoldPoint{})) +
+		cap(s.pulses)*int(unsafe.Sizeof(savedPulse{})) +
 		(cap(s.free)+cap(s.active))*4 +
 		cap(s.islands)*int(unsafe.Sizeof(sleepIsland{}))
 }
 
-// Save copies the state of w that later steps read into s.
+// Save copies the state of w that later steps read into s. If s holds an
+// earlier save of w, only the bodies whose state changed since are copied
+// (see World.gen).
 func (w *World) Save(s *Saved) {
+	incremental := s.valid && s.owner == w && len(s.bodies) == len(w.bodies)
 	s.valid = true
 	s.cfg = w.cfg
 	s.shapes = w.shapeHash()
@@ -158,54 +197,18 @@ func (w *World) Save(s *Saved) {
 	if len(s.bodies) != len(w.bodies) { // a world's body count only grows
 		s.bodies = make([]savedBody, len(w.bodies))
 	}
-	// One pass over the bodies (each body's saved fields are its first
-	// four cache lines): the extras are appended, grown as fit grows.
-	s.extras = s.extras[:0]
-	s.forces = s.forces[:0] // almost always empty: after a Step every force is zero
-	for i := range w.bodies {
-		// Field by field: a composite literal is built on the stack and
-		// then copied, which cost a third of the save.
-		b, sb := &w.bodies[i], &s.bodies[i]
-		sb.pos, sb.q, sb.sleepTime = b.pos, b.q, b.sleepTime
-		sb.island, sb.islandNxt, sb.contactHead = b.island, b.islandNext, b.contactHead
-		sb.extra, sb.awake = -1, b.awake
-		if w.hasExtra(b) {
-			n := len(s.extras)
-			if n == cap(s.extras) { // grown as fit would: a quarter more room
-				grown := make([]bodyExtra, n, n+n/4+32)
-				copy(grown, s.extras)
-				s.extras = grown
-			}
-			sb.extra = int32(n)
-			s.extras = append(s.extras, bodyExtra{v: b.v, w: b.w, restPos: b.restPos, restQ: b.restQ, maxLin: b.maxLin, maxAng: b.maxAng})
+	for i, g := range w.bodyGen {
+		if incremental && g <= s.gen {
+			continue // unchanged since s was saved: s holds it already
 		}
-		if b.force != (vec3{}) || b.torque != (vec3{}) {
-			s.forces = append(s.forces, savedForce{int32(i), b.force, b.torque})
-		}
+		w.saveBody(&s.bodies[i], &w.bodies[i])
 	}
+	s.owner, s.gen = w, w.gen
+	w.gen++
+	w.saveForces(s)
 
+	w.saveContacts(s)
 	cs := &w.cs
-	s.poolLen = int32(len(cs.pool))
-	s.contacts = fit(s.contacts, len(cs.ids))
-	points := 0
-	for _, ci := range cs.ids {
-		points += int(cs.pool[ci].m.count)
-	}
-	s.points = fit(s.points, points)
-	first := 0
-	for k, ci := range cs.ids {
-		c, sc := &cs.pool[ci], &s.contacts[k]
-		sc.key, sc.id, sc.next, sc.prev, sc.count = c.key, ci, c.next, c.prev, c.m.count
-		sc.normal, sc.frictionImpulse, sc.twistImpulse = c.m.normal, c.m.frictionImpulse, c.m.twistImpulse
-		sc.impulse, sc.flags = c.impulse, c.flags
-		// Point by point: at most four, and a copy was a call to
-		// memmove per contact.
-		dst := s.points[first : first+int(c.m.count)]
-		for j := range dst {
-			dst[j] = c.m.points[j]
-		}
-		first += len(dst)
-	}
 	s.free = fit(s.free, len(cs.free))
 	copy(s.free, cs.free)
 	s.active = fit(s.active, len(cs.active))
@@ -215,6 +218,73 @@ func (w *World) Save(s *Saved) {
 	copy(s.islands, w.isl.list)
 	s.islFree = w.isl.freeHead
 	s.sleeping = w.isl.sleeping
+}
+
+// saveContacts copies the live contacts in key order, each compact when
+// one of its bodies is awake (see savedContact).
+func (w *World) saveContacts(s *Saved) {
+	cs := &w.cs
+	s.poolLen = int32(len(cs.pool))
+	s.contacts = fit(s.contacts, len(cs.ids))
+	s.points, s.pulses = s.points[:0], s.pulses[:0]
+	for k, ci := range cs.ids {
+		c, sc := &cs.pool[ci], &s.contacts[k]
+		sc.key, sc.id, sc.next, sc.prev, sc.count = c.key, ci, c.next, c.prev, c.m.count
+		sc.frictionImpulse, sc.twistImpulse = c.m.frictionImpulse, c.m.twistImpulse
+		sc.impulse, sc.flags = c.impulse, c.flags
+		sc.compact = w.bodies[c.a].awake || (c.b >= 0 && w.bodies[c.b].awake)
+		// Point by point: at most four, and a copy was a call to memmove
+		// per contact.
+		n := int(c.m.count)
+		if sc.compact {
+			sc.normal = vec3{}
+			s.pulses = grow(s.pulses, n)
+			for j := range n {
+				p := &c.m.points[j]
+				s.pulses = append(s.pulses, savedPulse{p.normalImpulse, p.id})
+			}
+			continue
+		}
+		sc.normal = c.m.normal
+		s.points = grow(s.points, n)
+		for j := range n {
+			s.points = append(s.points, c.m.points[j])
+		}
+	}
+}
+
+// saveBody copies body b's state into sb, field by field (a composite
+// literal is built on the stack and then copied, which cost a third of
+// the save).
+func (w *World) saveBody(sb *savedBody, b *body) {
+	sb.pos, sb.q, sb.sleepTime = b.pos, b.q, b.sleepTime
+	sb.island, sb.islandNxt, sb.contactHead = b.island, b.islandNext, b.contactHead
+	sb.extra, sb.awake = -1, b.awake
+	sb.v, sb.w, sb.restPos, sb.restQ = b.v, b.w, b.restPos, b.restQ
+	sb.maxLin, sb.maxAng = b.maxLin, b.maxAng
+}
+
+// saveForces copies the forces waiting for the next Step (almost always
+// none or the player's), in body order, from the forced list rather than
+// from every body.
+func (w *World) saveForces(s *Saved) {
+	s.forces = s.forces[:0]
+	for _, i := range w.forced {
+		b := &w.bodies[i]
+		if b.force == (vec3{}) && b.torque == (vec3{}) {
+			continue // forces that cancelled out
+		}
+		k := len(s.forces) // insertion sort: a few entries
+		for k > 0 && s.forces[k-1].body > i {
+			k--
+		}
+		if k > 0 && s.forces[k-1].body == i {
+			continue // listed twice: cancelled out, then applied again
+		}
+		s.forces = append(s.forces, savedForce{})
+		copy(s.forces[k+1:], s.forces[k:])
+		s.forces[k] = savedForce{i, b.force, b.torque}
+	}
 }
 
 // Restore puts w back in the state saved in s. It returns ErrNotSaved if s
@@ -229,32 +299,23 @@ func (w *World) Restore(s *Saved) error {
 		return ErrSavedMismatch
 	}
 	w.stats = s.stats
-	for i := range w.bodies {
-		b, sb := &w.bodies[i], &s.bodies[i]
-		x := bodyExtra{restPos: sb.pos, restQ: sb.q, maxLin: w.cfg.MaxLinearSpeed, maxAng: w.cfg.MaxAngularSpeed}
-		if sb.extra >= 0 {
-			x = s.extras[sb.extra]
+	// A save of this world: the bodies unchanged since it was taken hold
+	// its state already. Any other: every body is written.
+	incremental := s.owner == w
+	for i, g := range w.bodyGen {
+		if incremental && g <= s.gen {
+			continue
 		}
-		// A body's rotation matrix is always its quaternion's, and a
-		// sleeping body's bounds always those of its rest pose: a body
-		// already there (most of a pile rewound a few frames) keeps them.
-		sameRest := !b.awake && !sb.awake && b.restPos == x.restPos && b.restQ == x.restQ
-		if b.q != sb.q {
-			b.rot = rotationMatrix(sb.q)
-		}
-		b.pos, b.q, b.v, b.w = sb.pos, sb.q, x.v, x.w
-		b.restPos, b.restQ = x.restPos, x.restQ
-		b.sleepTime, b.maxLin, b.maxAng = sb.sleepTime, x.maxLin, x.maxAng
-		b.island, b.islandNext, b.contactHead, b.awake = sb.island, sb.islandNxt, sb.contactHead, sb.awake
-		b.force, b.torque = vec3{}, vec3{}
-		b.solverIndex = 0
-		if !b.awake && !sameRest {
-			w.setRestBounds(int32(i))
-		}
+		w.restoreBody(int32(i), &s.bodies[i])
 	}
+	for _, i := range w.forced {
+		w.bodies[i].force, w.bodies[i].torque = vec3{}, vec3{}
+	}
+	w.forced = w.forced[:0]
 	for _, f := range s.forces {
 		b := &w.bodies[f.body]
 		b.force, b.torque = f.force, f.torque
+		w.forced = append(w.forced, f.body)
 	}
 	// The awake list and the sleeping grid are rebuilt by the next step.
 	w.awakeDirty = true
@@ -271,6 +332,28 @@ func (w *World) Restore(s *Saved) error {
 	return nil
 }
 
+// restoreBody puts body i back in state sb, and records the change.
+func (w *World) restoreBody(i int32, sb *savedBody) {
+	b := &w.bodies[i]
+	// A body's rotation matrix is always its quaternion's, and a sleeping
+	// body's bounds always those of its rest pose: a body already there
+	// keeps them.
+	sameRest := !b.awake && !sb.awake && b.restPos == sb.restPos && b.restQ == sb.restQ
+	if b.q != sb.q {
+		b.rot = rotationMatrix(sb.q)
+	}
+	b.pos, b.q, b.v, b.w = sb.pos, sb.q, sb.v, sb.w
+	b.restPos, b.restQ = sb.restPos, sb.restQ
+	b.sleepTime, b.maxLin, b.maxAng = sb.sleepTime, sb.maxLin, sb.maxAng
+	b.island, b.islandNext, b.contactHead, b.awake = sb.island, sb.islandNxt, sb.contactHead, sb.awake
+	b.force, b.torque = vec3{}, vec3{}
+	b.solverIndex = 0
+	if !b.awake && !sameRest {
+		w.setRestBounds(i)
+	}
+	w.touched(i)
+}
+
 // restoreContacts rebuilds the contact pool at the same indices, its free
 // list in the same order (createContact takes from its head), the sorted
 // key list and the last step's active list.
@@ -279,7 +362,7 @@ func (w *World) restoreContacts(s *Saved) {
 	cs.pool = resize(cs.pool, int(s.poolLen))
 	cs.keys = resize(cs.keys, len(s.contacts))
 	cs.ids = resize(cs.ids, len(s.contacts))
-	first := 0
+	first, pulse := 0, 0
 	for k := range s.contacts {
 		sc := &s.contacts[k]
 		a, b := keyBodies(sc.key)
@@ -288,19 +371,39 @@ func (w *World) restoreContacts(s *Saved) {
 		c := &cs.pool[sc.id]
 		c.key, c.a, c.b, c.next, c.prev = sc.key, a, b, sc.next, sc.prev
 		c.flags, c.impulse = sc.flags, sc.impulse
-		c.m.normal, c.m.count = sc.normal, sc.count
+		c.m.count = sc.count
 		c.m.frictionImpulse, c.m.twistImpulse = sc.frictionImpulse, sc.twistImpulse
+		cs.keys[k], cs.ids[k] = sc.key, sc.id
+		if sc.compact { // the next step recomputes the rest
+			for j := int32(0); j < sc.count; j++ {
+				p := &c.m.points[j]
+				p.normalImpulse, p.id = s.pulses[pulse].normalImpulse, s.pulses[pulse].id
+				pulse++
+			}
+			continue
+		}
+		c.m.normal = sc.normal
 		for j := int32(0); j < sc.count; j++ { // point by point, as in Save
 			c.m.points[j] = s.points[first]
 			first++
 		}
-		cs.keys[k], cs.ids[k] = sc.key, sc.id
 	}
 	cs.free = append(cs.free[:0], s.free...)
 	for _, ci := range s.free {
 		cs.pool[ci] = contact{a: -1, b: -1}
 	}
 	cs.active = append(cs.active[:0], s.active...)
+}
+
+// grow returns s with room for n more elements, grown as fit grows.
+func grow[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	m := len(s) + n
+	grown := make([]T, len(s), m+m/4+32)
+	copy(grown, s)
+	return grown
 }
 
 // fit returns s with length n, reusing its storage when it is large enough
