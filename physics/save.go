@@ -5,9 +5,8 @@ package physics
 // when a correction arrives). A Saved holds what a later Step reads of a
 // World and nothing else: each body's state (pose, velocities, the sleep
 // timer and island, the pose it fell asleep at, its speed limits, the head
-// of its contact list: 88 bytes, and 128 more where the velocities, rest
-// pose and limits are not a sleeping body's), the forces waiting for the
-// next step (only those not zero), every live
+// of its contact list: 208 bytes), the forces waiting for the next step
+// (only those not zero), every live
 // contact with its manifold's points (the warm-start impulses live there),
 // the contact pool's free list, which contacts the last step simulated
 // (the next step clears their events first), the sleeping islands and the
@@ -33,15 +32,37 @@ package physics
 // A contact is saved as a cache entry: its key, its links in its bodies'
 // contact lists, its normal, events and friction impulses, and only the
 // manifold points it has (a 4-point pool entry is 432 bytes; a resting
-// cube's ground contact saves as 104 + 4 × 72). The body shapes are the
-// world's own, not the save's: a save records a fingerprint of them and
-// Restore refuses a world whose shapes differ.
+// cube's ground contact saves as 104 + 4 × 72). A contact with an awake
+// body is saved compact, 104 + 16 a point: its geometry is recomputed by
+// the next step before anything reads it (see savedContact). The body
+// shapes are the world's own, not the save's: a save records a
+// fingerprint of them and Restore refuses a world whose shapes differ.
+//
+// Saves a few frames apart share most of a pile: the sleeping bodies do
+// not change between them. So a save into a Saved that holds an earlier
+// save of the same world (a ring reusing its oldest slot) copies only the
+// bodies whose state changed since, and a restore of the world's own save
+// writes only the bodies changed since it was taken. World.gen counts the
+// saves and bodyGen records, per body, the gen of its last change: every
+// body the step had awake (moved, woken, put to sleep), a body whose
+// contact list gained or lost its head (an awake cube's contact with a
+// sleeping one), a woken island, SetState, an impulse, a restore. A
+// change that missed its stamp would make a later restore differ from the
+// original run in its last bits: TestRingRewindsAsNeverSaved compares
+// every incremental save with a whole one, and replays against a run that
+// never saved; TestSaveSeesSleepingContactLists makes the changes the
+// katamari scenes make rarely. The contacts are all copied each time: in
+// the katamari gather nearly every contact has an awake body (the grid's
+// sleeping cubes have none), so stamping them would save nothing there.
 //
 // Measured on a katamari pile (901 cubes, 1,334 contacts, 143 awake):
 // 1.89 MB per save when Saved held a whole World, 0.70 MB now (Bytes, the
 // arrays' room for a quarter more contacts included); on the katamari
 // script's world at frames 150, 450, 900 and 1300, 0.66, 0.96, 1.30 and
-// 1.39 MB then, 0.13, 0.21, 0.31 and 0.29 MB now.
+// 1.39 MB then, 0.13, 0.21, 0.31 and 0.29 MB before the incremental saves,
+// which keep every body's whole state at its index (about 110 kB more for
+// 901 bodies, partly won back by the compact contacts: 266 kB → 324 kB a
+// save in the gather at frame 690, BenchmarkSaveRestoreGather).
 // Once a Saved value has held a world of the same size, saving and
 // restoring allocate nothing. TestSaveRestoreEveryStateField fails when a
 // field is added to World and neither saved nor declared scratch.
