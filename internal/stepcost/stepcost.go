@@ -30,7 +30,7 @@ type Gather struct {
 	Steps    []float64 // ms of each gather step (frames Drop..Length-1), in order
 	Ball     int       // cubes within cubes.BallRadius of the player at the end
 	SaveMs   float64   // median of one Save of the world, taken through the gather
-	RestMs   float64   // median of one Restore
+	RestMs   float64   // median of one Restore (a rewind of saveEvery steps)
 	SaveSize int       // bytes a save holds at the end
 }
 
