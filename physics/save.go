@@ -33,8 +33,9 @@ package physics
 // contact lists, its normal, events and friction impulses, and only the
 // manifold points it has (a 4-point pool entry is 432 bytes; a resting
 // cube's ground contact saves as 104 + 4 × 72). A contact with an awake
-// body is saved compact, 104 + 16 a point: its geometry is recomputed by
-// the next step before anything reads it (see savedContact). The body
+// body is saved compact, 40 bytes and, if it has points, 64 + 16 a point:
+// its geometry is recomputed by the next step before anything reads it
+// (see savedContact). The body
 // shapes are the world's own, not the save's: a save records a
 // fingerprint of them and Restore refuses a world whose shapes differ.
 //
@@ -61,8 +62,9 @@ package physics
 // script's world at frames 150, 450, 900 and 1300, 0.66, 0.96, 1.30 and
 // 1.39 MB then, 0.13, 0.21, 0.31 and 0.29 MB before the incremental saves,
 // which keep every body's whole state at its index (about 110 kB more for
-// 901 bodies, partly won back by the compact contacts: 266 kB → 324 kB a
-// save in the gather at frame 690, BenchmarkSaveRestoreGather).
+// 901 bodies, mostly won back by the compact contacts: 266 kB → 294 kB a
+// save in the gather at frame 690, BenchmarkSaveRestoreGather; 342 kB →
+// 338 kB at the end of the gather).
 // Once a Saved value has held a world of the same size, saving and
 // restoring allocate nothing. TestSaveRestoreEveryStateField fails when a
 // field is added to World and neither saved nor declared scratch.
@@ -141,18 +143,29 @@ type savedForce struct {
 // reads it; a restore leaves those fields as the world has them.
 // TestSaveRestoreEveryStateField poisons them (canonical) and checks that
 // the run does not notice. A contact between sleeping bodies keeps its
-// manifold through the steps and is saved whole.
+// manifold through the steps and is saved whole. A compact contact
+// without points (about half of the gather's: bounds that overlap, boxes
+// that do not touch) has no savedRest either: its friction, twist and
+// step impulse are zero (the narrowphase zeroed the friction and carried
+// nothing over to no point; the step's impulse is only a solved
+// contact's), so the save does not read them and a restore writes zeros.
 type savedContact struct {
-	key             uint64
-	id              int32 // index in the pool
-	next, prev      [2]int32
-	count           int32
-	normal          vec3 // zero when compact
+	key        uint64
+	id         int32 // index in the pool
+	next, prev [2]int32
+	count      int32
+	rest       int32 // index in Saved.rests, or −1: all zero
+	flags      uint8
+	compact    bool
+}
+
+// savedRest is the rest of a saved contact: its normal (zero when
+// compact) and impulses.
+type savedRest struct {
+	normal          vec3
 	frictionImpulse vec3
 	twistImpulse    float64
 	impulse         float64
-	flags           uint8
-	compact         bool
 }
 
 // savedPulse is what a compact contact's point keeps (see savedContact).
@@ -177,6 +190,7 @@ type Saved struct {
 	extras   []bodyExtra // only while reading bytes (DecodeSaved)
 	forces   []savedForce
 	contacts []savedContact  // in key order
+	rests    []savedRest     // the contacts' normals and impulses (see savedContact.rest)
 	points   []manifoldPoint // the whole contacts' points
 	pulses   []savedPulse    // the compact contacts' points
 	free     []int32         // the pool's free entries, in contactSet.free's order
@@ -199,6 +213,7 @@ func (s *Saved) Bytes() int {
 		cap(s.extras)*int(unsafe.Sizeof(bodyExtra{})) +
 		cap(s.forces)*int(unsafe.Sizeof(savedForce{})) +
 		cap(s.contacts)*int(unsafe.Sizeof(savedContact{})) +
+		cap(s.rests)*int(unsafe.Sizeof(savedRest{})) +
 		cap(s.points)*int(unsafe.Sizeof(manifoldPoint{})) +
 		cap(s.pulses)*int(unsafe.Sizeof(savedPulse{})) +
 		(cap(s.free)+cap(s.active))*4 +
@@ -248,17 +263,26 @@ func (w *World) saveContacts(s *Saved) {
 	s.poolLen = int32(len(cs.pool))
 	s.contacts = fit(s.contacts, len(cs.ids))
 	s.points, s.pulses = s.points[:0], s.pulses[:0]
+	s.rests = fit(s.rests, len(cs.ids))[:0] // room for all: no check per contact
 	for k, ci := range cs.ids {
 		c, sc := &cs.pool[ci], &s.contacts[k]
 		sc.key, sc.id, sc.next, sc.prev, sc.count = c.key, ci, c.next, c.prev, c.m.count
-		sc.frictionImpulse, sc.twistImpulse = c.m.frictionImpulse, c.m.twistImpulse
-		sc.impulse, sc.flags = c.impulse, c.flags
+		sc.flags, sc.rest = c.flags, -1
 		sc.compact = w.bodies[c.a].awake || (c.b >= 0 && w.bodies[c.b].awake)
+		n := int(c.m.count)
+		if !sc.compact || n > 0 {
+			sc.rest = int32(len(s.rests))
+			s.rests = s.rests[:sc.rest+1]
+			r := &s.rests[sc.rest]
+			r.frictionImpulse, r.twistImpulse, r.impulse = c.m.frictionImpulse, c.m.twistImpulse, c.impulse
+			r.normal = vec3{}
+			if !sc.compact {
+				r.normal = c.m.normal
+			}
+		}
 		// Point by point: at most four, and a copy was a call to memmove
 		// per contact.
-		n := int(c.m.count)
 		if sc.compact {
-			sc.normal = vec3{}
 			s.pulses = grow(s.pulses, n)
 			for j := range n {
 				p := &c.m.points[j]
@@ -266,7 +290,6 @@ func (w *World) saveContacts(s *Saved) {
 			}
 			continue
 		}
-		sc.normal = c.m.normal
 		s.points = grow(s.points, n)
 		for j := range n {
 			s.points = append(s.points, c.m.points[j])
@@ -391,9 +414,12 @@ func (w *World) restoreContacts(s *Saved) {
 		// writing the whole 432-byte entry doubled the cost.
 		c := &cs.pool[sc.id]
 		c.key, c.a, c.b, c.next, c.prev = sc.key, a, b, sc.next, sc.prev
-		c.flags, c.impulse = sc.flags, sc.impulse
-		c.m.count = sc.count
-		c.m.frictionImpulse, c.m.twistImpulse = sc.frictionImpulse, sc.twistImpulse
+		c.flags, c.m.count = sc.flags, sc.count
+		var r savedRest
+		if sc.rest >= 0 {
+			r = s.rests[sc.rest]
+		}
+		c.impulse, c.m.frictionImpulse, c.m.twistImpulse = r.impulse, r.frictionImpulse, r.twistImpulse
 		cs.keys[k], cs.ids[k] = sc.key, sc.id
 		if sc.compact { // the next step recomputes the rest
 			for j := int32(0); j < sc.count; j++ {
@@ -403,7 +429,7 @@ func (w *World) restoreContacts(s *Saved) {
 			}
 			continue
 		}
-		c.m.normal = sc.normal
+		c.m.normal = r.normal
 		for j := int32(0); j < sc.count; j++ { // point by point, as in Save
 			c.m.points[j] = s.points[first]
 			first++

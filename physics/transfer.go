@@ -108,10 +108,14 @@ func (s *Saved) AppendBinary(b []byte) ([]byte, error) {
 		e.i32(c.prev[0])
 		e.i32(c.prev[1])
 		e.i32(c.count)
-		e.vec(c.normal)
-		e.vec(c.frictionImpulse)
-		e.f64(c.twistImpulse)
-		e.f64(c.impulse)
+		var r savedRest // zero: see savedContact.rest
+		if c.rest >= 0 && int(c.rest) < len(s.rests) {
+			r = s.rests[c.rest]
+		}
+		e.vec(r.normal)
+		e.vec(r.frictionImpulse)
+		e.f64(r.twistImpulse)
+		e.f64(r.impulse)
 		e.b = append(e.b, c.flags)
 	}
 	// The points follow in the contacts' order, count of each; a compact
@@ -198,15 +202,16 @@ func (w *World) DecodeSaved(b []byte, s *Saved) error {
 	}
 	s.poolLen = d.i32()
 	s.contacts = fit(s.contacts, d.count(97))
+	s.rests = fit(s.rests, len(s.contacts)) // every decoded contact has one
 	points := 0
 	for i := range s.contacts {
-		c := &s.contacts[i]
+		c, r := &s.contacts[i], &s.rests[i]
 		c.key, c.id = d.u64(), d.i32()
 		c.next = [2]int32{d.i32(), d.i32()}
 		c.prev = [2]int32{d.i32(), d.i32()}
-		c.count = d.i32()
-		c.normal, c.frictionImpulse = d.vec(), d.vec()
-		c.twistImpulse, c.impulse = d.f64(), d.f64()
+		c.count, c.rest = d.i32(), int32(i)
+		r.normal, r.frictionImpulse = d.vec(), d.vec()
+		r.twistImpulse, r.impulse = d.f64(), d.f64()
 		c.flags, c.compact = d.byte(), false
 		if c.count < 0 || c.count > maxManifoldPoints {
 			return badSave("a contact with %d points", c.count)
@@ -355,7 +360,8 @@ func (s *Saved) checkContacts() error {
 			return badSave("contact %d's bodies or pool entry", k)
 		}
 		live[c.id] = int32(k + 1)
-		if !bounded(c.normal, 2) || !bounded(c.frictionImpulse, maxImpulseBound) || !within(c.twistImpulse, maxImpulseBound) || !within(c.impulse, maxImpulseBound) {
+		r := &s.rests[c.rest] // DecodeSaved gives every contact its own
+		if !bounded(r.normal, 2) || !bounded(r.frictionImpulse, maxImpulseBound) || !within(r.twistImpulse, maxImpulseBound) || !within(r.impulse, maxImpulseBound) {
 			return badSave("contact %d's manifold", k)
 		}
 		for _, p := range s.points[first : first+int(c.count)] {

@@ -66,7 +66,8 @@ func TestSavedBytesRoundTrip(t *testing.T) {
 // savedContent is a copy of s without what only says where it came from
 // (the world it was saved from, the generation) or how its bytes number
 // the extras, and with its compact contacts written out whole (zero
-// geometry, as their bytes carry them): what a restore puts back.
+// geometry and, without points, zero impulses, as their bytes carry
+// them): what a restore puts back.
 func savedContent(s *Saved) Saved {
 	c := *s
 	c.owner, c.gen, c.extras = nil, 0, nil
@@ -75,10 +76,15 @@ func savedContent(s *Saved) Saved {
 		c.bodies[i].extra = -1
 	}
 	c.contacts = append([]savedContact(nil), s.contacts...)
-	c.points, c.pulses = nil, nil
+	c.points, c.pulses, c.rests = nil, nil, nil
 	first, pulse := 0, 0
 	for k := range c.contacts {
 		sc := &c.contacts[k]
+		var r savedRest
+		if sc.rest >= 0 {
+			r = s.rests[sc.rest]
+		}
+		c.rests, sc.rest = append(c.rests, r), int32(k)
 		for range sc.count {
 			if sc.compact {
 				c.points = append(c.points, manifoldPoint{normalImpulse: s.pulses[pulse].normalImpulse, id: s.pulses[pulse].id})
