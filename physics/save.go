@@ -262,8 +262,7 @@ func (w *World) saveContacts(s *Saved) {
 	cs := &w.cs
 	s.poolLen = int32(len(cs.pool))
 	s.contacts = fit(s.contacts, len(cs.ids))
-	s.points, s.pulses = s.points[:0], s.pulses[:0]
-	s.rests = fit(s.rests, len(cs.ids))[:0] // room for all: no check per contact
+	s.points, s.pulses, s.rests = s.points[:0], s.pulses[:0], s.rests[:0]
 	for k, ci := range cs.ids {
 		c, sc := &cs.pool[ci], &s.contacts[k]
 		sc.key, sc.id, sc.next, sc.prev, sc.count = c.key, ci, c.next, c.prev, c.m.count
@@ -272,6 +271,9 @@ func (w *World) saveContacts(s *Saved) {
 		n := int(c.m.count)
 		if !sc.compact || n > 0 {
 			sc.rest = int32(len(s.rests))
+			if len(s.rests) == cap(s.rests) { // grown as fit grows, rarely
+				s.rests = grow(s.rests, 1)
+			}
 			s.rests = s.rests[:sc.rest+1]
 			r := &s.rests[sc.rest]
 			r.frictionImpulse, r.twistImpulse, r.impulse = c.m.frictionImpulse, c.m.twistImpulse, c.impulse
