@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"netcubes/cubes"
+	"netcubes/geom"
 	"netcubes/replication"
 	"netcubes/strategy"
 	"netcubes/wire"
@@ -203,7 +204,7 @@ func (h *host) claimBySequence(st *Strategy, left *cubes.World, id int32, i int,
 func (h *host) handOver(st *Strategy, left *cubes.World, id int32, i int, f int) bool {
 	t := &h.t
 	me := left.Cube(left.PlayerCube(int(id - 1))).Position
-	if h.step >= StepSequences && left.Cube(i).Position.Sub(me).Len() > st.cfg.ReachMetres {
+	if h.step >= StepSequences && geom.Len(left.Cube(i).Position.Sub(me)) > st.cfg.ReachMetres {
 		// Refused, not held against the player (a chain of cubes may
 		// reach far); a new ownership sequence tells the claimant.
 		h.stats.Implausible++
@@ -281,16 +282,16 @@ func (h *host) takeState(st *Strategy, left *cubes.World, id int32, i int, u *Up
 func (h *host) implausible(st *Strategy, old, s *cubes.CubeState, age int, fresh bool) float64 {
 	cfg := &st.cfg
 	excess := 0.0
-	v := s.LinearVelocity.Len()
+	v := geom.Len(s.LinearVelocity)
 	if v > cfg.MaxSpeed {
 		excess++
 	}
-	if gravity*s.Position[2]+v*v/2 > cfg.MaxEnergy {
+	if float64(gravity*s.Position[2])+float64(float64(v*v)/2) > cfg.MaxEnergy {
 		excess++
 	}
 	if !fresh && age > 0 {
 		allowed := cfg.MaxJumpMetres + 2*cfg.MaxSpeed*float64(age)/wire.TicksPerSecond
-		excess += max(0, s.Position.Sub(old.Position).Len()-allowed)
+		excess += max(0, geom.Len(s.Position.Sub(old.Position))-allowed)
 	}
 	return excess
 }

@@ -3,6 +3,7 @@ package authority
 import (
 	"netcubes/cubes"
 	"netcubes/diverge"
+	"netcubes/geom"
 	"netcubes/physics"
 	"netcubes/replication"
 	"netcubes/strategy"
@@ -181,10 +182,10 @@ func (m *machine) snap(i int, u *Update, now int) {
 		return
 	}
 	m.smooth.Corrected(replication.SmoothingAdaptive, i, old.Position, old.Orientation, s.Position, s.Orientation)
-	if s.Position.Sub(old.Position).Len() > 0.01 {
+	if geom.Len(s.Position.Sub(old.Position)) > 0.01 {
 		m.stats.Corrections++
 	}
-	if pop := s.Position.Sub(old.Position).Len(); t.owner[i] != u.Owner || pop > 0.05 {
+	if pop := geom.Len(s.Position.Sub(old.Position)); t.owner[i] != u.Owner || pop > 0.05 {
 		m.stats.pops.peakAt(now, pop)
 		if pop > 0.05 {
 			m.stats.Pops++
@@ -280,7 +281,7 @@ func (m *machine) spreads(i int) bool {
 func (m *machine) touchPulled() {
 	me := m.w.Cube(m.own).Position
 	for i := range m.touched {
-		if m.w.Cube(i).Position.Sub(me).Len() < 2 {
+		if geom.Len(m.w.Cube(i).Position.Sub(me)) < 2 {
 			m.touched[i] = true
 		}
 	}

@@ -1,6 +1,10 @@
 package geom
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // Rotation maths both ends of a link must agree on to the bit. A snapshot
 // packet at levels 9-13 is coded against a prediction (a cube carried by
@@ -49,4 +53,21 @@ func cross(a, b mgl64.Vec3) mgl64.Vec3 {
 		float64(a[2]*b[0]) - float64(a[0]*b[2]),
 		float64(a[0]*b[1]) - float64(a[1]*b[0]),
 	}
+}
+
+// Dot is a·b, each product rounded on its own (mgl64's Vec3.Dot may fuse).
+func Dot(a, b mgl64.Vec3) float64 {
+	return float64(a[0]*b[0]) + float64(a[1]*b[1]) + float64(a[2]*b[2])
+}
+
+// Len is |v|, each square rounded on its own (mgl64's Vec3.Len may fuse):
+// for the distances whose comparison with a threshold decides something
+// two machines must agree on (who owns a cube, which cubes a prediction
+// simulates, whether a packet is plausible).
+func Len(v mgl64.Vec3) float64 { return math.Sqrt(Dot(v, v)) }
+
+// QuatLen is |q| as a 4-vector, each square rounded on its own (mgl64's
+// Quat.Len may fuse): for normalizing an orientation read from a packet.
+func QuatLen(q mgl64.Quat) float64 {
+	return math.Sqrt(float64(q.W*q.W) + float64(q.V[0]*q.V[0]) + float64(q.V[1]*q.V[1]) + float64(q.V[2]*q.V[2]))
 }

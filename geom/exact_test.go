@@ -115,10 +115,10 @@ func TestExactBits(t *testing.T) {
 
 // TestExactNotFused compiles the package for the CPUs on which Go fuses
 // x*y+z into one multiply-add (arm64, amd64 at GOAMD64=v3) and fails if
-// QuatMul, Rotate or cross contain a fused instruction (the other
+// QuatMul, Rotate, cross, Dot, Len or QuatLen contain a fused instruction (the other
 // functions may: they only draw).
 func TestExactNotFused(t *testing.T) {
-	exact := []string{"QuatMul", "Rotate", "cross"}
+	exact := []string{"QuatMul", "Rotate", "cross", "Dot", "Len", "QuatLen"}
 	for _, b := range fmatest.Compile(t) {
 		for _, name := range exact {
 			if !b.Funcs[name] {

@@ -121,6 +121,7 @@ func (w *World) linkContact(ci int32, e int, i int32) {
 		hc.prev[hc.endpoint(i)] = ci
 	}
 	bd.contactHead = ci
+	w.touched(i)
 }
 
 // unlinkContact removes contact ci from body i's list (endpoint e).
@@ -132,6 +133,7 @@ func (w *World) unlinkContact(ci int32, e int, i int32) {
 		pc.next[pc.endpoint(i)] = n
 	} else {
 		w.bodies[i].contactHead = n
+		w.touched(i)
 	}
 	if n >= 0 {
 		nc := &w.cs.pool[n]

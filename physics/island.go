@@ -97,6 +97,7 @@ func (w *World) wakeIsland(id int32) {
 		b.sleepTime = 0
 		b.island = -1
 		b.islandNext = -1
+		w.touched(i)
 		i = next
 	}
 	*isl = sleepIsland{head: -1, next: is.freeHead}

@@ -61,7 +61,10 @@ func sameValue(a, b reflect.Value, path string) string {
 // canonical clears, in place, what a save leaves out because the next
 // step rebuilds it before reading it (see the design note in save.go): the
 // solver's arrays, the islands' union-find, the broadphase's grid, marks,
-// sweep order and pairs, the awake list, the merge buffers, every body's motion bounds
+// sweep order and pairs, the awake list, the merge buffers, the saves'
+// bookkeeping (World.gen, bodyGen), the geometry of a contact with an
+// awake body (its normal, its points' anchors and separations, which the
+// next narrowphase recomputes: poisoned with NaN), every body's motion bounds
 // (an awake body's fat bounds too: a sleeping body's are state), and the
 // manifold points past a contact's count. Whatever is left must be equal
 // in a restored world and in the world that was saved. Clearing the live
@@ -78,6 +81,10 @@ func canonical(w *World) {
 	w.awake, w.awakeDirty = nil, true
 	w.cs.keys2, w.cs.ids2 = nil, nil
 	w.satHints = nil // hints: stale ones change no result
+	// The saves' bookkeeping: which bodies changed since which save
+	// decides only how much a save copies, never what the world holds.
+	w.gen = 0
+	clear(w.bodyGen)
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		b.acc, b.spin, b.wlen, b.alpha, b.maxSweep = vec3{}, 0, 0, 0, 0
@@ -88,9 +95,20 @@ func canonical(w *World) {
 		}
 	}
 	for ci := range w.cs.pool {
-		m := &w.cs.pool[ci].m
+		c := &w.cs.pool[ci]
+		m := &c.m
 		for j := m.count; j < maxManifoldPoints; j++ {
 			m.points[j] = manifoldPoint{}
+		}
+		// A contact with an awake body is saved compact: the next step
+		// recomputes its geometry before reading it. NaN, so that a step
+		// that did read it would show in the state hash.
+		if c.a >= 0 && w.awakeContact(c) {
+			m.normal = vec3{nan(), nan(), nan()}
+			for j := range m.count {
+				p := &m.points[j]
+				p.anchorA, p.anchorB, p.separation = m.normal, m.normal, nan()
+			}
 		}
 	}
 	w.shapeHash()

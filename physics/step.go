@@ -90,6 +90,16 @@ func (w *World) Step() {
 
 	// 8. Islands and sleep.
 	w.updateSleep()
+
+	// Every body the step moved, woke or put to sleep was awake during it:
+	// their saved state changed (see save.go). The forces are spent.
+	for _, i := range w.awake {
+		w.touched(i)
+	}
+	for _, i := range w.forced {
+		w.bodies[i].force, w.bodies[i].torque = vec3{}, vec3{}
+	}
+	w.forced = w.forced[:0]
 }
 
 // clearEvents resets the per-step outputs (impulse, "began") of the

@@ -63,6 +63,7 @@ func (s *Saved) AppendBinary(b []byte) ([]byte, error) {
 	e.u32(savedVersion)
 	e.u64(s.shapes)
 	e.u32(uint32(len(s.bodies)))
+	extras := int32(0) // numbered in body order
 	for i := range s.bodies {
 		sb := &s.bodies[i]
 		e.vec(sb.pos)
@@ -71,18 +72,24 @@ func (s *Saved) AppendBinary(b []byte) ([]byte, error) {
 		e.i32(sb.island)
 		e.i32(sb.islandNxt)
 		e.i32(sb.contactHead)
-		e.i32(sb.extra)
+		if s.hasExtra(sb) {
+			e.i32(extras)
+			extras++
+		} else {
+			e.i32(-1)
+		}
 		e.bool(sb.awake)
 	}
-	e.u32(uint32(len(s.extras)))
-	for i := range s.extras {
-		x := &s.extras[i]
-		e.vec(x.v)
-		e.vec(x.w)
-		e.vec(x.restPos)
-		e.quat(x.restQ)
-		e.f64(x.maxLin)
-		e.f64(x.maxAng)
+	e.u32(uint32(extras))
+	for i := range s.bodies {
+		if x := &s.bodies[i]; s.hasExtra(x) {
+			e.vec(x.v)
+			e.vec(x.w)
+			e.vec(x.restPos)
+			e.quat(x.restQ)
+			e.f64(x.maxLin)
+			e.f64(x.maxAng)
+		}
 	}
 	e.u32(uint32(len(s.forces)))
 	for _, f := range s.forces {
@@ -101,20 +108,37 @@ func (s *Saved) AppendBinary(b []byte) ([]byte, error) {
 		e.i32(c.prev[0])
 		e.i32(c.prev[1])
 		e.i32(c.count)
-		e.vec(c.normal)
-		e.vec(c.frictionImpulse)
-		e.f64(c.twistImpulse)
-		e.f64(c.impulse)
+		var r savedRest // zero: see savedContact.rest
+		if c.rest >= 0 && int(c.rest) < len(s.rests) {
+			r = s.rests[c.rest]
+		}
+		e.vec(r.normal)
+		e.vec(r.frictionImpulse)
+		e.f64(r.twistImpulse)
+		e.f64(r.impulse)
 		e.b = append(e.b, c.flags)
 	}
-	// The points follow in the contacts' order, count of each.
-	for i := range s.points {
-		p := &s.points[i]
-		e.vec(p.anchorA)
-		e.vec(p.anchorB)
-		e.f64(p.separation)
-		e.f64(p.normalImpulse)
-		e.u32(p.id)
+	// The points follow in the contacts' order, count of each; a compact
+	// contact's (see savedContact) with zero anchors and separation.
+	first, pulse := 0, 0
+	for i := range s.contacts {
+		c := &s.contacts[i]
+		for range c.count {
+			var p manifoldPoint
+			switch {
+			case c.compact && pulse < len(s.pulses):
+				p.normalImpulse, p.id = s.pulses[pulse].normalImpulse, s.pulses[pulse].id
+				pulse++
+			case !c.compact && first < len(s.points):
+				p = s.points[first]
+				first++
+			}
+			e.vec(p.anchorA)
+			e.vec(p.anchorB)
+			e.f64(p.separation)
+			e.f64(p.normalImpulse)
+			e.u32(p.id)
+		}
 	}
 	e.u32(uint32(len(s.free)))
 	for _, ci := range s.free {
@@ -147,7 +171,7 @@ func (s *Saved) AppendBinary(b []byte) ([]byte, error) {
 // does (see the design note); otherwise it returns an error wrapping
 // ErrBadSave and s holds nothing valid. It never panics, whatever the bytes.
 func (w *World) DecodeSaved(b []byte, s *Saved) error {
-	s.valid = false
+	s.valid, s.owner = false, nil
 	d := decoder{b: b}
 	if d.u32() != savedMagic || d.u32() != savedVersion {
 		return badSave("not a save, or another version's")
@@ -178,16 +202,17 @@ func (w *World) DecodeSaved(b []byte, s *Saved) error {
 	}
 	s.poolLen = d.i32()
 	s.contacts = fit(s.contacts, d.count(97))
+	s.rests = fit(s.rests, len(s.contacts)) // every decoded contact has one
 	points := 0
 	for i := range s.contacts {
-		c := &s.contacts[i]
+		c, r := &s.contacts[i], &s.rests[i]
 		c.key, c.id = d.u64(), d.i32()
 		c.next = [2]int32{d.i32(), d.i32()}
 		c.prev = [2]int32{d.i32(), d.i32()}
-		c.count = d.i32()
-		c.normal, c.frictionImpulse = d.vec(), d.vec()
-		c.twistImpulse, c.impulse = d.f64(), d.f64()
-		c.flags = d.byte()
+		c.count, c.rest = d.i32(), int32(i)
+		r.normal, r.frictionImpulse = d.vec(), d.vec()
+		r.twistImpulse, r.impulse = d.f64(), d.f64()
+		c.flags, c.compact = d.byte(), false
 		if c.count < 0 || c.count > maxManifoldPoints {
 			return badSave("a contact with %d points", c.count)
 		}
@@ -196,7 +221,7 @@ func (w *World) DecodeSaved(b []byte, s *Saved) error {
 	if d.err != nil || len(d.b) < points*68 {
 		return badSave("truncated")
 	}
-	s.points = fit(s.points, points)
+	s.points, s.pulses = fit(s.points, points), s.pulses[:0]
 	for i := range s.points {
 		p := &s.points[i]
 		p.anchorA, p.anchorB = d.vec(), d.vec()
@@ -237,8 +262,24 @@ func (w *World) DecodeSaved(b []byte, s *Saved) error {
 	if err := s.check(); err != nil {
 		return err
 	}
+	s.resolveExtras()
 	s.valid = true
 	return nil
+}
+
+// resolveExtras gives each decoded body the rest of its state: its
+// bodyExtra, or a sleeping body's defaults.
+func (s *Saved) resolveExtras() {
+	for i := range s.bodies {
+		sb := &s.bodies[i]
+		if sb.extra >= 0 {
+			x := &s.extras[sb.extra]
+			sb.v, sb.w, sb.restPos, sb.restQ, sb.maxLin, sb.maxAng = x.v, x.w, x.restPos, x.restQ, x.maxLin, x.maxAng
+		} else {
+			sb.v, sb.w, sb.restPos, sb.restQ = vec3{}, vec3{}, sb.pos, sb.q
+			sb.maxLin, sb.maxAng = s.cfg.MaxLinearSpeed, s.cfg.MaxAngularSpeed
+		}
+	}
 }
 
 func badSave(format string, a ...any) error {
@@ -319,7 +360,8 @@ func (s *Saved) checkContacts() error {
 			return badSave("contact %d's bodies or pool entry", k)
 		}
 		live[c.id] = int32(k + 1)
-		if !bounded(c.normal, 2) || !bounded(c.frictionImpulse, maxImpulseBound) || !within(c.twistImpulse, maxImpulseBound) || !within(c.impulse, maxImpulseBound) {
+		r := &s.rests[c.rest] // DecodeSaved gives every contact its own
+		if !bounded(r.normal, 2) || !bounded(r.frictionImpulse, maxImpulseBound) || !within(r.twistImpulse, maxImpulseBound) || !within(r.impulse, maxImpulseBound) {
 			return badSave("contact %d's manifold", k)
 		}
 		for _, p := range s.points[first : first+int(c.count)] {

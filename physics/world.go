@@ -179,14 +179,28 @@ type World struct {
 	// (shapeHash), valid until the next AddBox.
 	shapes      uint64
 	shapesValid bool
+
+	// Bookkeeping for incremental saves (see save.go): gen counts saves
+	// (each Save takes the current value, then increments it), and
+	// bodyGen[i] is the gen at which body i's saved state last changed,
+	// so that a save into a Saved that holds an earlier save of this
+	// world copies only the bodies changed since. forced lists the
+	// bodies with a force or torque waiting for the next Step (a save
+	// copies those without looking at every body).
+	gen     uint64
+	bodyGen []uint64
+	forced  []int32
 }
+
+// touched records that body i's saved state changes now (see gen).
+func (w *World) touched(i int32) { w.bodyGen[i] = w.gen }
 
 // NewWorld returns an empty world, or an error wrapping ErrInvalidConfig.
 func NewWorld(cfg Config) (*World, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	w := &World{cfg: cfg, gravity: toVec(cfg.Gravity)}
+	w := &World{cfg: cfg, gravity: toVec(cfg.Gravity), gen: 1}
 	// cos(θ/2) ≈ 1 - θ²/8 for small θ; avoids math.Cos so the threshold
 	// is the same bits on every platform.
 	w.angleTolGap = float64(cfg.SetStateAngleTolerance*cfg.SetStateAngleTolerance) / 8
@@ -270,6 +284,7 @@ func (w *World) AddBox(def BoxDef) (BodyID, error) {
 	b.w = clampLength(b.w, b.maxAng)
 	b.rot = rotationMatrix(b.q)
 	w.bodies = append(w.bodies, b)
+	w.bodyGen = append(w.bodyGen, w.gen)
 	w.shapesValid = false
 	w.bp.fat = append(w.bp.fat, aabb{})
 	w.bp.balls = append(w.bp.balls, ball{})
@@ -422,6 +437,7 @@ func (w *World) SetState(id BodyID, s State) error {
 	small := w.withinTolerance(b, refPos, refQ, p, q, v, av)
 	b.pos, b.q, b.v, b.w = p, q, v, av
 	b.rot = rotationMatrix(q)
+	w.touched(int32(id))
 	if !small {
 		w.wake(b)
 		b.sleepTime = 0
@@ -481,6 +497,9 @@ func (w *World) applyForceTorque(id BodyID, f, t vec3) error {
 		w.stats.RejectedInputs++
 		return ErrNonFinite
 	}
+	if b.force == (vec3{}) && b.torque == (vec3{}) {
+		w.forced = append(w.forced, int32(id))
+	}
 	b.force, b.torque = nf, nt
 	w.wake(b)
 	return nil
@@ -508,6 +527,7 @@ func (w *World) applyLinearImpulse(id BodyID, j mgl64.Vec3) error {
 		return ErrNonFinite
 	}
 	b.v = clampLength(v, b.maxLin)
+	w.touched(int32(id))
 	w.wake(b)
 	return nil
 }

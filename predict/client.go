@@ -743,7 +743,7 @@ func (c *client) receive(st *Strategy, ctx strategy.Context, seq uint16, r *wire
 		}
 		return nil
 	}
-	d := predicted.Position.Sub(c.serverPlayer.Position).Len()
+	d := geom.Len(predicted.Position.Sub(c.serverPlayer.Position))
 	a := geom.AngleBetween(predicted.Orientation, c.serverPlayer.Orientation)
 	ss.addError(d, a)
 	other := c.otherInput(p, rg, f)

@@ -392,7 +392,7 @@ func (o *others) pull2004(st *Strategy, c *client, q int) {
 	cur := c.w.Cube(i)
 	cfg := &st.cfg
 	d := target.Position.Sub(cur.Position)
-	switch dist := d.Len(); {
+	switch dist := geom.Len(d); {
 	case dist > cfg.SnapDistance:
 		cur.Position, cur.Orientation = target.Position, target.Orientation
 	case dist > cfg.SmoothDistance:
@@ -481,7 +481,7 @@ func (st *Strategy) othersOff(c *client, p *ServerPacket, f int) bool {
 			continue
 		}
 		s := stateOf(u)
-		if s.Position.Sub(r.states[q].Position).Len() > st.cfg.CorrectPosition ||
+		if geom.Len(s.Position.Sub(r.states[q].Position)) > st.cfg.CorrectPosition ||
 			geom.AngleBetween(s.Orientation, r.states[q].Orientation) > st.cfg.CorrectAngle {
 			st.stats.OthersCorrections++
 			return true
@@ -539,8 +539,8 @@ func (o *others) end(st *Strategy, c *client, ctx strategy.Context) {
 		if d.hasPrev {
 			step := pos.Sub(d.prevPos)
 			if d.hasStep {
-				j := step.Sub(d.prevStep).Len()
-				o.cur.jitSq += j * j
+				j := geom.Len(step.Sub(d.prevStep))
+				o.cur.jitSq += float64(j * j)
 				o.cur.jitN++
 			}
 			d.prevStep, d.hasStep = step, true
@@ -550,7 +550,7 @@ func (o *others) end(st *Strategy, c *client, ctx strategy.Context) {
 			o.compare(st, q, pos, d.at)
 		}
 		if c.player >= 0 {
-			if dist := pos.Sub(me).Len(); dist < best {
+			if dist := geom.Len(pos.Sub(me)); dist < best {
 				best, o.nearest = dist, q
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
+	"netcubes/geom"
 	"netcubes/replication"
 )
 
@@ -107,13 +108,13 @@ func (r *radiusWorld) choose(mirror *cubes.World, radius float64) {
 	out := radius + radiusHysteresis
 	for i := range r.in {
 		if r.w.IsPlayer(i) {
-			if i != r.me && r.w.Cube(i).Position.Sub(centre).Len() > out {
+			if i != r.me && geom.Len(r.w.Cube(i).Position.Sub(centre)) > out {
 				r.parkPlayer(i)
 			}
 			continue
 		}
 		if r.in[i] {
-			if c := r.w.Cube(i); c.Position.Sub(centre).Len() > out {
+			if c := r.w.Cube(i); geom.Len(c.Position.Sub(centre)) > out {
 				r.in[i] = false
 				c.LinearVelocity, c.AngularVelocity = mgl64.Vec3{}, mgl64.Vec3{}
 				_ = r.w.SetCube(i, c)
@@ -121,7 +122,7 @@ func (r *radiusWorld) choose(mirror *cubes.World, radius float64) {
 			continue
 		}
 		c := mirror.Cube(i)
-		if c.Position.Sub(centre).Len() <= radius && r.w.SetCube(i, c) == nil {
+		if geom.Len(c.Position.Sub(centre)) <= radius && r.w.SetCube(i, c) == nil {
 			r.in[i] = true
 		}
 	}

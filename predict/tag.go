@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/strategy"
 	"netcubes/wire"
 )
@@ -268,7 +269,7 @@ func (st *Strategy) tagTick(c *client, ctx strategy.Context) {
 	}
 	d := &o.drawn[o.nearest]
 	target := st.drawnPose(c, o.nearest).Position
-	dist := target.Sub(st.drawnMe(c)).Len()
+	dist := geom.Len(target.Sub(st.drawnMe(c)))
 	// A bot plays client 2.. in one process; a right process is a person
 	// (its context has one input client).
 	bot := ctx.Client() > 0 && ctx.InputClients() > 1
@@ -365,7 +366,7 @@ func (st *Strategy) markDispute(c *client, g *clientTag, v *Verdict) {
 	to := g.drawn
 	at := float64(g.frame)
 	if st.set.Compensate {
-		at -= float64(g.viewBack) / viewEighths
+		at -= float64(float64(g.viewBack) / viewEighths)
 	}
 	if p, ok := st.truth.pose(at, g.target); ok {
 		to = p
@@ -435,16 +436,16 @@ func (st *Strategy) judge(ctx strategy.Context, tg Tag) {
 	}
 	v := Verdict{Frame: tg.Frame}
 	if now, ok := st.truth.at(present, int(tg.Target)); ok {
-		v.WithoutComp = now.Position.Sub(tagger.Position).Len() <= cfg.TagReach
+		v.WithoutComp = geom.Len(now.Position.Sub(tagger.Position)) <= cfg.TagReach
 	}
-	view := float64(tg.Frame) - float64(tg.ViewBack)/viewEighths
+	view := float64(tg.Frame) - float64(float64(tg.ViewBack)/viewEighths)
 	if lo := float64(int(tg.Frame) - cfg.MaxRewindTicks); view < lo {
 		view, v.Clamped = lo, true
 		ts.Clamped++
 	}
 	view = math.Min(view, float64(present))
 	if then, ok := st.truth.seen(view, int(tg.Target)); ok {
-		v.WithComp = then.Position.Sub(tagger.Position).Len() <= cfg.TagReach
+		v.WithComp = geom.Len(then.Position.Sub(tagger.Position)) <= cfg.TagReach
 	}
 	ts.Judged++
 	s := &st.tsrv

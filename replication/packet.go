@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/cubes"
+	"netcubes/geom"
 	"netcubes/wire"
 )
 
@@ -195,7 +196,7 @@ func (r *RawCubeState) State() (pos mgl64.Vec3, rot mgl64.Quat, lin, ang mgl64.V
 	pos = mgl64.Vec3{float64(r.Position[0]), float64(r.Position[1]), float64(r.Position[2])}
 	o := r.Orientation
 	rot = mgl64.Quat{W: float64(o[3]), V: mgl64.Vec3{float64(o[0]), float64(o[1]), float64(o[2])}}
-	if n := rot.Len(); n > 0 {
+	if n := geom.QuatLen(rot); n > 0 { // unfused: the same orientation on every CPU
 		rot = rot.Scale(1 / n)
 	}
 	lin = mgl64.Vec3{float64(r.LinearVelocity[0]), float64(r.LinearVelocity[1]), float64(r.LinearVelocity[2])}
@@ -687,7 +688,7 @@ func (r *RawCubeState) valid() bool {
 		if !ok(x, 2) {
 			return false
 		}
-		n2 += float64(x) * float64(x)
+		n2 += float64(float64(x) * float64(x)) // unfused: every receiver accepts the same packets
 	}
 	if n2 < 0.25 || n2 > 4 {
 		return false

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"netcubes/geom"
 	"netcubes/wire"
 )
 
@@ -279,7 +280,7 @@ func (c *Cube) Pose(l Level) CubePose {
 	if l == Uncompressed {
 		r := c.RawOrientation
 		q := mgl64.Quat{W: float64(r[3]), V: mgl64.Vec3{float64(r[0]), float64(r[1]), float64(r[2])}}
-		n := q.Len()
+		n := geom.QuatLen(q) // unfused: the same orientation on every CPU
 		if !(n > 1e-12) || math.IsInf(n, 0) {
 			q = mgl64.QuatIdent() // a zero quaternion from a hostile packet
 		} else {

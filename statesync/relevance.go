@@ -2,6 +2,7 @@ package statesync
 
 import (
 	"netcubes/cubes"
+	"netcubes/geom"
 	"netcubes/strategy"
 )
 
@@ -42,7 +43,7 @@ const (
 // relevance is the share of its priority cube i keeps for the client
 // whose player's cube is me.
 func relevance(left *cubes.World, i, me int) float64 {
-	d := left.Cube(i).Position.Sub(left.Cube(me).Position).Len()
+	d := geom.Len(left.Cube(i).Position.Sub(left.Cube(me).Position))
 	if d <= RelevanceRadius {
 		return 1
 	}

@@ -45,7 +45,7 @@ func parseTime(w string) (int, error) {
 		if err != nil || x >= 60 {
 			return bad()
 		}
-		secs = float64(mins)*60 + x
+		secs = float64(float64(mins)*60) + x
 	default:
 		n, err := strconv.Atoi(w)
 		if err != nil || n < 0 {
@@ -59,7 +59,7 @@ func parseTime(w string) (int, error) {
 	if secs > MaxFrames/wire.TicksPerSecond {
 		return 0, fmt.Errorf("time %s is beyond the limit of 24 h", quote(w))
 	}
-	return int(secs*wire.TicksPerSecond + 0.5), nil
+	return int(float64(secs*wire.TicksPerSecond) + 0.5), nil
 }
 
 // parseDecimal reads a plain decimal number ("12", "12.35"): digits, at

@@ -409,7 +409,7 @@ func (e *Endpoint) ack(now Tick, seq uint16) {
 	}
 	// Exponential moving average: move a fixed fraction of the way toward
 	// each new sample, so old samples fade by (1-α) per sample.
-	e.rtt += float64(sample-e.rtt) * e.cfg.RTTSmoothing
+	e.rtt += float64((sample - e.rtt) * e.cfg.RTTSmoothing)
 }
 
 // lossWait is how long a packet may stay unacked before it counts as lost.

@@ -183,7 +183,7 @@ func CompressedFloatSteps(min, max, resolution float64) uint32 {
 		return 0
 	}
 	q := span / resolution
-	n := math.Ceil(q - q*1e-9)
+	n := math.Ceil(q - float64(q*1e-9)) // unfused: both ends must count the same steps
 	if n < 1 {
 		n = 1
 	}

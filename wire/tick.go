@@ -15,4 +15,6 @@ type Tick int64
 const TicksPerSecond = 60
 
 // Milliseconds converts a tick count (or a tick duration) to milliseconds.
-func (t Tick) Milliseconds() float64 { return float64(t) * (1000.0 / TicksPerSecond) }
+// The product is rounded on its own (float64), so that a caller subtracting
+// from it cannot fuse the two into one multiply-add on arm64.
+func (t Tick) Milliseconds() float64 { return float64(float64(t) * (1000.0 / TicksPerSecond)) }

@@ -98,7 +98,7 @@ func worldsOne(b *bench) error {
 	tab.Add(strategy.Text("world step, all asleep (the game's rules too)"), strategy.Num(a.WorldNs/1e6, "%.4f"), perTick(a.WorldNs/1e6), share(a.WorldNs/1e6))
 	tab.Notef("The katamari gather phase on one world (cubes.Spiral deciding every 8 ticks, %d steps timed; the ball at the end: %d cubes).", len(g.Steps), g.Ball)
 	tab.Note("per tick: how many fit in a 16.7 ms tick on one core of this machine; of a step: against the median gather step.")
-	tab.Notef("Save and restore: medians of one every 10 gather steps (a save holds %d kB). All asleep: after %d ticks of nothing (%d bodies awake).",
+	tab.Notef("Save and restore: medians of one every 10 gather steps, the restore a rewind of 10 frames (a save holds %d kB). All asleep: after %d ticks of nothing (%d bodies awake).",
 		g.SaveSize/1000, a.Settled, a.Awake)
 	tab.Note("Times are the thread's CPU time; the browser runs the same code about three times slower (WebAssembly).")
 	return b.Print(tab)

@@ -30,7 +30,7 @@ type Gather struct {
 	Steps    []float64 // ms of each gather step (frames Drop..Length-1), in order
 	Ball     int       // cubes within cubes.BallRadius of the player at the end
 	SaveMs   float64   // median of one Save of the world, taken through the gather
-	RestMs   float64   // median of one Restore
+	RestMs   float64   // median of one Restore (a rewind of saveEvery steps)
 	SaveSize int       // bytes a save holds at the end
 }
 
@@ -42,8 +42,11 @@ func (g *Gather) P95() float64 { return Percentile(g.Steps, 0.95) }
 
 // RunGather plays the gather phase once with the presenter deciding every
 // `every` ticks, timing each step; every saveEvery gather steps (0: never)
-// it also times a Save and a Restore of that moment (the restore puts back
-// what was just saved, so the run goes on unchanged). Limit > 0 stops
+// it also times a Save and a Restore. The save goes into the Saved that
+// held the save of 2 × saveEvery steps before (as a ring reuses its
+// oldest), and the restore rewinds to the save of saveEvery steps before
+// (as a replay does; the first time, to the save just taken); the present
+// is then restored untimed, so the run goes on unchanged. Limit > 0 stops
 // after that many ticks from frame 0 (a shorter measurement, the drop
 // included).
 func RunGather(clock Clock, every, saveEvery, limit int) (Gather, error) {
@@ -59,7 +62,8 @@ func RunGather(clock Clock, every, saveEvery, limit int) (Gather, error) {
 	}
 	g := Gather{Steps: make([]float64, 0, n)}
 	var saves, rests []float64
-	var s cubes.Saved
+	var s1, s2 cubes.Saved
+	s, back := &s1, &s2 // the next save goes into s; back holds the one before
 	for f := 0; f < n; f++ {
 		in := sp.Input(f, w.Cube(cubes.Player).Position)
 		t0 := clock()
@@ -71,20 +75,28 @@ func RunGather(clock Clock, every, saveEvery, limit int) (Gather, error) {
 		g.Steps = append(g.Steps, ms(t1-t0))
 		if saveEvery > 0 && (f-sp.Drop)%saveEvery == 0 {
 			t0 = clock()
-			w.Save(&s)
+			w.Save(s)
 			t1 = clock()
-			if err := w.Restore(&s); err != nil {
+			to := back
+			if !to.Valid() {
+				to = s
+			}
+			if err := w.Restore(to); err != nil {
 				return g, err
 			}
 			t2 := clock()
+			if err := w.Restore(s); err != nil { // back to the present, untimed
+				return g, err
+			}
 			saves = append(saves, ms(t1-t0))
 			rests = append(rests, ms(t2-t1))
+			s, back = back, s
 		}
 	}
 	g.Ball = w.BallSize()
 	g.SaveMs, g.RestMs = Percentile(saves, 0.5), Percentile(rests, 0.5)
-	if s.Valid() {
-		g.SaveSize = s.Bytes()
+	if back.Valid() {
+		g.SaveSize = back.Bytes()
 	}
 	return g, nil
 }

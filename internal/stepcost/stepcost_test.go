@@ -3,6 +3,9 @@ package stepcost
 import (
 	"testing"
 	"time"
+
+	"netcubes/cubes"
+	"netcubes/physics"
 )
 
 // tickClock is a clock that advances by one millisecond at every reading,
@@ -69,5 +72,67 @@ func TestPercentile(t *testing.T) {
 	}
 	if Percentile(nil, 0.5) != 0 {
 		t.Error("empty: want 0")
+	}
+}
+
+// BenchmarkSaveRestoreGather is the ring of a replay in the katamari
+// gather (frames 450-690, presenter 8, a ball of about 60 cubes): each
+// frame is stepped (untimed) and saved into a ring of 8, so that each save
+// overwrites the one of 8 frames before, and a restore rewinds 7 frames,
+// to the oldest save, then comes back to the newest (both timed: ns/op is
+// two restores). bytes/save is one save's memory.
+func BenchmarkSaveRestoreGather(b *testing.B) {
+	for _, what := range []string{"save", "restore"} {
+		b.Run(what, func(b *testing.B) {
+			w, err := cubes.NewWorld(cubes.DefaultConfig(), physics.DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			sp := cubes.DefaultSpiral()
+			sp.Every = 8
+			const from, to = 450, 690
+			step := func(f int) { w.Step(sp.Input(f, w.Cube(cubes.Player).Position)) }
+			for f := range from {
+				step(f)
+			}
+			var start cubes.Saved
+			w.Save(&start)
+			var ring [8]cubes.Saved
+			f := from
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.StopTimer() // only the saves or the restores are timed
+			for range b.N {
+				if f == to { // start the stretch again: the ring stays this world's
+					if err := w.Restore(&start); err != nil {
+						b.Fatal(err)
+					}
+					f = from
+				}
+				step(f)
+				f++
+				s := &ring[f%len(ring)]
+				if what == "save" {
+					b.StartTimer()
+					w.Save(s)
+					b.StopTimer()
+					continue
+				}
+				w.Save(s)
+				oldest := &ring[(f+1)%len(ring)]
+				if !oldest.Valid() {
+					continue
+				}
+				b.StartTimer()
+				if err := w.Restore(oldest); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Restore(s); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+			}
+			b.ReportMetric(float64(ring[0].Bytes()), "bytes/save")
+		})
 	}
 }

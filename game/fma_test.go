@@ -1,0 +1,27 @@
+package game
+
+// Determinism across CPUs: no fused multiply-add where it matters.
+
+import (
+	"testing"
+
+	"netcubes/internal/fmatest"
+)
+
+// TestNoFusedMultiplyAdd compiles this package for CPUs on which the Go
+// compiler fuses x*y+z into one FMA instruction (arm64, and amd64 at
+// GOAMD64=v3) and fails if a fused instruction appears outside the
+// functions listed below, whose results are only figures or drawing.
+// Fusion rounds once instead of twice, so, fused, the session's figures
+// would have other bits on an ARM machine than on an x86 one. The fix is
+// always the same: write the product as float64(x*y), or use geom.Len,
+// geom.Dot and geom.QuatLen instead of mgl64's Len, Dot and Quat.Len.
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	fmatest.RequireNoneExcept(t, "the session", map[string]string{
+		"(*Session).ClientReport":  "a figure (the frame a client shows)",
+		"(*Session).clientError":   "a figure (a client's error)",
+		"(*Session).reportView":    "a figure (the view's error)",
+		"(*Session).updateMetrics": "figures (errors, pops)",
+		"(*rttParts).acked":        "a figure (round-trip parts)",
+	})
+}

@@ -1,0 +1,28 @@
+package replication
+
+// Determinism across CPUs: no fused multiply-add where it matters.
+
+import (
+	"testing"
+
+	"netcubes/internal/fmatest"
+)
+
+// TestNoFusedMultiplyAdd compiles this package for CPUs on which the Go
+// compiler fuses x*y+z into one FMA instruction (arm64, and amd64 at
+// GOAMD64=v3) and fails if a fused instruction appears outside the
+// functions listed below, whose results are only figures or drawing.
+// Fusion rounds once instead of twice, so, fused, a received cube state,
+// and which packets are plausible would have other bits on an ARM machine
+// than on an x86 one. The fix is always the same: write the product as
+// float64(x*y), or use geom.Len, geom.Dot and geom.QuatLen instead of
+// mgl64's Len, Dot and Quat.Len.
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	fmatest.RequireNoneExcept(t, "the packets' contents", map[string]string{
+		"(*SmoothingConfig).rule2004": "display smoothing",
+		"(*smoother).corrected":       "display smoothing",
+		"(*smoother).decay":           "display smoothing",
+		"AdaptiveFactor":              "display smoothing",
+		"scaleRotation":               "display smoothing",
+	})
+}
