@@ -333,6 +333,10 @@ type entropyState struct {
 	rec       *trace
 	memClass  int
 	memStride int32
+	// lentBy (the sender): the entry whose models were lent to models
+	// and which relies on it until keepModels hands it to the new
+	// snapshot (lend.go).
+	lentBy *Entry
 }
 
 func newEntropyState() *entropyState {
@@ -673,18 +677,14 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	e.bad = false
 	e.turn = p.Level >= TurnWithMiss
 	e.coded, e.last.ok = false, false
-	if p.Carried {
-		ms, ok := p.Baselines.(modelSource)
-		var m *entropyModels
-		if ok {
-			m = ms.snapshotModels(p.Baseline)
+	t, mine := p.claimTrace(e)
+	if t != nil && !mine {
+		if err := p.replayable(base, t); err != nil {
+			return s.Fail(err)
 		}
-		if m == nil {
-			return s.Fail(ErrNoBaseline)
-		}
-		*e.models = *m
-	} else {
-		e.models.reset()
+	}
+	if err := p.startModels(e, t, mine); err != nil {
+		return s.Fail(err)
 	}
 	var payload []byte
 	if e.reading {
@@ -700,7 +700,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 		e.enc.Reset(e.buf)
 	}
 	p.Stats.Encoding = EncodeCoded
-	if err := p.codePayload(e, base); err != nil {
+	if err := p.codePayload(e, base, t, mine); err != nil {
 		return s.Fail(err)
 	}
 	var costs *[arith.NumTags]uint64
@@ -722,21 +722,61 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	return serializePayload(s, payload, costs)
 }
 
-// codePayload codes (or decodes) the payload's decisions. A sender whose
-// packet another client's instance recorded the decisions of this tick
-// replays them (trace.go); the first to code a packet records its own for
-// the others.
-func (p *Packet) codePayload(e *entropyState, base []Cube) error {
-	var t *trace
-	mine := false
-	// Level 14 turns each ball cube's predicted orientation by a slope
-	// fitted in the client's own carried models, so the values it codes
-	// differ from client to client: its decisions are not shared.
-	if !e.reading && p.traces != nil && p.Sent == nil && p.Level < TurnWithMiss {
-		t, mine = p.traces.claim(p.traceKeyOf())
-		if t != nil && !mine {
-			return p.replayCoded(e, base, t)
+// claimTrace returns the trace this writing pass replays (mine false) or
+// records (mine), nil for none: a sender whose packet another client's
+// instance recorded the decisions of this tick replays them (trace.go);
+// the first to code a packet records its own for the others. Level 14
+// turns each ball cube's predicted orientation by a slope fitted in the
+// client's own carried models, so the values it codes differ from client
+// to client: its decisions are not shared.
+func (p *Packet) claimTrace(e *entropyState) (*trace, bool) {
+	if e.reading || p.traces == nil || p.Sent != nil || p.Level >= TurnWithMiss {
+		return nil, false
+	}
+	return p.traces.claim(p.traceKeyOf())
+}
+
+// startModels puts the models the pass starts from in e.models: its
+// baseline's when it carries them (lent in place to a replay when the
+// sender can: lend.go), else fresh ones.
+func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
+	ml, lends := p.Baselines.(modelLender)
+	if lends {
+		ml.reclaim(e)
+	}
+	if !p.Carried {
+		e.models.reset()
+		return nil
+	}
+	if lends {
+		if t != nil && !mine && ml.lendModels(p.Baseline, t.lines, e) {
+			return nil
 		}
+		if ml.copyModels(p.Baseline, e.models) {
+			return nil
+		}
+		return ErrNoBaseline
+	}
+	ms, ok := p.Baselines.(modelSource)
+	var m *entropyModels
+	if ok {
+		m = ms.snapshotModels(p.Baseline)
+	}
+	if m == nil {
+		return ErrNoBaseline
+	}
+	*e.models = *m
+	return nil
+}
+
+// codePayload codes (or decodes) the payload's decisions, or replays
+// trace t (recorded by another client this tick), or records its own into
+// t (mine).
+func (p *Packet) codePayload(e *entropyState, base []Cube, t *trace, mine bool) error {
+	if t != nil && !mine {
+		e.replay(t)
+		p.Stats = t.stats
+		return nil
 	}
 	if mine {
 		e.rec = t

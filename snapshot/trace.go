@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	mathbits "math/bits"
 	"sync"
 	"unsafe"
 
@@ -69,6 +70,11 @@ type trace struct {
 	stats  PacketStats
 	n      int             // cubes
 	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
+	// lines: the lines of entropyModels (modelLine bytes each) a replay
+	// of the trace may write, in increasing order, whatever the
+	// client's memory classes (lend.go); seen is their bitmap.
+	lines []uint16
+	seen  []uint64
 }
 
 // traceKey is everything of a packet a trace depends on besides the
@@ -124,6 +130,7 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 
 // publish makes t, recorded, available to the clients that claim it after.
 func (s *traceShare) publish(t *trace) {
+	t.listLines()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.ready = true
@@ -218,10 +225,10 @@ func (e *entropyState) replay(t *trace) {
 	copy(m.mem[:t.n], t.mem[:t.n])
 }
 
-// replayCoded codes packet p from trace t (its cubes' decisions recorded
-// by another client this tick): its older baseline must be one this
-// sender holds, as a coding pass would check.
-func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
+// replayable checks that packet p can be coded from trace t (its cubes'
+// decisions recorded by another client this tick): its older baseline
+// must be one this sender holds, as a coding pass would check.
+func (p *Packet) replayable(base []Cube, t *trace) error {
 	if p.Motion {
 		base2 := p.Baselines.SnapshotBaseline(false, p.Baseline-uint16(p.MotionSpan))
 		if base2 == nil {
@@ -234,8 +241,6 @@ func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
 	if t.n != len(p.Cubes) {
 		return ErrSize
 	}
-	e.replay(t)
-	p.Stats = t.stats
 	return nil
 }
 
@@ -243,5 +248,75 @@ func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
 func (e *entropyState) tagOp(c wire.Category) {
 	if e.rec != nil {
 		e.rec.ops = append(e.rec.ops, traceOp{kind: opTag, v: int32(c)})
+	}
+}
+
+// listLines lists the lines of entropyModels a replay of t may write: the
+// whole of every model an operation codes with (a model's own layout, which
+// parts a value touches, is arith's business; the whole model is a
+// superset), the second model at every memory class, and the memory the
+// packet leaves. A superset is all lending needs (lend.go): a line listed
+// but not written is saved and restored unchanged.
+func (t *trace) listLines() {
+	if len(t.seen) == 0 {
+		t.seen = make([]uint64, (numModelLines+63)/64)
+	}
+	clear(t.seen)
+	var (
+		prob   = int32(unsafe.Sizeof(arith.Prob(0)))
+		golomb = int32(unsafe.Sizeof(arith.Golomb{}))
+		ctx    = int32(unsafe.Sizeof(arith.GolombContext{}))
+		mixer  = int32(unsafe.Sizeof(arith.Mixer{}))
+		mixers = int32(unsafe.Sizeof(arith.GolombMixers{}))
+	)
+	for i := range t.ops {
+		o := &t.ops[i]
+		switch o.kind {
+		case opBit:
+			t.mark(o.a, prob)
+		case opTree:
+			t.mark(o.a, prob<<o.n)
+		case opGolomb:
+			t.mark(o.a, golomb)
+		case opMix:
+			t.markMix(o, prob, prob, mixer)
+		case opGolombMix:
+			t.markMix(o, golomb, ctx, mixers)
+		}
+	}
+	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
+	t.lines = t.lines[:0]
+	for w, bits := range t.seen {
+		for bits != 0 {
+			b := mathbits.TrailingZeros64(bits)
+			bits &= bits - 1
+			t.lines = append(t.lines, uint16(w*64+b))
+		}
+	}
+}
+
+// markMix marks a mixed operation's models: a and b of size ab (b at each
+// memory class when it depends on it), c of size c3, the mixers of size mx.
+func (t *trace) markMix(o *traceOp, ab, c3, mx int32) {
+	t.mark(o.a, ab)
+	for k := range int32(numMemClasses) {
+		t.mark(o.b+k*o.stride, ab)
+		if o.stride == 0 {
+			break
+		}
+	}
+	if o.c >= 0 {
+		t.mark(o.c, c3)
+	}
+	t.mark(o.mx, mx)
+}
+
+// mark marks the lines of the n bytes at offset off.
+func (t *trace) mark(off, n int32) {
+	if n <= 0 {
+		return
+	}
+	for l := off / modelLine; l <= (off+n-1)/modelLine; l++ {
+		t.seen[l/64] |= 1 << (l % 64)
 	}
 }
