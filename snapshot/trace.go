@@ -67,6 +67,7 @@ type trace struct {
 	ready  bool
 	spoilt bool // a model outside the packet's models (off): never published
 	ops    []traceOp
+	steps  []arith.Step // ops flattened (flatten)
 	stats  PacketStats
 	n      int             // cubes
 	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
@@ -130,6 +131,7 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 
 // publish makes t, recorded, available to the clients that claim it after.
 func (s *traceShare) publish(t *trace) {
+	t.flatten()
 	t.listLines()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -152,11 +154,6 @@ func (e *entropyState) off(ptr unsafe.Pointer) int32 {
 		return 0
 	}
 	return int32(d)
-}
-
-// at is the model at offset o inside m.
-func at[T any](m *entropyModels, o int32) *T {
-	return (*T)(unsafe.Add(unsafe.Pointer(m), o))
 }
 
 // recording: the operations of the coding pass in progress go to rec.
@@ -189,40 +186,47 @@ func (e *entropyState) recordCube(i int) {
 }
 
 // replay codes the decisions of t with the packet's models: the calls a
-// coding pass of the same packet would make.
+// coding pass of the same packet would make, flattened into the coder's
+// binary decisions (arith.Replay).
 func (e *entropyState) replay(t *trace) {
 	m := e.models
-	enc := &e.enc
-	memc := int32(0)
+	e.enc.Replay(unsafe.Pointer(m), t.steps, &memClasses)
+	copy(m.mem[:t.n], t.mem[:t.n])
+}
+
+// memClasses is memClass as a table, for arith.Replay.
+var memClasses = func() (c [256]uint8) {
+	for v := range c {
+		c[v] = uint8(memClass(v))
+	}
+	return c
+}()
+
+// flatten turns t's operations into the coder's binary decisions
+// (arith.Step), once, for the clients that replay it.
+func (t *trace) flatten() {
+	s := t.steps[:0]
+	mem := int32(unsafe.Offsetof(entropyModels{}.mem))
 	for i := range t.ops {
 		o := &t.ops[i]
-		b := o.b + memc*o.stride
 		switch o.kind {
 		case opCube:
-			memc = int32(memClass(int(m.mem[o.v])))
+			s = arith.AppendClass(s, mem+o.v)
 		case opTag:
-			enc.Tag = int(o.v)
+			s = arith.AppendTag(s, int(o.v))
 		case opBit:
-			enc.Encode(at[arith.Prob](m, o.a), int(o.v))
+			s = arith.AppendBit(s, o.a, int(o.v))
 		case opTree:
-			enc.EncodeTree(unsafe.Slice(at[arith.Prob](m, o.a), 1<<o.n), int(o.n), uint32(o.v))
+			s = arith.AppendTree(s, o.a, int(o.n), uint32(o.v))
 		case opGolomb:
-			at[arith.Golomb](m, o.a).Encode(enc, o.v)
+			s = arith.AppendGolomb(s, o.a, o.v)
 		case opMix:
-			var c *arith.Prob
-			if o.c >= 0 {
-				c = at[arith.Prob](m, o.c)
-			}
-			enc.EncodeMix3(at[arith.Prob](m, o.a), at[arith.Prob](m, b), c, at[arith.Mixer](m, o.mx), int(o.v))
+			s = arith.AppendMix(s, o.a, o.b, o.stride, o.c, o.mx, int(o.v))
 		case opGolombMix:
-			var c *arith.GolombContext
-			if o.c >= 0 {
-				c = at[arith.GolombContext](m, o.c)
-			}
-			at[arith.Golomb](m, o.a).EncodeMix3(enc, at[arith.Golomb](m, b), c, at[arith.GolombMixers](m, o.mx), o.v)
+			s = arith.AppendGolombMix(s, o.a, o.b, o.stride, o.c, o.mx, o.v)
 		}
 	}
-	copy(m.mem[:t.n], t.mem[:t.n])
+	t.steps = s
 }
 
 // replayable checks that packet p can be coded from trace t (its cubes'
@@ -251,37 +255,35 @@ func (e *entropyState) tagOp(c wire.Category) {
 	}
 }
 
-// listLines lists the lines of entropyModels a replay of t may write: the
-// whole of every model an operation codes with (a model's own layout, which
-// parts a value touches, is arith's business; the whole model is a
-// superset), the second model at every memory class, and the memory the
-// packet leaves. A superset is all lending needs (lend.go): a line listed
-// but not written is saved and restored unchanged.
+// listLines lists the lines of entropyModels a replay of t may write:
+// every Prob and Mixer its decisions update (the second model at every
+// memory class), and the memory the packet leaves. A superset is all
+// lending needs (lend.go): a line listed but not written is saved and
+// put back unchanged.
 func (t *trace) listLines() {
 	if len(t.seen) == 0 {
 		t.seen = make([]uint64, (numModelLines+63)/64)
 	}
 	clear(t.seen)
-	var (
-		prob   = int32(unsafe.Sizeof(arith.Prob(0)))
-		golomb = int32(unsafe.Sizeof(arith.Golomb{}))
-		ctx    = int32(unsafe.Sizeof(arith.GolombContext{}))
-		mixer  = int32(unsafe.Sizeof(arith.Mixer{}))
-		mixers = int32(unsafe.Sizeof(arith.GolombMixers{}))
-	)
-	for i := range t.ops {
-		o := &t.ops[i]
-		switch o.kind {
-		case opBit:
-			t.mark(o.a, prob)
-		case opTree:
-			t.mark(o.a, prob<<o.n)
-		case opGolomb:
-			t.mark(o.a, golomb)
-		case opMix:
-			t.markMix(o, prob, prob, mixer)
-		case opGolombMix:
-			t.markMix(o, golomb, ctx, mixers)
+	prob := int32(unsafe.Sizeof(arith.Prob(0)))
+	mixer := int32(unsafe.Sizeof(arith.Mixer{}))
+	for i := range t.steps {
+		st := &t.steps[i]
+		switch st.Kind {
+		case arith.StepPlain:
+			t.mark(st.A, prob)
+		case arith.StepMix2, arith.StepMix3:
+			t.mark(st.A, prob)
+			for k := range int32(numMemClasses) {
+				t.mark(st.B+k*st.Stride, prob)
+				if st.Stride == 0 {
+					break
+				}
+			}
+			if st.Kind == arith.StepMix3 {
+				t.mark(st.C, prob)
+			}
+			t.mark(st.M, mixer)
 		}
 	}
 	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
@@ -295,28 +297,12 @@ func (t *trace) listLines() {
 	}
 }
 
-// markMix marks a mixed operation's models: a and b of size ab (b at each
-// memory class when it depends on it), c of size c3, the mixers of size mx.
-func (t *trace) markMix(o *traceOp, ab, c3, mx int32) {
-	t.mark(o.a, ab)
-	for k := range int32(numMemClasses) {
-		t.mark(o.b+k*o.stride, ab)
-		if o.stride == 0 {
-			break
-		}
-	}
-	if o.c >= 0 {
-		t.mark(o.c, c3)
-	}
-	t.mark(o.mx, mx)
-}
-
 // mark marks the lines of the n bytes at offset off.
 func (t *trace) mark(off, n int32) {
 	if n <= 0 {
 		return
 	}
-	for l := off / modelLine; l <= (off+n-1)/modelLine; l++ {
+	for l := uint32(off) / modelLine; l <= uint32(off+n-1)/modelLine; l++ {
 		t.seen[l/64] |= 1 << (l % 64)
 	}
 }
