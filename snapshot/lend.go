@@ -103,8 +103,8 @@ func (u *modelUndo) restore(m *entropyModels) {
 // entry saves the lines the pass may write (lines) and keeps e's storage
 // in exchange. False when the sender does not lend (a test keeping every
 // snapshot's models, which may be read after a newer ack) or does not
-// hold the baseline's models. A baseline that lent its models already
-// takes them back first (swapIn).
+// hold the baseline's models, or lent them already: a packet that names
+// the same baseline again copies them (copyModels), the plain way's cost.
 func (s *snapshotSender) lendModels(seq uint16, lines []uint16, e *entropyState) bool {
 	s.reclaim(e)
 	if s.keepAll {
@@ -114,10 +114,9 @@ func (s *snapshotSender) lendModels(seq uint16, lines []uint16, e *entropyState)
 	if b == nil || !b.HasModels {
 		return false
 	}
-	if b.undo != nil && b.undo.over != nil && !s.swapIn(b) {
+	if b.undo != nil && b.undo.over != nil {
 		return false
 	}
-	s.extendOthers(b.Models, b, lines)
 	if b.undo == nil {
 		b.undo = s.undos.get()
 	}
@@ -126,78 +125,6 @@ func (s *snapshotSender) lendModels(seq uint16, lines []uint16, e *entropyState)
 	e.lentBy = b
 	s.shared.lends.Add(1)
 	return true
-}
-
-// swapIn makes the models b lent its own again, in the storage it lent
-// them to: the saved lines and the storage's are swapped, and the
-// storage's owner (the snapshot coded there) becomes a lender in turn,
-// its lines saved, and takes b's stale storage. The other lenders to the
-// same storage first save the lines that change. False when the owner is
-// not found (the storage is a packet's not kept: reclaim handles those).
-func (s *snapshotSender) swapIn(b *Entry) bool {
-	u := b.undo
-	st := u.over
-	var o *Entry
-	for k := 0; k < s.history.Len(); k++ {
-		if x := s.history.At(k); x.HasModels && x.Models == st {
-			o = x
-			break
-		}
-	}
-	if o == nil || (o.undo != nil && o.undo.over != nil) {
-		return false
-	}
-	s.extendOthers(st, b, u.lines)
-	m := modelBytes(st)
-	for i, l := range u.lines {
-		if o := int(l) * modelLine; o+modelLine <= len(m) {
-			sl := (*[modelLine]byte)(m[o:])
-			*sl, u.data[i] = u.data[i], *sl
-		} else {
-			var t [modelLine]byte
-			copy(t[:], m[o:])
-			copy(m[o:], u.data[i][:])
-			u.data[i] = t
-		}
-	}
-	b.undo, o.undo = o.undo, u
-	b.Models, o.Models = o.Models, b.Models
-	s.shared.swapped.Add(1)
-	return true
-}
-
-// extendOthers: lines of storage st are about to change; every lender to
-// st but except saves those of them it has not saved yet (their content
-// is its models' there).
-func (s *snapshotSender) extendOthers(st *entropyModels, except *Entry, lines []uint16) {
-	for k := 0; k < s.history.Len(); k++ {
-		if x := s.history.At(k); x != except && x.undo != nil && x.undo.over == st {
-			s.extend(x.undo, lines)
-		}
-	}
-}
-
-// extend adds to u the lines of its storage it has not saved, of lines
-// (both in increasing order).
-func (s *snapshotSender) extend(u *modelUndo, lines []uint16) {
-	m := modelBytes(u.over)
-	nl, nd := s.scratchLines[:0], s.scratchData[:0]
-	i := 0
-	for _, l := range lines {
-		for i < len(u.lines) && u.lines[i] < l {
-			nl, nd = append(nl, u.lines[i]), append(nd, u.data[i])
-			i++
-		}
-		if i < len(u.lines) && u.lines[i] == l {
-			continue
-		}
-		var d [modelLine]byte
-		copy(d[:], m[int(l)*modelLine:])
-		nl, nd = append(nl, l), append(nd, d)
-	}
-	nl, nd = append(nl, u.lines[i:]...), append(nd, u.data[i:]...)
-	u.lines, s.scratchLines = nl, u.lines
-	u.data, s.scratchData = nd, u.data
 }
 
 // copyModels copies baseline seq's models into dst: a lender's are the
@@ -218,10 +145,10 @@ func (s *snapshotSender) copyModels(seq uint16, dst *entropyModels) bool {
 	return true
 }
 
-// reclaim gives the lenders to e's storage their models back before it
-// is overwritten without having been kept (keepModels clears lentBy): the
-// one it was lent by last takes the storage back, its saved lines put
-// back; any other (lenders since swapped out) gets a copy of its own.
+// reclaim gives the lender to e's storage its models back before it is
+// overwritten without having been kept (keepModels clears lentBy): it
+// takes the storage back, its saved lines put back. (Any other lender to
+// it, which should not exist, gets a copy of its own.)
 func (s *snapshotSender) reclaim(e *entropyState) {
 	b := e.lentBy
 	if b == nil {

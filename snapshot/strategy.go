@@ -346,12 +346,9 @@ type snapshotSender struct {
 	keepAll     bool // tests: keep every snapshot's models, as before modelPool
 	// undos recycles the undos of the entries that lent their models
 	// (lend.go).
-	undos undoPool
-	// scratchLines, scratchData: extend's spare lists.
-	scratchLines []uint16
-	scratchData  [][modelLine]byte
-	stats        senderStats
-	shared       *quantized // the world quantized this tick, shared with the clones
+	undos  undoPool
+	stats  senderStats
+	shared *quantized // the world quantized this tick, shared with the clones
 }
 
 // quantized is the server's world quantized in one form for one frame,
@@ -381,11 +378,10 @@ type quantized struct {
 	// traces are the decisions of the level 12-13 packets coded this
 	// tick, for the clients whose packets make the same ones (trace.go).
 	traces traceShare
-	// lends, rebuilt and swapped count the baselines' models lent to a
-	// packet's coding, those copied after and those swapped back in
-	// (lend.go), over every instance: tests and the design note's
-	// figures.
-	lends, rebuilt, swapped atomic.Int64
+	// lends and rebuilt count the baselines' models lent to a packet's
+	// coding and those copied from a lender after (lend.go), over every
+	// instance: tests and the design note's figures.
+	lends, rebuilt atomic.Int64
 }
 
 // form is what quantization depends on: the level, and at level 3

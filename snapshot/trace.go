@@ -265,25 +265,25 @@ func (t *trace) listLines() {
 		t.seen = make([]uint64, (numModelLines+63)/64)
 	}
 	clear(t.seen)
-	prob := int32(unsafe.Sizeof(arith.Prob(0)))
 	mixer := int32(unsafe.Sizeof(arith.Mixer{}))
 	for i := range t.steps {
 		st := &t.steps[i]
 		switch st.Kind {
 		case arith.StepPlain:
-			t.mark(st.A, prob)
+			t.markAt(st.A)
 		case arith.StepMix2, arith.StepMix3:
-			t.mark(st.A, prob)
-			for k := range int32(numMemClasses) {
-				t.mark(st.B+k*st.Stride, prob)
-				if st.Stride == 0 {
-					break
+			t.markAt(st.A)
+			t.markAt(st.B)
+			if st.Stride != 0 {
+				for k := int32(1); k < numMemClasses; k++ {
+					t.markAt(st.B + k*st.Stride)
 				}
 			}
 			if st.Kind == arith.StepMix3 {
-				t.mark(st.C, prob)
+				t.markAt(st.C)
 			}
-			t.mark(st.M, mixer)
+			t.markAt(st.M)
+			t.markAt(st.M + mixer - 1)
 		}
 	}
 	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
@@ -295,6 +295,13 @@ func (t *trace) listLines() {
 			t.lines = append(t.lines, uint16(w*64+b))
 		}
 	}
+}
+
+// markAt marks the line of the byte at offset off (a Prob, aligned, lies
+// in one line).
+func (t *trace) markAt(off int32) {
+	l := uint32(off) / modelLine
+	t.seen[l/64] |= 1 << (l % 64)
 }
 
 // mark marks the lines of the n bytes at offset off.

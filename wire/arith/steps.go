@@ -128,28 +128,30 @@ func AppendGolomb(s []Step, g int32, v int32) []Step {
 // AppendGolombMix appends g.EncodeMix3(e, h, j, mx, v): g, h (at class 0,
 // stride per class), j (< 0: none) and mx at those offsets.
 func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
-	ctx := func(off int32) int32 {
-		if j < 0 {
-			return -1
-		}
-		return j + off
+	// The third model's decisions, when there is one (< 0: none).
+	jz, js, jc := int32(-1), int32(-1), int32(-1)
+	if j >= 0 {
+		jz, js, jc = j+ctxZero, j+ctxSign, j+ctxClass
 	}
 	if v == 0 {
-		return AppendMix(s, g+golombZero, h+golombZero, stride, ctx(ctxZero), mx+mixZero, 0)
+		return AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 0)
 	}
-	s = AppendMix(s, g+golombZero, h+golombZero, stride, ctx(ctxZero), mx+mixZero, 1)
+	s = AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 1)
 	m := uint32(v)
 	neg := 0
 	if v < 0 {
 		neg, m = 1, uint32(-v)
 	}
-	s = AppendMix(s, g+golombSign, h+golombSign, stride, ctx(ctxSign), mx+mixSign, neg)
+	s = AppendMix(s, g+golombSign, h+golombSign, stride, js, mx+mixSign, neg)
 	m = min(m, GolombMax)
 	k := bits.Len32(m) - 1
 	node := int32(1)
 	for i := golombClassBits - 1; i >= 0; i-- {
 		b := int32(k >> uint(i) & 1)
-		c := ctx(ctxClass + node*probSize)
+		c := int32(-1)
+		if jc >= 0 {
+			c = jc + node*probSize
+		}
 		s = AppendMix(s, g+golombClass+node*probSize, h+golombClass+node*probSize, stride, c, mx+mixClass+node*mixerSize, int(b))
 		node = node<<1 | b
 	}
