@@ -203,7 +203,7 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 				s4, s5 = pc.stretches()
 				dot += int64(w[4])*int64(s4) + int64(w[5])*int64(s5)
 			}
-			pv = uint32(squash(int32(max(min(dot>>16, 2047), -2047))))
+			pv = uint32(squashTable[max(min(dot>>16, 2047), -2047)+2047])
 			err := int32(probOne-1)*int32(1-bit) - int32(pv)
 			w[0] = clampWeight(w[0] + s0*err>>mixShift)
 			w[1] = clampWeight(w[1] + s1*err>>mixShift)
@@ -269,3 +269,12 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 	e.Costs[tag] += cost
 	e.decisions += n
 }
+
+// squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
+// as one load, the same values.
+var squashTable = func() (t [4095]uint16) {
+	for i := range t {
+		t[i] = uint16(squash(int32(i) - 2047))
+	}
+	return t
+}()
