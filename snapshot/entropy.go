@@ -333,6 +333,10 @@ type entropyState struct {
 	rec       *trace
 	memClass  int
 	memStride int32
+	// dry: the pass records its decisions without coding them
+	// (recordPayload); memSave, the baseline's memory meanwhile.
+	dry     bool
+	memSave [MaxCubes]uint8
 	// lentBy (the sender): the entry whose models were lent to models
 	// and which relies on it until keepModels hands it to the new
 	// snapshot (lend.go).
@@ -358,6 +362,9 @@ func (e *entropyState) bit(p *arith.Prob, v bool) bool {
 	}
 	if e.rec != nil {
 		e.record(opBit, 0, int32(b), unsafe.Pointer(p), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.Encode(p, b)
 	return v
@@ -373,6 +380,9 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 	}
 	if e.rec != nil {
 		e.record(opGolomb, 0, v, unsafe.Pointer(g), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	g.Encode(&e.enc, v)
 	return v
@@ -394,6 +404,9 @@ func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx
 		}
 		e.record(opGolombMix, 0, v, unsafe.Pointer(g), unsafe.Pointer(h), jp, unsafe.Pointer(mx))
 		e.memStride = 0
+		if e.dry {
+			return v
+		}
 	}
 	g.EncodeMix3(&e.enc, h, j, mx, v)
 	return v
@@ -412,6 +425,9 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 		}
 		e.record(opMix, 0, int32(b2i(v)), unsafe.Pointer(a), unsafe.Pointer(b), cp, unsafe.Pointer(mx))
 		e.memStride = 0
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.EncodeMix3(a, b, c, mx, b2i(v))
 	return v
@@ -423,6 +439,9 @@ func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	}
 	if e.rec != nil {
 		e.record(opTree, uint8(n), int32(v), unsafe.Pointer(&t[0]), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.EncodeTree(t, n, v)
 	return v
@@ -779,21 +798,46 @@ func (p *Packet) codePayload(e *entropyState, base []Cube, t *trace, mine bool) 
 		return nil
 	}
 	if mine {
-		e.rec = t
-		defer func() { e.rec = nil }()
+		return p.recordPayload(e, base, t)
 	}
+	return p.decidePayload(e, base)
+}
+
+// decidePayload makes (and, unless dry, codes) the payload's decisions.
+func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {
 		return err
 	}
-	if err := p.codeCubes(e, base, &mr); err != nil {
+	return p.codeCubes(e, base, &mr)
+}
+
+// recordPayload records the payload's decisions into t without coding
+// them (dry: they do not depend on the models, which is what replaying
+// relies on), publishes t, and codes it as the other clients will, with
+// the replay's loop. The pass overwrites each cube's memory in the
+// models as it goes, which the replay reads (the baseline's): it is
+// saved before and put back. A spoilt trace (a model outside the
+// packet's) is not published, and the pass codes as it always did.
+func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
+	n := len(p.Cubes)
+	copy(e.memSave[:n], e.models.mem[:n])
+	tag := e.enc.Tag
+	e.rec, e.dry = t, true
+	err := p.decidePayload(e, base)
+	e.rec, e.dry = nil, false
+	if err != nil {
 		return err
 	}
-	if mine && !t.spoilt {
-		t.stats, t.n = p.Stats, len(p.Cubes)
-		copy(t.mem[:t.n], e.models.mem[:t.n])
-		p.traces.publish(t)
+	copy(t.mem[:n], e.models.mem[:n])
+	copy(e.models.mem[:n], e.memSave[:n])
+	e.enc.Tag = tag
+	if t.spoilt {
+		return p.decidePayload(e, base)
 	}
+	t.stats, t.n = p.Stats, n
+	p.traces.publish(t)
+	e.replay(t)
 	return nil
 }
 
