@@ -348,6 +348,14 @@ type entropyState struct {
 	rec       *trace
 	memClass  int
 	memStride int32
+	// dry: the pass records its decisions without coding them
+	// (recordPayload); memSave, the baseline's memory meanwhile.
+	dry     bool
+	memSave [MaxCubes]uint8
+	// lentBy (the sender): the entry whose models were lent to models
+	// and which relies on it until keepModels hands it to the new
+	// snapshot (lend.go).
+	lentBy *Entry
 }
 
 func newEntropyState() *entropyState {
@@ -369,6 +377,9 @@ func (e *entropyState) bit(p *arith.Prob, v bool) bool {
 	}
 	if e.rec != nil {
 		e.record(opBit, 0, int32(b), unsafe.Pointer(p), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.Encode(p, b)
 	return v
@@ -384,6 +395,9 @@ func (e *entropyState) golomb(g *arith.Golomb, v int32) int32 {
 	}
 	if e.rec != nil {
 		e.record(opGolomb, 0, v, unsafe.Pointer(g), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	g.Encode(&e.enc, v)
 	return v
@@ -410,6 +424,9 @@ func (e *entropyState) golombMix3(g, h *arith.Golomb, j *arith.GolombContext, mx
 		}
 		e.record(opGolombMix, 0, v, unsafe.Pointer(g), unsafe.Pointer(h), jp, unsafe.Pointer(mx))
 		e.memStride = 0
+		if e.dry {
+			return v
+		}
 	}
 	g.EncodeMix3(&e.enc, h, j, mx, v)
 	return v
@@ -428,6 +445,9 @@ func (e *entropyState) bitMix3(a, b, c *arith.Prob, mx *arith.Mixer, v bool) boo
 		}
 		e.record(opMix, 0, int32(b2i(v)), unsafe.Pointer(a), unsafe.Pointer(b), cp, unsafe.Pointer(mx))
 		e.memStride = 0
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.EncodeMix3(a, b, c, mx, b2i(v))
 	return v
@@ -439,6 +459,9 @@ func (e *entropyState) tree(t []arith.Prob, n int, v uint32) uint32 {
 	}
 	if e.rec != nil {
 		e.record(opTree, uint8(n), int32(v), unsafe.Pointer(&t[0]), nil, nil, nil)
+		if e.dry {
+			return v
+		}
 	}
 	e.enc.EncodeTree(t, n, v)
 	return v
@@ -693,18 +716,14 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	e.bad = false
 	e.turn = p.Level >= TurnWithMiss
 	e.coded, e.last.ok = false, false
-	if p.Carried {
-		ms, ok := p.Baselines.(modelSource)
-		var m *entropyModels
-		if ok {
-			m = ms.snapshotModels(p.Baseline)
+	t, mine := p.claimTrace(e)
+	if t != nil && !mine {
+		if err := p.replayable(base, t); err != nil {
+			return s.Fail(err)
 		}
-		if m == nil {
-			return s.Fail(ErrNoBaseline)
-		}
-		*e.models = *m
-	} else {
-		e.models.reset()
+	}
+	if err := p.startModels(e, t, mine); err != nil {
+		return s.Fail(err)
 	}
 	var payload []byte
 	if e.reading {
@@ -720,7 +739,7 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 		e.enc.Reset(e.buf)
 	}
 	p.Stats.Encoding = EncodeCoded
-	if err := p.codePayload(e, base); err != nil {
+	if err := p.codePayload(e, base, t, mine); err != nil {
 		return s.Fail(err)
 	}
 	var costs *[arith.NumTags]uint64
@@ -742,38 +761,103 @@ func (p *Packet) serializeCoded(s wire.Stream, base []Cube) error {
 	return serializePayload(s, payload, costs)
 }
 
-// codePayload codes (or decodes) the payload's decisions. A sender whose
-// packet another client's instance recorded the decisions of this tick
-// replays them (trace.go); the first to code a packet records its own for
-// the others.
-func (p *Packet) codePayload(e *entropyState, base []Cube) error {
-	var t *trace
-	mine := false
-	// Level 14 turns each ball cube's predicted orientation by a slope
-	// fitted in the client's own carried models, so the values it codes
-	// differ from client to client: its decisions are not shared.
-	if !e.reading && p.traces != nil && p.Sent == nil && p.Level < TurnWithMiss {
-		t, mine = p.traces.claim(p.traceKeyOf())
-		if t != nil && !mine {
-			return p.replayCoded(e, base, t)
+// claimTrace returns the trace this writing pass replays (mine false) or
+// records (mine), nil for none: a sender whose packet another client's
+// instance recorded the decisions of this tick replays them (trace.go);
+// the first to code a packet records its own for the others. Level 14
+// turns each ball cube's predicted orientation by a slope fitted in the
+// client's own carried models, so the values it codes differ from client
+// to client: its decisions are not shared.
+func (p *Packet) claimTrace(e *entropyState) (*trace, bool) {
+	if e.reading || p.traces == nil || p.Sent != nil || p.Level >= TurnWithMiss {
+		return nil, false
+	}
+	return p.traces.claim(p.traceKeyOf())
+}
+
+// startModels puts the models the pass starts from in e.models: its
+// baseline's when it carries them (lent in place to a replay when the
+// sender can: lend.go), else fresh ones.
+func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
+	ml, lends := p.Baselines.(modelLender)
+	if lends {
+		ml.reclaim(e)
+	}
+	if !p.Carried {
+		e.models.reset()
+		return nil
+	}
+	if lends {
+		if t != nil && !mine && ml.lendModels(p.Baseline, t.lines, e) {
+			return nil
 		}
+		if ml.copyModels(p.Baseline, e.models) {
+			return nil
+		}
+		return ErrNoBaseline
+	}
+	ms, ok := p.Baselines.(modelSource)
+	var m *entropyModels
+	if ok {
+		m = ms.snapshotModels(p.Baseline)
+	}
+	if m == nil {
+		return ErrNoBaseline
+	}
+	*e.models = *m
+	return nil
+}
+
+// codePayload codes (or decodes) the payload's decisions, or replays
+// trace t (recorded by another client this tick), or records its own into
+// t (mine).
+func (p *Packet) codePayload(e *entropyState, base []Cube, t *trace, mine bool) error {
+	if t != nil && !mine {
+		e.replay(t)
+		p.Stats = t.stats
+		return nil
 	}
 	if mine {
-		e.rec = t
-		defer func() { e.rec = nil }()
+		return p.recordPayload(e, base, t)
 	}
+	return p.decidePayload(e, base)
+}
+
+// decidePayload makes (and, unless dry, codes) the payload's decisions.
+func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {
 		return err
 	}
-	if err := p.codeCubes(e, base, &mr); err != nil {
+	return p.codeCubes(e, base, &mr)
+}
+
+// recordPayload records the payload's decisions into t without coding
+// them (dry: they do not depend on the models, which is what replaying
+// relies on), publishes t, and codes it as the other clients will, with
+// the replay's loop. The pass overwrites each cube's memory in the
+// models as it goes, which the replay reads (the baseline's): it is
+// saved before and put back. A spoilt trace (a model outside the
+// packet's) is not published, and the pass codes as it always did.
+func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
+	n := len(p.Cubes)
+	copy(e.memSave[:n], e.models.mem[:n])
+	tag := e.enc.Tag
+	e.rec, e.dry = t, true
+	err := p.decidePayload(e, base)
+	e.rec, e.dry = nil, false
+	if err != nil {
 		return err
 	}
-	if mine && !t.spoilt {
-		t.stats, t.n = p.Stats, len(p.Cubes)
-		copy(t.mem[:t.n], e.models.mem[:t.n])
-		p.traces.publish(t)
+	copy(t.mem[:n], e.models.mem[:n])
+	copy(e.models.mem[:n], e.memSave[:n])
+	e.enc.Tag = tag
+	if t.spoilt {
+		return p.decidePayload(e, base)
 	}
+	t.stats, t.n = p.Stats, n
+	p.traces.publish(t)
+	e.replay(t)
 	return nil
 }
 

@@ -688,7 +688,7 @@ func TestReplayedSameBits(t *testing.T) {
 	t.Parallel() // whole sessions of their own: CPU-bound, shares nothing
 	sc := loadScript(t, "katamari")
 	const clients, frames = 12, 120
-	run := func(l Level, p link.Preset, apart bool) (uint64, int) {
+	run := func(l Level, p link.Preset, apart bool) (uint64, int, *quantized) {
 		st := NewCompression()
 		st.SetLevel(l)
 		cfg := game.DefaultConfig()
@@ -710,7 +710,7 @@ func TestReplayedSameBits(t *testing.T) {
 		for f := range frames {
 			s.Step(sc.InputAt(f))
 		}
-		return sent.Sum64(), st.send.shared.traces.replayed
+		return sent.Sum64(), st.send.shared.traces.replayed, st.send.shared
 	}
 	// Level 14's decisions depend on each client's own carried models (its
 	// turn's slope): it records and replays nothing, and its packets must
@@ -722,8 +722,8 @@ func TestReplayedSameBits(t *testing.T) {
 	}{{MotionPredicted, link.PresetIntercontinental, true}, {MotionPredicted, link.PresetTerrible, true}, {TurnWithMiss, link.PresetIntercontinental, false}}
 	for _, c := range cases {
 		p := c.p
-		shared, replayed := run(c.l, p, false)
-		apart, none := run(c.l, p, true)
+		shared, replayed, q := run(c.l, p, false)
+		apart, none, _ := run(c.l, p, true)
 		if shared != apart {
 			t.Errorf("level %d, %s: packets hash %x replayed, %x apart", c.l, p, shared, apart)
 		}
@@ -740,7 +740,15 @@ func TestReplayedSameBits(t *testing.T) {
 		if none != 0 || replayed < clients*frames/10 {
 			t.Errorf("%s: %d packets replayed (%d apart) of %d", p, replayed, none, clients*frames)
 		}
-		t.Logf("%s: %d of %d packets replayed", p, replayed, clients*frames)
+		// Replays code in their baseline's models, lent (lend.go), and a
+		// baseline named again after lending them is copied from the
+		// storage it lent them to: both must have happened, or the
+		// comparison would not check them.
+		lends, rebuilt := q.lends.Load(), q.rebuilt.Load()
+		if lends == 0 || rebuilt == 0 {
+			t.Errorf("%s: %d of %d replays lent their baseline's models, %d copied from a lender", p, lends, replayed, rebuilt)
+		}
+		t.Logf("%s: %d of %d packets replayed, %d of them in their baseline's models lent; %d models copied from a lender", p, replayed, clients*frames, lends, rebuilt)
 	}
 }
 

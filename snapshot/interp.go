@@ -93,6 +93,9 @@ type Entry struct {
 	// they took 61 MB for the default 64 + 128 snapshots.
 	Models    *entropyModels
 	HasModels bool
+	// undo (sender buffers only): set while Models were lent to a
+	// packet's coding in place, Models then stale (lend.go).
+	undo *modelUndo
 	// lentCubes (sender buffers only): Cubes is the quantized world of
 	// its frame lent to every client's instance (quantized.lend), read
 	// only.

@@ -108,6 +108,9 @@ func (p *Packet) load(sp *sharedPacket) {
 		p.ent = newEntropyState()
 	}
 	e := p.ent
+	if ml, ok := p.Baselines.(modelLender); ok {
+		ml.reclaim(e) // the storage is overwritten below
+	}
 	*e.models = *sp.models
 	n := copy(e.buf, sp.payload)
 	e.enc.Costs = sp.costs

@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"sync/atomic"
+
 	"netcubes/cubes"
 	"netcubes/playout"
 	"netcubes/strategy"
@@ -342,8 +344,11 @@ type snapshotSender struct {
 	newestAcked int // newest snapshot frame the right acked, -1 = none
 	models      modelPool
 	keepAll     bool // tests: keep every snapshot's models, as before modelPool
-	stats       senderStats
-	shared      *quantized // the world quantized this tick, shared with the clones
+	// undos recycles the undos of the entries that lent their models
+	// (lend.go).
+	undos  undoPool
+	stats  senderStats
+	shared *quantized // the world quantized this tick, shared with the clones
 }
 
 // quantized is the server's world quantized in one form for one frame,
@@ -373,6 +378,10 @@ type quantized struct {
 	// traces are the decisions of the level 12-13 packets coded this
 	// tick, for the clients whose packets make the same ones (trace.go).
 	traces traceShare
+	// lends and rebuilt count the baselines' models lent to a packet's
+	// coding and those copied from a lender after (lend.go), over every
+	// instance: tests and the design note's figures.
+	lends, rebuilt atomic.Int64
 }
 
 // form is what quantization depends on: the level, and at level 3
@@ -448,9 +457,17 @@ func (s *snapshotSender) build(cfg Config, n int) {
 	s.measure = wire.NewMeasureStream()
 	s.packet.Baselines = s
 	s.models.fresh = newModels
+	s.undos.fresh = newUndo
 }
 
 func (s *snapshotSender) reset(initial []cubes.CubeState) {
+	for k := range s.history.slots {
+		s.releaseUndo(&s.history.slots[k])
+	}
+	s.undos.empty()
+	if s.packet.ent != nil {
+		s.packet.ent.lentBy = nil
+	}
 	dropAllModels(s.history, &s.models)
 	s.history.Reset()
 	quantizeInitial(s.initial, initial)
@@ -475,6 +492,12 @@ func (s *snapshotSender) snapshotModels(seq uint16) *entropyModels {
 	if e == nil || !e.HasModels {
 		return nil
 	}
+	if e.undo != nil && e.undo.over != nil {
+		// Lent (lend.go): rebuilt in its own storage.
+		*e.Models = *e.undo.over
+		e.undo.restore(e.Models)
+		s.shared.rebuilt.Add(1)
+	}
 	return e.Models
 }
 
@@ -498,6 +521,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 	}
 	s.frame = f
 	s.models.roll(f)
+	s.undos.roll(f)
 	s.dropOldModels()
 	level := cfg.Level
 	cubes := s.shared.lend(ctx.Left(), f, formOf(cfg))
@@ -563,6 +587,7 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		e.Acked = false
 		s.keepCubes(e, cubes, lent)
 		coded := p.ent != nil && p.ent.coded
+		s.releaseUndo(e)
 		keepModels(e, p, &s.models)
 		e.chain = chain
 		if publish && coded {
@@ -599,6 +624,7 @@ func (s *snapshotSender) dropOldModels() {
 		if e.Frame >= s.newestAcked {
 			return
 		}
+		s.releaseUndo(e)
 		dropModels(e, &s.models)
 	}
 }
@@ -744,7 +770,7 @@ func keepModels(e *Entry, p *Packet, pool *modelPool) {
 		e.Models = pool.get()
 	}
 	e.Models, p.ent.models = p.ent.models, e.Models
-	p.ent.coded = false
+	p.ent.coded, p.ent.lentBy = false, nil
 	e.HasModels = true
 }
 

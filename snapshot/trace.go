@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	mathbits "math/bits"
 	"sync"
 	"unsafe"
 
@@ -66,9 +67,15 @@ type trace struct {
 	ready  bool
 	spoilt bool // a model outside the packet's models (off): never published
 	ops    []traceOp
+	steps  []arith.Step // ops flattened (flatten)
 	stats  PacketStats
 	n      int             // cubes
 	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
+	// lines: the lines of entropyModels (modelLine bytes each) a replay
+	// of the trace may write, in increasing order, whatever the
+	// client's memory classes (lend.go); seen is their bitmap.
+	lines []uint16
+	seen  []uint64
 }
 
 // traceKey is everything of a packet a trace depends on besides the
@@ -124,6 +131,8 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 
 // publish makes t, recorded, available to the clients that claim it after.
 func (s *traceShare) publish(t *trace) {
+	t.flatten()
+	t.listLines()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.ready = true
@@ -145,11 +154,6 @@ func (e *entropyState) off(ptr unsafe.Pointer) int32 {
 		return 0
 	}
 	return int32(d)
-}
-
-// at is the model at offset o inside m.
-func at[T any](m *entropyModels, o int32) *T {
-	return (*T)(unsafe.Add(unsafe.Pointer(m), o))
 }
 
 // recording: the operations of the coding pass in progress go to rec.
@@ -182,46 +186,53 @@ func (e *entropyState) recordCube(i int) {
 }
 
 // replay codes the decisions of t with the packet's models: the calls a
-// coding pass of the same packet would make.
+// coding pass of the same packet would make, flattened into the coder's
+// binary decisions (arith.Replay).
 func (e *entropyState) replay(t *trace) {
 	m := e.models
-	enc := &e.enc
-	memc := int32(0)
-	for i := range t.ops {
-		o := &t.ops[i]
-		b := o.b + memc*o.stride
-		switch o.kind {
-		case opCube:
-			memc = int32(memClass(int(m.mem[o.v])))
-		case opTag:
-			enc.Tag = int(o.v)
-		case opBit:
-			enc.Encode(at[arith.Prob](m, o.a), int(o.v))
-		case opTree:
-			enc.EncodeTree(unsafe.Slice(at[arith.Prob](m, o.a), 1<<o.n), int(o.n), uint32(o.v))
-		case opGolomb:
-			at[arith.Golomb](m, o.a).Encode(enc, o.v)
-		case opMix:
-			var c *arith.Prob
-			if o.c >= 0 {
-				c = at[arith.Prob](m, o.c)
-			}
-			enc.EncodeMix3(at[arith.Prob](m, o.a), at[arith.Prob](m, b), c, at[arith.Mixer](m, o.mx), int(o.v))
-		case opGolombMix:
-			var c *arith.GolombContext
-			if o.c >= 0 {
-				c = at[arith.GolombContext](m, o.c)
-			}
-			at[arith.Golomb](m, o.a).EncodeMix3(enc, at[arith.Golomb](m, b), c, at[arith.GolombMixers](m, o.mx), o.v)
-		}
-	}
+	e.enc.Replay(unsafe.Pointer(m), t.steps, &memClasses)
 	copy(m.mem[:t.n], t.mem[:t.n])
 }
 
-// replayCoded codes packet p from trace t (its cubes' decisions recorded
-// by another client this tick): its older baseline must be one this
-// sender holds, as a coding pass would check.
-func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
+// memClasses is memClass as a table, for arith.Replay.
+var memClasses = func() (c [256]uint8) {
+	for v := range c {
+		c[v] = uint8(memClass(v))
+	}
+	return c
+}()
+
+// flatten turns t's operations into the coder's binary decisions
+// (arith.Step), once, for the clients that replay it.
+func (t *trace) flatten() {
+	s := t.steps[:0]
+	mem := int32(unsafe.Offsetof(entropyModels{}.mem))
+	for i := range t.ops {
+		o := &t.ops[i]
+		switch o.kind {
+		case opCube:
+			s = arith.AppendClass(s, mem+o.v)
+		case opTag:
+			s = arith.AppendTag(s, int(o.v))
+		case opBit:
+			s = arith.AppendBit(s, o.a, int(o.v))
+		case opTree:
+			s = arith.AppendTree(s, o.a, int(o.n), uint32(o.v))
+		case opGolomb:
+			s = arith.AppendGolomb(s, o.a, o.v)
+		case opMix:
+			s = arith.AppendMix(s, o.a, o.b, o.stride, o.c, o.mx, int(o.v))
+		case opGolombMix:
+			s = arith.AppendGolombMix(s, o.a, o.b, o.stride, o.c, o.mx, o.v)
+		}
+	}
+	t.steps = s
+}
+
+// replayable checks that packet p can be coded from trace t (its cubes'
+// decisions recorded by another client this tick): its older baseline
+// must be one this sender holds, as a coding pass would check.
+func (p *Packet) replayable(base []Cube, t *trace) error {
 	if p.Motion {
 		base2 := p.Baselines.SnapshotBaseline(false, p.Baseline-uint16(p.MotionSpan))
 		if base2 == nil {
@@ -234,8 +245,6 @@ func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
 	if t.n != len(p.Cubes) {
 		return ErrSize
 	}
-	e.replay(t)
-	p.Stats = t.stats
 	return nil
 }
 
@@ -243,5 +252,64 @@ func (p *Packet) replayCoded(e *entropyState, base []Cube, t *trace) error {
 func (e *entropyState) tagOp(c wire.Category) {
 	if e.rec != nil {
 		e.rec.ops = append(e.rec.ops, traceOp{kind: opTag, v: int32(c)})
+	}
+}
+
+// listLines lists the lines of entropyModels a replay of t may write:
+// every Prob and Mixer its decisions update (the second model at every
+// memory class), and the memory the packet leaves. A superset is all
+// lending needs (lend.go): a line listed but not written is saved and
+// put back unchanged.
+func (t *trace) listLines() {
+	if len(t.seen) == 0 {
+		t.seen = make([]uint64, (numModelLines+63)/64)
+	}
+	clear(t.seen)
+	mixer := int32(unsafe.Sizeof(arith.Mixer{}))
+	for i := range t.steps {
+		st := &t.steps[i]
+		switch st.Kind {
+		case arith.StepPlain:
+			t.markAt(st.A)
+		case arith.StepMix2, arith.StepMix3:
+			t.markAt(st.A)
+			t.markAt(st.B)
+			if st.Stride != 0 {
+				for k := int32(1); k < numMemClasses; k++ {
+					t.markAt(st.B + k*st.Stride)
+				}
+			}
+			if st.Kind == arith.StepMix3 {
+				t.markAt(st.C)
+			}
+			t.markAt(st.M)
+			t.markAt(st.M + mixer - 1)
+		}
+	}
+	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
+	t.lines = t.lines[:0]
+	for w, bits := range t.seen {
+		for bits != 0 {
+			b := mathbits.TrailingZeros64(bits)
+			bits &= bits - 1
+			t.lines = append(t.lines, uint16(w*64+b))
+		}
+	}
+}
+
+// markAt marks the line of the byte at offset off (a Prob, aligned, lies
+// in one line).
+func (t *trace) markAt(off int32) {
+	l := uint32(off) / modelLine
+	t.seen[l/64] |= 1 << (l % 64)
+}
+
+// mark marks the lines of the n bytes at offset off.
+func (t *trace) mark(off, n int32) {
+	if n <= 0 {
+		return
+	}
+	for l := uint32(off) / modelLine; l <= uint32(off+n-1)/modelLine; l++ {
+		t.seen[l/64] |= 1 << (l % 64)
 	}
 }

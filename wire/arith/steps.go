@@ -1,0 +1,280 @@
+package arith
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// Design note: replaying recorded decisions. A server sends many clients
+// packets that make the same decisions with different models (the
+// snapshot coder's trace, snapshot/trace.go): the values are known, only
+// the probabilities differ. Coding them through the models' methods
+// (Golomb.EncodeMix3 and the like) walks a value's decisions one call at
+// a time, the coder's state going through memory between calls. A replay
+// instead flattens each value once into its binary decisions (Steps: which
+// Probs and Mixer, which bit) and codes them in one loop (Encoder.Replay)
+// that keeps the coder's state in registers. The arithmetic is the same,
+// operation for operation, so the bits and the models' updates are too
+// (TestReplaySameAsCalls).
+//
+// Models are named by byte offsets from a base (the caller's block of
+// models), since a step list is recorded once and replayed against many
+// blocks of the same layout. One Prob of a step may depend on a class the
+// replaying block holds (the snapshot coder's memory class of a cube): its
+// offset is that of class 0, and the class read by the last StepClass
+// times Stride is added.
+
+// Step kinds.
+const (
+	StepPlain  = iota // Encode(A, Bit)
+	StepMix2          // EncodeMix3(A, B, nil, M, Bit)
+	StepMix3          // EncodeMix3(A, B, C, M, Bit)
+	StepDirect        // EncodeDirect(A, Bit bits)
+	StepTag           // Tag = A
+	StepClass         // the class is classes[the byte at offset A]
+)
+
+// Step is one decision of a replay (or a change of tag or class).
+type Step struct {
+	A, B, C, M int32 // offsets of Probs A, B (at class 0), C and of Mixer M
+	Stride     int32 // B's distance per class (0: B does not depend on it)
+	Kind, Bit  uint8
+}
+
+var (
+	golombZero  = int32(unsafe.Offsetof(Golomb{}.zero))
+	golombSign  = int32(unsafe.Offsetof(Golomb{}.sign))
+	golombClass = int32(unsafe.Offsetof(Golomb{}.class))
+	golombMant  = int32(unsafe.Offsetof(Golomb{}.mant))
+	ctxZero     = int32(unsafe.Offsetof(GolombContext{}.zero))
+	ctxSign     = int32(unsafe.Offsetof(GolombContext{}.sign))
+	ctxClass    = int32(unsafe.Offsetof(GolombContext{}.class))
+	mixZero     = int32(unsafe.Offsetof(GolombMixers{}.zero))
+	mixSign     = int32(unsafe.Offsetof(GolombMixers{}.sign))
+	mixClass    = int32(unsafe.Offsetof(GolombMixers{}.class))
+	mixMant     = int32(unsafe.Offsetof(GolombMixers{}.mant))
+	probSize    = int32(unsafe.Sizeof(Prob(0)))
+	mixerSize   = int32(unsafe.Sizeof(Mixer{}))
+)
+
+// AppendBit appends Encode(p, bit), p the Prob at offset p.
+func AppendBit(s []Step, p int32, bit int) []Step {
+	return append(s, Step{Kind: StepPlain, A: p, Bit: uint8(bit)})
+}
+
+// AppendTree appends EncodeTree(t, n, v), t's first Prob at offset t.
+func AppendTree(s []Step, t int32, n int, v uint32) []Step {
+	m := int32(1)
+	for i := n - 1; i >= 0; i-- {
+		b := int32(v >> uint(i) & 1)
+		s = AppendBit(s, t+m*probSize, int(b))
+		m = m<<1 | b
+	}
+	return s
+}
+
+// AppendDirect appends EncodeDirect(v, n).
+func AppendDirect(s []Step, v uint32, n int) []Step {
+	return append(s, Step{Kind: StepDirect, A: int32(v), Bit: uint8(n)})
+}
+
+// AppendTag appends a change of the cost tag.
+func AppendTag(s []Step, tag int) []Step {
+	return append(s, Step{Kind: StepTag, A: int32(tag)})
+}
+
+// AppendClass appends a change of class: the byte at offset off of the
+// replayed block, through Replay's classes table.
+func AppendClass(s []Step, off int32) []Step {
+	return append(s, Step{Kind: StepClass, A: off})
+}
+
+// AppendMix appends EncodeMix3(a, b, c, m, bit): Probs at offsets a, b (at
+// class 0, stride per class), c (< 0: none), the Mixer at offset m.
+func AppendMix(s []Step, a, b, stride, c, m int32, bit int) []Step {
+	k := uint8(StepMix3)
+	if c < 0 {
+		k, c = StepMix2, 0
+	}
+	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit)})
+}
+
+// AppendGolomb appends g.Encode(v), g at offset g.
+func AppendGolomb(s []Step, g int32, v int32) []Step {
+	if v == 0 {
+		return AppendBit(s, g+golombZero, 0)
+	}
+	s = AppendBit(s, g+golombZero, 1)
+	m := uint32(v)
+	if v < 0 {
+		s = AppendBit(s, g+golombSign, 1)
+		m = uint32(-v)
+	} else {
+		s = AppendBit(s, g+golombSign, 0)
+	}
+	m = min(m, GolombMax)
+	k := bits.Len32(m) - 1
+	s = AppendTree(s, g+golombClass, golombClassBits, uint32(k))
+	hi := min(k, golombModelled)
+	if hi > 0 {
+		s = AppendTree(s, g+golombMant+int32(mantIdx(k))*(1<<golombModelled)*probSize, hi, m>>uint(k-hi)&(1<<uint(hi)-1))
+	}
+	if k > hi {
+		s = AppendDirect(s, m&(1<<uint(k-hi)-1), k-hi)
+	}
+	return s
+}
+
+// AppendGolombMix appends g.EncodeMix3(e, h, j, mx, v): g, h (at class 0,
+// stride per class), j (< 0: none) and mx at those offsets.
+func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
+	// The third model's decisions, when there is one (< 0: none).
+	jz, js, jc := int32(-1), int32(-1), int32(-1)
+	if j >= 0 {
+		jz, js, jc = j+ctxZero, j+ctxSign, j+ctxClass
+	}
+	if v == 0 {
+		return AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 0)
+	}
+	s = AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 1)
+	m := uint32(v)
+	neg := 0
+	if v < 0 {
+		neg, m = 1, uint32(-v)
+	}
+	s = AppendMix(s, g+golombSign, h+golombSign, stride, js, mx+mixSign, neg)
+	m = min(m, GolombMax)
+	k := bits.Len32(m) - 1
+	node := int32(1)
+	for i := golombClassBits - 1; i >= 0; i-- {
+		b := int32(k >> uint(i) & 1)
+		c := int32(-1)
+		if jc >= 0 {
+			c = jc + node*probSize
+		}
+		s = AppendMix(s, g+golombClass+node*probSize, h+golombClass+node*probSize, stride, c, mx+mixClass+node*mixerSize, int(b))
+		node = node<<1 | b
+	}
+	hi := min(k, golombModelled)
+	if hi > 0 {
+		row := int32(mantIdx(k)) * (1 << golombModelled)
+		v := m >> uint(k-hi) & (1<<uint(hi) - 1)
+		node := int32(1)
+		for i := hi - 1; i >= 0; i-- {
+			b := int32(v >> uint(i) & 1)
+			p := golombMant + (row+node)*probSize
+			s = AppendMix(s, g+p, h+p, stride, -1, mx+mixMant+(row+node)*mixerSize, int(b))
+			node = node<<1 | b
+		}
+	}
+	if k > hi {
+		s = AppendDirect(s, m&(1<<uint(k-hi)-1), k-hi)
+	}
+	return s
+}
+
+// Replay codes steps against the models at base (laid out as when the
+// steps were appended): the same bits, costs and model updates as the
+// calls they were appended for. classes maps a StepClass's byte to the
+// class. The steps are the caller's own (never read from a stream): their
+// offsets are trusted.
+func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
+	low, rng := e.low, e.rng
+	tag := e.Tag & (NumTags - 1)
+	var cost uint64
+	cls := int32(0)
+	n := 0
+	for i := range steps {
+		st := &steps[i]
+		bit := int(st.Bit)
+		var pv uint32
+		switch st.Kind {
+		case StepMix2, StepMix3:
+			pa := (*Prob)(unsafe.Add(base, st.A))
+			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
+			w := &(*Mixer)(unsafe.Add(base, st.M)).w
+			s0, s1 := pa.stretches()
+			s2, s3 := pb.stretches()
+			dot := int64(w[0])*int64(s0) + int64(w[1])*int64(s1) + int64(w[2])*int64(s2) + int64(w[3])*int64(s3)
+			var pc *Prob
+			var s4, s5 int32
+			if st.Kind == StepMix3 {
+				pc = (*Prob)(unsafe.Add(base, st.C))
+				s4, s5 = pc.stretches()
+				dot += int64(w[4])*int64(s4) + int64(w[5])*int64(s5)
+			}
+			pv = uint32(squashTable[max(min(dot>>16, 2047), -2047)+2047])
+			err := int32(probOne-1)*int32(1-bit) - int32(pv)
+			w[0] = clampWeight(w[0] + s0*err>>mixShift)
+			w[1] = clampWeight(w[1] + s1*err>>mixShift)
+			w[2] = clampWeight(w[2] + s2*err>>mixShift)
+			w[3] = clampWeight(w[3] + s3*err>>mixShift)
+			if pc != nil {
+				w[4] = clampWeight(w[4] + s4*err>>mixShift)
+				w[5] = clampWeight(w[5] + s5*err>>mixShift)
+				pc.update(bit)
+			}
+			pa.update(bit)
+			pb.update(bit)
+		case StepPlain:
+			p := (*Prob)(unsafe.Add(base, st.A))
+			pv = p.p0()
+			p.update(bit)
+		case StepDirect:
+			v := uint32(st.A)
+			cost += uint64(bit) * CostScale
+			n += bit
+			for j := bit - 1; j >= 0; j-- {
+				rng >>= 1
+				if v>>uint(j)&1 != 0 {
+					low += uint64(rng)
+				}
+				for rng < topValue {
+					rng <<= 8
+					e.low = low
+					e.shiftLow()
+					low = e.low
+				}
+			}
+			continue
+		case StepTag:
+			e.Costs[tag] += cost
+			cost = 0
+			e.Tag = int(st.A)
+			tag = e.Tag & (NumTags - 1)
+			continue
+		case StepClass:
+			cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
+			continue
+		}
+		// The decision itself: encodeP with the state in registers.
+		n++
+		bound := (rng >> probBits) * pv
+		if bit == 0 {
+			cost += uint64(costTable[pv>>4])
+			rng = bound
+		} else {
+			cost += uint64(costTable[(probOne-pv)>>4])
+			low += uint64(bound)
+			rng -= bound
+		}
+		for rng < topValue {
+			rng <<= 8
+			e.low = low
+			e.shiftLow()
+			low = e.low
+		}
+	}
+	e.low, e.rng = low, rng
+	e.Costs[tag] += cost
+	e.decisions += n
+}
+
+// squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
+// as one load, the same values.
+var squashTable = func() (t [4095]uint16) {
+	for i := range t {
+		t[i] = uint16(squash(int32(i) - 2047))
+	}
+	return t
+}()
