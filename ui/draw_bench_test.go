@@ -133,6 +133,14 @@ func BenchmarkDraw(b *testing.B) {
 	benchFrames(b, a, a.Draw)
 }
 
+// BenchmarkDrawBetweenTicks is BenchmarkDraw on a display drawing two
+// frames a tick (120 Hz): every other frame comes between two ticks, and
+// shows what the frame before it showed.
+func BenchmarkDrawBetweenTicks(b *testing.B) {
+	a := benchApp(b, 300)
+	benchFramesEvery(b, a, a.Draw, 2)
+}
+
 // BenchmarkDrawViews is BenchmarkDraw's two 3D views alone (ground,
 // shadows, cubes, the ghost), without the HUD: the views' share of Draw.
 // The rectangles are about where the app puts the views at 1280×720.
@@ -198,6 +206,11 @@ func newBenchApp(b testing.TB, ticks int) *App {
 // benchFrames ticks the app and hands draw one frame per iteration,
 // reporting the time and heap allocations inside draw alone.
 func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
+	benchFramesEvery(b, a, draw, 1)
+}
+
+// benchFramesEvery is benchFrames with a tick every framesPerTick frames.
+func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), framesPerTick int) {
 	var (
 		spent  time.Duration
 		each   []time.Duration
@@ -231,8 +244,10 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	spent, allocs, frames, each, cpu = 0, 0, 0, each[:0], 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
-		a.step()
+	for i := 0; b.Loop(); i++ {
+		if i%framesPerTick == 0 {
+			a.step()
+		}
 		drawFrame(frame)
 	}
 	b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "draw-ms")
