@@ -221,6 +221,10 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 	)
 	var cpu int64
 	cpuOK := true
+	// between says the frame comes between two ticks; betweenEach holds
+	// those frames' times.
+	var between bool
+	var betweenEach []time.Duration
 	frame := func(screen *ebiten.Image) {
 		runtime.ReadMemStats(&before)
 		// The thread's CPU time is read on one thread: the goroutine
@@ -236,6 +240,9 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 		cpuOK = cpuOK && ok0 && ok1
 		spent += d
 		each = append(each, d)
+		if between {
+			betweenEach = append(betweenEach, d)
+		}
 		runtime.ReadMemStats(&after)
 		allocs += after.Mallocs - before.Mallocs
 		frames++
@@ -245,7 +252,8 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if i%framesPerTick == 0 {
+		between = i%framesPerTick != 0
+		if !between {
 			a.step()
 		}
 		drawFrame(frame)
@@ -257,6 +265,11 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 	slices.Sort(each)
 	b.ReportMetric(float64(each[len(each)/2].Microseconds())/1000, "draw-ms-p50")
 	b.ReportMetric(float64(each[len(each)/10].Microseconds())/1000, "draw-ms-p10")
+	if len(betweenEach) > 0 {
+		// The frames between two ticks alone.
+		slices.Sort(betweenEach)
+		b.ReportMetric(float64(betweenEach[len(betweenEach)/2].Microseconds())/1000, "between-ms-p50")
+	}
 	if cpuOK {
 		b.ReportMetric(float64(cpu)/1e6/float64(frames), "draw-cpu-ms")
 	}
