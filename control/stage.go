@@ -164,6 +164,9 @@ type Series struct {
 	v    []float64
 	head int // index of the next write
 	n    int // samples written, up to len(v)
+	// changes counts the Pushes and Clears: a drawing of the series is
+	// still right while it has not moved (the HUD's graph keeps its mesh).
+	changes uint64
 }
 
 // NewSeries keeps n samples.
@@ -174,7 +177,11 @@ func (s *Series) Push(x float64) {
 	s.v[s.head] = x
 	s.head = (s.head + 1) % len(s.v)
 	s.n = min(s.n+1, len(s.v))
+	s.changes++
 }
+
+// Changes counts the changes to the series so far (Push and Clear).
+func (s *Series) Changes() uint64 { return s.changes }
 
 // At returns the i-th sample, 0 = oldest kept.
 func (s *Series) At(i int) float64 {
@@ -196,4 +203,4 @@ func (s *Series) Max() float64 {
 }
 
 // Clear forgets every sample.
-func (s *Series) Clear() { s.head, s.n = 0, 0 }
+func (s *Series) Clear() { s.head, s.n = 0, 0; s.changes++ }

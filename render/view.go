@@ -69,8 +69,18 @@ type View struct {
 	// GPU but a lot on software OpenGL (a virtual display in CI), where
 	// turning it off makes frames about ten times cheaper.
 	AntiAlias bool
+	// Stamp names the state of the view models the caller hands to Draw:
+	// the caller changes it whenever they may have changed (the app counts
+	// its ticks, keys and commands), and 0 says "unknown". A Draw with the
+	// same non-zero stamp, view models, rectangle and overlays as the last
+	// one, the camera and colours untouched since (Tick and Reset), draws
+	// the last frame's triangles again instead of building them: a display
+	// faster than the simulation's 60 ticks a second draws frames between
+	// two ticks, and those are the same picture.
+	Stamp uint64
 
 	builder *scene.Builder
+	built   builtKey
 	easer   scene.Easer
 	cubes   []scene.Cube
 	ghost   []scene.Cube
@@ -86,6 +96,17 @@ type View struct {
 	// drawn onto was handed at most (widen).
 	room, indexRoom map[*ebiten.Image]int
 	layerOpts       ebiten.DrawImageOptions
+}
+
+// builtKey is what the builder's triangles were built from (View.Stamp).
+type builtKey struct {
+	stamp     uint64
+	m, ghost  *viewmodel.View
+	rect      image.Rectangle
+	ov        Overlays
+	camera    scene.Camera
+	cameraCfg scene.CameraConfig
+	palette   scene.Palette
 }
 
 // subImage is a sub-image of a parent image kept between frames. Each
@@ -120,12 +141,14 @@ func NewView() *View {
 
 // Reset forgets camera and colour easing, e.g. after the world is reset.
 func (v *View) Reset() {
+	v.built = builtKey{}
 	v.Camera.Snap()
 	v.easer.Reset()
 }
 
 // Tick advances the camera and colour easing by one simulation tick.
 func (v *View) Tick(m *viewmodel.View) {
+	v.built = builtKey{}
 	if len(m.Cubes) == 0 {
 		return
 	}
@@ -182,7 +205,7 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	if len(m.Cubes) == 0 {
 		return
 	}
-	b := v.Build(rect, m, ghost, ov)
+	b := v.frame(rect, m, ghost, ov)
 	opts := &v.meshOpts
 	*opts = ebiten.DrawTrianglesOptions{AntiAlias: v.AntiAlias}
 	v.drawMesh(target, &b.Ground, opts)
@@ -191,11 +214,25 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	v.drawMesh(target, &b.Lines, opts)
 }
 
+// frame is Build's triangles for Draw: the last frame's when nothing they
+// were built from has changed since (Stamp).
+func (v *View) frame(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
+	key := builtKey{stamp: v.Stamp, m: m, ghost: ghost, rect: rect, ov: ov,
+		camera: v.Camera, cameraCfg: v.CameraConfig, palette: v.Palette}
+	if v.Stamp != 0 && key == v.built {
+		return v.builder
+	}
+	b := v.Build(rect, m, ghost, ov)
+	v.built = key
+	return b
+}
+
 // Build fills the view's triangles for one frame, as Draw draws them into
 // rect (ground, shadows, cubes, the overlays' lines), and returns the
 // builder holding them: Draw's work on the CPU before Ebitengine takes
 // the vertices, which a benchmark can measure without a display.
 func (v *View) Build(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
+	v.built = builtKey{} // Draw sets it when it is Draw's own build
 	vp := scene.Viewport{X: float64(rect.Min.X), Y: float64(rect.Min.Y), W: float64(rect.Dx()), H: float64(rect.Dy())}
 	proj := scene.NewProjector(v.Camera, v.CameraConfig, vp)
 	b := v.builder

@@ -171,6 +171,10 @@ type App struct {
 	recFailed bool // the last save failed (said once)
 
 	ticks int // Update calls
+	// stamp counts the Updates and the changes of session (sync): the
+	// views' render.View.Stamp, so a frame drawn between two ticks reuses
+	// their triangles.
+	stamp uint64
 
 	// Slow drawing (slowdraw.go): ticks reached per second of wall time.
 	slowW       slowWatch
@@ -247,6 +251,7 @@ const jumpBudget = 40 * time.Millisecond
 // the director says they must (a new session, another strategy or client,
 // a jump in time).
 func (a *App) sync() {
+	a.stamp++
 	d := a.d
 	a.sess = d.Session()
 	v := d.View()
@@ -403,6 +408,8 @@ func (a *App) Update() error {
 			panic(r)
 		}
 	}()
+	// Whatever an Update does may change what the views show.
+	a.stamp++
 	if a.err != nil {
 		return a.err
 	}
@@ -523,6 +530,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 	l := a.layout(w, h)
 	var avoid image.Rectangle
 	lr, rr := a.viewRects(w, h, l.topH, l.botH)
+	// Between two Updates nothing the views show changes: a frame drawn
+	// then reuses their triangles (render.View.Stamp).
+	a.left.Stamp, a.right.Stamp = a.stamp, a.stamp
 	if len(a.strips) > 0 {
 		// The grid: the server and the page's clients, each with its strip.
 		var cells []gridCell

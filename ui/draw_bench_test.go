@@ -133,6 +133,14 @@ func BenchmarkDraw(b *testing.B) {
 	benchFrames(b, a, a.Draw)
 }
 
+// BenchmarkDrawBetweenTicks is BenchmarkDraw on a display drawing two
+// frames a tick (120 Hz): every other frame comes between two ticks, and
+// shows what the frame before it showed.
+func BenchmarkDrawBetweenTicks(b *testing.B) {
+	a := benchApp(b, 300)
+	benchFramesEvery(b, a, a.Draw, 2)
+}
+
 // BenchmarkDrawViews is BenchmarkDraw's two 3D views alone (ground,
 // shadows, cubes, the ghost), without the HUD: the views' share of Draw.
 // The rectangles are about where the app puts the views at 1280×720.
@@ -198,6 +206,11 @@ func newBenchApp(b testing.TB, ticks int) *App {
 // benchFrames ticks the app and hands draw one frame per iteration,
 // reporting the time and heap allocations inside draw alone.
 func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
+	benchFramesEvery(b, a, draw, 1)
+}
+
+// benchFramesEvery is benchFrames with a tick every framesPerTick frames.
+func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), framesPerTick int) {
 	var (
 		spent  time.Duration
 		each   []time.Duration
@@ -208,6 +221,10 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	)
 	var cpu int64
 	cpuOK := true
+	// between says the frame comes between two ticks; betweenEach holds
+	// those frames' times.
+	var between bool
+	var betweenEach []time.Duration
 	frame := func(screen *ebiten.Image) {
 		runtime.ReadMemStats(&before)
 		// The thread's CPU time is read on one thread: the goroutine
@@ -223,6 +240,9 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 		cpuOK = cpuOK && ok0 && ok1
 		spent += d
 		each = append(each, d)
+		if between {
+			betweenEach = append(betweenEach, d)
+		}
 		runtime.ReadMemStats(&after)
 		allocs += after.Mallocs - before.Mallocs
 		frames++
@@ -231,8 +251,11 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	spent, allocs, frames, each, cpu = 0, 0, 0, each[:0], 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
-		a.step()
+	for i := 0; b.Loop(); i++ {
+		between = i%framesPerTick != 0
+		if !between {
+			a.step()
+		}
 		drawFrame(frame)
 	}
 	b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "draw-ms")
@@ -242,6 +265,11 @@ func benchFrames(b *testing.B, a *App, draw func(screen *ebiten.Image)) {
 	slices.Sort(each)
 	b.ReportMetric(float64(each[len(each)/2].Microseconds())/1000, "draw-ms-p50")
 	b.ReportMetric(float64(each[len(each)/10].Microseconds())/1000, "draw-ms-p10")
+	if len(betweenEach) > 0 {
+		// The frames between two ticks alone.
+		slices.Sort(betweenEach)
+		b.ReportMetric(float64(betweenEach[len(betweenEach)/2].Microseconds())/1000, "between-ms-p50")
+	}
 	if cpuOK {
 		b.ReportMetric(float64(cpu)/1e6/float64(frames), "draw-cpu-ms")
 	}

@@ -65,18 +65,35 @@ type meshDrawer struct {
 	antiAlias bool
 	mesh      scene.Mesh
 	white     *ebiten.Image
+	// The graph's mesh, kept while what it was drawn from is the same
+	// (graph): a display faster than the ticks draws it again unchanged.
+	graphMesh scene.Mesh
+	graphKey  graphKey
+}
+
+// graphKey is what a graph's mesh was built from.
+type graphKey struct {
+	s            *control.Series
+	changes      uint64
+	r            image.Rectangle
+	yMax, budget float64
 }
 
 func (m *meshDrawer) flush(dst *ebiten.Image) {
+	m.draw(dst, &m.mesh)
+	m.mesh.Reset()
+}
+
+// draw hands me's triangles to Ebitengine.
+func (m *meshDrawer) draw(dst *ebiten.Image, me *scene.Mesh) {
 	if m.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
 		m.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 	}
-	if len(m.mesh.Indices) > 0 {
-		dst.DrawTriangles32(render.EbitenVertices(m.mesh.Vertices), m.mesh.Indices, m.white, &ebiten.DrawTrianglesOptions{AntiAlias: m.antiAlias})
+	if len(me.Indices) > 0 {
+		dst.DrawTriangles32(render.EbitenVertices(me.Vertices), me.Indices, m.white, &ebiten.DrawTrianglesOptions{AntiAlias: m.antiAlias})
 	}
-	m.mesh.Reset()
 }
 
 func rgba(c color.RGBA) scene.RGBA {
@@ -86,29 +103,39 @@ func rgba(c color.RGBA) scene.RGBA {
 // graph draws the series as a line inside r, scaled so yMax is the top,
 // with an optional horizontal budget line (budget ≤ 0: none).
 func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Series, yMax, budget float64) {
+	k := graphKey{s: s, changes: s.Changes(), r: r, yMax: yMax, budget: budget}
+	if k != m.graphKey {
+		m.graphKey = k
+		m.graphMesh.Reset()
+		buildGraph(&m.graphMesh, r, s, yMax, budget)
+	}
+	m.draw(dst, &m.graphMesh)
+}
+
+// buildGraph writes graph's triangles into me.
+func buildGraph(me *scene.Mesh, r image.Rectangle, s *control.Series, yMax, budget float64) {
 	x0, y0 := float32(r.Min.X), float32(r.Max.Y)
 	w, h := float32(r.Dx()), float32(r.Dy())
 	y := func(v float64) float32 { return y0 - h*float32(min(1, v/yMax)) }
 	// Faint quarter lines give the scale.
 	for q := 1; q <= 3; q++ {
 		yy := y0 - h*float32(q)/4
-		m.mesh.Line(scene.Point{X: x0, Y: yy}, scene.Point{X: x0 + w, Y: yy}, 1, rgba(colGridDim))
+		me.Line(scene.Point{X: x0, Y: yy}, scene.Point{X: x0 + w, Y: yy}, 1, rgba(colGridDim))
 	}
 	if budget > 0 {
 		yb := y(budget)
-		m.mesh.Line(scene.Point{X: x0, Y: yb}, scene.Point{X: x0 + w, Y: yb}, 2, rgba(colBudget))
+		me.Line(scene.Point{X: x0, Y: yb}, scene.Point{X: x0 + w, Y: yb}, 2, rgba(colBudget))
 	}
 	n := s.Cap()
 	// Room for a full graph at once (a segment between each two samples
 	// and the lines above, four vertices and six indices each), so the
 	// mesh does not grow a little every tick while the samples fill it.
-	m.mesh.Vertices = slices.Grow(m.mesh.Vertices, 4*(n+4))
-	m.mesh.Indices = slices.Grow(m.mesh.Indices, 6*(n+4))
+	me.Vertices = slices.Grow(me.Vertices, 4*(n+4))
+	me.Indices = slices.Grow(me.Indices, 6*(n+4))
 	// Samples fill the graph from the right, so "now" is always the right edge.
 	for i := 1; i < s.Len(); i++ {
 		xa := x0 + w*float32(n-s.Len()+i-1)/float32(n-1)
 		xb := x0 + w*float32(n-s.Len()+i)/float32(n-1)
-		m.mesh.Line(scene.Point{X: xa, Y: y(s.At(i - 1))}, scene.Point{X: xb, Y: y(s.At(i))}, 2, rgba(colGraph))
+		me.Line(scene.Point{X: xa, Y: y(s.At(i - 1))}, scene.Point{X: xb, Y: y(s.At(i))}, 2, rgba(colGraph))
 	}
-	m.flush(dst)
 }
