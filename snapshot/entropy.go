@@ -980,21 +980,11 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 	e.nbrReset()
 	var cc cubeCoding
 	for i := range p.Cubes {
-		if i == 1 && p.Predict {
-			if err := p.codeCorrection(e, base); err != nil {
-				return err
-			}
+		changed, err := p.codeCubeHead(e, base, mr, i, prevChanged, &cc)
+		if err != nil {
+			return err
 		}
-		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
-		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
-		changed := e.codeChanged(&cc, &base[0], prevChanged)
 		prevChanged = changed
-		if p.Sent != nil {
-			p.Sent[i] = changed
-		}
-		if e.reading {
-			*cc.c = *cc.b // fields not sent keep the baseline's
-		}
 		if !changed {
 			continue
 		}
@@ -1003,6 +993,27 @@ func (p *Packet) codeCubes(e *entropyState, base []Cube, mr *motionRef) error {
 		}
 	}
 	return nil
+}
+
+// codeCubeHead codes cube i's "changed?" decision (the player's correction
+// first when i is 1 in a predicting packet) and sets cc up for its fields;
+// codeCubes and codeCubes14 both start every cube with it.
+func (p *Packet) codeCubeHead(e *entropyState, base []Cube, mr *motionRef, i int, prevChanged bool, cc *cubeCoding) (bool, error) {
+	if i == 1 && p.Predict {
+		if err := p.codeCorrection(e, base); err != nil {
+			return false, err
+		}
+	}
+	*cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
+	cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
+	changed := e.codeChanged(cc, &base[0], prevChanged)
+	if p.Sent != nil {
+		p.Sent[i] = changed
+	}
+	if e.reading {
+		*cc.c = *cc.b // fields not sent keep the baseline's
+	}
+	return changed, nil
 }
 
 // codeFields codes a changed cube's fields, phase by phase (codeCubes).

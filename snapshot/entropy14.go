@@ -371,21 +371,11 @@ func (p *Packet) codeCubes14(e *entropyState, base []Cube, mr *motionRef) error 
 	o.n = 0
 	var cc cubeCoding
 	for i := range p.Cubes {
-		if i == 1 && p.Predict {
-			if err := p.codeCorrection(e, base); err != nil {
-				return err
-			}
+		changed, err := p.codeCubeHead(e, base, mr, i, prevChanged, &cc)
+		if err != nil {
+			return err
 		}
-		cc = cubeCoding{i: i, b: &base[i], c: &p.Cubes[i], hc: -1}
-		cc.moved = mr.base2 != nil && !cc.b.sameState(&mr.base2[i])
-		changed := e.codeChanged(&cc, &base[0], prevChanged)
 		prevChanged = changed
-		if p.Sent != nil {
-			p.Sent[i] = changed
-		}
-		if e.reading {
-			*cc.c = *cc.b // fields not sent keep the baseline's
-		}
 		if !changed {
 			continue
 		}

@@ -208,6 +208,12 @@ func parts(g *GolombContext) golombParts {
 // of g's, h's and j's (j nil: of g's and h's), and updates the models and
 // the mixers. j models the zero, sign and class decisions only.
 func (g *Golomb) EncodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombMixers, v int32) {
+	g.encodeMix3(e, h, j, mx, v, false)
+}
+
+// encodeMix3 is EncodeMix3 (unary false) and EncodeMix3Unary (true):
+// they differ only in how the class is coded.
+func (g *Golomb) encodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombMixers, v int32, unary bool) {
 	x := parts(j)
 	if v == 0 {
 		e.EncodeMix3(&g.zero, &h.zero, x.zero, &mx.zero, 0)
@@ -223,7 +229,11 @@ func (g *Golomb) EncodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombM
 	}
 	m = min(m, GolombMax)
 	k := bits.Len32(m) - 1
-	e.encodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits, uint32(k))
+	if unary {
+		g.encodeClassUnary(e, h, &x, mx, k)
+	} else {
+		e.encodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits, uint32(k))
+	}
 	hi := min(k, golombModelled)
 	if hi > 0 {
 		e.encodeTreeMix(g.mant[mantIdx(k)][:], h.mant[mantIdx(k)][:], nil, mx.mant[mantIdx(k)][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
@@ -236,12 +246,22 @@ func (g *Golomb) EncodeMix3(e *Encoder, h *Golomb, j *GolombContext, mx *GolombM
 // DecodeMix3 reads a value coded with EncodeMix3; ok is false for a class
 // no encoder writes.
 func (g *Golomb) DecodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombMixers) (v int32, ok bool) {
+	return g.decodeMix3(d, h, j, mx, false)
+}
+
+// decodeMix3 reads what encodeMix3 wrote with the same unary.
+func (g *Golomb) decodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombMixers, unary bool) (v int32, ok bool) {
 	x := parts(j)
 	if d.DecodeMix3(&g.zero, &h.zero, x.zero, &mx.zero) == 0 {
 		return 0, true
 	}
 	neg := d.DecodeMix3(&g.sign, &h.sign, x.sign, &mx.sign) == 1
-	k := int(d.decodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits))
+	var k int
+	if unary {
+		k = g.decodeClassUnary(d, h, &x, mx)
+	} else {
+		k = int(d.decodeTreeMix(g.class[:], h.class[:], x.class, mx.class[:], golombClassBits))
+	}
 	if k > GolombMaxClass {
 		return 0, false
 	}

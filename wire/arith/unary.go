@@ -1,7 +1,5 @@
 package arith
 
-import "math/bits"
-
 // Design note: a Golomb value's class in unary. EncodeMix3 codes the
 // class k = ⌊log2 |v|⌋ as a 5-bit tree: five decisions for every
 // nonzero value, the first two of which ("k ≥ 16?", "k ≥ 8?") are all
@@ -18,35 +16,7 @@ import "math/bits"
 
 // EncodeMix3Unary codes v as EncodeMix3 does, but the class in unary.
 func (g *Golomb) EncodeMix3Unary(e *Encoder, h *Golomb, j *GolombContext, mx *GolombMixers, v int32) {
-	x := parts(j)
-	if v == 0 {
-		e.EncodeMix3(&g.zero, &h.zero, x.zero, &mx.zero, 0)
-		return
-	}
-	e.EncodeMix3(&g.zero, &h.zero, x.zero, &mx.zero, 1)
-	m := uint32(v)
-	if v < 0 {
-		e.EncodeMix3(&g.sign, &h.sign, x.sign, &mx.sign, 1)
-		m = uint32(-v)
-	} else {
-		e.EncodeMix3(&g.sign, &h.sign, x.sign, &mx.sign, 0)
-	}
-	m = min(m, GolombMax)
-	k := bits.Len32(m) - 1
-	for i := 1; i <= GolombMaxClass; i++ {
-		b := b2i(k >= i)
-		e.EncodeMix3(&g.class[i], &h.class[i], at(x.class, uint32(i)), &mx.class[i], b)
-		if b == 0 {
-			break
-		}
-	}
-	hi := min(k, golombModelled)
-	if hi > 0 {
-		e.encodeTreeMix(g.mant[mantIdx(k)][:], h.mant[mantIdx(k)][:], nil, mx.mant[mantIdx(k)][:], hi, m>>uint(k-hi)&(1<<uint(hi)-1))
-	}
-	if k > hi {
-		e.EncodeDirect(m&(1<<uint(k-hi)-1), k-hi)
-	}
+	g.encodeMix3(e, h, j, mx, v, true)
 }
 
 // DecodeMix3Unary reads a value coded with EncodeMix3Unary. Every
@@ -54,11 +24,23 @@ func (g *Golomb) EncodeMix3Unary(e *Encoder, h *Golomb, j *GolombContext, mx *Go
 // GolombMaxClass), so ok is always true; it is there to match
 // DecodeMix3.
 func (g *Golomb) DecodeMix3Unary(d *Decoder, h *Golomb, j *GolombContext, mx *GolombMixers) (v int32, ok bool) {
-	x := parts(j)
-	if d.DecodeMix3(&g.zero, &h.zero, x.zero, &mx.zero) == 0 {
-		return 0, true
+	return g.decodeMix3(d, h, j, mx, true)
+}
+
+// encodeClassUnary codes the class k as "k ≥ 1?", "k ≥ 2?", … up to the
+// first no (or GolombMaxClass).
+func (g *Golomb) encodeClassUnary(e *Encoder, h *Golomb, x *golombParts, mx *GolombMixers, k int) {
+	for i := 1; i <= GolombMaxClass; i++ {
+		b := b2i(k >= i)
+		e.EncodeMix3(&g.class[i], &h.class[i], at(x.class, uint32(i)), &mx.class[i], b)
+		if b == 0 {
+			break
+		}
 	}
-	neg := d.DecodeMix3(&g.sign, &h.sign, x.sign, &mx.sign) == 1
+}
+
+// decodeClassUnary reads what encodeClassUnary wrote.
+func (g *Golomb) decodeClassUnary(d *Decoder, h *Golomb, x *golombParts, mx *GolombMixers) int {
 	k := 0
 	for i := 1; i <= GolombMaxClass; i++ {
 		if d.DecodeMix3(&g.class[i], &h.class[i], at(x.class, uint32(i)), &mx.class[i]) == 0 {
@@ -66,18 +48,7 @@ func (g *Golomb) DecodeMix3Unary(d *Decoder, h *Golomb, j *GolombContext, mx *Go
 		}
 		k = i
 	}
-	m := uint32(1)
-	hi := min(k, golombModelled)
-	if hi > 0 {
-		m = m<<uint(hi) | d.decodeTreeMix(g.mant[mantIdx(k)][:], h.mant[mantIdx(k)][:], nil, mx.mant[mantIdx(k)][:], hi)
-	}
-	if k > hi {
-		m = m<<uint(k-hi) | d.DecodeDirect(k-hi)
-	}
-	if neg {
-		return -int32(m), true
-	}
-	return int32(m), true
+	return k
 }
 
 func b2i(b bool) int {
