@@ -126,8 +126,8 @@ type entropyModels struct {
 	rotKC [3][numKC][2]arith.GolombContext
 	rotC  [3][numC][2]arith.GolombContext
 	// turn: level 14's fit of how far a ball cube turns with its
-	// position's miss (turnFit), by distance class.
-	turn [numTurnClasses]turnFit
+	// position's miss (a decayedFit), by distance class.
+	turn [numTurnClasses]decayedFit
 	// rotT, posT: level 14's second models of a ball cube's residuals
 	// (in place of rotB, posB): the orientation's by component and the
 	// size of its position's miss (slideClass), the position's by
@@ -136,8 +136,8 @@ type entropyModels struct {
 	rotT [3][numSlideClasses]arith.Golomb
 	posT [3][numMemClasses * numNbrClasses]arith.Golomb
 	// share: level 14's fit of how much of its neighbours' mean miss a
-	// predicted cube shares (shareFit), by kind and neighbour count.
-	share [numShareClasses]shareFit
+	// predicted cube shares (a decayedFit), by kind and neighbour count.
+	share [numShareClasses]decayedFit
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -196,10 +196,10 @@ func histClass(d int64) int {
 func (m *entropyModels) reset() {
 	m.motion = arith.ProbInit
 	for c := range m.turn {
-		m.turn[c].reset(turnPrior)
+		m.turn[c].reset(turnPriorWeight*turnScale*turnScale, turnPrior, 16)
 	}
 	for c := range m.share {
-		m.share[c].reset()
+		m.share[c].reset(sharePriorWeight*shareScale*shareScale, sharePrior, 64)
 	}
 	clear(m.mem[:])
 	arith.ResetProbs(m.span[:])

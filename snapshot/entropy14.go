@@ -32,7 +32,7 @@ import (
 // packet still depends on its baseline alone.
 
 // The slope, the turn per grid unit of miss, by distance class
-// (turnClass), is learnt as both sides code (turnFit) rather than fixed:
+// (turnClass), is learnt as both sides code (a decayedFit) rather than fixed:
 // it is a property of the scene. Fixed slopes, tried first, were best at
 // 1 to 2 radians per metre on the ODE frames and at half that on our own
 // solver's, where a slope tuned for ODE cost bytes.
@@ -56,31 +56,37 @@ const (
 	turnClamp = 1 << 15
 )
 
-// turnFit is the running least-squares fit of the orientation's miss w
-// on x = n × Δ (the slope Σxw/Σxx), each sum decayed, in integers so both
-// sides agree to the bit. It is carried with the models: a packet starts
-// from the slope its baseline's packet ended with.
-type turnFit struct{ sxy, sxx int64 }
+// decayedFit is a running least-squares fit through the origin of y on
+// x (the ratio Σxy/Σxx over the three components of every cube added),
+// each sum first decayed by 1/2^decay so the fit follows the ball as it
+// grows and changes; in integers so both sides agree to the bit. Level 14
+// keeps two kinds, carried with the models (a packet starts from the fits
+// its baseline's packet ended with): the turn (x = n × Δ, y the
+// orientation's miss w: the slope) and the neighbours' share (x their
+// mean miss, y the cube's own).
+type decayedFit struct{ sxy, sxx int64 }
 
-func (f *turnFit) reset(prior int64) {
-	f.sxx = turnPriorWeight * turnScale * turnScale
-	f.sxy = f.sxx * prior / 16
+// reset starts the fit at prior (in 1/unit) with weight's worth of
+// evidence (in the units of Σxx).
+func (f *decayedFit) reset(weight, prior, unit int64) {
+	f.sxx = weight
+	f.sxy = f.sxx * prior / unit
 }
 
-// slope is the fit's slope in 1/16 units, 0..turnMaxSlope.
-func (f *turnFit) slope() int64 {
+// ratio is the fit's Σxy/Σxx in 1/unit, 0..most.
+func (f *decayedFit) ratio(unit, most int64) int64 {
 	if f.sxx <= 0 {
 		return 0
 	}
-	return min(max(f.sxy*16/f.sxx, 0), turnMaxSlope)
+	return min(max(f.sxy*unit/f.sxx, 0), most)
 }
 
-// add adds one cube's x and w (each in 1/turnScale units).
-func (f *turnFit) add(x, w [3]int64) {
-	f.sxy -= f.sxy >> turnDecay
-	f.sxx -= f.sxx >> turnDecay
+// add forgets 1/2^decay of the sums, then adds one cube's x and y.
+func (f *decayedFit) add(x, y [3]int64, decay uint) {
+	f.sxy -= f.sxy >> decay
+	f.sxx -= f.sxx >> decay
 	for k := range 3 {
-		f.sxy += x[k] * w[k]
+		f.sxy += x[k] * y[k]
 		f.sxx += x[k] * x[k]
 	}
 	f.sxx = max(f.sxx, 1)
@@ -187,7 +193,7 @@ func (e *entropyState) turnWithMiss(cc *cubeCoding, player *Cube) {
 	tw.on, tw.class, tw.unturned = true, turnClass(d2, float64(tw.x[0]*tw.x[0])+float64(tw.x[1]*tw.x[1])+float64(tw.x[2]*tw.x[2])), cc.pred.Orientation
 	tw.slide = slideClass(float64(miss[0]*miss[0]) + float64(miss[1]*miss[1]) + float64(miss[2]*miss[2]))
 	// The half-angle vector h = slope·x/2 in radians.
-	s := float64(e.models.turn[tw.class].slope()) * (turnUnit / 16 / 2)
+	s := float64(e.models.turn[tw.class].ratio(16, turnMaxSlope)) * (turnUnit / 16 / 2)
 	h := [3]float64{float64(tw.x[0] * s), float64(tw.x[1] * s), float64(tw.x[2] * s)}
 	if h == [3]float64{} {
 		return
@@ -217,7 +223,7 @@ func (e *entropyState) learnTurn(cc *cubeCoding) {
 		xi[k] = scaledTurn(tw.x[k])
 		wi[k] = scaledTurn(float64(dq.V[k] * (2 / turnUnit)))
 	}
-	e.models.turn[tw.class].add(xi, wi)
+	e.models.turn[tw.class].add(xi, wi, turnDecay)
 }
 
 // scaledTurn is v in 1/turnScale units, rounded and clamped.
@@ -260,37 +266,6 @@ const (
 	shareMax = 64
 )
 
-// shareFit is the running fit of a cube's miss y on its neighbours'
-// mean miss x: the share Σxy/Σxx, each sum decayed, in integers so both
-// sides agree to the bit.
-type shareFit struct{ sxy, sxx int64 }
-
-func (f *shareFit) reset() {
-	f.sxx = sharePriorWeight * shareScale * shareScale
-	f.sxy = f.sxx * sharePrior / 64
-}
-
-// share is the fit's share in 1/64, 0..shareMax.
-func (f *shareFit) share() int64 {
-	if f.sxx <= 0 {
-		return 0
-	}
-	return min(max(f.sxy*64/f.sxx, 0), shareMax)
-}
-
-// add adds one cube's x and y (1/shareScale grid units, each clamped).
-func (f *shareFit) add(x, y [3]int64) {
-	const c = shareClamp * shareScale
-	f.sxy -= f.sxy >> shareDecay
-	f.sxx -= f.sxx >> shareDecay
-	for k := range 3 {
-		xk, yk := min(max(x[k], -c), c), min(max(y[k], -c), c)
-		f.sxy += xk * yk
-		f.sxx += xk * xk
-	}
-	f.sxx = max(f.sxx, 1)
-}
-
 // shareNeighbours shifts a predicted cube (level 14) by its fit's share
 // of its neighbours' mean miss, sum/cnt (cnt ≥ 1), rounded half away
 // from zero.
@@ -300,7 +275,7 @@ func (e *entropyState) shareNeighbours(cc *cubeCoding, sum [3]int64, cnt int64) 
 		c += numShareCounts
 	}
 	cc.shareOn, cc.shareClass = true, c
-	s := e.models.share[c].share()
+	s := e.models.share[c].ratio(64, shareMax)
 	for k := range 3 {
 		x := sum[k] * shareScale / cnt
 		cc.shareX[k] = x
@@ -321,11 +296,15 @@ func (e *entropyState) learnShare(cc *cubeCoding, res [3]int32) {
 	if !cc.shareOn {
 		return
 	}
-	var y [3]int64
+	// Outliers (a neighbour knocked away) would dominate the sums: each
+	// component enters them clamped to shareClamp.
+	const c = shareClamp * shareScale
+	var x, y [3]int64
 	for k := range 3 {
-		y[k] = int64(res[k]) * shareScale
+		x[k] = min(max(cc.shareX[k], -c), c)
+		y[k] = min(max(int64(res[k])*shareScale, -c), c)
 	}
-	e.models.share[cc.shareClass].add(cc.shareX, y)
+	e.models.share[cc.shareClass].add(x, y, shareDecay)
 }
 
 // golombMix3Unary is golombMix3 with the class in unary
