@@ -270,6 +270,9 @@ func TestReplayAgainstReference(t *testing.T) {
 // plain update does: every fast estimate and count, a spread of slow
 // estimates (its edges included), both bits.
 func TestUpdateAgainstReference(t *testing.T) {
+	if fastShifts[adaptSteps-1] != settledFast || slowShifts[adaptSteps-1] != settledSlow {
+		t.Fatal("the settled rates are not the last of fastShifts and slowShifts")
+	}
 	slows := []uint32{0, 1, 2, 3, 63, 64, 65, 1000, 32767, 32768, 65471, 65472, 65533, 65534, 65535}
 	rng := rand.New(rand.NewPCG(9, 9))
 	for range 16 {
@@ -282,6 +285,12 @@ func TestUpdateAgainstReference(t *testing.T) {
 				q := p
 				p.update(bit)
 				refUpdate(&q, bit)
+				if low&settledCount == settledCount {
+					b := uint32(bit)
+					if s := Prob(slow<<16 | low).settled(0xFFFF0FFF&(b-1), b^1); s != q {
+						t.Fatalf("settled(%#x, %d) = %#x, want %#x", uint32(slow<<16|low), bit, uint32(s), uint32(q))
+					}
+				}
 				if p != q {
 					t.Fatalf("update(%#x, %d) = %#x, want %#x", uint32(slow<<16|low), bit, uint32(p), uint32(q))
 				}

@@ -178,86 +178,103 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // calls they were appended for. classes maps a StepClass's byte to the
 // class. The steps are the caller's own (never read from a stream): their
 // offsets are trusted.
+//
+// The loop is the server's hottest (a replay is most of a sender's
+// time), so it is written for the processor: the bits are known before
+// the decision is coded, hence nothing branches on them (the range, the
+// cost and the models move by masks, Prob.moved); a two-input decision
+// takes the three-input path with a third model that stretches to 0, 0
+// (it adds nothing to the mix and its weights learn nothing, exactly);
+// and every table index is one the compiler can see is in range. The
+// measurements: docs/design/entropy-coding.md.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
 	tag := e.Tag & (NumTags - 1)
 	var cost uint64
 	cls := int32(0)
 	n := 0
+	// none is a StepMix2's third input, whose stretches are 0: put back
+	// before each use (its update is thrown away).
+	var none Prob
 	for i := range steps {
 		st := &steps[i]
-		bit := int(st.Bit)
+		bit := uint32(st.Bit) & 1
 		var pv uint32
-		switch st.Kind {
-		case StepMix2, StepMix3:
+		if k := st.Kind - StepMix2; k <= StepMix3-StepMix2 {
 			pa := (*Prob)(unsafe.Add(base, st.A))
 			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
-			w := &(*Mixer)(unsafe.Add(base, st.M)).w
-			s0, s1 := pa.stretches()
-			s2, s3 := pb.stretches()
-			dot := int64(w[0])*int64(s0) + int64(w[1])*int64(s1) + int64(w[2])*int64(s2) + int64(w[3])*int64(s3)
-			var pc *Prob
-			var s4, s5 int32
-			if st.Kind == StepMix3 {
+			none = noneProb
+			pc := &none
+			if k != 0 {
 				pc = (*Prob)(unsafe.Add(base, st.C))
-				s4, s5 = pc.stretches()
-				dot += int64(w[4])*int64(s4) + int64(w[5])*int64(s5)
 			}
+			w := &(*Mixer)(unsafe.Add(base, st.M)).w
+			a, b, c := *pa, *pb, *pc
+			s0, s1 := int64(stretchTable[a&probMask]), int64(stretchTable[a>>20])
+			s2, s3 := int64(stretchTable[b&probMask]), int64(stretchTable[b>>20])
+			s4, s5 := int64(stretchTable[c&probMask]), int64(stretchTable[c>>20])
+			dot := (int64(w[0])*s0 + int64(w[1])*s1) + (int64(w[2])*s2 + int64(w[3])*s3) + (int64(w[4])*s4 + int64(w[5])*s5)
 			pv = uint32(squashTable[max(min(dot>>16, 2047), -2047)+2047])
-			err := int32(probOne-1)*int32(1-bit) - int32(pv)
-			w[0] = clampWeight(w[0] + s0*err>>mixShift)
-			w[1] = clampWeight(w[1] + s1*err>>mixShift)
-			w[2] = clampWeight(w[2] + s2*err>>mixShift)
-			w[3] = clampWeight(w[3] + s3*err>>mixShift)
-			if pc != nil {
-				w[4] = clampWeight(w[4] + s4*err>>mixShift)
-				w[5] = clampWeight(w[5] + s5*err>>mixShift)
-				pc.update(bit)
-			}
-			pa.update(bit)
-			pb.update(bit)
-		case StepPlain:
-			p := (*Prob)(unsafe.Add(base, st.A))
-			pv = p.p0()
-			p.update(bit)
-		case StepDirect:
-			v := uint32(st.A)
-			cost += uint64(bit) * CostScale
-			n += bit
-			for j := bit - 1; j >= 0; j-- {
-				rng >>= 1
-				if v>>uint(j)&1 != 0 {
-					low += uint64(rng)
-				}
-				for rng < topValue {
-					rng <<= 8
-					e.low = low
-					e.shiftLow()
-					low = e.low
-				}
-			}
-			continue
-		case StepTag:
-			e.Costs[tag] += cost
-			cost = 0
-			e.Tag = int(st.A)
-			tag = e.Tag & (NumTags - 1)
-			continue
-		case StepClass:
-			cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
-			continue
-		}
-		// The decision itself: encodeP with the state in registers.
-		n++
-		bound := (rng >> probBits) * pv
-		if bit == 0 {
-			cost += uint64(costTable[pv>>4])
-			rng = bound
+			// The error in 1/4096: 4095 after a 0, 0 after a 1, minus p.
+			err := int64(probMask&(bit-1)) - int64(pv)
+			w[0] = clampWeight(w[0] + int32(s0*err>>mixShift))
+			w[1] = clampWeight(w[1] + int32(s1*err>>mixShift))
+			w[2] = clampWeight(w[2] + int32(s2*err>>mixShift))
+			w[3] = clampWeight(w[3] + int32(s3*err>>mixShift))
+			w[4] = clampWeight(w[4] + int32(s4*err>>mixShift))
+			w[5] = clampWeight(w[5] + int32(s5*err>>mixShift))
+			// In the calls' order: a Prob named twice moves twice.
+			flip, up := 0xFFFF0FFF&(bit-1), bit^1
+			*pc = pc.moved(flip, up)
+			*pa = pa.moved(flip, up)
+			*pb = pb.moved(flip, up)
 		} else {
-			cost += uint64(costTable[(probOne-pv)>>4])
-			low += uint64(bound)
-			rng -= bound
+			switch st.Kind {
+			case StepPlain:
+				p := (*Prob)(unsafe.Add(base, st.A))
+				pv = p.p0()
+				*p = p.moved(0xFFFF0FFF&(bit-1), bit^1)
+			case StepDirect:
+				v := uint32(st.A)
+				nb := int(st.Bit)
+				cost += uint64(nb) * CostScale
+				n += nb
+				for j := nb - 1; j >= 0; j-- {
+					rng >>= 1
+					if v>>uint(j)&1 != 0 {
+						low += uint64(rng)
+					}
+					for rng < topValue {
+						rng <<= 8
+						e.low = low
+						e.shiftLow()
+						low = e.low
+					}
+				}
+				continue
+			case StepTag:
+				e.Costs[tag] += cost
+				cost = 0
+				e.Tag = int(st.A)
+				tag = e.Tag & (NumTags - 1)
+				continue
+			case StepClass:
+				cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
+				continue
+			default:
+				continue
+			}
 		}
+		// The decision itself: encodeP with the state in registers and
+		// the bit as a mask (all ones for a 1): a 1 keeps the range's
+		// upper part, rng-bound above low+bound, and costs the
+		// information of 4096-pv, (pv^4095)+1.
+		n++
+		mask := -bit
+		bound := (rng >> probBits) * pv
+		rng = bound + (rng-2*bound)&mask
+		low += uint64(bound & mask)
+		cost += uint64(costTable[uint8(((pv^probMask&mask)+bit)>>4)])
 		for rng < topValue {
 			rng <<= 8
 			e.low = low
@@ -269,6 +286,9 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 	e.Costs[tag] += cost
 	e.decisions += n
 }
+
+// noneProb stretches to 0, 0 (ProbInit's estimates) and has settled.
+const noneProb = ProbInit | settledCount
 
 // squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
 // as one load, the same values.
