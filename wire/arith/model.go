@@ -119,7 +119,6 @@ const (
 	settledSlow  = 6
 )
 
-
 // ResetProbs sets every Prob of ps to ProbInit.
 func ResetProbs(ps []Prob) {
 	for i := range ps {

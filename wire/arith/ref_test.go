@@ -287,7 +287,7 @@ func TestUpdateAgainstReference(t *testing.T) {
 				refUpdate(&q, bit)
 				if low&settledCount == settledCount {
 					b := uint32(bit)
-					if s := Prob(slow<<16 | low).settled(0xFFFF0FFF&(b-1), b^1); s != q {
+					if s := Prob(slow<<16|low).settled(0xFFFF0FFF&(b-1), b^1); s != q {
 						t.Fatalf("settled(%#x, %d) = %#x, want %#x", uint32(slow<<16|low), bit, uint32(s), uint32(q))
 					}
 				}
