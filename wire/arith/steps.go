@@ -189,43 +189,58 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // measurements: docs/design/entropy-coding.md.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
-	tag := e.Tag & (NumTags - 1)
-	var cost uint64
-	cls := int32(0)
+	var cost uint64 // charged to e.Tag at each change of tag and at the end
 	n := 0
-	// none is a StepMix2's third input, whose stretches are 0: put back
-	// before each use (its update is thrown away).
-	var none Prob
+	cls := int32(0)
 	for i := range steps {
 		st := &steps[i]
-		bit := uint32(st.Bit) & 1
+		k, bit := st.Kind-StepMix2, uint32(st.Bit)&1
 		var pv uint32
-		if k := st.Kind - StepMix2; k <= StepMix3-StepMix2 {
-			pa := (*Prob)(unsafe.Add(base, st.A))
-			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
-			none = noneProb
-			pc := &none
+		if k <= StepMix3-StepMix2 {
+			// A two-input decision (k 0) reads its first model as its
+			// third and weighs it by 0: the same dot product, no weight
+			// moves, and it moves that model once, as it should.
+			aOff, cOff, c3 := st.A, st.A, st.C
 			if k != 0 {
-				pc = (*Prob)(unsafe.Add(base, st.C))
+				cOff = c3
 			}
-			w := &(*Mixer)(unsafe.Add(base, st.M)).w
-			a, b, c := *pa, *pb, *pc
+			m3 := -int64(k)
+			pa := (*Prob)(unsafe.Add(base, aOff))
+			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
+			pc := (*Prob)(unsafe.Add(base, cOff))
+			w := (*[6]int32)(unsafe.Add(base, st.M))
+			c := *pc
+			s4, s5 := int64(stretchTable[c&probMask])&m3, int64(stretchTable[c>>20])&m3
+			a := *pa
 			s0, s1 := int64(stretchTable[a&probMask]), int64(stretchTable[a>>20])
+			b := *pb
 			s2, s3 := int64(stretchTable[b&probMask]), int64(stretchTable[b>>20])
-			s4, s5 := int64(stretchTable[c&probMask]), int64(stretchTable[c>>20])
-			dot := (int64(w[0])*s0 + int64(w[1])*s1) + (int64(w[2])*s2 + int64(w[3])*s3) + (int64(w[4])*s4 + int64(w[5])*s5)
-			pv = uint32(squashTable[max(min(dot>>16, 2047), -2047)+2047])
+			w0, w1, w2, w3, w4, w5 := w[0], w[1], w[2], w[3], w[4], w[5]
+			dot := (int64(w0)*s0 + int64(w1)*s1) + (int64(w2)*s2 + int64(w3)*s3) + (int64(w4)*s4 + int64(w5)*s5)
+			pv = uint32(squashTable[min(max(int32(dot>>16), -2047), 2047)+2047])
 			// The error in 1/4096: 4095 after a 0, 0 after a 1, minus p.
 			err := int64(probMask&(bit-1)) - int64(pv)
-			w[0] = clampWeight(w[0] + int32(s0*err>>mixShift))
-			w[1] = clampWeight(w[1] + int32(s1*err>>mixShift))
-			w[2] = clampWeight(w[2] + int32(s2*err>>mixShift))
-			w[3] = clampWeight(w[3] + int32(s3*err>>mixShift))
-			w[4] = clampWeight(w[4] + int32(s4*err>>mixShift))
-			w[5] = clampWeight(w[5] + int32(s5*err>>mixShift))
-			// In the calls' order: a Prob named twice moves twice.
+			w0 += int32(s0 * err >> mixShift)
+			w1 += int32(s1 * err >> mixShift)
+			w2 += int32(s2 * err >> mixShift)
+			w3 += int32(s3 * err >> mixShift)
+			w4 += int32(s4 * err >> mixShift)
+			w5 += int32(s5 * err >> mixShift)
+			// Each weight stays in ±2^20 (clampWeight). One test for the
+			// six: w+2^20 below 2^21 for all of them, else each clamped.
+			if uint32(w0+1<<20)|uint32(w1+1<<20)|uint32(w2+1<<20)|uint32(w3+1<<20)|uint32(w4+1<<20)|uint32(w5+1<<20) >= 1<<21 {
+				w0, w1, w2 = clampWeight(w0), clampWeight(w1), clampWeight(w2)
+				w3, w4, w5 = clampWeight(w3), clampWeight(w4), clampWeight(w5)
+			}
+			w[0], w[1], w[2], w[3], w[4], w[5] = w0, w1, w2, w3, w4, w5
+			// In the calls' order (c, a, b): a Prob named twice moves
+			// twice, each time from where the last left it.
 			flip, up := 0xFFFF0FFF&(bit-1), bit^1
-			*pc = pc.moved(flip, up)
+			cn := c.moved(flip, up)
+			if k == 0 {
+				cn = c
+			}
+			*pc = cn
 			*pa = pa.moved(flip, up)
 			*pb = pb.moved(flip, up)
 		} else {
@@ -253,10 +268,9 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 				}
 				continue
 			case StepTag:
-				e.Costs[tag] += cost
+				e.Costs[e.Tag&(NumTags-1)] += cost
 				cost = 0
 				e.Tag = int(st.A)
-				tag = e.Tag & (NumTags - 1)
 				continue
 			case StepClass:
 				cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
@@ -283,7 +297,7 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 		}
 	}
 	e.low, e.rng = low, rng
-	e.Costs[tag] += cost
+	e.Costs[e.Tag&(NumTags-1)] += cost
 	e.decisions += n
 }
 
