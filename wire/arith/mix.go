@@ -46,6 +46,7 @@ func init() {
 			x++
 		}
 		stretchTable[p] = int16(x)
+		stretch32[p] = x
 	}
 }
 

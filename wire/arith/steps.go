@@ -200,32 +200,33 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 			// A two-input decision (k 0) reads its first model as its
 			// third and weighs it by 0: the same dot product, no weight
 			// moves, and it moves that model once, as it should.
-			aOff, cOff, c3 := st.A, st.A, st.C
-			if k != 0 {
-				cOff = c3
-			}
-			m3 := -int64(k)
-			pa := (*Prob)(unsafe.Add(base, aOff))
-			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
-			pc := (*Prob)(unsafe.Add(base, cOff))
-			w := (*[6]int32)(unsafe.Add(base, st.M))
+			// Offsets are never negative: zero-extended, they load
+			// without a sign extension.
+			m3 := -int32(k)
+			cOff := st.A + (st.C-st.A)&m3
+			pa := (*Prob)(unsafe.Add(base, uint32(st.A)))
+			pb := (*Prob)(unsafe.Add(base, uint32(st.B+cls*st.Stride)))
+			pc := (*Prob)(unsafe.Add(base, uint32(cOff)))
+			w := (*[6]int32)(unsafe.Add(base, uint32(st.M)))
 			c := *pc
-			s4, s5 := int64(stretchTable[c&probMask])&m3, int64(stretchTable[c>>20])&m3
+			s4, s5 := stretch32[c&probMask]&m3, stretch32[c>>20]&m3
 			a := *pa
-			s0, s1 := int64(stretchTable[a&probMask]), int64(stretchTable[a>>20])
+			s0, s1 := stretch32[a&probMask], stretch32[a>>20]
 			b := *pb
-			s2, s3 := int64(stretchTable[b&probMask]), int64(stretchTable[b>>20])
+			s2, s3 := stretch32[b&probMask], stretch32[b>>20]
 			w0, w1, w2, w3, w4, w5 := w[0], w[1], w[2], w[3], w[4], w[5]
-			dot := (int64(w0)*s0 + int64(w1)*s1) + (int64(w2)*s2 + int64(w3)*s3) + (int64(w4)*s4 + int64(w5)*s5)
-			pv = uint32(squashTable[min(max(int32(dot>>16), -2047), 2047)+2047])
+			// Each product fits in 32 bits (|w| ≤ 2^20, |s| < 2^11),
+			// their sum does not.
+			dot := (int64(w0*s0) + int64(w1*s1)) + (int64(w2*s2) + int64(w3*s3)) + (int64(w4*s4) + int64(w5*s5))
+			pv = uint32(squashTable[clampMix(int32(dot>>16))+2047])
 			// The error in 1/4096: 4095 after a 0, 0 after a 1, minus p.
-			err := int64(probMask&(bit-1)) - int64(pv)
-			w0 += int32(s0 * err >> mixShift)
-			w1 += int32(s1 * err >> mixShift)
-			w2 += int32(s2 * err >> mixShift)
-			w3 += int32(s3 * err >> mixShift)
-			w4 += int32(s4 * err >> mixShift)
-			w5 += int32(s5 * err >> mixShift)
+			err := int32(probMask&(bit-1)) - int32(pv)
+			w0 += s0 * err >> mixShift
+			w1 += s1 * err >> mixShift
+			w2 += s2 * err >> mixShift
+			w3 += s3 * err >> mixShift
+			w4 += s4 * err >> mixShift
+			w5 += s5 * err >> mixShift
 			// Each weight stays in ±2^20 (clampWeight). One test for the
 			// six: w+2^20 below 2^21 for all of them, else each clamped.
 			if uint32(w0+1<<20)|uint32(w1+1<<20)|uint32(w2+1<<20)|uint32(w3+1<<20)|uint32(w4+1<<20)|uint32(w5+1<<20) >= 1<<21 {
@@ -236,13 +237,20 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 			// In the calls' order (c, a, b): a Prob named twice moves
 			// twice, each time from where the last left it.
 			flip, up := 0xFFFF0FFF&(bit-1), bit^1
-			cn := c.moved(flip, up)
-			if k == 0 {
-				cn = c
+			if a&b&c&settledCount == settledCount {
+				// All three have settled (the usual case for models
+				// carried from packet to packet): the last rates, as
+				// constants, and no table on the models' chain.
+				cn := c.settled(flip, up)
+				*pc = cn ^ (cn^c)&^Prob(m3)
+				*pa = pa.settled(flip, up)
+				*pb = pb.settled(flip, up)
+			} else {
+				cn := c.moved(flip, up)
+				*pc = cn ^ (cn^c)&^Prob(m3)
+				*pa = pa.moved(flip, up)
+				*pb = pb.moved(flip, up)
 			}
-			*pc = cn
-			*pa = pa.moved(flip, up)
-			*pb = pb.moved(flip, up)
 		} else {
 			switch st.Kind {
 			case StepPlain:
@@ -261,9 +269,26 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 					}
 					for rng < topValue {
 						rng <<= 8
-						e.low = low
-						e.shiftLow()
-						low = e.low
+						// shiftLow, written out: a call in this loop, however rare,
+						// makes the compiler keep the loop's state in memory around it
+						// on every iteration.
+						if uint32(low) < 0xFF000000 || low >= 1<<32 {
+							carry, b := byte(low>>32), e.cache
+							for ; e.pending > 0; e.pending-- {
+								if !e.started {
+									e.started = true // the first byte is always 0
+								} else if e.n < len(e.buf) {
+									e.buf[e.n] = b + carry
+									e.n++
+								} else {
+									e.overflow = true
+								}
+								b = 0xFF
+							}
+							e.cache = byte(low >> 24)
+						}
+						e.pending++
+						low = (low & 0x00FFFFFF) << 8
 					}
 				}
 				continue
@@ -291,15 +316,39 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 		cost += uint64(costTable[uint8(((pv^probMask&mask)+bit)>>4)])
 		for rng < topValue {
 			rng <<= 8
-			e.low = low
-			e.shiftLow()
-			low = e.low
+			// shiftLow, written out: a call in this loop, however rare,
+			// makes the compiler keep the loop's state in memory around it
+			// on every iteration.
+			if uint32(low) < 0xFF000000 || low >= 1<<32 {
+				carry, b := byte(low>>32), e.cache
+				for ; e.pending > 0; e.pending-- {
+					if !e.started {
+						e.started = true // the first byte is always 0
+					} else if e.n < len(e.buf) {
+						e.buf[e.n] = b + carry
+						e.n++
+					} else {
+						e.overflow = true
+					}
+					b = 0xFF
+				}
+				e.cache = byte(low >> 24)
+			}
+			e.pending++
+			low = (low & 0x00FFFFFF) << 8
 		}
 	}
 	e.low, e.rng = low, rng
 	e.Costs[e.Tag&(NumTags-1)] += cost
 	e.decisions += n
 }
+
+// stretch32 is stretchTable in 32 bits (filled with it): one load with
+// no sign extension, in the registers' width of the products.
+var stretch32 [probOne]int32
+
+// clampMix bounds a mixed stretched probability to squash's domain.
+func clampMix(x int32) int32 { return min(max(x, -2047), 2047) }
 
 // noneProb stretches to 0, 0 (ProbInit's estimates) and has settled.
 const noneProb = ProbInit | settledCount
