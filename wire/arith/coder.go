@@ -241,12 +241,14 @@ func (d *Decoder) Decode(p *Prob) int {
 func (d *Decoder) decodeP(pv uint32) int {
 	t := &d.Costs[d.Tag&(NumTags-1)]
 	bound := (d.rng >> probBits) * pv
+	// pv and 4096-pv are below 4096: their top 8 bits index costTable
+	// (as a uint8, which the compiler needs no bounds check for).
 	var bit int
 	if d.code < bound {
-		*t += uint64(costTable[pv>>4])
+		*t += uint64(costTable[uint8(pv>>4)])
 		d.rng = bound
 	} else {
-		*t += uint64(costTable[(probOne-pv)>>4])
+		*t += uint64(costTable[uint8((probOne-pv)>>4)])
 		d.code -= bound
 		d.rng -= bound
 		bit = 1

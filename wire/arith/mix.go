@@ -283,10 +283,3 @@ func (g *Golomb) decodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombM
 	}
 	return int32(m), true
 }
-
-// stretches returns the stretched fast and slow estimates.
-func (p Prob) stretches() (int32, int32) {
-	// Both indices are below 4096 (the slow estimate's top 12 bits), and
-	// stretchTable[0] is stretch's floor: no clamping needed.
-	return int32(stretchTable[p&probMask]), int32(stretchTable[p>>(32-probBits)])
-}

@@ -78,10 +78,26 @@ func AppendDirect(s []Step, v uint32, n int) []Step {
 	return append(s, Step{Kind: StepDirect, A: int32(v), Bit: uint8(n)})
 }
 
-// AppendTag appends a change of the cost tag.
+// AppendTag appends a change of the cost tag. A change to the tag a
+// StepTag a few steps back already set is left out: it would charge the
+// cost so far to that same tag and leave it in force, which is nothing
+// (the snapshot coder names the same tag before every cube's first
+// decision).
 func AppendTag(s []Step, tag int) []Step {
+	for i := len(s) - 1; i >= max(len(s)-tagLookBack, 0); i-- {
+		if s[i].Kind == StepTag {
+			if s[i].A == int32(tag) {
+				return s
+			}
+			break
+		}
+	}
 	return append(s, Step{Kind: StepTag, A: int32(tag)})
 }
+
+// tagLookBack bounds AppendTag's look back, so that appending stays
+// linear in the steps.
+const tagLookBack = 8
 
 // AppendClass appends a change of class: the byte at offset off of the
 // replayed block, through Replay's classes table.
@@ -183,10 +199,10 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // time), so it is written for the processor: the bits are known before
 // the decision is coded, hence nothing branches on them (the range, the
 // cost and the models move by masks, Prob.moved); a two-input decision
-// takes the three-input path with a third model that stretches to 0, 0
-// (it adds nothing to the mix and its weights learn nothing, exactly);
-// and every table index is one the compiler can see is in range. The
-// measurements: docs/design/entropy-coding.md.
+// takes the three-input path (below); the products are 32-bit; nothing
+// in the loop is a call (the compiler keeps the loop's state in memory
+// around one, however rare); and every table index is one the compiler
+// can see is in range. The measurements: docs/design/entropy-coding.md.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
 	var cost uint64 // charged to e.Tag at each change of tag and at the end
@@ -235,7 +251,9 @@ func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8)
 			}
 			w[0], w[1], w[2], w[3], w[4], w[5] = w0, w1, w2, w3, w4, w5
 			// In the calls' order (c, a, b): a Prob named twice moves
-			// twice, each time from where the last left it.
+			// twice, each time from where the last left it. A
+			// two-input decision writes its third (its first) back
+			// as it was.
 			flip, up := 0xFFFF0FFF&(bit-1), bit^1
 			if a&b&c&settledCount == settledCount {
 				// All three have settled (the usual case for models
@@ -349,9 +367,6 @@ var stretch32 [probOne]int32
 
 // clampMix bounds a mixed stretched probability to squash's domain.
 func clampMix(x int32) int32 { return min(max(x, -2047), 2047) }
-
-// noneProb stretches to 0, 0 (ProbInit's estimates) and has settled.
-const noneProb = ProbInit | settledCount
 
 // squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
 // as one load, the same values.
