@@ -368,8 +368,8 @@ var stretch32 [probOne]int32
 // clampMix bounds a mixed stretched probability to squash's domain.
 func clampMix(x int32) int32 { return min(max(x, -2047), 2047) }
 
-// squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
-// as one load, the same values.
+// squashTable[x+2047] is squash(x), x in [-2047, 2047]: the coders'
+// squash as one load, the same values as the interpolation.
 var squashTable = func() (t [4095]uint16) {
 	for i := range t {
 		t[i] = uint16(squash(int32(i) - 2047))
