@@ -22,6 +22,7 @@ package ui
 // line break) marks its run as one for text/v2.
 
 import (
+	"image"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -195,4 +196,28 @@ func (fg *faceGlyphs) draw(dst *ebiten.Image, s string, x, y float64, op *ebiten
 		op.GeoM.Concat(at)
 		dst.DrawImage(gv.img, op)
 	}
+}
+
+// bounds is the pixels s (prepared) drawn with its top-left at (x, y)
+// touches: its glyphs' images, one pixel more on each side for the
+// fractions of (x, y).
+func (fg *faceGlyphs) bounds(s string, x, y float64) image.Rectangle {
+	var r image.Rectangle
+	pen := int32(0)
+	for _, ru := range s {
+		g := fg.rune(ru)
+		v, px := fg.variant(pen)
+		pen += g.adv
+		gv := &g.v[v]
+		if gv.img == nil {
+			continue
+		}
+		b := gv.img.Bounds()
+		r = r.Union(image.Rect(px+gv.dx, gv.y, px+gv.dx+b.Dx(), gv.y+b.Dy()))
+	}
+	if r.Empty() {
+		return r
+	}
+	ix, iy := int(math.Floor(x)), int(math.Floor(y))
+	return image.Rect(r.Min.X+ix-1, r.Min.Y+iy-1, r.Max.X+ix+2, r.Max.Y+iy+2)
 }

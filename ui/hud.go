@@ -205,7 +205,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	hud := &a.hud
 
 	// Top bar: the strategy, its settings (wrapped, never cut), and a line
-	// of explanation with the status at its right.
+	// of explanation with the status at its right. Kept in the layer from
+	// frame to frame: only what changed is drawn again (hudlayer.go).
+	screen := dst
+	dst = layer.begin(screen, barTop, image.Rect(0, 0, w, l.topH))
 	x := pad
 	x += label(dst, frameTexts.join(hud.Title, "   "), big, x, pad, colText)
 	my := pad + (big.Size-bold.Size)*0.8
@@ -235,6 +238,8 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 		sx += label(dst, s.Text, small, sx, explainY, roleColour(s.Role))
 	}
 	label(dst, fit(hud.Explain, small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
+	layer.end(screen)
+	dst = screen
 
 	// View labels.
 	if !lr.Empty() {
@@ -268,7 +273,8 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 
 	// Bottom panel: three columns.
 	top := h - l.botH
-	a.drawBottom(dst, l, w, top)
+	a.drawBottom(layer.begin(dst, barBottom, image.Rect(0, top, w, h)), l, w, top)
+	layer.end(dst)
 	// The track's caption, at the bottom of the views (above the legend).
 	capRect := a.drawTrackCaption(dst, l, lr, rr, legend)
 	if !capRect.Empty() {

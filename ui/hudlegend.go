@@ -107,6 +107,11 @@ func drawSwatch(dst *ebiten.Image, face text.Face, x, y float64, player int) flo
 	side := gf.Size * 0.75
 	top := y + (gf.Size*1.2-side)/2
 	c := legendPalette.PlayerColor(uint8(player))
+	if layer.recording(dst) {
+		layer.rect(float32(x), float32(top), float32(side), float32(side),
+			color.RGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), 255})
+		return w
+	}
 	vector.FillRect(dst, float32(x), float32(top), float32(side), float32(side),
 		color.RGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), 255}, false)
 	return w

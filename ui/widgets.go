@@ -19,6 +19,10 @@ import (
 
 // panel draws a translucent rounded-looking backdrop.
 func panel(dst *ebiten.Image, r image.Rectangle) {
+	if layer.recording(dst) {
+		layer.rect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colPanel)
+		return
+	}
 	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), panelColour, false)
 }
 
@@ -86,6 +90,10 @@ func (m *meshDrawer) flush(dst *ebiten.Image) {
 
 // draw hands me's triangles to Ebitengine.
 func (m *meshDrawer) draw(dst *ebiten.Image, me *scene.Mesh) {
+	if layer.recording(dst) {
+		layer.mesh(me, m.antiAlias)
+		return
+	}
 	if m.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
