@@ -180,9 +180,15 @@ func (fg *faceGlyphs) width(s string, face *text.GoTextFace) (w float64, ok bool
 // text.Draw draws it: the glyph's image translated to its pixel, then by
 // (x, y), scaled by the colour.
 func (fg *faceGlyphs) draw(dst *ebiten.Image, s string, x, y float64, op *ebiten.DrawImageOptions, colour ebiten.ColorScale) {
+	fg.drawAt(dst, s, 0, x, y, op, colour)
+}
+
+// drawAt draws s as the part of a run at (x, y) that starts at pen (1/64
+// px from the run's start): its glyphs, as drawing the whole run draws
+// them.
+func (fg *faceGlyphs) drawAt(dst *ebiten.Image, s string, pen int32, x, y float64, op *ebiten.DrawImageOptions, colour ebiten.ColorScale) {
 	var at ebiten.GeoM
 	at.Translate(x, y)
-	pen := int32(0)
 	for _, r := range s {
 		g := fg.rune(r)
 		v, px := fg.variant(pen)
@@ -202,8 +208,13 @@ func (fg *faceGlyphs) draw(dst *ebiten.Image, s string, x, y float64, op *ebiten
 // touches: its glyphs' images, one pixel more on each side for the
 // fractions of (x, y).
 func (fg *faceGlyphs) bounds(s string, x, y float64) image.Rectangle {
+	return fg.boundsAt(s, 0, x, y)
+}
+
+// boundsAt is bounds of s as the part of a run at (x, y) that starts at
+// pen (drawAt).
+func (fg *faceGlyphs) boundsAt(s string, pen int32, x, y float64) image.Rectangle {
 	var r image.Rectangle
-	pen := int32(0)
 	for _, ru := range s {
 		g := fg.rune(ru)
 		v, px := fg.variant(pen)

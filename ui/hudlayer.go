@@ -60,6 +60,7 @@ const (
 	opText layerOpKind = iota
 	opRect
 	opMesh
+	opKeptMesh
 )
 
 // layerOp is one drawing of a bar, recorded.
@@ -70,13 +71,17 @@ type layerOp struct {
 	hash uint64
 	// A text: its bytes in the frame's text, its face, place and colour.
 	s0, s1 int
-	face   *text.GoTextFace
+	face   text.Face
+	pen    int32 // where it starts in its run, 1/64 px (−1: a whole run for text/v2)
 	x, y   float64
 	col    color.RGBA
 	// A rectangle: x, y, w, h (with col).
 	rx, ry, rw, rh float32
 	// A mesh: its vertices and indices in the frame's.
 	v0, v1, i0, i1 int
+	// A kept mesh (the graph's): the mesh and what it was built from.
+	kept *scene.Mesh
+	key  graphKey
 }
 
 // layerFrame is one frame's ops of a bar, with what they hold.
@@ -105,6 +110,8 @@ type layerRegion struct {
 	r         image.Rectangle
 	cur, prev layerFrame
 	valid     bool
+	key       barKey // what prev was drawn from
+	content   []byte // and its content (barKey.content)
 }
 
 // The two bars.
@@ -140,9 +147,24 @@ type hudLayer struct {
 
 var layer hudLayer
 
+// barKey is what a bar was drawn from, as far as the layer can tell
+// without drawing it (App.barKey): the same key, the same ops.
+type barKey struct {
+	app   *App   // the app drawing (the tests run two)
+	stamp uint64 // App.stamp: Updates and changes of session (0: see content)
+	aa    bool   // the meshes' smooth edges
+	// content, when stamp is 0, is everything the bar draws, written
+	// out: the same content, the same ops, whatever ticked. It may live in
+	// a buffer the caller reuses: begin keeps a copy.
+	content string
+}
+
 // begin starts recording bar k, whose place on dst is r, and returns the
-// image its drawing goes to: the layer, or dst when the layer is off.
-func (h *hudLayer) begin(dst *ebiten.Image, k int, r image.Rectangle) *ebiten.Image {
+// image its drawing goes to: the layer, or dst when the layer is off. A
+// bar drawn from the same key at the same place in the last frame (a
+// frame between two ticks) is copied onto dst at once, and begin returns
+// nil: there is nothing to draw.
+func (h *hudLayer) begin(dst *ebiten.Image, k int, r image.Rectangle, key barKey) *ebiten.Image {
 	if h.Off || r.Empty() {
 		return dst
 	}
@@ -160,12 +182,28 @@ func (h *hudLayer) begin(dst *ebiten.Image, k int, r image.Rectangle) *ebiten.Im
 		}
 	}
 	b := &h.bars[k]
-	if b.r != r {
+	if b.r != r || b.key.app != key.app {
 		b.r, b.valid = r, false
 	}
+	same := b.key.app == key.app && b.key.aa == key.aa && b.key.stamp == key.stamp &&
+		(key.stamp != 0 || key.content != "" && string(b.content) == key.content)
+	if b.valid && same {
+		h.copyBar(dst, b)
+		return nil
+	}
+	b.key = key
+	b.content = append(b.content[:0], key.content...)
+	b.key.content = "" // the copy is in b.content
 	b.cur.reset()
 	h.rec = b
 	return h.img
+}
+
+// copyBar copies bar b from the layer onto dst, exactly (it is opaque).
+func (h *hudLayer) copyBar(dst *ebiten.Image, b *layerRegion) {
+	h.op = ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
+	h.op.GeoM.Translate(float64(b.r.Min.X), float64(b.r.Min.Y))
+	dst.DrawImage(h.sub(b.r), &h.op)
 }
 
 // recording reports whether drawing onto dst is to be recorded.
@@ -176,25 +214,56 @@ func (h *hudLayer) recording(dst *ebiten.Image) bool {
 // text records a run of text drawn with its top-left at (x, y).
 func (h *hudLayer) text(s string, face text.Face, x, y float64, col color.RGBA) {
 	gf, _ := face.(*text.GoTextFace)
+	if gf == nil || gf.Direction != text.DirectionLeftToRight || !glyphsOf(gf).prepare(s, gf) {
+		h.textOp(s, face, -1, x, y, col) // for text/v2, whole
+		return
+	}
+	// One op a word, each at its pen in the run: a tick that changes one
+	// figure of a line ("packets sent 31 · delivered 31 · lost 0") draws
+	// that figure again, not the line.
+	fg := glyphsOf(gf)
+	pen, start, startPen := int32(0), 0, int32(0)
+	for i, r := range s {
+		if r == ' ' {
+			if i > start {
+				h.textOp(s[start:i], face, startPen, x, y, col)
+			}
+			start, startPen = i+1, pen+fg.rune(r).adv
+		}
+		pen += fg.rune(r).adv
+	}
+	if start < len(s) {
+		h.textOp(s[start:], face, startPen, x, y, col)
+	}
+}
+
+// textOp records a text op: s drawn as the part of a run at (x, y) that
+// starts at pen (glyph by glyph), or with pen −1 a whole run for text/v2.
+func (h *hudLayer) textOp(s string, face text.Face, pen int32, x, y float64, col color.RGBA) {
+	gf, _ := face.(*text.GoTextFace)
 	f := &h.rec.cur
-	op := layerOp{kind: opText, face: gf, x: x, y: y, col: col, s0: len(f.text)}
+	op := layerOp{kind: opText, face: face, pen: pen, x: x, y: y, col: col, s0: len(f.text)}
 	f.text = append(f.text, s...)
 	op.s1 = len(f.text)
-	op.box = textBox(s, face, gf, x, y)
+	// Its box is found when it is needed: an op unchanged since the last
+	// frame takes the box it had then (end).
+	op.box = unknownBox
 	op.hash = maphash.String(h.seed, s) ^ math.Float64bits(x)*0x9e3779b97f4a7c15 ^
-		math.Float64bits(y)*0xc2b2ae3d27d4eb4f ^ uint64(uintptr(unsafe.Pointer(gf)))
+		math.Float64bits(y)*0xc2b2ae3d27d4eb4f ^ uint64(uintptr(unsafe.Pointer(gf))) ^ uint64(pen)<<40
 	f.ops = append(f.ops, op)
 }
 
-// textBox is the pixels a run drawn at (x, y) may touch: its glyphs'
-// images, or generously around its advance when text/v2 draws it.
-func textBox(s string, face text.Face, gf *text.GoTextFace, x, y float64) image.Rectangle {
-	if gf != nil && gf.Direction == text.DirectionLeftToRight {
-		fg := glyphsOf(gf)
-		if fg.prepare(s, gf) {
-			return fg.bounds(s, x, y)
-		}
+// unknownBox marks a text op's box as not found yet.
+var unknownBox = image.Rect(math.MinInt32, math.MinInt32, math.MinInt32+1, math.MinInt32+1)
+
+// textBox is the pixels text op op may touch: its glyphs' images, or
+// generously around its advance when text/v2 draws it.
+func textBox(f *layerFrame, op *layerOp) image.Rectangle {
+	s, face, x, y := f.str(op), op.face, op.x, op.y
+	if op.pen >= 0 {
+		return glyphsOf(face.(*text.GoTextFace)).boundsAt(s, op.pen, x, y)
 	}
+	gf, _ := face.(*text.GoTextFace)
 	w := texts.width(s, face)
 	m := 8.0
 	if gf != nil {
@@ -242,6 +311,22 @@ func (h *hudLayer) mesh(me *scene.Mesh, aa bool) {
 	f.ops = append(f.ops, op)
 }
 
+// keyedMesh records a mesh kept unchanged while its key is (the graph's):
+// compared by its key, drawn from where it is kept; box holds its pixels.
+func (h *hudLayer) keyedMesh(me *scene.Mesh, key graphKey, box image.Rectangle, aa bool) {
+	if len(me.Indices) == 0 {
+		return
+	}
+	op := layerOp{kind: opKeptMesh, aa: aa, kept: me, key: key, box: box}
+	op.hash = math.Float64bits(key.yMax)*0x9e3779b97f4a7c15 ^ math.Float64bits(key.budget) ^ key.changes*0xc2b2ae3d27d4eb4f ^
+		uint64(key.r.Min.X)<<48 ^ uint64(key.r.Min.Y)<<32 ^ uint64(key.r.Max.X)<<16 ^ uint64(key.r.Max.Y)
+	if aa {
+		op.hash = ^op.hash
+	}
+	f := &h.rec.cur
+	f.ops = append(f.ops, op)
+}
+
 // meshBytes is an op's vertices and indices as bytes (for hashing and
 // comparing).
 func meshBytes(f *layerFrame, op *layerOp) []byte {
@@ -257,14 +342,17 @@ func meshIndexBytes(f *layerFrame, op *layerOp) []byte {
 
 // same reports whether op a of frame fa draws what op b of frame fb does.
 func same(fa *layerFrame, a *layerOp, fb *layerFrame, b *layerOp) bool {
-	if a.hash != b.hash || a.kind != b.kind || a.box != b.box || a.col != b.col {
+	if a.hash != b.hash || a.kind != b.kind || a.col != b.col {
 		return false
 	}
 	switch a.kind {
 	case opText:
-		return a.face == b.face && a.x == b.x && a.y == b.y && fa.str(a) == fb.str(b)
+		// The box follows from these.
+		return a.face == b.face && a.pen == b.pen && a.x == b.x && a.y == b.y && fa.str(a) == fb.str(b)
 	case opRect:
 		return a.rx == b.rx && a.ry == b.ry && a.rw == b.rw && a.rh == b.rh
+	case opKeptMesh:
+		return a.aa == b.aa && a.kept == b.kept && a.key == b.key
 	}
 	return a.aa == b.aa && bytes.Equal(meshBytes(fa, a), meshBytes(fb, b)) &&
 		bytes.Equal(meshIndexBytes(fa, a), meshIndexBytes(fb, b))
@@ -278,7 +366,17 @@ func (h *hudLayer) end(dst *ebiten.Image) {
 		return
 	}
 	h.rec = nil
+	h.dirty, h.clip = h.dirty[:0], b.r
+	if !b.valid {
+		h.dirty = append(h.dirty, b.r)
+		h.Whole++
+	} else {
+		h.diff(b)
+	}
 	for i := range b.cur.ops {
+		if op := &b.cur.ops[i]; op.box == unknownBox {
+			op.box = textBox(&b.cur, op)
+		}
 		if !b.cur.ops[i].box.In(b.r) {
 			// Something reaches out of the bar: drawn directly, as it
 			// would be without the layer, and the bar starts over.
@@ -291,13 +389,6 @@ func (h *hudLayer) end(dst *ebiten.Image) {
 			return
 		}
 	}
-	h.dirty, h.clip = h.dirty[:0], b.r
-	if !b.valid {
-		h.dirty = append(h.dirty, b.r)
-		h.Whole++
-	} else {
-		h.diff(b)
-	}
 	h.widenForMeshes(b)
 	for _, d := range h.dirty {
 		sub := h.sub(d)
@@ -307,7 +398,7 @@ func (h *hudLayer) end(dst *ebiten.Image) {
 			if !op.box.Overlaps(d) {
 				continue
 			}
-			if op.kind == opMesh {
+			if op.kind == opMesh || op.kind == opKeptMesh {
 				// A mesh is drawn onto the whole layer, as onto the
 				// screen: its dirty rectangle holds all its pixels
 				// (widenForMeshes), and it leaves the others as they
@@ -326,9 +417,7 @@ func (h *hudLayer) end(dst *ebiten.Image) {
 	}
 	b.valid = true
 	b.cur, b.prev = b.prev, b.cur
-	h.op = ebiten.DrawImageOptions{Blend: ebiten.BlendCopy}
-	h.op.GeoM.Translate(float64(b.r.Min.X), float64(b.r.Min.Y))
-	dst.DrawImage(h.sub(b.r), &h.op)
+	h.copyBar(dst, b)
 }
 
 // diff fills h.dirty with the rectangles of b's ops that changed since the
@@ -362,10 +451,14 @@ func (h *hudLayer) diff(b *layerRegion) {
 			j = h.next[j]
 		}
 		if !ok || j < 0 {
+			if op.box == unknownBox {
+				op.box = textBox(cur, op)
+			}
 			h.addDirty(op.box)
 			continue
 		}
 		h.matched[j], last = true, j
+		op.box = prev.ops[j].box
 	}
 	for j := range prev.ops {
 		if !h.matched[j] {
@@ -375,13 +468,14 @@ func (h *hudLayer) diff(b *layerRegion) {
 }
 
 // widenForMeshes makes every dirty rectangle that touches a mesh hold
-// the whole mesh (see end).
+// the whole mesh (see end), so that a mesh drawn whole while one of them
+// is drawn again only draws over pixels filled again for it.
 func (h *hudLayer) widenForMeshes(b *layerRegion) {
 	for grown := true; grown; {
 		grown = false
 		for i := range b.cur.ops {
 			op := &b.cur.ops[i]
-			if op.kind != opMesh {
+			if op.kind != opMesh && op.kind != opKeptMesh {
 				continue
 			}
 			for _, d := range h.dirty {
@@ -395,18 +489,15 @@ func (h *hudLayer) widenForMeshes(b *layerRegion) {
 	}
 }
 
-// addDirty adds r to the dirty rectangles, merging those it overlaps (a
-// pixel is drawn again once). Rectangles are rounded out to 16 pixels, so
-// a figure whose width changes by a few pixels dirties the same rectangle
-// as before (Ebitengine keeps a sub-image per rectangle it was asked for).
+// addDirty adds r to the dirty rectangles, merged with those it overlaps:
+// they stay apart, so each pixel is filled and drawn again once.
 func (h *hudLayer) addDirty(r image.Rectangle) {
-	const q = 16
-	r = image.Rect(r.Min.X&^(q-1), r.Min.Y&^(q-1), (r.Max.X+q-1)&^(q-1), (r.Max.Y+q-1)&^(q-1)).Intersect(h.clip)
+	r = h.quantize(r)
 	if r.Empty() {
 		return
 	}
-	for {
-		merged := false
+	for merged := true; merged; {
+		merged = false
 		for i := 0; i < len(h.dirty); i++ {
 			if h.dirty[i].Overlaps(r) {
 				r = r.Union(h.dirty[i])
@@ -416,18 +507,27 @@ func (h *hudLayer) addDirty(r image.Rectangle) {
 				i--
 			}
 		}
-		if !merged {
-			break
-		}
 	}
 	h.dirty = append(h.dirty, r)
+}
+
+// quantize rounds r out to 16 pixels, within the bar: a figure whose
+// width changes by a few pixels dirties the same rectangle as before, so
+// the layer's sub-images (sub) are few and kept.
+func (h *hudLayer) quantize(r image.Rectangle) image.Rectangle {
+	const q = 16
+	return image.Rect(r.Min.X&^(q-1), r.Min.Y&^(q-1), (r.Max.X+q-1)&^(q-1), (r.Max.Y+q-1)&^(q-1)).Intersect(h.clip)
 }
 
 // draw draws op of frame f onto dst.
 func (h *hudLayer) draw(dst *ebiten.Image, f *layerFrame, op *layerOp) {
 	switch op.kind {
 	case opText:
-		texts.drawGlyphs(dst, f.str(op), op.face, op.x, op.y, op.col)
+		if op.pen < 0 {
+			texts.drawGlyphs(dst, f.str(op), op.face, op.x, op.y, op.col)
+			return
+		}
+		glyphsOf(op.face.(*text.GoTextFace)).drawAt(dst, f.str(op), op.pen, op.x, op.y, &texts.op, colourScale(op.col))
 	case opRect:
 		// As vector.FillRect draws it (a white pixel scaled), without
 		// making the colour an interface (an allocation).
@@ -435,6 +535,9 @@ func (h *hudLayer) draw(dst *ebiten.Image, f *layerFrame, op *layerOp) {
 		h.op.GeoM.Scale(float64(op.rw), float64(op.rh))
 		h.op.GeoM.Translate(float64(op.rx), float64(op.ry))
 		dst.DrawImage(h.whitePixel(), &h.op)
+	case opKeptMesh:
+		dst.DrawTriangles32(render.EbitenVertices(op.kept.Vertices), op.kept.Indices, h.whitePixel(),
+			&ebiten.DrawTrianglesOptions{AntiAlias: op.aa})
 	case opMesh:
 		dst.DrawTriangles32(render.EbitenVertices(f.verts[op.v0:op.v1]), f.idx[op.i0:op.i1], h.whitePixel(),
 			&ebiten.DrawTrianglesOptions{AntiAlias: op.aa})

@@ -28,6 +28,9 @@ const maxPlayerNamed = 8
 // "player N" (N 1..8, a whole number) or a figure's short "PN" ("owned P1
 // 12 P2 20"), its start and N (at −1: none).
 func nextPlayer(s string, from int) (at, n int) {
+	if strings.IndexByte(s[from:], 'P') < 0 && !strings.Contains(s[from:], "player ") {
+		return -1, 0 // most texts name no one: no byte by byte search
+	}
 	for i := from; i < len(s); i++ {
 		if i > 0 && isWordByte(s[i-1]) {
 			continue

@@ -117,6 +117,13 @@ func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Seri
 		m.graphMesh.Reset()
 		buildGraph(&m.graphMesh, r, s, yMax, budget)
 	}
+	if layer.recording(dst) {
+		// Named by what it was built from, not by its 2,400 vertices
+		// (which it keeps until that changes). Its lines are 2 pixels
+		// wide, ends included, and smooth edges reach a pixel further.
+		layer.keyedMesh(&m.graphMesh, k, r.Inset(-3), m.antiAlias)
+		return
+	}
 	m.draw(dst, &m.graphMesh)
 }
 
