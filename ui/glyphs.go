@@ -205,8 +205,9 @@ func (fg *faceGlyphs) drawAt(dst *ebiten.Image, s string, pen int32, x, y float6
 }
 
 // bounds is the pixels s (prepared) drawn with its top-left at (x, y)
-// touches: its glyphs' images, one pixel more on each side for the
-// fractions of (x, y).
+// touches: its glyphs' images, moved by (x, y) (a pixel is drawn when its
+// centre lies in an image, so the fractions of x and y reach at most one
+// pixel further), and a pixel more on each side.
 func (fg *faceGlyphs) bounds(s string, x, y float64) image.Rectangle {
 	return fg.boundsAt(s, 0, x, y)
 }

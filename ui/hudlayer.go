@@ -511,12 +511,14 @@ func (h *hudLayer) addDirty(r image.Rectangle) {
 	h.dirty = append(h.dirty, r)
 }
 
-// quantize rounds r out to 16 pixels, within the bar: a figure whose
-// width changes by a few pixels dirties the same rectangle as before, so
-// the layer's sub-images (sub) are few and kept.
+// quantize rounds r out to 16 pixels across, within the bar: a figure
+// whose width changes by a few pixels dirties the same rectangle as
+// before, so the layer's sub-images (sub) are few and kept. Lines stay
+// where they are: rounding down too would draw the lines above and below
+// again.
 func (h *hudLayer) quantize(r image.Rectangle) image.Rectangle {
 	const q = 16
-	return image.Rect(r.Min.X&^(q-1), r.Min.Y&^(q-1), (r.Max.X+q-1)&^(q-1), (r.Max.Y+q-1)&^(q-1)).Intersect(h.clip)
+	return image.Rect(r.Min.X&^(q-1), r.Min.Y, (r.Max.X+q-1)&^(q-1), r.Max.Y).Intersect(h.clip)
 }
 
 // draw draws op of frame f onto dst.

@@ -120,8 +120,9 @@ func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Seri
 	if layer.recording(dst) {
 		// Named by what it was built from, not by its 2,400 vertices
 		// (which it keeps until that changes). Its lines are 2 pixels
-		// wide, ends included, and smooth edges reach a pixel further.
-		layer.keyedMesh(&m.graphMesh, k, r.Inset(-3), m.antiAlias)
+		// wide (a pixel each side of r's edges) and smooth edges reach a
+		// pixel further.
+		layer.keyedMesh(&m.graphMesh, k, r.Inset(-2), m.antiAlias)
 		return
 	}
 	m.draw(dst, &m.graphMesh)
