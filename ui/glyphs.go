@@ -204,16 +204,11 @@ func (fg *faceGlyphs) drawAt(dst *ebiten.Image, s string, pen int32, x, y float6
 	}
 }
 
-// bounds is the pixels s (prepared) drawn with its top-left at (x, y)
-// touches: its glyphs' images, moved by (x, y) (a pixel is drawn when its
-// centre lies in an image, so the fractions of x and y reach at most one
-// pixel further), and a pixel more on each side.
-func (fg *faceGlyphs) bounds(s string, x, y float64) image.Rectangle {
-	return fg.boundsAt(s, 0, x, y)
-}
-
-// boundsAt is bounds of s as the part of a run at (x, y) that starts at
-// pen (drawAt).
+// boundsAt is the pixels s (prepared) touches drawn as the part of a run
+// at (x, y) that starts at pen (drawAt): its glyphs' images, moved by
+// (x, y) (a pixel is drawn when its centre lies in an image, so the
+// fractions of x and y reach at most one pixel further), and a pixel more
+// on each side.
 func (fg *faceGlyphs) boundsAt(s string, pen int32, x, y float64) image.Rectangle {
 	var r image.Rectangle
 	for _, ru := range s {
