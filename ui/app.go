@@ -634,7 +634,8 @@ func Run(o Options) (*App, error) {
 
 // drawSplit is the time of one Draw's parts, for the benchmarks' share of
 // each: the two views (their triangles and their handing to Ebitengine),
-// the HUD (its layout, the bars, the views' labels, captions and legend),
+// the HUD (the backdrop's fill, the layout, the bars, the views' labels,
+// captions and legend),
 // and the rest (the chart, the help, the note, a screenshot). Nil: not
 // timed.
 type drawSplit struct {
