@@ -352,6 +352,9 @@ type entropyState struct {
 	// (recordPayload); memSave, the baseline's memory meanwhile.
 	dry     bool
 	memSave [MaxCubes]uint8
+	// memOnly: a recorder's models hold only its baseline's memory
+	// until its decisions are recorded (startModels, wholeModels).
+	memOnly bool
 	// lentBy (the sender): the entry whose models were lent to models
 	// and which relies on it until keepModels hands it to the new
 	// snapshot (lend.go).
@@ -791,6 +794,13 @@ func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
 		if t != nil && !mine && ml.lendModels(p.Baseline, t.lines, e) {
 			return nil
 		}
+		if t != nil && mine && ml.baselineMem(p.Baseline, e.models.mem[:len(p.Cubes)]) {
+			// The recorder's decisions read only the cubes' memory:
+			// the models are lent or copied once they are recorded
+			// and their lines known (recordPayload).
+			e.memOnly = true
+			return nil
+		}
 		if ml.copyModels(p.Baseline, e.models) {
 			return nil
 		}
@@ -853,12 +863,37 @@ func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
 	copy(e.models.mem[:n], e.memSave[:n])
 	e.enc.Tag = tag
 	if t.spoilt {
+		if err := p.wholeModels(e, nil); err != nil {
+			return err
+		}
 		return p.decidePayload(e, base)
 	}
 	t.stats, t.n = p.Stats, n
 	p.traces.publish(t)
+	if err := p.wholeModels(e, t.lines); err != nil {
+		return err
+	}
 	e.replay(t)
 	return nil
+}
+
+// wholeModels gives a recorder that holds only its baseline's memory
+// (startModels) the baseline's whole models: lent, when the lines the
+// pass may write are known (lines), or copied.
+func (p *Packet) wholeModels(e *entropyState, lines []uint16) error {
+	if !e.memOnly {
+		return nil
+	}
+	e.memOnly = false
+	ml := p.Baselines.(modelLender)
+	if lines != nil && ml.lendModels(p.Baseline, lines, e) {
+		p.traces.recorderLends.Add(1)
+		return nil
+	}
+	if ml.copyModels(p.Baseline, e.models) {
+		return nil
+	}
+	return ErrNoBaseline
 }
 
 // codeMotion codes level 13's older baseline, the first decisions of the

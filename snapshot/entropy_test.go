@@ -744,11 +744,17 @@ func TestReplayedSameBits(t *testing.T) {
 		// baseline named again after lending them is copied from the
 		// storage it lent them to: both must have happened, or the
 		// comparison would not check them.
+		// So do the recorders once their decisions are recorded
+		// (wholeModels), which read their baseline's memory before, from
+		// a lender's storage when it lent them.
 		lends, rebuilt := q.lends.Load(), q.rebuilt.Load()
-		if lends == 0 || rebuilt == 0 {
-			t.Errorf("%s: %d of %d replays lent their baseline's models, %d copied from a lender", p, lends, replayed, rebuilt)
+		recLends, recMem := q.traces.recorderLends.Load(), q.traces.recorderMem.Load()
+		if lends-recLends == 0 || rebuilt == 0 || recLends == 0 || recMem == 0 {
+			t.Errorf("%s: %d of %d replays and %d recorders lent their baseline's models, %d copied from a lender, %d recorders read a lender's memory",
+				p, lends-recLends, replayed, recLends, rebuilt, recMem)
 		}
-		t.Logf("%s: %d of %d packets replayed, %d of them in their baseline's models lent; %d models copied from a lender", p, replayed, clients*frames, lends, rebuilt)
+		t.Logf("%s: %d of %d packets replayed, %d of them in their baseline's models lent; %d recorders lent theirs, %d read a lender's memory; %d models copied from a lender",
+			p, replayed, clients*frames, lends-recLends, recLends, recMem, rebuilt)
 	}
 }
 

@@ -49,6 +49,9 @@ type modelLender interface {
 	copyModels(seq uint16, dst *entropyModels) bool
 	// reclaim gives back the models lent to e's storage, if any.
 	reclaim(e *entropyState)
+	// baselineMem copies the cubes' memory of baseline seq's models
+	// into dst (len(dst) cubes).
+	baselineMem(seq uint16, dst []uint8) bool
 }
 
 // modelUndo is what a lending entry needs to rebuild its models.
@@ -142,6 +145,37 @@ func (s *snapshotSender) copyModels(seq uint16, dst *entropyModels) bool {
 		return true
 	}
 	*dst = *b.Models
+	return true
+}
+
+// baselineMem copies the memory of the first len(dst) cubes of baseline
+// seq's models into dst: a lender's are in the storage it lent them to,
+// except in the lines it saved. What a recorder needs of its baseline's
+// models (recordPayload). False when it does not hold them.
+func (s *snapshotSender) baselineMem(seq uint16, dst []uint8) bool {
+	b := s.history.Find(s.frame + wire.SequenceDiff(seq, uint16(s.frame)))
+	if b == nil || !b.HasModels {
+		return false
+	}
+	u := b.undo
+	if u == nil || u.over == nil {
+		copy(dst, b.Models.mem[:len(dst)])
+		return true
+	}
+	copy(dst, u.over.mem[:len(dst)])
+	s.shared.traces.recorderMem.Add(1)
+	off := int(unsafe.Offsetof(entropyModels{}.mem))
+	for i, l := range u.lines { // in increasing order
+		lo := int(l) * modelLine
+		if lo+modelLine <= off {
+			continue
+		}
+		if lo >= off+len(dst) {
+			break
+		}
+		from, to := max(lo, off), min(lo+modelLine, off+len(dst))
+		copy(dst[from-off:to-off], u.data[i][from-lo:to-lo])
+	}
 	return true
 }
 
