@@ -138,6 +138,11 @@ type entropyModels struct {
 	// share: level 14's fit of how much of its neighbours' mean miss a
 	// predicted cube shares (a decayedFit), by kind and neighbour count.
 	share [numShareClasses]decayedFit
+	// clean (the sender, lend.go): a bit a line of these models, set
+	// when the line is known to hold its values after reset, so that a
+	// copy between two models can pass over the lines both hold so.
+	// Never set for the lines of clean itself.
+	clean [cleanWords]uint64
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -296,6 +301,7 @@ func (m *entropyModels) reset() {
 			}
 		}
 	}
+	m.clean = cleanAfterReset
 }
 
 // entropyState is a packet's coder, allocated on its first coded
@@ -798,6 +804,7 @@ func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
 			// The recorder's decisions read only the cubes' memory:
 			// the models are lent or copied once they are recorded
 			// and their lines known (recordPayload).
+			e.models.unclean(int(unsafe.Offsetof(entropyModels{}.mem)), len(p.Cubes))
 			e.memOnly = true
 			return nil
 		}
@@ -835,6 +842,10 @@ func (p *Packet) codePayload(e *entropyState, base []Cube, t *trace, mine bool) 
 
 // decidePayload makes (and, unless dry, codes) the payload's decisions.
 func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
+	if !e.dry {
+		// Coding may write any line: none is known clean after it.
+		e.models.clean = [cleanWords]uint64{}
+	}
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {
 		return err

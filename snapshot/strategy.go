@@ -382,6 +382,9 @@ type quantized struct {
 	// coding and those copied from a lender after (lend.go), over every
 	// instance: tests and the design note's figures.
 	lends, rebuilt atomic.Int64
+	// cleanSkipped counts the lines the copies of models passed over,
+	// clean in both (lend.go).
+	cleanSkipped atomic.Int64
 }
 
 // form is what quantization depends on: the level, and at level 3

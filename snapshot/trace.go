@@ -69,6 +69,7 @@ type trace struct {
 	// (a store each, where a bitmap's marks waited on one another), as
 	// the steps are recorded, and marked is how many steps it has seen.
 	lines  []uint16
+	mask   [cleanWords]uint64 // lines as a bitmap
 	seen   []bool
 	marked int
 	tag    int // the category of the last tag step, −1: none yet
@@ -218,6 +219,9 @@ func (e *entropyState) replay(t *trace) {
 	m := e.models
 	e.enc.Replay(unsafe.Pointer(m), t.steps, &memClasses)
 	copy(m.mem[:t.n], t.mem[:t.n])
+	for w := range m.clean {
+		m.clean[w] &^= t.mask[w]
+	}
 }
 
 // memClasses is memClass as a table, for arith.Replay.
@@ -294,6 +298,7 @@ func (t *trace) markSteps() {
 func (t *trace) listLines() {
 	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
 	t.lines = t.lines[:0]
+	t.mask = [cleanWords]uint64{}
 	// Eight lines' marks at a time: most are not marked.
 	seen := t.seen
 	for w := 0; w < len(seen); w += 8 {
@@ -303,6 +308,7 @@ func (t *trace) listLines() {
 		for l := w; l < min(w+8, len(seen)); l++ {
 			if seen[l] {
 				t.lines = append(t.lines, uint16(l))
+				t.mask[l/64] |= 1 << (l % 64)
 			}
 		}
 	}
