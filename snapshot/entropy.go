@@ -973,7 +973,7 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 		for n := share[c]; n > 0; {
 			k := min(n, 32)
 			var v uint32
-			if !s.IsReading() {
+			if s.IsWriting() { // read, or measured: the value is not needed
 				v = payloadBits(payload, off, k)
 			}
 			if err := wire.SerializeBits(s, &v, k); err != nil {
