@@ -788,6 +788,7 @@ func (p *Packet) claimTrace(e *entropyState) (*trace, bool) {
 // baseline's when it carries them (lent in place to a replay when the
 // sender can: lend.go), else fresh ones.
 func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
+	e.memOnly = false // (a pass that failed may have left it)
 	ml, lends := p.Baselines.(modelLender)
 	if lends {
 		ml.reclaim(e)

@@ -218,8 +218,9 @@ func BenchmarkCodedPacket(b *testing.B) {
 // BenchmarkCodedSides: a level 12, 13 or 14 katamari packet's encoder (the
 // server's measure pass, which its write then sends again), its replay
 // (the same packet coded from another client's trace of its decisions,
-// trace.go: the models copied in, then mixing, coding and updating them)
-// and its decoder apart, each with its coded decisions per second and its
+// trace.go: the models copied in, then mixing, coding and updating them),
+// its recording (the first client's pass: deciding, recording the trace,
+// then replaying it) and its decoder apart, each with its coded decisions per second and its
 // thread CPU time per packet (steadier than the wall time on a shared
 // machine): the figures to hold against a range coder's throughput (the
 // decisions, not the few hundred bytes they code to, are the work).
@@ -229,12 +230,15 @@ func BenchmarkCodedSides(b *testing.B) {
 		m := wire.NewMeasureStream()
 		r := wire.NewReadStream(data)
 		decisions := codedDecisions(b, p)
-		for _, side := range []string{"encode", "replay", "decode"} {
-			if side == "replay" && l >= TurnWithMiss {
+		for _, side := range []string{"encode", "replay", "record", "decode"} {
+			if (side == "replay" || side == "record") && l >= TurnWithMiss {
 				continue // level 14 records no traces
 			}
 			b.Run(fmt.Sprintf("level%d/%s", l, side), func(b *testing.B) {
 				p.traces = nil
+				if side == "record" {
+					p.traces = &traceShare{}
+				}
 				if side == "replay" {
 					// The first pass records the trace, the others replay it.
 					p.traces = &traceShare{}
@@ -255,6 +259,9 @@ func BenchmarkCodedSides(b *testing.B) {
 						r.Reset(data)
 						err = q.Serialize(r)
 					} else {
+						if side == "record" {
+							p.traces.frame = -1 // a new tick: this pass records
+						}
 						m.Reset()
 						err = p.Serialize(m)
 					}

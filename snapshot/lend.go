@@ -16,7 +16,7 @@ import (
 // ago, among 64 clients), about a fifth of a replayed packet's cost.
 //
 // A replayed packet knows before it codes which lines of the models it
-// may write: those of its trace (trace.listLines, about a third of them).
+// may write: those of its trace (trace.listLines, about a fifth of them).
 // So the baseline lends its storage instead: the lines the replay may
 // write are saved (the baseline's undo), the packet codes in the
 // baseline's storage, which becomes the new snapshot's, and the baseline

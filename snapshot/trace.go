@@ -66,8 +66,9 @@ type trace struct {
 	// lines: the lines of entropyModels (modelLine bytes each) a replay
 	// of the trace may write, in increasing order, whatever the
 	// client's memory classes (lend.go); seen marks them, a byte a line
-	// (a store each, where a bitmap's marks waited on one another), as
-	// the steps are recorded, and marked is how many steps it has seen.
+	// (a plain store each: with a bitmap, recording cost a tenth more),
+	// as the steps are recorded, and marked is how many steps it has
+	// seen.
 	lines  []uint16
 	mask   [cleanWords]uint64 // lines as a bitmap
 	seen   []bool
