@@ -104,7 +104,13 @@ func buildFigures(tables []tabled) ([]figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(figs, trade...), nil
+	figs = append(figs, trade...)
+	for _, f := range figs {
+		if n := len(f.panels[0].series); n > maxSeries(f) {
+			return nil, fmt.Errorf("chart %s: %d series, more than its kind of chart tells apart (%d)", f.file, n, maxSeries(f))
+		}
+	}
+	return figs, nil
 }
 
 // chartFigure builds the picture of chart c of table tb.

@@ -53,7 +53,8 @@ const (
 )
 
 // palette: the Okabe-Ito colours, told apart with every common colour
-// vision deficiency; one per series, in order.
+// vision deficiency (its eighth, yellow, is left out: it does not read on
+// white); one per series, in order, then again with another style (look).
 var palette = []color.RGBA{
 	{0x00, 0x72, 0xb2, 0xff}, // blue
 	{0xe6, 0x9f, 0x00, 0xff}, // orange
@@ -67,6 +68,14 @@ var palette = []color.RGBA{
 // glyphs tell series apart on the tradeoff charts without colour.
 var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}
 
+// lineDashes and lineGlyphs are the line charts' styles, one per round of
+// the palette: the first seven series solid with round markers, the next
+// seven dashed with square ones, then dotted with triangles.
+var (
+	lineDashes = [][]vg.Length{nil, {9, 4}, {2.5, 3}}
+	lineGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+)
+
 var (
 	colInk       = color.RGBA{0x22, 0x22, 0x22, 0xff}
 	colDim       = color.RGBA{0x66, 0x66, 0x66, 0xff}
@@ -74,7 +83,55 @@ var (
 	colReference = color.RGBA{0xc0, 0x1c, 0x28, 0xff}
 )
 
-func seriesColour(i int) color.RGBA { return palette[i%len(palette)] }
+// look is how a series is drawn: its colour, and what tells it from the
+// series of the same colour a round of the palette before or after it.
+type look struct {
+	col     color.RGBA
+	dashes  []vg.Length      // line charts: nil is solid
+	glyph   draw.GlyphDrawer // line charts' markers; tradeoff charts' points
+	striped bool             // bar charts: white stripes across the bar
+}
+
+// seriesLook is series i's look on a chart of kind f (line, bar or
+// tradeoff). The colour goes round the palette; each round changes the
+// line's dashes and marker, the bars' stripes, or (tradeoff charts, whose
+// points already have a glyph each) shifts the glyphs by one, so two
+// series share a colour only with another style, up to maxSeries(f).
+func seriesLook(f figure, i int) look {
+	n := len(palette)
+	round := i / n
+	l := look{col: palette[i%n]}
+	switch {
+	case f.tradeoff:
+		l.glyph = glyphs[(i%n+round)%len(glyphs)]
+	case f.bars:
+		l.striped = round%2 == 1
+	default:
+		l.dashes = lineDashes[round%len(lineDashes)]
+		l.glyph = lineGlyphs[round%len(lineGlyphs)]
+	}
+	return l
+}
+
+// maxSeries is the most series a chart of f's kind tells apart.
+func maxSeries(f figure) int {
+	switch {
+	case f.tradeoff:
+		return len(palette) * len(glyphs)
+	case f.bars:
+		return 2 * len(palette)
+	}
+	return len(palette) * len(lineDashes)
+}
+
+// seriesLooks are the looks of a chart's first n series.
+func seriesLooks(f figure, n int) []look {
+	var ls []look
+	for i := range n {
+		ls = append(ls, seriesLook(f, i))
+	}
+	return ls
+}
 
 // style is a text style in Liberation Sans.
 func style(size float64, bold bool, c color.Color) text.Style {
@@ -130,31 +187,90 @@ func portableFonts(svg []byte) []byte {
 }
 
 // drawFigure draws f onto c: the title, the legend under it, then the
-// panels stacked.
+// panels stacked (figureLayout).
 func drawFigure(c draw.Canvas, f figure) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
-	area := draw.Crop(c, margin, -margin, margin, -margin)
+	lay := layoutFigure(c, f)
 	title := style(titleSize, true, colInk)
 	title.XAlign, title.YAlign = draw.XLeft, draw.YTop
-	area.FillText(title, vg.Point{X: area.Min.X, Y: area.Max.Y}, f.title)
+	c.FillText(title, lay.title, f.title)
+	drawLegend(c, f, lay.legend)
+	for i, p := range lay.plots {
+		p.Draw(lay.panels[i])
+	}
+}
+
+// figureLayout is where a figure's parts go, in points on its canvas.
+type figureLayout struct {
+	title     vg.Point      // the title's top left
+	legend    []legendPlace // each legend entry
+	legendBox vg.Rectangle  // the band the legend's rows fill
+	plots     []*plot.Plot  // one per panel
+	panels    []draw.Canvas // each panel's whole area: axes, labels and data
+	yLabels   []vg.Rectangle
+}
+
+// layoutFigure places f on c: the title at the top, the legend's rows
+// under it (as many as its names need: the band is taken from the panels'
+// height, never drawn over them), the panels stacked in what remains with
+// their x axes aligned. A y axis' name is drawn along its panel, centred
+// on the data; a name longer than the panel is tall would run into the
+// next panel's, so it is wrapped onto lines that fit.
+func layoutFigure(c draw.Canvas, f figure) figureLayout {
+	var lay figureLayout
+	area := draw.Crop(c, margin, -margin, margin, -margin)
+	title := style(titleSize, true, colInk)
+	lay.title = vg.Point{X: area.Min.X, Y: area.Max.Y}
 	area.Max.Y -= title.Height(f.title) + 6
-	area.Max.Y -= drawLegend(area, f)
-	var plots [][]*plot.Plot
+	lay.legend, lay.legendBox = layoutLegend(area, f)
+	if len(lay.legend) > 0 {
+		area.Max.Y = lay.legendBox.Min.Y - 8
+	}
+	var grid [][]*plot.Plot
 	for i := range f.panels {
-		plots = append(plots, []*plot.Plot{panelPlot(f, i)})
+		p := panelPlot(f, i)
+		lay.plots = append(lay.plots, p)
+		grid = append(grid, []*plot.Plot{p})
 	}
-	cs := plot.Align(plots, draw.Tiles{Rows: len(plots), Cols: 1, PadY: 8}, area)
-	for i := range plots {
-		plots[i][0].Draw(cs[i][0])
+	tiles := draw.Tiles{Rows: len(grid), Cols: 1, PadY: 8}
+	cs := plot.Align(grid, tiles, area)
+	// Wrapping a name makes its axis wider, not its panel shorter: the
+	// panels' heights and data areas stay where the first pass put them.
+	for i, p := range lay.plots {
+		room := yLabelRoom(cs[i][0], p)
+		p.Y.Label.Text = wrap(p.Y.Label.Text, p.Y.Label.TextStyle, room)
 	}
+	cs = plot.Align(grid, tiles, area)
+	for i, p := range lay.plots {
+		lay.panels = append(lay.panels, cs[i][0])
+		lay.yLabels = append(lay.yLabels, yLabelBox(cs[i][0], p))
+	}
+	return lay
+}
+
+// yLabelRoom is the longest y axis name that fits panel c centred on its
+// data, as gonum draws it, with a gap either end.
+func yLabelRoom(c draw.Canvas, p *plot.Plot) vg.Length {
+	data := p.DataCanvas(c)
+	mid := data.Center().Y
+	return 2*min(mid-c.Min.Y, c.Max.Y-mid) - 8
+}
+
+// yLabelBox is where gonum draws panel c's y axis name: along its left
+// edge, a line high per line of the name, centred on the data.
+func yLabelBox(c draw.Canvas, p *plot.Plot) vg.Rectangle {
+	sty := p.Y.Label.TextStyle
+	data := p.DataCanvas(c)
+	mid := data.Center().Y
+	w := sty.Width(p.Y.Label.Text)
+	return vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: mid - w/2}, Max: vg.Point{X: c.Min.X + sty.Height(p.Y.Label.Text), Y: mid + w/2}}
 }
 
 // legendEntry is one series as the legend shows it.
 type legendEntry struct {
-	name  string
-	glyph draw.GlyphDrawer // nil: a filled square (bars) or a line (lines)
-	col   color.Color
+	name string
+	look look
 }
 
 // legendEntries are f's series (those of its first panel: every panel has
@@ -165,46 +281,77 @@ func legendEntries(f figure) []legendEntry {
 		if s.name == "" {
 			continue
 		}
-		e := legendEntry{name: s.name, col: seriesColour(i)}
-		if f.tradeoff {
-			e.glyph = glyphs[i%len(glyphs)]
-		}
-		es = append(es, e)
+		es = append(es, legendEntry{name: s.name, look: seriesLook(f, i)})
 	}
 	return es
 }
 
-// drawLegend writes the series' names in a band at the top of area,
-// wrapping to as many lines as they need, and returns the band's height.
-func drawLegend(area draw.Canvas, f figure) vg.Length {
+// legendPlace is a legend entry and where it goes: its swatch's left end,
+// at the middle of its row.
+type legendPlace struct {
+	legendEntry
+	at vg.Point
+}
+
+const legendSwatch = vg.Length(22)
+
+// layoutLegend places the series' names in rows at the top of area,
+// wrapping to as many rows as they need, and returns them with the band
+// they fill (empty when there is no legend).
+func layoutLegend(area draw.Canvas, f figure) ([]legendPlace, vg.Rectangle) {
 	es := legendEntries(f)
 	if len(es) == 0 {
-		return 0
+		return nil, vg.Rectangle{Min: vg.Point{X: area.Min.X, Y: area.Max.Y}, Max: area.Max}
 	}
 	sty := style(legendSize, false, colInk)
-	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	lineH := sty.Height("Ag") * 1.35
-	swatch := vg.Length(22)
 	x, y := area.Min.X, area.Max.Y-lineH/2
+	var out []legendPlace
 	for _, e := range es {
-		w := swatch + 6 + sty.Width(e.name) + 36 // room for a wider fallback font in an SVG viewer
+		w := legendSwatch + 6 + sty.Width(e.name) + 36 // room for a wider fallback font in an SVG viewer
 		if x > area.Min.X && x+w > area.Max.X {
 			x, y = area.Min.X, y-lineH
 		}
-		mid := vg.Point{X: x + swatch/2, Y: y}
-		switch {
-		case e.glyph != nil:
-			area.DrawGlyph(draw.GlyphStyle{Color: e.col, Radius: markerRadius, Shape: e.glyph}, mid)
-		case f.bars:
-			area.FillPolygon(e.col, []vg.Point{{X: x, Y: y - 6}, {X: x + swatch, Y: y - 6}, {X: x + swatch, Y: y + 6}, {X: x, Y: y + 6}})
-		default:
-			area.StrokeLine2(draw.LineStyle{Color: e.col, Width: 2.5}, x, y, x+swatch, y)
-			area.DrawGlyph(draw.GlyphStyle{Color: e.col, Radius: markerRadius, Shape: draw.CircleGlyph{}}, mid)
-		}
-		area.FillText(sty, vg.Point{X: x + swatch + 6, Y: y}, e.name)
+		out = append(out, legendPlace{legendEntry: e, at: vg.Point{X: x, Y: y}})
 		x += w
 	}
-	return area.Max.Y - y + lineH/2 + 4
+	return out, vg.Rectangle{Min: vg.Point{X: area.Min.X, Y: y - lineH/2}, Max: area.Max}
+}
+
+// drawLegend draws the legend's entries where layoutLegend placed them:
+// each series' swatch (its line and marker, its bar, or its point) and its
+// name.
+func drawLegend(c draw.Canvas, f figure, places []legendPlace) {
+	sty := style(legendSize, false, colInk)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	for _, e := range places {
+		x, y := e.at.X, e.at.Y
+		mid := vg.Point{X: x + legendSwatch/2, Y: y}
+		l := e.look
+		switch {
+		case f.tradeoff:
+			c.DrawGlyph(draw.GlyphStyle{Color: l.col, Radius: markerRadius, Shape: l.glyph}, mid)
+		case f.bars:
+			fillBar(c, l, x, y-6, x+legendSwatch, y+6)
+		default:
+			c.StrokeLine2(draw.LineStyle{Color: l.col, Width: 2.5, Dashes: l.dashes}, x, y, x+legendSwatch, y)
+			c.DrawGlyph(draw.GlyphStyle{Color: l.col, Radius: markerRadius, Shape: l.glyph}, mid)
+		}
+		c.FillText(sty, vg.Point{X: x + legendSwatch + 6, Y: y}, e.name)
+	}
+}
+
+// fillBar fills a bar from (x0, y0) to (x1, y1) in l's colour, striped
+// across in white when l says so.
+func fillBar(c draw.Canvas, l look, x0, y0, x1, y1 vg.Length) {
+	c.FillPolygon(l.col, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	if !l.striped {
+		return
+	}
+	stripe := draw.LineStyle{Color: color.White, Width: 1.5}
+	for y := y0 + 3; y < y1-1; y += 5 {
+		c.StrokeLine2(stripe, x0, y, x1, y)
+	}
 }
 
 // scale maps a panel's figures to the axis: as they are, or their
@@ -442,13 +589,14 @@ func panelPlot(f figure, i int) *plot.Plot {
 		p.X.Tick.Length = 0
 	}
 	p.Add(grid)
+	looks := seriesLooks(f, len(pd.series))
 	switch {
 	case f.tradeoff:
-		p.Add(&tradeoffMarks{pd: pd, sx: sx, sy: sy})
+		p.Add(&tradeoffMarks{pd: pd, sx: sx, sy: sy, looks: looks})
 	case f.bars:
-		p.Add(&barMarks{pd: pd, sy: sy, n: len(f.categories)})
+		p.Add(&barMarks{pd: pd, sy: sy, n: len(f.categories), looks: looks})
 	default:
-		p.Add(&lineMarks{pd: pd, sy: sy})
+		p.Add(&lineMarks{pd: pd, sy: sy, looks: looks})
 	}
 	return p
 }
@@ -457,6 +605,13 @@ func panelPlot(f figure, i int) *plot.Plot {
 // area with their label above the right end, or vertical (tradeoff
 // charts) with their label at the top, left of the line.
 func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
+	refLineParts(c, lines, vertical, true, true)
+}
+
+// refLineParts draws the reference lines' strokes, their labels, or both:
+// a line chart draws its strokes under the series and the labels over
+// them, so that no series hides what a line is.
+func refLineParts(c draw.Canvas, lines []lineAt, vertical, strokes, labels bool) {
 	ls := draw.LineStyle{Color: colReference, Width: 1.6, Dashes: []vg.Length{7, 4}}
 	sty := style(pointSize, true, colReference)
 	for _, l := range lines {
@@ -464,10 +619,14 @@ func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
 			if l.at < c.Min.X || l.at > c.Max.X {
 				continue
 			}
-			c.StrokeLine2(ls, l.at, c.Min.Y, l.at, c.Max.Y)
-			x0, _ := vLineLabel(c, l, sty)
-			sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-			backedText(c, sty, vg.Point{X: x0, Y: c.Max.Y - 2}, l.label)
+			if strokes {
+				c.StrokeLine2(ls, l.at, c.Min.Y, l.at, c.Max.Y)
+			}
+			if labels {
+				x0, _ := vLineLabel(c, l, sty)
+				sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+				backedText(c, sty, vg.Point{X: x0, Y: c.Max.Y - 2}, l.label)
+			}
 			continue
 		}
 		if l.at < c.Min.Y || l.at > c.Max.Y {
@@ -477,9 +636,13 @@ func refLines(c draw.Canvas, lines []lineAt, vertical bool) {
 		if l.spanned {
 			x0, x1 = max(l.x0, c.Min.X), min(l.x1, c.Max.X)
 		}
-		c.StrokeLine2(ls, x0, l.at, x1, l.at)
-		sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
-		backedText(c, sty, vg.Point{X: x1 - 4, Y: l.at + 3}, l.label)
+		if strokes {
+			c.StrokeLine2(ls, x0, l.at, x1, l.at)
+		}
+		if labels {
+			sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
+			backedText(c, sty, vg.Point{X: x1 - 4, Y: l.at + 3}, l.label)
+		}
 	}
 }
 
@@ -516,9 +679,10 @@ type lineAt struct {
 // category, each bar with its figure as the table printed it on top when
 // it fits.
 type barMarks struct {
-	pd panelData
-	sy scale
-	n  int
+	pd    panelData
+	sy    scale
+	n     int
+	looks []look // one per series
 }
 
 func (b *barMarks) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -529,15 +693,10 @@ func (b *barMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	val := style(valueSize, false, colInk)
 	val.XAlign, val.YAlign = draw.XCenter, draw.YBottom
 	for s, se := range b.pd.series {
-		col := seriesColour(s)
-		if ns == 1 {
-			col = palette[0]
-		}
 		for _, p := range se.points {
 			x0 := trX(p.X) - group/2 + vg.Length(s)*bw
 			top := trY(b.sy.at(p.Y))
-			bottom := c.Min.Y
-			c.FillPolygon(col, []vg.Point{{X: x0 + 1, Y: bottom}, {X: x0 + bw - 1, Y: bottom}, {X: x0 + bw - 1, Y: top}, {X: x0 + 1, Y: top}})
+			fillBar(c, b.looks[s], x0+1, c.Min.Y, x0+bw-1, top)
 			if p.Text != "" && val.Width(p.Text) <= bw+4 {
 				c.FillText(val, vg.Point{X: x0 + bw/2, Y: top + 2}, p.Text)
 			}
@@ -555,8 +714,9 @@ const denseSeries = 30
 
 // lineMarks draws a chart's series as lines through points.
 type lineMarks struct {
-	pd panelData
-	sy scale
+	pd    panelData
+	sy    scale
+	looks []look // one per series
 }
 
 func (l *lineMarks) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -569,21 +729,22 @@ func (l *lineMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		ls = append(ls, la)
 	}
-	refLines(c, ls, false)
+	refLineParts(c, ls, false, true, false)
+	defer refLineParts(c, ls, false, false, true)
 	for s, se := range l.pd.series {
-		col := seriesColour(s)
+		lk := l.looks[s]
 		var pts []vg.Point
 		for _, p := range se.points {
 			pts = append(pts, vg.Point{X: trX(p.X), Y: trY(l.sy.at(p.Y))})
 		}
-		c.StrokeLines(draw.LineStyle{Color: col, Width: 2.5}, pts)
+		c.StrokeLines(draw.LineStyle{Color: lk.col, Width: 2.5, Dashes: lk.dashes}, pts)
 		// A series over time has a point a second: the line is the figure,
 		// markers would only blot it.
 		if len(pts) > denseSeries {
 			continue
 		}
 		for _, pt := range pts {
-			c.DrawGlyph(draw.GlyphStyle{Color: col, Radius: markerRadius, Shape: draw.CircleGlyph{}}, pt)
+			c.DrawGlyph(draw.GlyphStyle{Color: lk.col, Radius: markerRadius, Shape: lk.glyph}, pt)
 		}
 	}
 }
@@ -593,6 +754,7 @@ func (l *lineMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 type tradeoffMarks struct {
 	pd     panelData
 	sx, sy scale
+	looks  []look // one per series
 }
 
 func (t *tradeoffMarks) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -639,9 +801,10 @@ func (t *tradeoffMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 	}
 	for i, m := range marks {
-		c.DrawGlyph(draw.GlyphStyle{Color: seriesColour(m.series), Radius: markerRadius, Shape: glyphs[m.series%len(glyphs)]}, m.pt)
+		lk := t.looks[m.series]
+		c.DrawGlyph(draw.GlyphStyle{Color: lk.col, Radius: markerRadius, Shape: lk.glyph}, m.pt)
 		// The label in its series' colour, darkened to read as text.
-		sc := seriesColour(m.series)
+		sc := lk.col
 		sty.Color = color.RGBA{sc.R * 3 / 4, sc.G * 3 / 4, sc.B * 3 / 4, 0xff}
 		r := placed[i]
 		box := sty.Rectangle(m.text)

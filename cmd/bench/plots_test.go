@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
@@ -12,6 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"netcubes/strategy"
 )
@@ -51,6 +56,7 @@ func TestPlots(t *testing.T) {
 	for _, f := range figs {
 		byFile[f.file] = f
 		checkFiles(t, dir, f.file)
+		checkLayout(t, f)
 	}
 	for _, want := range []string{"compression", "interpolation", "statesync-buildup", "statesync-switched", "lockstep", "prediction", "challenge",
 		"tradeoff-intercontinental", "tradeoff-perfect", "tradeoff-terrible",
@@ -364,4 +370,93 @@ func TestColumnsAsSeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFiles(t, dir, "cap")
+}
+
+// TestSeriesLooks: on each kind of chart, as many series as it may have
+// (maxSeries), no two share both their colour and their style (dashes and
+// marker, stripes, or glyph).
+func TestSeriesLooks(t *testing.T) {
+	for _, f := range []figure{{file: "lines"}, {file: "bars", bars: true}, {file: "tradeoff", tradeoff: true}} {
+		seen := map[string]int{}
+		for i := range maxSeries(f) {
+			l := seriesLook(f, i)
+			key := fmt.Sprintf("%v %v %T %v", l.col, l.dashes, l.glyph, l.striped)
+			if j, ok := seen[key]; ok {
+				t.Errorf("%s: series %d and %d look the same (%s)", f.file, j, i, key)
+			}
+			seen[key] = i
+		}
+	}
+}
+
+// TestScaleLayout: the scale chart of every strategy the bench measures
+// (made-up figures: the layout does not depend on them) has one series a
+// strategy, each told apart, its legend on more than one row, and the
+// legend and the panels' labels clear of each other (checkLayout).
+func TestScaleLayout(t *testing.T) {
+	var rows []scaleRow
+	for k, e := range scaleEntries() {
+		for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
+			f := float64(n * (k + 1))
+			rows = append(rows, scaleRow{strategy: e.name, clients: n, medianUs: 100 * f, p95Us: 200 * f, cpuUs: 150 * f, bytesTick: 500 * f, heapKB: 4000 * f, perClientKB: 900})
+		}
+	}
+	figs, err := buildFigures([]tabled{{section: "scale", t: scaleTable(rows)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := figs[0]
+	if got, want := len(f.panels[0].series), len(scaleEntries()); got != want {
+		t.Fatalf("%d series, want one a strategy (%d)", got, want)
+	}
+	lay := checkLayout(t, f)
+	rowsY := map[vg.Length]bool{}
+	for _, e := range lay.legend {
+		rowsY[e.at.Y] = true
+	}
+	if len(rowsY) < 2 {
+		t.Errorf("the legend of %d series fits one row: the test no longer checks a second row", len(lay.legend))
+	}
+}
+
+// checkLayout lays f out on a slide-sized canvas and checks the computed
+// rectangles: the legend's band under the title and above every panel;
+// the panels stacked without overlapping; each y axis' name inside its own
+// panel's height, so clear of the legend and of the other panels' names.
+func checkLayout(t *testing.T, f figure) figureLayout {
+	t.Helper()
+	c := draw.New(vgimg.NewWith(vgimg.UseWH(figW, figH), vgimg.UseDPI(pngDPI)))
+	lay := layoutFigure(c, f)
+	overlap := func(a, b vg.Rectangle) bool {
+		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+	}
+	if lay.legendBox.Min.Y < c.Min.Y || lay.legendBox.Max.Y > lay.title.Y {
+		t.Errorf("%s: legend %v outside the figure or above the title", f.file, lay.legendBox)
+	}
+	for _, e := range lay.legend {
+		if e.at.Y < lay.legendBox.Min.Y || e.at.Y > lay.legendBox.Max.Y || e.at.X < c.Min.X || e.at.X > c.Max.X {
+			t.Errorf("%s: legend entry %q at %v outside its band %v", f.file, e.name, e.at, lay.legendBox)
+		}
+	}
+	for i, p := range lay.panels {
+		if overlap(lay.legendBox, p.Rectangle) {
+			t.Errorf("%s: the legend %v overlaps panel %d %v", f.file, lay.legendBox, i, p.Rectangle)
+		}
+		yl := lay.yLabels[i]
+		if yl.Min.Y < p.Min.Y || yl.Max.Y > p.Max.Y {
+			t.Errorf("%s: panel %d's y axis name %q spans %v-%v, the panel %v-%v", f.file, i, lay.plots[i].Y.Label.Text, yl.Min.Y, yl.Max.Y, p.Min.Y, p.Max.Y)
+		}
+		if overlap(lay.legendBox, yl) {
+			t.Errorf("%s: the legend overlaps panel %d's y axis name", f.file, i)
+		}
+		for j := range i {
+			if overlap(lay.panels[j].Rectangle, p.Rectangle) {
+				t.Errorf("%s: panels %d and %d overlap", f.file, j, i)
+			}
+			if overlap(lay.yLabels[j], yl) {
+				t.Errorf("%s: the y axis names of panels %d and %d overlap", f.file, j, i)
+			}
+		}
+	}
+	return lay
 }
