@@ -200,8 +200,28 @@ func (p *Projector) sphereOffscreen(c mgl64.Vec4, r, margin float64) bool {
 // offscreen reports whether the segment from a to b, drawn width pixels
 // wide, lies wholly beyond one edge of the viewport (and so draws nothing).
 func (p *Projector) offscreen(a, b Point, width float32) bool {
-	pts := [2]Point{a, b}
-	return p.allOffscreen(pts[:], width)
+	// allOffscreen of the two points, written out (two thousand grid
+	// pieces a view).
+	x0, y0 := p.x0-width, p.y0-width
+	x1, y1 := p.x1+width, p.y1+width
+	return a.X < x0 && b.X < x0 || a.X > x1 && b.X > x1 ||
+		a.Y < y0 && b.Y < y0 || a.Y > y1 && b.Y > y1
+}
+
+// hexOffscreen is allOffscreen of a shadow's six points with no margin,
+// written without its closures: the test stops at the first point
+// inside every edge, which for a shadow in the view is the first.
+func (p *Projector) hexOffscreen(q *[6]Point) bool {
+	left, right, above, below := true, true, true, true
+	for i := range q {
+		x, y := q[i].X, q[i].Y
+		left, right = left && x < p.x0, right && x > p.x1
+		above, below = above && y < p.y0, below && y > p.y1
+		if !(left || right || above || below) {
+			return false
+		}
+	}
+	return true
 }
 
 // allOffscreen reports whether every point lies more than margin pixels

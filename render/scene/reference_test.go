@@ -389,3 +389,22 @@ func TestQuadOffscreen(t *testing.T) {
 		}
 	}
 }
+
+// TestHexOffscreen: the written-out test of a shadow's six points agrees
+// with allOffscreen's loop.
+func TestHexOffscreen(t *testing.T) {
+	var p Projector
+	p.setViewport(Viewport{X: 100, Y: 50, W: 200, H: 100})
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		// Shadows near the edges: small hexagons around a random centre.
+		var q [6]Point
+		cx, cy := rng.Float32()*300+50, rng.Float32()*200
+		for i := range q {
+			q[i] = Point{cx + rng.Float32()*40 - 20, cy + rng.Float32()*40 - 20}
+		}
+		if got, want := p.hexOffscreen(&q), p.allOffscreen(q[:], 0); got != want {
+			t.Fatalf("%v: hexOffscreen %v, allOffscreen %v", q, got, want)
+		}
+	}
+}
