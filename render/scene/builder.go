@@ -26,6 +26,7 @@ type Builder struct {
 	gridClip []mgl64.Vec4
 	gridVert []int32 // a corner's vertex, or cornerBehind or cornerUnwritten
 	gridPts  []Point // a corner's point on screen (when in front)
+	gridCode []uint8 // a corner's outcode (Projector.outcode), or outBehind
 	clip     []mgl64.Vec4
 	pts      []Point
 	// a cube's corners in clip space, and its shadow's (addCube)
@@ -157,6 +158,7 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	b.gridClip = slices.Grow(b.gridClip[:0], corners)[:corners]
 	b.gridVert = slices.Grow(b.gridVert[:0], corners)[:corners]
 	b.gridPts = slices.Grow(b.gridPts[:0], corners)[:corners]
+	b.gridCode = slices.Grow(b.gridCode[:0], corners)[:corners]
 	vp := &b.proj.viewProj
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
@@ -170,22 +172,32 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 			c[2] = vp[2]*x + vp[6]*y + vp[10]*z + vp[14]
 			c[3] = vp[3]*x + vp[7]*y + vp[11]*z + vp[15]
 			b.gridVert[k] = cornerBehind
+			b.gridCode[k] = outBehind
 			if c[3] >= b.proj.near { // InFront
 				b.gridVert[k] = cornerUnwritten
-				b.gridPts[k] = b.proj.screenOf(c)
+				q := b.proj.screenOf(c)
+				b.gridPts[k] = q
+				b.gridCode[k] = b.proj.outcode(q)
 			}
 		}
 	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
-			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
-			if v[0] != cornerBehind && v[1] != cornerBehind && v[2] != cornerBehind && v[3] != cornerBehind {
-				pts := [4]Point{b.gridPts[k[0]], b.gridPts[k[1]], b.gridPts[k[2]], b.gridPts[k[3]]}
-				if b.proj.quadOffscreen(&pts) {
-					continue // wholly past one edge of the view: it would draw nothing
+			k0 := j*stride + i
+			k := [4]int{k0, k0 + 1, k0 + stride + 1, k0 + stride}
+			c0, c1, c2, c3 := b.gridCode[k[0]], b.gridCode[k[1]], b.gridCode[k[2]], b.gridCode[k[3]]
+			all, any := c0&c1&c2&c3, c0|c1|c2|c3
+			if any&outBehind == 0 {
+				// Every corner in front: the tile is drawn unless every
+				// corner lies past the same edge of the view (it would
+				// draw nothing; quadOffscreen's test, from the corners'
+				// codes).
+				if all != 0 {
+					continue
 				}
+				var v [4]int32
 				for c := range v {
+					v[c] = b.gridVert[k[c]]
 					if v[c] == cornerUnwritten {
 						v[c] = b.groundCorner(k[c], x0, y0, t, stride)
 					}
@@ -193,7 +205,7 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
 				continue
 			}
-			if v[0] == cornerBehind && v[1] == cornerBehind && v[2] == cornerBehind && v[3] == cornerBehind {
+			if all&outBehind != 0 {
 				continue // wholly behind the eye: clipping would leave nothing
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])

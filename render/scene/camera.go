@@ -266,6 +266,37 @@ func (p *Projector) quadOffscreen(q *[4]Point) bool {
 		q[0].Y > p.y1 && q[1].Y > p.y1 && q[2].Y > p.y1 && q[3].Y > p.y1
 }
 
+// A point's outcode says which edges of the viewport it lies beyond:
+// a shape whose points' codes share a bit lies wholly past that edge
+// (quadOffscreen's test, with each point compared once however many
+// shapes share it). outBehind marks a point behind the near plane, which
+// has no place on screen.
+const (
+	outLeft uint8 = 1 << iota
+	outRight
+	outAbove
+	outBelow
+	outBehind
+)
+
+// outcode is q's outcode (no margin).
+func (p *Projector) outcode(q Point) uint8 {
+	var c uint8
+	if q.X < p.x0 {
+		c |= outLeft
+	}
+	if q.X > p.x1 {
+		c |= outRight
+	}
+	if q.Y < p.y0 {
+		c |= outAbove
+	}
+	if q.Y > p.y1 {
+		c |= outBelow
+	}
+	return c
+}
+
 // InFront reports whether a clip-space point lies beyond the near plane.
 // With an OpenGL perspective matrix the clip w is the distance along the
 // view direction, so the near plane is w = near.
