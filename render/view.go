@@ -166,7 +166,12 @@ func (v *View) Tick(m *viewmodel.View) {
 func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	c := &m.Cubes[i]
 	p := &v.Palette
-	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
+	// Most cubes have never been touched: Mix at 0 is the resting
+	// colour itself (a + (b − a)·0 = a for finite colours), spared.
+	base := p.Resting
+	if red := v.easer.Red(i); red != 0 {
+		base = scene.Mix(p.Resting, p.Interacting, red)
+	}
 	if c.Player {
 		base = p.PlayerColor(c.PlayerNum)
 	} else if m.HasOwners {
