@@ -106,13 +106,13 @@ func TestPreparedFrameIsAFreshBuild(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v, fresh := NewView(), NewView()
 			v.Stamp = tc.stamp
-			for tick := range 3 {
+			for range 3 {
 				m.Cubes[3].Position[2] += 0.1 // a cube moves every tick
 				v.Tick(m)
 				fresh.Tick(m)
 				r := rect
 				v.Prepare(r, m, nil, Overlays{})
-				if !v.prep.pending && tick > 0 {
+				if v.prep.state.Load() == prepIdle {
 					t.Fatal("nothing was prepared")
 				}
 				if tc.other {
@@ -124,7 +124,7 @@ func TestPreparedFrameIsAFreshBuild(t *testing.T) {
 			v.Reset() // waits
 			v.Prepare(rect, m, nil, Overlays{})
 			v.Tick(m) // waits
-			if v.prep.pending {
+			if v.prep.state.Load() != prepIdle {
 				t.Fatal("Tick left a prepared build pending")
 			}
 		})

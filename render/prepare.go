@@ -4,6 +4,7 @@ import (
 	"image"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"netcubes/viewmodel"
 )
@@ -25,16 +26,27 @@ var preparer struct {
 }
 
 // preparedBuild is a build handed to the preparer: what it is built from,
-// and done, which the preparer signals when the builder holds it.
+// whose it is (state), and done, which the preparer signals when the
+// builder holds it.
 type preparedBuild struct {
-	key     builtKey
-	rect    image.Rectangle
-	m       *viewmodel.View
-	ghost   *viewmodel.View
-	ov      Overlays
-	pending bool // handed over and not yet waited for
-	done    chan struct{}
+	key   builtKey
+	rect  image.Rectangle
+	m     *viewmodel.View
+	ghost *viewmodel.View
+	ov    Overlays
+	// state is prepIdle, prepQueued (handed over, not started: whichever
+	// of the preparer and Draw claims it first builds it), prepBuilding
+	// or prepBuilt (the preparer's: Draw waits for done).
+	state atomic.Int32
+	done  chan struct{}
 }
+
+const (
+	prepIdle int32 = iota
+	prepQueued
+	prepBuilding
+	prepBuilt
+)
 
 // Prepare starts building the view's triangles for a Draw with the same
 // rectangle, view models and overlays, on another core; Draw waits for
@@ -43,9 +55,11 @@ type preparedBuild struct {
 // first). Nothing is started when the last frame's triangles will serve
 // (Stamp), when nothing would be drawn, when Go runs one thread at a time,
 // or when the preparer is busy with another view: Draw then does as it
-// always did.
+// always did. If the preparer has not started the build when Draw needs
+// it (no core was free for it), Draw builds it itself rather than wait.
 func (v *View) Prepare(rect image.Rectangle, m, ghost *viewmodel.View, ov Overlays) {
-	if v.prep.pending || rect.Empty() || len(m.Cubes) == 0 || runtime.GOMAXPROCS(0) < 2 {
+	p := &v.prep
+	if p.state.Load() != prepIdle || rect.Empty() || len(m.Cubes) == 0 || runtime.GOMAXPROCS(0) < 2 {
 		return
 	}
 	key := v.keyOf(rect, m, ghost, ov)
@@ -56,34 +70,51 @@ func (v *View) Prepare(rect image.Rectangle, m, ghost *viewmodel.View, ov Overla
 		preparer.jobs = make(chan *View, 1)
 		go prepareViews(preparer.jobs)
 	})
-	if v.prep.done == nil {
-		v.prep.done = make(chan struct{}, 1)
+	if p.done == nil {
+		p.done = make(chan struct{}, 1)
 	}
-	p := &v.prep
 	p.key, p.rect, p.m, p.ghost, p.ov = key, rect, m, ghost, ov
+	p.state.Store(prepQueued)
 	select {
 	case preparer.jobs <- v:
-		p.pending = true
-	default: // busy: Draw builds
+	default:
+		// Busy (or an earlier hand-over of this view, which Draw took
+		// back, is still queued: the preparer may claim this one through
+		// it, which is as good).
 	}
 }
 
-// prepareViews builds each view handed over and says when it is done.
+// prepareViews builds each view handed over that is still unclaimed, and
+// says when it is done.
 func prepareViews(jobs <-chan *View) {
 	for v := range jobs {
 		p := &v.prep
+		if !p.state.CompareAndSwap(prepQueued, prepBuilding) {
+			continue // Draw took it back
+		}
 		v.build(p.rect, p.m, p.ghost, p.ov)
+		p.state.Store(prepBuilt)
 		p.done <- struct{}{}
 	}
 }
 
-// wait waits for a prepared build, if one was started, and reports
-// whether the builder now holds one (built from v.prep.key).
+// spinWait is how many times wait looks at a build under way before it
+// sleeps until the preparer says it is done: a build takes a fraction of
+// a millisecond, and waking a sleeping thread can take longer on a busy
+// machine.
+const spinWait = 1 << 14
+
+// wait waits for a prepared build the preparer has started, and reports
+// whether the builder now holds it (built from v.prep.key). A build not
+// started yet is taken back: the caller builds.
 func (v *View) wait() bool {
-	if !v.prep.pending {
+	p := &v.prep
+	if p.state.Load() == prepIdle || p.state.CompareAndSwap(prepQueued, prepIdle) {
 		return false
 	}
-	<-v.prep.done
-	v.prep.pending = false
+	for i := 0; i < spinWait && p.state.Load() != prepBuilt; i++ {
+	}
+	<-p.done
+	p.state.Store(prepIdle)
 	return true
 }
