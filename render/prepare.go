@@ -26,8 +26,7 @@ var preparer struct {
 }
 
 // preparedBuild is a build handed to the preparer: what it is built from,
-// whose it is (state), and done, which the preparer signals when the
-// builder holds it.
+// and whose it is (state).
 type preparedBuild struct {
 	key   builtKey
 	rect  image.Rectangle
@@ -36,9 +35,9 @@ type preparedBuild struct {
 	ov    Overlays
 	// state is prepIdle, prepQueued (handed over, not started: whichever
 	// of the preparer and Draw claims it first builds it), prepBuilding
-	// or prepBuilt (the preparer's: Draw waits for done).
+	// (the preparer's) or prepBuilt (the builder holds it: the store that
+	// says so orders the build before Draw's use of it).
 	state atomic.Int32
-	done  chan struct{}
 }
 
 const (
@@ -70,9 +69,6 @@ func (v *View) Prepare(rect image.Rectangle, m, ghost *viewmodel.View, ov Overla
 		preparer.jobs = make(chan *View, 1)
 		go prepareViews(preparer.jobs)
 	})
-	if p.done == nil {
-		p.done = make(chan struct{}, 1)
-	}
 	p.key, p.rect, p.m, p.ghost, p.ov = key, rect, m, ghost, ov
 	p.state.Store(prepQueued)
 	select {
@@ -84,8 +80,7 @@ func (v *View) Prepare(rect image.Rectangle, m, ghost *viewmodel.View, ov Overla
 	}
 }
 
-// prepareViews builds each view handed over that is still unclaimed, and
-// says when it is done.
+// prepareViews builds each view handed over that is still unclaimed.
 func prepareViews(jobs <-chan *View) {
 	for v := range jobs {
 		p := &v.prep
@@ -94,27 +89,34 @@ func prepareViews(jobs <-chan *View) {
 		}
 		v.build(p.rect, p.m, p.ghost, p.ov)
 		p.state.Store(prepBuilt)
-		p.done <- struct{}{}
 	}
 }
 
-// spinWait is how many times wait looks at a build under way before it
-// sleeps until the preparer says it is done: a build takes a fraction of
-// a millisecond, and waking a sleeping thread can take longer on a busy
-// machine.
-const spinWait = 1 << 14
+// spinYield is how many looks at a build under way wait takes before it
+// lets other goroutines run between looks (some hundreds of microseconds).
+const spinYield = 1 << 18
 
 // wait waits for a prepared build the preparer has started, and reports
 // whether the builder now holds it (built from v.prep.key). A build not
-// started yet is taken back: the caller builds.
+// started yet is taken back: the caller builds. A build under way is
+// waited for by looking at its state until it is done, a fraction of a
+// millisecond: sleeping instead (on a channel, a lock) made the runtime
+// allocate now and then in Draw (a waiting goroutine's record moving from
+// one processor's cache to the other's, a thread to take over the main
+// thread's processor), and a sleeping main thread can wake late on a busy
+// machine.
 func (v *View) wait() bool {
 	p := &v.prep
 	if p.state.Load() == prepIdle || p.state.CompareAndSwap(prepQueued, prepIdle) {
 		return false
 	}
-	for i := 0; i < spinWait && p.state.Load() != prepBuilt; i++ {
+	for i := 0; p.state.Load() != prepBuilt; i++ {
+		if i >= spinYield {
+			// Long: the preparer may be waiting for this processor
+			// (the other one busy with the collector, say).
+			runtime.Gosched()
+		}
 	}
-	<-p.done
 	p.state.Store(prepIdle)
 	return true
 }
