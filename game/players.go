@@ -56,7 +56,13 @@ func (s *Session) SetShown(k int) error {
 // Refresh refills the views and this tick's figures without stepping: the
 // app calls it after a reset or a switch, so that what is drawn while
 // paused is the new state, not an empty field.
-func (s *Session) Refresh() { s.finishView() }
+func (s *Session) Refresh() {
+	s.finishView()
+	// A refresh follows a jump in what the right shows (another strategy,
+	// another client shown, players added or removed): the next tick's
+	// picture is not a pop against this one.
+	s.errs.hasPrev = false
+}
 
 // finishView refills the views after the shown client changed between
 // ticks, so what is drawn next is the new client's.

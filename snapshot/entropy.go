@@ -138,6 +138,11 @@ type entropyModels struct {
 	// share: level 14's fit of how much of its neighbours' mean miss a
 	// predicted cube shares (a decayedFit), by kind and neighbour count.
 	share [numShareClasses]decayedFit
+	// clean (the sender, lend.go): a bit a line of these models, set
+	// when the line is known to hold its values after reset, so that a
+	// copy between two models can pass over the lines both hold so.
+	// Never set for the lines of clean itself.
+	clean [cleanWords]uint64
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -296,6 +301,7 @@ func (m *entropyModels) reset() {
 			}
 		}
 	}
+	m.clean = cleanAfterReset
 }
 
 // entropyState is a packet's coder, allocated on its first coded
@@ -352,6 +358,9 @@ type entropyState struct {
 	// (recordPayload); memSave, the baseline's memory meanwhile.
 	dry     bool
 	memSave [MaxCubes]uint8
+	// memOnly: a recorder's models hold only its baseline's memory
+	// until its decisions are recorded (startModels, wholeModels).
+	memOnly bool
 	// lentBy (the sender): the entry whose models were lent to models
 	// and which relies on it until keepModels hands it to the new
 	// snapshot (lend.go).
@@ -779,6 +788,7 @@ func (p *Packet) claimTrace(e *entropyState) (*trace, bool) {
 // baseline's when it carries them (lent in place to a replay when the
 // sender can: lend.go), else fresh ones.
 func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
+	e.memOnly = false // (a pass that failed may have left it)
 	ml, lends := p.Baselines.(modelLender)
 	if lends {
 		ml.reclaim(e)
@@ -789,6 +799,14 @@ func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
 	}
 	if lends {
 		if t != nil && !mine && ml.lendModels(p.Baseline, t.lines, e) {
+			return nil
+		}
+		if t != nil && mine && ml.baselineMem(p.Baseline, e.models.mem[:len(p.Cubes)]) {
+			// The recorder's decisions read only the cubes' memory:
+			// the models are lent or copied once they are recorded
+			// and their lines known (recordPayload).
+			e.models.unclean(int(unsafe.Offsetof(entropyModels{}.mem)), len(p.Cubes))
+			e.memOnly = true
 			return nil
 		}
 		if ml.copyModels(p.Baseline, e.models) {
@@ -825,6 +843,10 @@ func (p *Packet) codePayload(e *entropyState, base []Cube, t *trace, mine bool) 
 
 // decidePayload makes (and, unless dry, codes) the payload's decisions.
 func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
+	if !e.dry {
+		// Coding may write any line: none is known clean after it.
+		e.models.clean = [cleanWords]uint64{}
+	}
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {
 		return err
@@ -853,12 +875,37 @@ func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
 	copy(e.models.mem[:n], e.memSave[:n])
 	e.enc.Tag = tag
 	if t.spoilt {
+		if err := p.wholeModels(e, nil); err != nil {
+			return err
+		}
 		return p.decidePayload(e, base)
 	}
 	t.stats, t.n = p.Stats, n
 	p.traces.publish(t)
+	if err := p.wholeModels(e, t.lines); err != nil {
+		return err
+	}
 	e.replay(t)
 	return nil
+}
+
+// wholeModels gives a recorder that holds only its baseline's memory
+// (startModels) the baseline's whole models: lent, when the lines the
+// pass may write are known (lines), or copied.
+func (p *Packet) wholeModels(e *entropyState, lines []uint16) error {
+	if !e.memOnly {
+		return nil
+	}
+	e.memOnly = false
+	ml := p.Baselines.(modelLender)
+	if lines != nil && ml.lendModels(p.Baseline, lines, e) {
+		p.traces.recorderLends.Add(1)
+		return nil
+	}
+	if ml.copyModels(p.Baseline, e.models) {
+		return nil
+	}
+	return ErrNoBaseline
 }
 
 // codeMotion codes level 13's older baseline, the first decisions of the
@@ -927,7 +974,7 @@ func serializePayload(s wire.Stream, payload []byte, costs *[arith.NumTags]uint6
 		for n := share[c]; n > 0; {
 			k := min(n, 32)
 			var v uint32
-			if !s.IsReading() {
+			if s.IsWriting() { // read, or measured: the value is not needed
 				v = payloadBits(payload, off, k)
 			}
 			if err := wire.SerializeBits(s, &v, k); err != nil {

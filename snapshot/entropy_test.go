@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -217,8 +218,9 @@ func BenchmarkCodedPacket(b *testing.B) {
 // BenchmarkCodedSides: a level 12, 13 or 14 katamari packet's encoder (the
 // server's measure pass, which its write then sends again), its replay
 // (the same packet coded from another client's trace of its decisions,
-// trace.go: the models copied in, then mixing, coding and updating them)
-// and its decoder apart, each with its coded decisions per second and its
+// trace.go: the models copied in, then mixing, coding and updating them),
+// its recording (the first client's pass: deciding, recording the trace,
+// then replaying it) and its decoder apart, each with its coded decisions per second and its
 // thread CPU time per packet (steadier than the wall time on a shared
 // machine): the figures to hold against a range coder's throughput (the
 // decisions, not the few hundred bytes they code to, are the work).
@@ -228,12 +230,15 @@ func BenchmarkCodedSides(b *testing.B) {
 		m := wire.NewMeasureStream()
 		r := wire.NewReadStream(data)
 		decisions := codedDecisions(b, p)
-		for _, side := range []string{"encode", "replay", "decode"} {
-			if side == "replay" && l >= TurnWithMiss {
+		for _, side := range []string{"encode", "replay", "record", "decode"} {
+			if (side == "replay" || side == "record") && l >= TurnWithMiss {
 				continue // level 14 records no traces
 			}
 			b.Run(fmt.Sprintf("level%d/%s", l, side), func(b *testing.B) {
 				p.traces = nil
+				if side == "record" {
+					p.traces = &traceShare{}
+				}
 				if side == "replay" {
 					// The first pass records the trace, the others replay it.
 					p.traces = &traceShare{}
@@ -254,6 +259,9 @@ func BenchmarkCodedSides(b *testing.B) {
 						r.Reset(data)
 						err = q.Serialize(r)
 					} else {
+						if side == "record" {
+							p.traces.frame = -1 // a new tick: this pass records
+						}
 						m.Reset()
 						err = p.Serialize(m)
 					}
@@ -744,12 +752,96 @@ func TestReplayedSameBits(t *testing.T) {
 		// baseline named again after lending them is copied from the
 		// storage it lent them to: both must have happened, or the
 		// comparison would not check them.
+		// So do the recorders once their decisions are recorded
+		// (wholeModels), which read their baseline's memory before, from
+		// a lender's storage when it lent them; and copies must have
+		// passed over lines clean in both models (copyModelsFrom).
 		lends, rebuilt := q.lends.Load(), q.rebuilt.Load()
-		if lends == 0 || rebuilt == 0 {
-			t.Errorf("%s: %d of %d replays lent their baseline's models, %d copied from a lender", p, lends, replayed, rebuilt)
+		recLends, recMem := q.traces.recorderLends.Load(), q.traces.recorderMem.Load()
+		if lends-recLends == 0 || rebuilt == 0 || recLends == 0 || recMem == 0 || q.cleanSkipped.Load() == 0 {
+			t.Errorf("%s: %d of %d replays and %d recorders lent their baseline's models, %d copied from a lender, %d recorders read a lender's memory",
+				p, lends-recLends, replayed, recLends, rebuilt, recMem)
 		}
-		t.Logf("%s: %d of %d packets replayed, %d of them in their baseline's models lent; %d models copied from a lender", p, replayed, clients*frames, lends, rebuilt)
+		t.Logf("%s: %d of %d packets replayed, %d of them in their baseline's models lent; %d recorders lent theirs, %d read a lender's memory; %d models copied from a lender; %d clean lines not copied",
+			p, replayed, clients*frames, lends-recLends, recLends, recMem, rebuilt, q.cleanSkipped.Load())
 	}
+}
+
+// TestCopyModelsFrom: a copy that passes over the lines clean in both
+// models gives the models a whole copy gives, whichever lines either has
+// written (runs of lines across the bitmap's words, the whole models, the
+// last line, none).
+func TestCopyModelsFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var src, dst entropyModels
+	size := int(unsafe.Offsetof(entropyModels{}.clean))
+	scribble := func(m *entropyModels, lines []int) {
+		b := modelBytes(m)
+		for _, l := range lines {
+			off := l * modelLine
+			n := min(modelLine, size-off)
+			for i := range n {
+				b[off+i] = byte(rng.Uint32())
+			}
+			m.unclean(off, n)
+		}
+	}
+	last := (size - 1) / modelLine
+	cases := [][2][]int{
+		{nil, nil},
+		{{0, 1, 2, 63, 64, 65, 127, 128}, {5}},
+		{{last}, {last - 1, last}},
+	}
+	var all []int
+	for l := 0; l <= last; l++ {
+		all = append(all, l)
+	}
+	cases = append(cases, [2][]int{all, nil}, [2][]int{nil, all})
+	for range 20 {
+		var a, b []int
+		for l := 0; l <= last; l++ {
+			if rng.IntN(4) == 0 {
+				a = append(a, l)
+			}
+			if rng.IntN(3) == 0 {
+				b = append(b, l)
+			}
+		}
+		cases = append(cases, [2][]int{a, b})
+	}
+	for i, c := range cases {
+		src.reset()
+		dst.reset()
+		scribble(&src, c[0])
+		scribble(&dst, c[1])
+		skipped := copyModelsFrom(&dst, &src)
+		if dst != src {
+			t.Fatalf("case %d: the copy differs from its source", i)
+		}
+		// Passed over: the lines clean after reset (those wholly before
+		// clean) that neither wrote.
+		want := size / modelLine
+		for l := range union(c[0], c[1]) {
+			if l < size/modelLine {
+				want--
+			}
+		}
+		if skipped != want {
+			t.Errorf("case %d: %d lines passed over, want %d", i, skipped, want)
+		}
+	}
+}
+
+// union is the distinct values of a and b.
+func union(a, b []int) map[int]bool {
+	u := map[int]bool{}
+	for _, v := range a {
+		u[v] = true
+	}
+	for _, v := range b {
+		u[v] = true
+	}
+	return u
 }
 
 // TestPayloadBits: payloadBits gathers the same bits as reading them one

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	mathbits "math/bits"
 	"slices"
 	"unsafe"
 
@@ -15,7 +16,7 @@ import (
 // ago, among 64 clients), about a fifth of a replayed packet's cost.
 //
 // A replayed packet knows before it codes which lines of the models it
-// may write: those of its trace (trace.listLines, about a third of them).
+// may write: those of its trace (trace.listLines, about a fifth of them).
 // So the baseline lends its storage instead: the lines the replay may
 // write are saved (the baseline's undo), the packet codes in the
 // baseline's storage, which becomes the new snapshot's, and the baseline
@@ -41,6 +42,62 @@ const modelLine = 64
 // numModelLines is the number of lines of entropyModels.
 const numModelLines = (int(unsafe.Sizeof(entropyModels{})) + modelLine - 1) / modelLine
 
+// Copying only what differs. Most lines of a snapshot's models still hold
+// their values after reset (a packet's decisions touch about a fifth of
+// them, and after the whole katamari script the lines any packet touched
+// are little more than half), and a copy needs to write only the lines
+// where its source or its destination may not: entropyModels.clean marks
+// the lines known to hold their reset values. reset sets every bit, a
+// replay clears those of its trace's lines (trace.mask), any other coding
+// all of them (decidePayload), and a copy makes the destination's the
+// source's (copyModelsFrom). A bit set wrongly would change the bits of
+// later packets: a bit may only ever be cleared without cause, never set.
+
+// cleanWords is the length of entropyModels.clean: a bit a line.
+const cleanWords = 83
+
+// The models' lines must fit in clean's bits.
+var _ [cleanWords*64 - numModelLines]struct{}
+
+// cleanAfterReset is clean after reset: every line but those of clean.
+var cleanAfterReset = func() (c [cleanWords]uint64) {
+	for l := range int(unsafe.Offsetof(entropyModels{}.clean)) / modelLine {
+		c[l/64] |= 1 << (l % 64)
+	}
+	return c
+}()
+
+// copyModelsFrom makes dst's models src's, writing only the lines where
+// either is not known clean (runs of them at a time), and returns how
+// many lines it passed over.
+func copyModelsFrom(dst, src *entropyModels) (skipped int) {
+	d, sb := modelBytes(dst), modelBytes(src)
+	for w := range cleanWords {
+		skipped += mathbits.OnesCount64(dst.clean[w] & src.clean[w])
+	}
+	for w := range cleanWords {
+		need := ^(dst.clean[w] & src.clean[w])
+		for need != 0 {
+			lo := mathbits.TrailingZeros64(need)
+			run := mathbits.TrailingZeros64(^(need >> lo)) // 64 when the rest are all set
+			need &^= (1<<run - 1) << lo
+			from := min((w*64+lo)*modelLine, len(d))
+			to := min((w*64+lo+run)*modelLine, len(d))
+			copy(d[from:to], sb[from:to])
+		}
+	}
+	dst.clean = src.clean
+	return skipped
+}
+
+// unclean clears the clean bits of the lines of the n bytes at offset off
+// of m, about to be written other than by coding.
+func (m *entropyModels) unclean(off, n int) {
+	for l := off / modelLine; l <= (off+n-1)/modelLine; l++ {
+		m.clean[l/64] &^= 1 << (l % 64)
+	}
+}
+
 // modelLender is implemented by the sender's baseline store (lend.go).
 type modelLender interface {
 	// lendModels lends baseline seq's models to e (see lend.go).
@@ -49,6 +106,9 @@ type modelLender interface {
 	copyModels(seq uint16, dst *entropyModels) bool
 	// reclaim gives back the models lent to e's storage, if any.
 	reclaim(e *entropyState)
+	// baselineMem copies the cubes' memory of baseline seq's models
+	// into dst (len(dst) cubes).
+	baselineMem(seq uint16, dst []uint8) bool
 }
 
 // modelUndo is what a lending entry needs to rebuild its models.
@@ -136,12 +196,46 @@ func (s *snapshotSender) copyModels(seq uint16, dst *entropyModels) bool {
 		return false
 	}
 	if u := b.undo; u != nil && u.over != nil {
-		*dst = *u.over
+		// The storage's clean lines are clean in the lender's models
+		// too: its saved lines are among those its borrower's replay
+		// cleared.
+		s.shared.cleanSkipped.Add(int64(copyModelsFrom(dst, u.over)))
 		u.putBack(dst)
 		s.shared.rebuilt.Add(1)
 		return true
 	}
-	*dst = *b.Models
+	s.shared.cleanSkipped.Add(int64(copyModelsFrom(dst, b.Models)))
+	return true
+}
+
+// baselineMem copies the memory of the first len(dst) cubes of baseline
+// seq's models into dst: a lender's are in the storage it lent them to,
+// except in the lines it saved. What a recorder needs of its baseline's
+// models (recordPayload). False when it does not hold them.
+func (s *snapshotSender) baselineMem(seq uint16, dst []uint8) bool {
+	b := s.history.Find(s.frame + wire.SequenceDiff(seq, uint16(s.frame)))
+	if b == nil || !b.HasModels {
+		return false
+	}
+	u := b.undo
+	if u == nil || u.over == nil {
+		copy(dst, b.Models.mem[:len(dst)])
+		return true
+	}
+	copy(dst, u.over.mem[:len(dst)])
+	s.shared.traces.recorderMem.Add(1)
+	off := int(unsafe.Offsetof(entropyModels{}.mem))
+	for i, l := range u.lines { // in increasing order
+		lo := int(l) * modelLine
+		if lo+modelLine <= off {
+			continue
+		}
+		if lo >= off+len(dst) {
+			break
+		}
+		from, to := max(lo, off), min(lo+modelLine, off+len(dst))
+		copy(dst[from-off:to-off], u.data[i][from-lo:to-lo])
+	}
 	return true
 }
 

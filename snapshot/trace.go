@@ -1,8 +1,8 @@
 package snapshot
 
 import (
-	mathbits "math/bits"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"netcubes/wire"
@@ -39,43 +39,41 @@ import (
 // depend on the models: the trace carries it whole.
 
 // Trace operations: one call of the coder each (entropyState's bit,
-// tree, golomb, bitMix3, golombMix3, tag), or the start of a cube.
+// tree, golomb, bitMix3, golombMix3), as record is told them; a trace
+// keeps them as the coder's binary decisions (arith.Step), appended as
+// they are recorded.
 const (
-	opCube      = iota // v: the cube's index, whose memory class the next operations use
-	opTag              // v: the category the next decisions are charged to
-	opBit              // a: Prob
+	opBit       = iota // a: Prob
 	opTree             // a: the tree's first Prob, n: its bits
 	opGolomb           // a: Golomb
-	opMix              // a, b, c: Probs (c < 0: none), mx: Mixer
-	opGolombMix        // a, b: Golomb, c: GolombContext (< 0: none), mx: GolombMixers
+	opMix              // a, b, c: Probs (c nil: none), mx: Mixer
+	opGolombMix        // a, b: Golomb, c: GolombContext (nil: none), mx: GolombMixers
 )
-
-// traceOp is one operation of a trace. Offsets are in bytes from the
-// start of entropyModels; b is that of memory class 0 when stride is not
-// zero (the model of class k is stride·k bytes further).
-type traceOp struct {
-	kind, n uint8
-	v       int32
-	a, b, c int32
-	mx      int32
-	stride  int32
-}
 
 // trace is the decisions of one packet.
 type trace struct {
 	key    traceKey
 	ready  bool
 	spoilt bool // a model outside the packet's models (off): never published
-	ops    []traceOp
-	steps  []arith.Step // ops flattened (flatten)
-	stats  PacketStats
-	n      int             // cubes
-	mem    [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
+	// steps are the coder's binary decisions, flattened from each
+	// call of the coder as it is recorded (offsets into entropyModels;
+	// a second model that depends on the cube's memory class at class
+	// 0, with its stride).
+	steps []arith.Step
+	stats PacketStats
+	n     int             // cubes
+	mem   [MaxCubes]uint8 // the memory the packet leaves, mem[:n]
 	// lines: the lines of entropyModels (modelLine bytes each) a replay
 	// of the trace may write, in increasing order, whatever the
-	// client's memory classes (lend.go); seen is their bitmap.
-	lines []uint16
-	seen  []uint64
+	// client's memory classes (lend.go); seen marks them, a byte a line
+	// (a plain store each: with a bitmap, recording cost a tenth more),
+	// as the steps are recorded, and marked is how many steps it has
+	// seen.
+	lines  []uint16
+	mask   [cleanWords]uint64 // lines as a bitmap
+	seen   []bool
+	marked int
+	tag    int // the category of the last tag step, −1: none yet
 }
 
 // traceKey is everything of a packet a trace depends on besides the
@@ -100,6 +98,11 @@ type traceShare struct {
 	// replayed counts the packets coded from another client's trace
 	// (tests and the design note's figures).
 	replayed int
+	busy     int // claims that found the trace still being recorded
+	// recorderLends counts the recorders coding in their baseline's
+	// models lent (wholeModels), recorderMem those that read their
+	// baseline's memory from a lender (baselineMem): tests.
+	recorderLends, recorderMem atomic.Int64
 }
 
 // claim returns the ready trace for k, or (mine) a new one for the caller
@@ -114,6 +117,7 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 	for _, q := range s.all[:s.n] {
 		if q.key == k {
 			if !q.ready {
+				s.busy++
 				return nil, false
 			}
 			s.replayed++
@@ -125,13 +129,16 @@ func (s *traceShare) claim(k traceKey) (t *trace, mine bool) {
 	}
 	q := s.all[s.n]
 	s.n++
-	q.key, q.ready, q.spoilt, q.ops = k, false, false, q.ops[:0]
+	q.key, q.ready, q.spoilt, q.steps, q.marked, q.tag = k, false, false, q.steps[:0], 0, -1
+	if len(q.seen) == 0 {
+		q.seen = make([]bool, numModelLines)
+	}
+	clear(q.seen)
 	return q, true
 }
 
 // publish makes t, recorded, available to the clients that claim it after.
 func (s *traceShare) publish(t *trace) {
-	t.flatten()
 	t.listLines()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -156,32 +163,53 @@ func (e *entropyState) off(ptr unsafe.Pointer) int32 {
 	return int32(d)
 }
 
-// recording: the operations of the coding pass in progress go to rec.
+// record appends one call of the coder (an op*) to the trace in
+// progress, rec, as the binary decisions it codes: its models as offsets
+// into e's models; a second model (b) that depends on the cube's memory
+// class as that of class 0, with the stride to the others (memStride).
+// It marks the lines they lie in as it goes, while the steps are in the
+// cache, rather than in a pass over them all when the trace is published.
 func (e *entropyState) record(kind uint8, n uint8, v int32, a, b, c, mx unsafe.Pointer) {
-	o := traceOp{kind: kind, n: n, v: v, c: -1}
+	t := e.rec
+	oa, ob, oc, om, stride := int32(0), int32(0), int32(-1), int32(0), int32(0)
 	if a != nil {
-		o.a = e.off(a)
+		oa = e.off(a)
 	}
 	if b != nil {
-		o.b = e.off(b)
+		ob = e.off(b)
 		if e.memStride != 0 {
-			o.b -= int32(e.memClass) * e.memStride
-			o.stride = e.memStride
+			ob -= int32(e.memClass) * e.memStride
+			stride = e.memStride
 		}
 	}
 	if c != nil {
-		o.c = e.off(c)
+		oc = e.off(c)
 	}
 	if mx != nil {
-		o.mx = e.off(mx)
+		om = e.off(mx)
 	}
-	e.rec.ops = append(e.rec.ops, o)
+	switch kind {
+	case opBit:
+		t.steps = arith.AppendBit(t.steps, oa, int(v))
+	case opTree:
+		t.steps = arith.AppendTree(t.steps, oa, int(n), uint32(v))
+	case opGolomb:
+		t.steps = arith.AppendGolomb(t.steps, oa, v)
+	case opMix:
+		t.steps = arith.AppendMix(t.steps, oa, ob, stride, oc, om, int(v))
+	case opGolombMix:
+		t.steps = arith.AppendGolombMix(t.steps, oa, ob, stride, oc, om, v)
+	}
+	t.markSteps()
 }
 
-// recordCube starts cube i in the trace.
+// recordCube starts cube i in the trace: the next steps' memory class is
+// the replaying models' memory of cube i.
 func (e *entropyState) recordCube(i int) {
 	if e.rec != nil {
-		e.rec.ops = append(e.rec.ops, traceOp{kind: opCube, v: int32(i)})
+		t := e.rec
+		t.steps = arith.AppendClass(t.steps, int32(unsafe.Offsetof(entropyModels{}.mem))+int32(i))
+		t.marked = len(t.steps)
 	}
 }
 
@@ -192,6 +220,9 @@ func (e *entropyState) replay(t *trace) {
 	m := e.models
 	e.enc.Replay(unsafe.Pointer(m), t.steps, &memClasses)
 	copy(m.mem[:t.n], t.mem[:t.n])
+	for w := range m.clean {
+		m.clean[w] &^= t.mask[w]
+	}
 }
 
 // memClasses is memClass as a table, for arith.Replay.
@@ -201,33 +232,6 @@ var memClasses = func() (c [256]uint8) {
 	}
 	return c
 }()
-
-// flatten turns t's operations into the coder's binary decisions
-// (arith.Step), once, for the clients that replay it.
-func (t *trace) flatten() {
-	s := t.steps[:0]
-	mem := int32(unsafe.Offsetof(entropyModels{}.mem))
-	for i := range t.ops {
-		o := &t.ops[i]
-		switch o.kind {
-		case opCube:
-			s = arith.AppendClass(s, mem+o.v)
-		case opTag:
-			s = arith.AppendTag(s, int(o.v))
-		case opBit:
-			s = arith.AppendBit(s, o.a, int(o.v))
-		case opTree:
-			s = arith.AppendTree(s, o.a, int(o.n), uint32(o.v))
-		case opGolomb:
-			s = arith.AppendGolomb(s, o.a, o.v)
-		case opMix:
-			s = arith.AppendMix(s, o.a, o.b, o.stride, o.c, o.mx, int(o.v))
-		case opGolombMix:
-			s = arith.AppendGolombMix(s, o.a, o.b, o.stride, o.c, o.mx, o.v)
-		}
-	}
-	t.steps = s
-}
 
 // replayable checks that packet p can be coded from trace t (its cubes'
 // decisions recorded by another client this tick): its older baseline
@@ -248,25 +252,26 @@ func (p *Packet) replayable(base []Cube, t *trace) error {
 	return nil
 }
 
-// tagOp records a change of category.
+// tagOp records a change of category. A category the same as the last
+// one recorded is not: the coder charges the decisions in between to it
+// either way, and a replay then skips a step (most cubes are unchanged,
+// and each is charged to the flags: a seventh of a packet's steps).
 func (e *entropyState) tagOp(c wire.Category) {
-	if e.rec != nil {
-		e.rec.ops = append(e.rec.ops, traceOp{kind: opTag, v: int32(c)})
+	if t := e.rec; t != nil && t.tag != int(c) {
+		t.tag = int(c)
+		t.steps = arith.AppendTag(t.steps, int(c))
+		t.marked = len(t.steps)
 	}
 }
 
-// listLines lists the lines of entropyModels a replay of t may write:
-// every Prob and Mixer its decisions update (the second model at every
-// memory class), and the memory the packet leaves. A superset is all
-// lending needs (lend.go): a line listed but not written is saved and
-// put back unchanged.
-func (t *trace) listLines() {
-	if len(t.seen) == 0 {
-		t.seen = make([]uint64, (numModelLines+63)/64)
-	}
-	clear(t.seen)
+// markSteps marks the lines of entropyModels that the steps recorded
+// since the last call may write: every Prob and Mixer they update (the
+// second model at every memory class). A superset is all lending needs
+// (lend.go): a line listed but not written is saved and put back
+// unchanged.
+func (t *trace) markSteps() {
 	mixer := int32(unsafe.Sizeof(arith.Mixer{}))
-	for i := range t.steps {
+	for i := t.marked; i < len(t.steps); i++ {
 		st := &t.steps[i]
 		switch st.Kind {
 		case arith.StepPlain:
@@ -286,13 +291,26 @@ func (t *trace) listLines() {
 			t.markAt(st.M + mixer - 1)
 		}
 	}
+	t.marked = len(t.steps)
+}
+
+// listLines lists the lines a replay of t may write (lend.go): those its
+// steps marked, and those of the memory the packet leaves.
+func (t *trace) listLines() {
 	t.mark(int32(unsafe.Offsetof(entropyModels{}.mem)), int32(t.n))
 	t.lines = t.lines[:0]
-	for w, bits := range t.seen {
-		for bits != 0 {
-			b := mathbits.TrailingZeros64(bits)
-			bits &= bits - 1
-			t.lines = append(t.lines, uint16(w*64+b))
+	t.mask = [cleanWords]uint64{}
+	// Eight lines' marks at a time: most are not marked.
+	seen := t.seen
+	for w := 0; w < len(seen); w += 8 {
+		if w+8 <= len(seen) && *(*uint64)(unsafe.Pointer(&seen[w])) == 0 {
+			continue
+		}
+		for l := w; l < min(w+8, len(seen)); l++ {
+			if seen[l] {
+				t.lines = append(t.lines, uint16(l))
+				t.mask[l/64] |= 1 << (l % 64)
+			}
 		}
 	}
 }
@@ -301,7 +319,7 @@ func (t *trace) listLines() {
 // in one line).
 func (t *trace) markAt(off int32) {
 	l := uint32(off) / modelLine
-	t.seen[l/64] |= 1 << (l % 64)
+	t.seen[l] = true
 }
 
 // mark marks the lines of the n bytes at offset off.
@@ -310,6 +328,6 @@ func (t *trace) mark(off, n int32) {
 		return
 	}
 	for l := uint32(off) / modelLine; l <= uint32(off+n-1)/modelLine; l++ {
-		t.seen[l/64] |= 1 << (l % 64)
+		t.seen[l] = true
 	}
 }

@@ -190,6 +190,12 @@ type App struct {
 	noteTicks int
 	lastBlow  bool
 
+	// topKey holds the top bar's key (topBarKey), kept from frame to frame.
+	topKey []byte
+
+	// split, when set, times the parts of each Draw (the benchmarks).
+	split *drawSplit
+
 	winW, winH int // the window's size at the last Layout
 	scaleSaid  bool
 	laidOut    laidOut // the size a shrunk HUD layout found (hud.go)
@@ -525,9 +531,11 @@ func (a *App) Draw(screen *ebiten.Image) {
 	texts.Off = a.opts.Screenshot != "" || a.opts.Capture.On()
 	texts.nextFrame()
 	frameTexts.reset()
+	a.split.start()
 	screen.Fill(backdrop)
 	w, h := screen.Bounds().Dx(), screen.Bounds().Dy()
 	l := a.layout(w, h)
+	a.split.lap(splitHUD)
 	var avoid image.Rectangle
 	lr, rr := a.viewRects(w, h, l.topH, l.botH)
 	// Between two Updates nothing the views show changes: a frame drawn
@@ -566,9 +574,11 @@ func (a *App) Draw(screen *ebiten.Image) {
 			a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 			a.drawJoining(screen, rr)
 		}
+		a.split.lap(splitViews)
 		a.roomTable, a.roomReported = a.roomKeepOut(l, roomView(lr, rr))
 		a.roomCaptioned = false
 		avoid = a.drawHUD(screen, l, lr, rr)
+		a.split.lap(splitHUD)
 	}
 	a.drawRoom(screen, l, roomView(lr, rr))
 	if a.chart {
@@ -580,6 +590,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	// The note last: a key pressed while the help is open still says what
 	// it did.
 	a.drawNote(screen, l, avoid)
+	a.split.lap(splitRest)
 	if a.opts.Screenshot != "" && a.ticks == a.opts.Frames && !a.shotDone {
 		if err := savePNG(screen, a.opts.Screenshot); err != nil {
 			a.err = err
@@ -623,4 +634,39 @@ func Run(o Options) (*App, error) {
 		return a, err
 	}
 	return a, a.err
+}
+
+// drawSplit is the time of one Draw's parts, for the benchmarks' share of
+// each: the two views (their triangles and their handing to Ebitengine),
+// the HUD (the backdrop's fill, the layout, the bars, the views' labels,
+// captions and legend),
+// and the rest (the chart, the help, the note, a screenshot). Nil: not
+// timed.
+type drawSplit struct {
+	parts [numSplits]time.Duration
+	t     time.Time
+}
+
+// The parts of a Draw.
+const (
+	splitViews = iota
+	splitHUD
+	splitRest
+	numSplits
+)
+
+// start starts a Draw's timing.
+func (s *drawSplit) start() {
+	if s != nil {
+		*s = drawSplit{t: time.Now()}
+	}
+}
+
+// lap adds the time since the last lap to part.
+func (s *drawSplit) lap(part int) {
+	if s != nil {
+		now := time.Now()
+		s.parts[part] += now.Sub(s.t)
+		s.t = now
+	}
 }

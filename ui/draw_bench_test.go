@@ -16,6 +16,8 @@ package ui
 //	             the Go side's own work, not counting waits for the
 //	             graphics thread nor the time other work held the CPU
 //	draw-allocs  heap allocations inside one Draw
+//	views-ms-p50, hud-ms-p50, rest-ms-p50  (BenchmarkDraw) the medians of
+//	             Draw's parts: the two views, the HUD, the rest (drawSplit)
 //
 // BenchmarkDrawViews measures the two 3D views alone, the same way.
 //
@@ -130,6 +132,7 @@ func TestMain(m *testing.M) {
 // between frames, from the script's 5th second (the ball is forming).
 func BenchmarkDraw(b *testing.B) {
 	a := benchApp(b, 300)
+	a.split = &drawSplit{} // views-ms-p50, hud-ms-p50
 	benchFrames(b, a, a.Draw)
 }
 
@@ -226,6 +229,8 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 	// those frames' times.
 	var between bool
 	var betweenEach []time.Duration
+	// The parts of each App.Draw (drawSplit), when timed.
+	var partEach [numSplits][]time.Duration
 	frame := func(screen *ebiten.Image) {
 		runtime.ReadMemStats(&before)
 		// The thread's CPU time is read on one thread: the goroutine
@@ -244,12 +249,20 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 		if between {
 			betweenEach = append(betweenEach, d)
 		}
+		if a.split != nil {
+			for i := range partEach {
+				partEach[i] = append(partEach[i], a.split.parts[i])
+			}
+		}
 		runtime.ReadMemStats(&after)
 		allocs += after.Mallocs - before.Mallocs
 		frames++
 	}
 	drawFrame(frame) // the first frame makes the images and buffers
 	spent, allocs, frames, each, cpu = 0, 0, 0, each[:0], 0
+	for i := range partEach {
+		partEach[i] = partEach[i][:0]
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -266,6 +279,14 @@ func benchFramesEvery(b *testing.B, a *App, draw func(screen *ebiten.Image), fra
 	slices.Sort(each)
 	b.ReportMetric(float64(each[len(each)/2].Microseconds())/1000, "draw-ms-p50")
 	b.ReportMetric(float64(each[len(each)/10].Microseconds())/1000, "draw-ms-p10")
+	if len(partEach[splitViews]) > 0 {
+		// The medians of Draw's parts: the two views, the HUD (its
+		// layout, bars, labels and captions), the rest.
+		for i, unit := range [numSplits]string{"views-ms-p50", "hud-ms-p50", "rest-ms-p50"} {
+			slices.Sort(partEach[i])
+			b.ReportMetric(float64(partEach[i][len(partEach[i])/2].Microseconds())/1000, unit)
+		}
+	}
 	if len(betweenEach) > 0 {
 		// The frames between two ticks alone.
 		slices.Sort(betweenEach)

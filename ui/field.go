@@ -36,6 +36,9 @@ func offField(m *viewmodel.View) (string, bool) {
 		return "", false
 	}
 	p := m.Cubes[m.Player].Position
+	if nearCube(m, p) {
+		return "", false
+	}
 	best, bx, by := math.Inf(1), 0.0, 0.0
 	for i := range m.Cubes {
 		c := &m.Cubes[i]
@@ -55,6 +58,33 @@ func offField(m *viewmodel.View) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("off the field: the nearest cubes are %.0f m %s · F5 starts over", best, direction(bx, by)), true
+}
+
+// nearCube reports whether a cube other than the ball's lies within
+// offFieldGap of p: offField's answer for a player among cubes, which is
+// nearly always the answer, found without a square root a cube (every
+// frame, both views, 901 cubes). A distance within a centimetre of either
+// bound is measured as offField measures it.
+func nearCube(m *viewmodel.View, p [3]float64) bool {
+	const margin = 0.01
+	for i := range m.Cubes {
+		c := &m.Cubes[i]
+		if i == m.Player || c.Player {
+			continue
+		}
+		dx, dy := c.Position[0]-p[0], c.Position[1]-p[1]
+		d2 := dx*dx + dy*dy
+		if d2 >= (offFieldGap+margin)*(offFieldGap+margin) {
+			continue
+		}
+		if c.Interacting && d2 < (ballReach+margin)*(ballReach+margin) && math.Hypot(dx, dy) < ballReach {
+			continue // the ball's own
+		}
+		if d2 <= (offFieldGap-margin)*(offFieldGap-margin) || math.Hypot(dx, dy) <= offFieldGap {
+			return true
+		}
+	}
+	return false
 }
 
 // direction names the way (dx, dy) points in the view.

@@ -22,6 +22,7 @@ package ui
 // line break) marks its run as one for text/v2.
 
 import (
+	"image"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -179,9 +180,15 @@ func (fg *faceGlyphs) width(s string, face *text.GoTextFace) (w float64, ok bool
 // text.Draw draws it: the glyph's image translated to its pixel, then by
 // (x, y), scaled by the colour.
 func (fg *faceGlyphs) draw(dst *ebiten.Image, s string, x, y float64, op *ebiten.DrawImageOptions, colour ebiten.ColorScale) {
+	fg.drawAt(dst, s, 0, x, y, op, colour)
+}
+
+// drawAt draws s as the part of a run at (x, y) that starts at pen (1/64
+// px from the run's start): its glyphs, as drawing the whole run draws
+// them.
+func (fg *faceGlyphs) drawAt(dst *ebiten.Image, s string, pen int32, x, y float64, op *ebiten.DrawImageOptions, colour ebiten.ColorScale) {
 	var at ebiten.GeoM
 	at.Translate(x, y)
-	pen := int32(0)
 	for _, r := range s {
 		g := fg.rune(r)
 		v, px := fg.variant(pen)
@@ -195,4 +202,29 @@ func (fg *faceGlyphs) draw(dst *ebiten.Image, s string, x, y float64, op *ebiten
 		op.GeoM.Concat(at)
 		dst.DrawImage(gv.img, op)
 	}
+}
+
+// boundsAt is the pixels s (prepared) touches drawn as the part of a run
+// at (x, y) that starts at pen (drawAt): its glyphs' images, moved by
+// (x, y) (a pixel is drawn when its centre lies in an image, so the
+// fractions of x and y reach at most one pixel further), and a pixel more
+// on each side.
+func (fg *faceGlyphs) boundsAt(s string, pen int32, x, y float64) image.Rectangle {
+	var r image.Rectangle
+	for _, ru := range s {
+		g := fg.rune(ru)
+		v, px := fg.variant(pen)
+		pen += g.adv
+		gv := &g.v[v]
+		if gv.img == nil {
+			continue
+		}
+		b := gv.img.Bounds()
+		r = r.Union(image.Rect(px+gv.dx, gv.y, px+gv.dx+b.Dx(), gv.y+b.Dy()))
+	}
+	if r.Empty() {
+		return r
+	}
+	ix, iy := int(math.Floor(x)), int(math.Floor(y))
+	return image.Rect(r.Min.X+ix-1, r.Min.Y+iy-1, r.Max.X+ix+2, r.Max.Y+iy+2)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -201,40 +203,17 @@ func (a *App) layoutAt(w, h int, body float64, compact bool) hudLayout {
 
 func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (legend image.Rectangle) {
 	w, h := dst.Bounds().Dx(), dst.Bounds().Dy()
-	pad, bold, big, small, smallBold := l.pad, l.bold, l.big, l.small, l.smallBold
+	pad, bold, smallBold := l.pad, l.bold, l.smallBold
 	hud := &a.hud
 
 	// Top bar: the strategy, its settings (wrapped, never cut), and a line
-	// of explanation with the status at its right.
-	x := pad
-	x += label(dst, frameTexts.join(hud.Title, "   "), big, x, pad, colText)
-	my := pad + (big.Size-bold.Size)*0.8
-	for i, ln := range l.modeLines {
-		if i > 0 {
-			x = pad
-			if i == 1 {
-				my = pad + lineHeight(big)
-			} else {
-				my += lineHeight(bold)
-			}
-		}
-		if l.alarm != "" && i == len(l.modeLines)-1 && strings.HasSuffix(ln, l.alarm) {
-			// The alarm is not a setting: red, as the README promises.
-			spans(dst, bold, x, my, span{strings.TrimSuffix(ln, l.alarm), colAccent}, span{l.alarm, colBad})
-			continue
-		}
-		label(dst, ln, bold, x, my, colAccent)
+	// of explanation with the status at its right. Both bars are kept in a
+	// layer from frame to frame: only what changed is drawn again, and
+	// nothing between two ticks (hudlayer.go).
+	if bar := layer.begin(dst, barTop, image.Rect(0, 0, w, l.topH), a.topBarKey(l, w)); bar != nil {
+		a.drawTopBar(bar, l, w)
+		layer.end(dst)
 	}
-	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
-	sw := 0.0
-	for _, s := range hud.Status {
-		sw += texts.width(s.Text, small)
-	}
-	sx := float64(w) - pad - sw
-	for _, s := range hud.Status {
-		sx += label(dst, s.Text, small, sx, explainY, roleColour(s.Role))
-	}
-	label(dst, fit(hud.Explain, small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
 
 	// View labels.
 	if !lr.Empty() {
@@ -268,7 +247,10 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 
 	// Bottom panel: three columns.
 	top := h - l.botH
-	a.drawBottom(dst, l, w, top)
+	if bar := layer.begin(dst, barBottom, image.Rect(0, top, w, h), a.barKey()); bar != nil {
+		a.drawBottom(bar, l, w, top)
+		layer.end(dst)
+	}
 	// The track's caption, at the bottom of the views (above the legend).
 	capRect := a.drawTrackCaption(dst, l, lr, rr, legend)
 	if !capRect.Empty() {
@@ -276,6 +258,70 @@ func (a *App) drawHUD(dst *ebiten.Image, l hudLayout, lr, rr image.Rectangle) (l
 	}
 
 	return legend
+}
+
+// drawTopBar draws the top bar: the strategy, its settings and the line of
+// explanation with the status at its right.
+func (a *App) drawTopBar(dst *ebiten.Image, l hudLayout, w int) {
+	pad, bold, big, small := l.pad, l.bold, l.big, l.small
+	hud := &a.hud
+	x := pad
+	x += label(dst, frameTexts.join(hud.Title, "   "), big, x, pad, colText)
+	my := pad + (big.Size-bold.Size)*0.8
+	for i, ln := range l.modeLines {
+		if i > 0 {
+			x = pad
+			if i == 1 {
+				my = pad + lineHeight(big)
+			} else {
+				my += lineHeight(bold)
+			}
+		}
+		if l.alarm != "" && i == len(l.modeLines)-1 && strings.HasSuffix(ln, l.alarm) {
+			// The alarm is not a setting: red, as the README promises.
+			spans(dst, bold, x, my, span{strings.TrimSuffix(ln, l.alarm), colAccent}, span{l.alarm, colBad})
+			continue
+		}
+		label(dst, ln, bold, x, my, colAccent)
+	}
+	explainY := pad + lineHeight(big) + lineHeight(bold)*float64(len(l.modeLines)-1)
+	sw := 0.0
+	for _, s := range hud.Status {
+		sw += texts.width(s.Text, small)
+	}
+	sx := float64(w) - pad - sw
+	for _, s := range hud.Status {
+		sx += label(dst, s.Text, small, sx, explainY, roleColour(s.Role))
+	}
+	label(dst, fit(hud.Explain, small, float64(w)-pad*3-sw), small, pad, explainY, colDim)
+}
+
+// barKey is what the HUD's bars are drawn from, as far as the layer can
+// tell without drawing them: they change only in an Update (a tick, a
+// key), and with smooth edges (their meshes).
+func (a *App) barKey() barKey { return barKey{app: a, stamp: a.stamp, aa: a.mesh.antiAlias} }
+
+// topBarKey is the top bar's key: what it draws, written out, which a tick
+// seldom changes (the strategy, its settings, the line of explanation).
+func (a *App) topBarKey(l hudLayout, w int) barKey {
+	b := a.topKey[:0]
+	for _, f := range []*text.GoTextFace{l.big, l.bold, l.small} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(uintptr(unsafe.Pointer(f))))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(l.pad))
+	b = binary.LittleEndian.AppendUint64(b, uint64(w))
+	hud := &a.hud
+	b = append(append(b, hud.Title...), 1)
+	for _, s := range l.modeLines {
+		b = append(append(b, s...), 0)
+	}
+	b = append(append(b, l.alarm...), 1)
+	for _, s := range hud.Status {
+		b = append(append(b, s.Text...), 0, byte(s.Role))
+	}
+	b = append(append(b, 1), hud.Explain...)
+	a.topKey = b
+	return barKey{app: a, aa: a.mesh.antiAlias, content: unsafe.String(unsafe.SliceData(b), len(b))}
 }
 
 // drawViewLabel draws a view's label at the top-left of r: its title and

@@ -28,6 +28,9 @@ const maxPlayerNamed = 8
 // "player N" (N 1..8, a whole number) or a figure's short "PN" ("owned P1
 // 12 P2 20"), its start and N (at −1: none).
 func nextPlayer(s string, from int) (at, n int) {
+	if strings.IndexByte(s[from:], 'P') < 0 && !strings.Contains(s[from:], "player ") {
+		return -1, 0 // most texts name no one: no byte by byte search
+	}
 	for i := from; i < len(s); i++ {
 		if i > 0 && isWordByte(s[i-1]) {
 			continue
@@ -107,6 +110,11 @@ func drawSwatch(dst *ebiten.Image, face text.Face, x, y float64, player int) flo
 	side := gf.Size * 0.75
 	top := y + (gf.Size*1.2-side)/2
 	c := legendPalette.PlayerColor(uint8(player))
+	if layer.recording(dst) {
+		layer.rect(float32(x), float32(top), float32(side), float32(side),
+			color.RGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), 255})
+		return w
+	}
 	vector.FillRect(dst, float32(x), float32(top), float32(side), float32(side),
 		color.RGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), 255}, false)
 	return w

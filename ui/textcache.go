@@ -135,6 +135,10 @@ func (c *textCache) width(s string, face text.Face) float64 {
 
 // draw draws s with its top-left at (x, y) in colour col.
 func (c *textCache) draw(dst *ebiten.Image, s string, face text.Face, x, y float64, col color.RGBA) {
+	if layer.recording(dst) {
+		layer.text(s, face, x, y, col)
+		return
+	}
 	gf, ok := face.(*text.GoTextFace)
 	if !ok || c.Off || s == "" || gf.Direction != text.DirectionLeftToRight {
 		c.direct(dst, s, face, x, y, col)
@@ -171,6 +175,18 @@ func (c *textCache) draw(dst *ebiten.Image, s string, face text.Face, x, y float
 	}
 	c.runs[k] = run
 	fg.draw(dst, s, x, y, &c.op, colourScale(col))
+}
+
+// drawGlyphs draws s with its top-left at (x, y) in colour col glyph by
+// glyph, as text/v2 draws it (or with text/v2 when s is for it), never
+// from a run's image (hudlayer.go).
+func (c *textCache) drawGlyphs(dst *ebiten.Image, s string, face text.Face, x, y float64, col color.RGBA) {
+	gf, ok := face.(*text.GoTextFace)
+	if !ok || s == "" || gf.Direction != text.DirectionLeftToRight || !glyphsOf(gf).prepare(s, gf) {
+		c.direct(dst, s, face, x, y, col)
+		return
+	}
+	glyphsOf(gf).draw(dst, s, x, y, &c.op, colourScale(col))
 }
 
 // image is a cleared image for s, from the pool when one is free.

@@ -19,6 +19,10 @@ import (
 
 // panel draws a translucent rounded-looking backdrop.
 func panel(dst *ebiten.Image, r image.Rectangle) {
+	if layer.recording(dst) {
+		layer.rect(float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), colPanel)
+		return
+	}
 	vector.FillRect(dst, float32(r.Min.X), float32(r.Min.Y), float32(r.Dx()), float32(r.Dy()), panelColour, false)
 }
 
@@ -86,6 +90,10 @@ func (m *meshDrawer) flush(dst *ebiten.Image) {
 
 // draw hands me's triangles to Ebitengine.
 func (m *meshDrawer) draw(dst *ebiten.Image, me *scene.Mesh) {
+	if layer.recording(dst) {
+		layer.mesh(me, m.antiAlias)
+		return
+	}
 	if m.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
@@ -108,6 +116,14 @@ func (m *meshDrawer) graph(dst *ebiten.Image, r image.Rectangle, s *control.Seri
 		m.graphKey = k
 		m.graphMesh.Reset()
 		buildGraph(&m.graphMesh, r, s, yMax, budget)
+	}
+	if layer.recording(dst) {
+		// Named by what it was built from, not by its 2,400 vertices
+		// (which it keeps until that changes). Its lines are 2 pixels
+		// wide (a pixel each side of r's edges) and smooth edges reach a
+		// pixel further.
+		layer.keyedMesh(&m.graphMesh, k, r.Inset(-2), m.antiAlias)
+		return
 	}
 	m.draw(dst, &m.graphMesh)
 }

@@ -137,17 +137,16 @@ func (e *Encoder) Encode(p *Prob, bit int) {
 
 // encodeP codes bit with the probability pv/4096 of a 0, in (0, 4096).
 func (e *Encoder) encodeP(pv uint32, bit int) {
-	t := &e.Costs[e.Tag&(NumTags-1)]
 	e.decisions++
+	// The bit as a mask (all ones for a 1), no branch on it: a 1 keeps
+	// the range's upper part, rng-bound above low+bound, and costs the
+	// information of 4096-pv, (pv^4095)+1.
+	b := uint32(bit) & 1
+	mask := -b
 	bound := (e.rng >> probBits) * pv
-	if bit == 0 {
-		*t += uint64(costTable[pv>>4])
-		e.rng = bound
-	} else {
-		*t += uint64(costTable[(probOne-pv)>>4])
-		e.low += uint64(bound)
-		e.rng -= bound
-	}
+	e.Costs[e.Tag&(NumTags-1)] += uint64(costTable[uint8(((pv^probMask&mask)+b)>>4)])
+	e.rng = bound + (e.rng-2*bound)&mask
+	e.low += uint64(bound & mask)
 	for e.rng < topValue {
 		e.rng <<= 8
 		e.shiftLow()
@@ -242,12 +241,14 @@ func (d *Decoder) Decode(p *Prob) int {
 func (d *Decoder) decodeP(pv uint32) int {
 	t := &d.Costs[d.Tag&(NumTags-1)]
 	bound := (d.rng >> probBits) * pv
+	// pv and 4096-pv are below 4096: their top 8 bits index costTable
+	// (as a uint8, which the compiler needs no bounds check for).
 	var bit int
 	if d.code < bound {
-		*t += uint64(costTable[pv>>4])
+		*t += uint64(costTable[uint8(pv>>4)])
 		d.rng = bound
 	} else {
-		*t += uint64(costTable[(probOne-pv)>>4])
+		*t += uint64(costTable[uint8((probOne-pv)>>4)])
 		d.code -= bound
 		d.rng -= bound
 		bit = 1

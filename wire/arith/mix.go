@@ -46,6 +46,7 @@ func init() {
 			x++
 		}
 		stretchTable[p] = int16(x)
+		stretch32[p] = x
 	}
 }
 
@@ -83,16 +84,20 @@ type mixIn [6]int32
 // s is the caller's, not a result: a server codes millions of decisions
 // a second, and copying the inputs out of a call was a tenth of it.
 func (m *Mixer) mix(a, b, c *Prob, s *mixIn) uint32 {
-	s[0], s[1] = a.stretches()
-	s[2], s[3] = b.stretches()
+	av, bv := *a, *b
+	s[0], s[1] = stretch32[av&probMask], stretch32[av>>20]
+	s[2], s[3] = stretch32[bv&probMask], stretch32[bv>>20]
 	w := &m.w
-	dot := int64(w[0])*int64(s[0]) + int64(w[1])*int64(s[1]) + int64(w[2])*int64(s[2]) + int64(w[3])*int64(s[3])
+	// Each product fits in 32 bits (|w| ≤ 2^20, |s| < 2^11), the sum
+	// does not.
+	dot := int64(w[0]*s[0]) + int64(w[1]*s[1]) + int64(w[2]*s[2]) + int64(w[3]*s[3])
 	if c != nil {
-		s[4], s[5] = c.stretches()
-		dot += int64(w[4])*int64(s[4]) + int64(w[5])*int64(s[5])
+		cv := *c
+		s[4], s[5] = stretch32[cv&probMask], stretch32[cv>>20]
+		dot += int64(w[4]*s[4]) + int64(w[5]*s[5])
 	}
 	// squash's values lie in [1, 4095]: a probability the coder takes.
-	return uint32(squash(int32(max(min(dot>>16, 2047), -2047))))
+	return uint32(squashTable[clampMix(int32(dot>>16))+2047])
 }
 
 // learn moves the weights toward what was seen and updates the Probs.
@@ -277,11 +282,4 @@ func (g *Golomb) decodeMix3(d *Decoder, h *Golomb, j *GolombContext, mx *GolombM
 		return -int32(m), true
 	}
 	return int32(m), true
-}
-
-// stretches returns the stretched fast and slow estimates.
-func (p Prob) stretches() (int32, int32) {
-	// Both indices are below 4096 (the slow estimate's top 12 bits), and
-	// stretchTable[0] is stretch's floor: no clamping needed.
-	return int32(stretchTable[p&probMask]), int32(stretchTable[p>>(32-probBits)])
 }

@@ -60,16 +60,64 @@ func (p Prob) p0() uint32 {
 
 // update moves both estimates toward bit, each at its rate.
 func (p *Prob) update(bit int) {
-	fast, n, slow := uint32(*p&probMask), uint32(*p>>probBits&(adaptSteps-1)), uint32(*p>>16)
-	if bit == 0 {
-		fast += (probOne - fast) >> fastShifts[n]
-		slow += (slowOne - slow) >> slowShifts[n]
-	} else {
-		fast -= fast >> fastShifts[n]
-		slow -= slow >> slowShifts[n]
+	flip, up := uint32(0xFFFF0FFF), uint32(1)
+	if bit != 0 {
+		flip, up = 0, 0
 	}
-	*p = Prob(fast) | Prob(min(n+1, adaptSteps-1))<<probBits | Prob(min(slow, slowOne-1))<<16
+	*p = p.moved(flip, up)
 }
+
+// moved is p after a decision, without a branch on the bit: flip is
+// 0xFFFF0FFF after a 0 and 0 after a 1, up is 1 after a 0 and 0 after a 1
+// (a coder computes both once per decision and moves up to three Probs
+// with them).
+//
+// After a 1 each estimate x falls by x>>shift. After a 0 it rises by
+// (one-x)>>shift, where one is 4096 or 65536: mirrored (x' = one-1-x, an
+// XOR of the field's bits, which no carry crosses), that is a fall by
+// (x'+1)>>shift. So the word is mirrored after a 0, both estimates fall
+// (by (x+up)>>shift), and it is mirrored back: the same values as the two
+// branches, for every 32-bit Prob (TestUpdateAgainstReference). Neither
+// fall can borrow from the field above it, and the count only grows
+// below 15, so the three fields are moved in one word.
+func (p Prob) moved(flip, up uint32) Prob {
+	q := uint32(p) ^ flip
+	r := &adaptRates[q>>probBits&(adaptSteps-1)]
+	d := (q&probMask+up)*r.fast>>16 | (q>>16+up)*r.slow&^0xFFFF
+	return Prob((q - d + r.step) ^ flip)
+}
+
+// adaptRates[n] are the rates of a Prob that has seen n decisions, as
+// multipliers (a shift by a variable count costs more than a multiply):
+// x>>s is x·2^(16-s)>>16, and (x>>s)<<16 is x·2^(16-s) without its low 16
+// bits; x is at most 2^16, so neither product overflows. step is the
+// count's step, 1 below adaptSteps-1 where the count saturates.
+var adaptRates = func() (t [adaptSteps]struct{ fast, slow, step, _ uint32 }) {
+	for n := range t {
+		t[n].fast = 1 << (16 - fastShifts[n])
+		t[n].slow = 1 << (16 - slowShifts[n])
+		if n < adaptSteps-1 {
+			t[n].step = 1 << probBits
+		}
+	}
+	return t
+}()
+
+// settled is moved for a Prob whose count has saturated (at
+// adaptSteps-1): the rates are the last ones, constants.
+func (p Prob) settled(flip, up uint32) Prob {
+	q := uint32(p) ^ flip
+	d := (q&probMask+up)>>settledFast | (q>>16+up)>>settledSlow<<16
+	return Prob((q - d) ^ flip)
+}
+
+// The settled count, as its bits in a Prob, and the settled rates: the
+// last entries of fastShifts and slowShifts (TestUpdateAgainstReference).
+const (
+	settledCount = (adaptSteps - 1) << probBits
+	settledFast  = 4
+	settledSlow  = 6
+)
 
 // ResetProbs sets every Prob of ps to ProbInit.
 func ResetProbs(ps []Prob) {

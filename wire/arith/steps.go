@@ -78,10 +78,26 @@ func AppendDirect(s []Step, v uint32, n int) []Step {
 	return append(s, Step{Kind: StepDirect, A: int32(v), Bit: uint8(n)})
 }
 
-// AppendTag appends a change of the cost tag.
+// AppendTag appends a change of the cost tag. A change to the tag a
+// StepTag a few steps back already set is left out: it would charge the
+// cost so far to that same tag and leave it in force, which is nothing
+// (the snapshot coder names the same tag before every cube's first
+// decision).
 func AppendTag(s []Step, tag int) []Step {
+	for i := len(s) - 1; i >= max(len(s)-tagLookBack, 0); i-- {
+		if s[i].Kind == StepTag {
+			if s[i].A == int32(tag) {
+				return s
+			}
+			break
+		}
+	}
 	return append(s, Step{Kind: StepTag, A: int32(tag)})
 }
+
+// tagLookBack bounds AppendTag's look back, so that appending stays
+// linear in the steps.
+const tagLookBack = 8
 
 // AppendClass appends a change of class: the byte at offset off of the
 // replayed block, through Replay's classes table.
@@ -178,100 +194,182 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // calls they were appended for. classes maps a StepClass's byte to the
 // class. The steps are the caller's own (never read from a stream): their
 // offsets are trusted.
+//
+// The loop is the server's hottest (a replay is most of a sender's
+// time), so it is written for the processor: the bits are known before
+// the decision is coded, hence nothing branches on them (the range, the
+// cost and the models move by masks, Prob.moved); a two-input decision
+// takes the three-input path (below); the products are 32-bit; nothing
+// in the loop is a call (the compiler keeps the loop's state in memory
+// around one, however rare); and every table index is one the compiler
+// can see is in range. The measurements: docs/design/entropy-coding.md.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
-	tag := e.Tag & (NumTags - 1)
-	var cost uint64
-	cls := int32(0)
+	var cost uint64 // charged to e.Tag at each change of tag and at the end
 	n := 0
+	cls := int32(0)
 	for i := range steps {
 		st := &steps[i]
-		bit := int(st.Bit)
+		k, bit := st.Kind-StepMix2, uint32(st.Bit)&1
 		var pv uint32
-		switch st.Kind {
-		case StepMix2, StepMix3:
-			pa := (*Prob)(unsafe.Add(base, st.A))
-			pb := (*Prob)(unsafe.Add(base, st.B+cls*st.Stride))
-			w := &(*Mixer)(unsafe.Add(base, st.M)).w
-			s0, s1 := pa.stretches()
-			s2, s3 := pb.stretches()
-			dot := int64(w[0])*int64(s0) + int64(w[1])*int64(s1) + int64(w[2])*int64(s2) + int64(w[3])*int64(s3)
-			var pc *Prob
-			var s4, s5 int32
-			if st.Kind == StepMix3 {
-				pc = (*Prob)(unsafe.Add(base, st.C))
-				s4, s5 = pc.stretches()
-				dot += int64(w[4])*int64(s4) + int64(w[5])*int64(s5)
+		if k <= StepMix3-StepMix2 {
+			// A two-input decision (k 0) reads its first model as its
+			// third and weighs it by 0: the same dot product, no weight
+			// moves, and it moves that model once, as it should.
+			// Offsets are never negative: zero-extended, they load
+			// without a sign extension.
+			m3 := -int32(k)
+			cOff := st.A + (st.C-st.A)&m3
+			pa := (*Prob)(unsafe.Add(base, uint32(st.A)))
+			pb := (*Prob)(unsafe.Add(base, uint32(st.B+cls*st.Stride)))
+			pc := (*Prob)(unsafe.Add(base, uint32(cOff)))
+			w := (*[6]int32)(unsafe.Add(base, uint32(st.M)))
+			c := *pc
+			s4, s5 := stretch32[c&probMask]&m3, stretch32[c>>20]&m3
+			a := *pa
+			s0, s1 := stretch32[a&probMask], stretch32[a>>20]
+			b := *pb
+			s2, s3 := stretch32[b&probMask], stretch32[b>>20]
+			w0, w1, w2, w3, w4, w5 := w[0], w[1], w[2], w[3], w[4], w[5]
+			// Each product fits in 32 bits (|w| ≤ 2^20, |s| < 2^11),
+			// their sum does not.
+			dot := (int64(w0*s0) + int64(w1*s1)) + (int64(w2*s2) + int64(w3*s3)) + (int64(w4*s4) + int64(w5*s5))
+			pv = uint32(squashTable[clampMix(int32(dot>>16))+2047])
+			// The error in 1/4096: 4095 after a 0, 0 after a 1, minus p.
+			err := int32(probMask&(bit-1)) - int32(pv)
+			w0 += s0 * err >> mixShift
+			w1 += s1 * err >> mixShift
+			w2 += s2 * err >> mixShift
+			w3 += s3 * err >> mixShift
+			w4 += s4 * err >> mixShift
+			w5 += s5 * err >> mixShift
+			// Each weight stays in ±2^20 (clampWeight). One test for the
+			// six: w+2^20 below 2^21 for all of them, else each clamped.
+			if uint32(w0+1<<20)|uint32(w1+1<<20)|uint32(w2+1<<20)|uint32(w3+1<<20)|uint32(w4+1<<20)|uint32(w5+1<<20) >= 1<<21 {
+				w0, w1, w2 = clampWeight(w0), clampWeight(w1), clampWeight(w2)
+				w3, w4, w5 = clampWeight(w3), clampWeight(w4), clampWeight(w5)
 			}
-			pv = uint32(squashTable[max(min(dot>>16, 2047), -2047)+2047])
-			err := int32(probOne-1)*int32(1-bit) - int32(pv)
-			w[0] = clampWeight(w[0] + s0*err>>mixShift)
-			w[1] = clampWeight(w[1] + s1*err>>mixShift)
-			w[2] = clampWeight(w[2] + s2*err>>mixShift)
-			w[3] = clampWeight(w[3] + s3*err>>mixShift)
-			if pc != nil {
-				w[4] = clampWeight(w[4] + s4*err>>mixShift)
-				w[5] = clampWeight(w[5] + s5*err>>mixShift)
-				pc.update(bit)
+			w[0], w[1], w[2], w[3], w[4], w[5] = w0, w1, w2, w3, w4, w5
+			// In the calls' order (c, a, b): a Prob named twice moves
+			// twice, each time from where the last left it. A
+			// two-input decision writes its third (its first) back
+			// as it was.
+			flip, up := 0xFFFF0FFF&(bit-1), bit^1
+			if a&b&c&settledCount == settledCount {
+				// All three have settled (the usual case for models
+				// carried from packet to packet): the last rates, as
+				// constants, and no table on the models' chain.
+				cn := c.settled(flip, up)
+				*pc = cn ^ (cn^c)&^Prob(m3)
+				*pa = pa.settled(flip, up)
+				*pb = pb.settled(flip, up)
+			} else {
+				cn := c.moved(flip, up)
+				*pc = cn ^ (cn^c)&^Prob(m3)
+				*pa = pa.moved(flip, up)
+				*pb = pb.moved(flip, up)
 			}
-			pa.update(bit)
-			pb.update(bit)
-		case StepPlain:
-			p := (*Prob)(unsafe.Add(base, st.A))
-			pv = p.p0()
-			p.update(bit)
-		case StepDirect:
-			v := uint32(st.A)
-			cost += uint64(bit) * CostScale
-			n += bit
-			for j := bit - 1; j >= 0; j-- {
-				rng >>= 1
-				if v>>uint(j)&1 != 0 {
-					low += uint64(rng)
-				}
-				for rng < topValue {
-					rng <<= 8
-					e.low = low
-					e.shiftLow()
-					low = e.low
-				}
-			}
-			continue
-		case StepTag:
-			e.Costs[tag] += cost
-			cost = 0
-			e.Tag = int(st.A)
-			tag = e.Tag & (NumTags - 1)
-			continue
-		case StepClass:
-			cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
-			continue
-		}
-		// The decision itself: encodeP with the state in registers.
-		n++
-		bound := (rng >> probBits) * pv
-		if bit == 0 {
-			cost += uint64(costTable[pv>>4])
-			rng = bound
 		} else {
-			cost += uint64(costTable[(probOne-pv)>>4])
-			low += uint64(bound)
-			rng -= bound
+			switch st.Kind {
+			case StepPlain:
+				p := (*Prob)(unsafe.Add(base, st.A))
+				pv = p.p0()
+				*p = p.moved(0xFFFF0FFF&(bit-1), bit^1)
+			case StepDirect:
+				v := uint32(st.A)
+				nb := int(st.Bit)
+				cost += uint64(nb) * CostScale
+				n += nb
+				for j := nb - 1; j >= 0; j-- {
+					rng >>= 1
+					if v>>uint(j)&1 != 0 {
+						low += uint64(rng)
+					}
+					for rng < topValue {
+						rng <<= 8
+						// shiftLow, written out: a call in this loop, however rare,
+						// makes the compiler keep the loop's state in memory around it
+						// on every iteration.
+						if uint32(low) < 0xFF000000 || low >= 1<<32 {
+							carry, b := byte(low>>32), e.cache
+							for ; e.pending > 0; e.pending-- {
+								if !e.started {
+									e.started = true // the first byte is always 0
+								} else if e.n < len(e.buf) {
+									e.buf[e.n] = b + carry
+									e.n++
+								} else {
+									e.overflow = true
+								}
+								b = 0xFF
+							}
+							e.cache = byte(low >> 24)
+						}
+						e.pending++
+						low = (low & 0x00FFFFFF) << 8
+					}
+				}
+				continue
+			case StepTag:
+				e.Costs[e.Tag&(NumTags-1)] += cost
+				cost = 0
+				e.Tag = int(st.A)
+				continue
+			case StepClass:
+				cls = int32(classes[*(*uint8)(unsafe.Add(base, st.A))])
+				continue
+			default:
+				continue
+			}
 		}
+		// The decision itself: encodeP with the state in registers and
+		// the bit as a mask (all ones for a 1): a 1 keeps the range's
+		// upper part, rng-bound above low+bound, and costs the
+		// information of 4096-pv, (pv^4095)+1.
+		n++
+		mask := -bit
+		bound := (rng >> probBits) * pv
+		rng = bound + (rng-2*bound)&mask
+		low += uint64(bound & mask)
+		cost += uint64(costTable[uint8(((pv^probMask&mask)+bit)>>4)])
 		for rng < topValue {
 			rng <<= 8
-			e.low = low
-			e.shiftLow()
-			low = e.low
+			// shiftLow, written out: a call in this loop, however rare,
+			// makes the compiler keep the loop's state in memory around it
+			// on every iteration.
+			if uint32(low) < 0xFF000000 || low >= 1<<32 {
+				carry, b := byte(low>>32), e.cache
+				for ; e.pending > 0; e.pending-- {
+					if !e.started {
+						e.started = true // the first byte is always 0
+					} else if e.n < len(e.buf) {
+						e.buf[e.n] = b + carry
+						e.n++
+					} else {
+						e.overflow = true
+					}
+					b = 0xFF
+				}
+				e.cache = byte(low >> 24)
+			}
+			e.pending++
+			low = (low & 0x00FFFFFF) << 8
 		}
 	}
 	e.low, e.rng = low, rng
-	e.Costs[tag] += cost
+	e.Costs[e.Tag&(NumTags-1)] += cost
 	e.decisions += n
 }
 
-// squashTable[x+2047] is squash(x), x in [-2047, 2047]: Replay's squash
-// as one load, the same values.
+// stretch32 is stretchTable in 32 bits (filled with it): one load with
+// no sign extension, in the registers' width of the products.
+var stretch32 [probOne]int32
+
+// clampMix bounds a mixed stretched probability to squash's domain.
+func clampMix(x int32) int32 { return min(max(x, -2047), 2047) }
+
+// squashTable[x+2047] is squash(x), x in [-2047, 2047]: the coders'
+// squash as one load, the same values as the interpolation.
 var squashTable = func() (t [4095]uint16) {
 	for i := range t {
 		t[i] = uint16(squash(int32(i) - 2047))

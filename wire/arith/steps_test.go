@@ -138,6 +138,7 @@ func BenchmarkReplay(b *testing.B) {
 				blk.gs[0].EncodeMix3(&e, &blk.gs[2], &blk.ctxs[0], &blk.gmix[0], v)
 			}
 		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(e.Decisions()), "ns/decision")
 	})
 	b.Run("replay", func(b *testing.B) {
 		b.ReportAllocs()
@@ -145,5 +146,6 @@ func BenchmarkReplay(b *testing.B) {
 			e.Reset(buf)
 			e.Replay(base, steps, &classes)
 		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(e.Decisions()), "ns/decision")
 	})
 }
