@@ -96,6 +96,8 @@ type View struct {
 	// drawn onto was handed at most (widen).
 	room, indexRoom map[*ebiten.Image]int
 	layerOpts       ebiten.DrawImageOptions
+	// prep is a build started by Prepare on another core.
+	prep preparedBuild
 }
 
 // builtKey is what the builder's triangles were built from (View.Stamp).
@@ -141,6 +143,7 @@ func NewView() *View {
 
 // Reset forgets camera and colour easing, e.g. after the world is reset.
 func (v *View) Reset() {
+	v.wait()
 	v.built = builtKey{}
 	v.Camera.Snap()
 	v.easer.Reset()
@@ -148,6 +151,7 @@ func (v *View) Reset() {
 
 // Tick advances the camera and colour easing by one simulation tick.
 func (v *View) Tick(m *viewmodel.View) {
+	v.wait()
 	v.built = builtKey{}
 	if len(m.Cubes) == 0 {
 		return
@@ -162,7 +166,12 @@ func (v *View) Tick(m *viewmodel.View) {
 func (v *View) cubeColor(m *viewmodel.View, i int, tint TintMode) scene.RGBA {
 	c := &m.Cubes[i]
 	p := &v.Palette
-	base := scene.Mix(p.Resting, p.Interacting, v.easer.Red(i))
+	// Most cubes have never been touched: Mix at 0 is the resting
+	// colour itself (a + (b − a)·0 = a for finite colours), spared.
+	base := p.Resting
+	if red := v.easer.Red(i); red != 0 {
+		base = scene.Mix(p.Resting, p.Interacting, red)
+	}
 	if c.Player {
 		base = p.PlayerColor(c.PlayerNum)
 	} else if m.HasOwners {
@@ -214,17 +223,27 @@ func (v *View) Draw(dst *ebiten.Image, rect image.Rectangle, m *viewmodel.View, 
 	v.drawMesh(target, &b.Lines, opts)
 }
 
-// frame is Build's triangles for Draw: the last frame's when nothing they
-// were built from has changed since (Stamp).
+// frame is Build's triangles for Draw: the ones Prepare started when
+// they were built from the same, the last frame's when nothing they were
+// built from has changed since (Stamp).
 func (v *View) frame(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
-	key := builtKey{stamp: v.Stamp, m: m, ghost: ghost, rect: rect, ov: ov,
-		camera: v.Camera, cameraCfg: v.CameraConfig, palette: v.Palette}
+	key := v.keyOf(rect, m, ghost, ov)
+	if v.wait() && v.prep.key == key {
+		v.built = key
+		return v.builder
+	}
 	if v.Stamp != 0 && key == v.built {
 		return v.builder
 	}
-	b := v.Build(rect, m, ghost, ov)
+	b := v.build(rect, m, ghost, ov)
 	v.built = key
 	return b
+}
+
+// keyOf is what a build for these arguments is built from.
+func (v *View) keyOf(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) builtKey {
+	return builtKey{stamp: v.Stamp, m: m, ghost: ghost, rect: rect, ov: ov,
+		camera: v.Camera, cameraCfg: v.CameraConfig, palette: v.Palette}
 }
 
 // Build fills the view's triangles for one frame, as Draw draws them into
@@ -232,6 +251,12 @@ func (v *View) frame(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.V
 // builder holding them: Draw's work on the CPU before Ebitengine takes
 // the vertices, which a benchmark can measure without a display.
 func (v *View) Build(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
+	v.wait()
+	return v.build(rect, m, ghost, ov)
+}
+
+// build is Build, once no prepared build is pending.
+func (v *View) build(rect image.Rectangle, m *viewmodel.View, ghost *viewmodel.View, ov Overlays) *scene.Builder {
 	v.built = builtKey{} // Draw sets it when it is Draw's own build
 	vp := scene.Viewport{X: float64(rect.Min.X), Y: float64(rect.Min.Y), W: float64(rect.Dx()), H: float64(rect.Dy())}
 	proj := scene.NewProjector(v.Camera, v.CameraConfig, vp)

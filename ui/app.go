@@ -563,6 +563,10 @@ func (a *App) Draw(screen *ebiten.Image) {
 		}
 	} else {
 		a.captionStrips = a.captionStrips[:0]
+		if !rr.Empty() {
+			// On another core while the left view is drawn.
+			a.right.Prepare(rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
+		}
 		if !lr.Empty() {
 			a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
 		}

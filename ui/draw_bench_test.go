@@ -151,6 +151,7 @@ func BenchmarkDrawViews(b *testing.B) {
 	a := benchApp(b, 300)
 	lr, rr := image.Rect(0, 70, 638, 500), image.Rect(642, 70, 1280, 500)
 	benchFrames(b, a, func(screen *ebiten.Image) {
+		a.right.Prepare(rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 		a.left.Draw(screen, lr, a.sess.LeftView(), nil, render.Overlays{})
 		a.right.Draw(screen, rr, a.sess.RightView(), a.sess.GhostView(), a.overlays)
 	})

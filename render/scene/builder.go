@@ -26,8 +26,13 @@ type Builder struct {
 	gridClip []mgl64.Vec4
 	gridVert []int32 // a corner's vertex, or cornerBehind or cornerUnwritten
 	gridPts  []Point // a corner's point on screen (when in front)
+	gridCode []uint8 // a corner's outcode (Projector.outcode), or outBehind
 	clip     []mgl64.Vec4
 	pts      []Point
+	// a cube's corners in clip space, and its shadow's (addCube)
+	corners, groundCorners [8]mgl64.Vec4
+	vis                    [3]visibleFace // a cube's faces that face the eye (addFaces)
+	fogSpan                float64        // Style.FogEnd − Style.FogStart (Begin)
 }
 
 // Style holds the look: light, colours, fog and tiling.
@@ -101,6 +106,7 @@ func NewBuilder(s Style) *Builder { return &Builder{Style: s} }
 // Begin starts a frame seen through p and empties every layer.
 func (b *Builder) Begin(p Projector) {
 	b.proj = p
+	b.fogSpan = b.Style.FogEnd - b.Style.FogStart
 	b.Ground.Reset()
 	b.Shadows.Reset()
 	b.Cubes.Reset()
@@ -115,15 +121,15 @@ func (b *Builder) fogged(c RGBA, w mgl64.Vec3) RGBA {
 }
 
 // fogAt blends c toward the fog colour for a distance d from the eye.
+// (The fog's span is the builder's, taken from the style when a frame
+// begins: fogAt is then small enough for the compiler to inline.)
 func (b *Builder) fogAt(c RGBA, d float64) RGBA {
-	s := &b.Style
-	f := float32(clamp01((d - s.FogStart) / (s.FogEnd - s.FogStart)))
-	return RGBA{
-		R: c.R + (s.Fog.R-c.R)*f,
-		G: c.G + (s.Fog.G-c.G)*f,
-		B: c.B + (s.Fog.B-c.B)*f,
-		A: c.A,
-	}
+	fog := &b.Style.Fog
+	f := float32(clamp01((d - b.Style.FogStart) / b.fogSpan))
+	c.R += (fog.R - c.R) * f
+	c.G += (fog.G - c.G) * f
+	c.B += (fog.B - c.B) * f
+	return c
 }
 
 // AddGround adds the ground tiles around the camera target and the grid.
@@ -152,29 +158,46 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 	b.gridClip = slices.Grow(b.gridClip[:0], corners)[:corners]
 	b.gridVert = slices.Grow(b.gridVert[:0], corners)[:corners]
 	b.gridPts = slices.Grow(b.gridPts[:0], corners)[:corners]
+	b.gridCode = slices.Grow(b.gridCode[:0], corners)[:corners]
+	vp := &b.proj.viewProj
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
 			k := j*stride + i
-			w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
+			x, y, z := x0+float64(i)*t, y0+float64(j)*t, 0.0
 			c := &b.gridClip[k]
-			b.proj.clipPoint(c, &w)
+			// clipPoint, written out: a thousand corners a view, and in
+			// WebAssembly a call costs more than these sums.
+			c[0] = vp[0]*x + vp[4]*y + vp[8]*z + vp[12]
+			c[1] = vp[1]*x + vp[5]*y + vp[9]*z + vp[13]
+			c[2] = vp[2]*x + vp[6]*y + vp[10]*z + vp[14]
+			c[3] = vp[3]*x + vp[7]*y + vp[11]*z + vp[15]
 			b.gridVert[k] = cornerBehind
+			b.gridCode[k] = outBehind
 			if c[3] >= b.proj.near { // InFront
 				b.gridVert[k] = cornerUnwritten
-				b.gridPts[k] = b.proj.screenOf(c)
+				q := b.proj.screenOf(c)
+				b.gridPts[k] = q
+				b.gridCode[k] = b.proj.outcode(q)
 			}
 		}
 	}
 	for j := 0; j < n; j++ {
 		for i := 0; i < n; i++ {
-			k := [4]int{j*stride + i, j*stride + i + 1, (j+1)*stride + i + 1, (j+1)*stride + i}
-			v := [4]int32{b.gridVert[k[0]], b.gridVert[k[1]], b.gridVert[k[2]], b.gridVert[k[3]]}
-			if v[0] != cornerBehind && v[1] != cornerBehind && v[2] != cornerBehind && v[3] != cornerBehind {
-				pts := [4]Point{b.gridPts[k[0]], b.gridPts[k[1]], b.gridPts[k[2]], b.gridPts[k[3]]}
-				if b.proj.quadOffscreen(&pts) {
-					continue // wholly past one edge of the view: it would draw nothing
+			k0 := j*stride + i
+			k := [4]int{k0, k0 + 1, k0 + stride + 1, k0 + stride}
+			c0, c1, c2, c3 := b.gridCode[k[0]], b.gridCode[k[1]], b.gridCode[k[2]], b.gridCode[k[3]]
+			all, any := c0&c1&c2&c3, c0|c1|c2|c3
+			if any&outBehind == 0 {
+				// Every corner in front: the tile is drawn unless every
+				// corner lies past the same edge of the view (it would
+				// draw nothing; quadOffscreen's test, from the corners'
+				// codes).
+				if all != 0 {
+					continue
 				}
+				var v [4]int32
 				for c := range v {
+					v[c] = b.gridVert[k[c]]
 					if v[c] == cornerUnwritten {
 						v[c] = b.groundCorner(k[c], x0, y0, t, stride)
 					}
@@ -182,7 +205,7 @@ func (b *Builder) AddGround(target mgl64.Vec3) {
 				m.Indices = append(m.Indices, uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[0]), uint32(v[2]), uint32(v[3]))
 				continue
 			}
-			if v[0] == cornerBehind && v[1] == cornerBehind && v[2] == cornerBehind && v[3] == cornerBehind {
+			if all&outBehind != 0 {
 				continue // wholly behind the eye: clipping would leave nothing
 			}
 			b.poly = append(b.poly[:0], b.gridClip[k[0]], b.gridClip[k[1]], b.gridClip[k[2]], b.gridClip[k[3]])
@@ -215,10 +238,11 @@ func (b *Builder) groundCorner(k int, x0, y0, t float64, stride int) int32 {
 	m := &b.Ground
 	i, j := k%stride, k/stride
 	w := mgl64.Vec3{x0 + float64(i)*t, y0 + float64(j)*t, 0}
-	v := int32(len(m.Vertices))
-	m.vertex(b.gridPts[k], b.fogged(b.Style.GroundColor, w))
-	b.gridVert[k] = v
-	return v
+	v := len(m.Vertices)
+	m.Vertices = grow(m.Vertices, 1)
+	m.Vertices[v].set(b.gridPts[k], b.fogged(b.Style.GroundColor, w))
+	b.gridVert[k] = int32(v)
+	return int32(v)
 }
 
 // gridPieces is how many pieces a grid line is drawn in.
@@ -250,6 +274,12 @@ func (b *Builder) addGridLine(a, c, target mgl64.Vec3) {
 		q := mgl64.Vec3{a[0] + dx*f, a[1] + dy*f, a[2] + dz*f}
 		cq := mgl64.Vec4{cp[0] + dp[0], cp[1] + dp[1], cp[2] + dp[2], cp[3] + dp[3]}
 		inq := cq[3] >= pr.near
+		if !inp && !inq {
+			// Wholly behind the eye: nothing to draw, and no need of its
+			// fade (about a third of the grid lies behind the camera).
+			p, cp, inp, spOK = q, cq, inq, false
+			continue
+		}
 		mid := mgl64.Vec3{(p[0] + q[0]) * 0.5, (p[1] + q[1]) * 0.5, (p[2] + q[2]) * 0.5}
 		mx, my, mz := mid[0]-target[0], mid[1]-target[1], mid[2]-target[2]
 		fade := 1 - clamp01((math.Sqrt(mx*mx+my*my+mz*mz)-fadeFrom)/fadeOver)
@@ -443,8 +473,11 @@ func (b *Builder) addCube(c *Cube) {
 	cubeAxesInto(&ax, c)
 	var axClip [3]mgl64.Vec4
 	p.clipDirs(&axClip, &ax)
-	var clip [8]mgl64.Vec4
-	cornersOf(&clip, centre, &axClip)
+	// The corners go into the builder's scratch: a local array would be
+	// zeroed first, 32 stores a cube for nothing (cornersOf writes every
+	// element).
+	clip := &b.corners
+	cornersOf(clip, centre, &axClip)
 	for i := range clip {
 		if !(clip[i][3] >= p.near) { // !InFront
 			return // reaches behind the near plane; the camera never gets that close
@@ -467,11 +500,11 @@ func (b *Builder) addCube(c *Cube) {
 		p.clipPoint(&g, &down[0])
 		var gax [3]mgl64.Vec4
 		p.clipDirs(&gax, (*[3]mgl64.Vec3)(down[1:]))
-		var ground [8]mgl64.Vec4
-		cornersOf(&ground, g, &gax)
-		b.addShadow(&ground, &ax, light)
+		ground := &b.groundCorners
+		cornersOf(ground, g, &gax)
+		b.addShadow(ground, &ax, light)
 	}
-	b.addFaces(c, &ax, &clip)
+	b.addFaces(c, &ax, clip)
 }
 
 // behindMargin is how far behind the near plane (metres) a cube's centre
@@ -485,7 +518,7 @@ const behindMargin = 0.01
 func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
 	eye := &b.proj.eye
 	px, py, pz := c.Position[0], c.Position[1], c.Position[2]
-	var vis [3]visibleFace
+	vis := &b.vis // scratch: a local would be zeroed first
 	nv := 0
 	var need uint8 // bit i: corner i is used
 	for axis := 0; axis < 3; axis++ {
@@ -529,7 +562,8 @@ func (b *Builder) addFaces(c *Cube, ax *[3]mgl64.Vec3, clip *[8]mgl64.Vec4) {
 		}
 		if tiles == 1 {
 			fc := &faceCorners[f.axis][f.s]
-			pts := [4]Point{screen[fc[0]], screen[fc[1]], screen[fc[2]], screen[fc[3]]}
+			// (&7: a corner's index is below 8, which spares the bounds checks)
+			pts := [4]Point{screen[fc[0]&7], screen[fc[1]&7], screen[fc[2]&7], screen[fc[3]&7]}
 			if b.proj.quadOffscreen(&pts) {
 				continue // wholly past one edge of the view: it would draw nothing
 			}
@@ -582,7 +616,7 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl
 	}
 	var q [6]Point
 	for k, e := range silhouette {
-		g := &ground[near^e]
+		g := &ground[(near^e)&7]
 		if !(g[3] >= b.proj.near) { // !InFront
 			b.poly = b.poly[:0]
 			for _, e := range silhouette {
@@ -593,7 +627,7 @@ func (b *Builder) addShadow(ground *[8]mgl64.Vec4, ax *[3]mgl64.Vec3, light *mgl
 		}
 		q[k] = b.proj.screenOf(g)
 	}
-	if b.proj.allOffscreen(q[:], 0) {
+	if b.proj.hexOffscreen(&q) {
 		return // wholly past one edge of the view: it would draw nothing
 	}
 	b.Shadows.hexagon(&q)

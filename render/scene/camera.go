@@ -200,8 +200,28 @@ func (p *Projector) sphereOffscreen(c mgl64.Vec4, r, margin float64) bool {
 // offscreen reports whether the segment from a to b, drawn width pixels
 // wide, lies wholly beyond one edge of the viewport (and so draws nothing).
 func (p *Projector) offscreen(a, b Point, width float32) bool {
-	pts := [2]Point{a, b}
-	return p.allOffscreen(pts[:], width)
+	// allOffscreen of the two points, written out (two thousand grid
+	// pieces a view).
+	x0, y0 := p.x0-width, p.y0-width
+	x1, y1 := p.x1+width, p.y1+width
+	return a.X < x0 && b.X < x0 || a.X > x1 && b.X > x1 ||
+		a.Y < y0 && b.Y < y0 || a.Y > y1 && b.Y > y1
+}
+
+// hexOffscreen is allOffscreen of a shadow's six points with no margin,
+// written without its closures: the test stops at the first point
+// inside every edge, which for a shadow in the view is the first.
+func (p *Projector) hexOffscreen(q *[6]Point) bool {
+	left, right, above, below := true, true, true, true
+	for i := range q {
+		x, y := q[i].X, q[i].Y
+		left, right = left && x < p.x0, right && x > p.x1
+		above, below = above && y < p.y0, below && y > p.y1
+		if !(left || right || above || below) {
+			return false
+		}
+	}
+	return true
 }
 
 // allOffscreen reports whether every point lies more than margin pixels
@@ -244,6 +264,37 @@ func (p *Projector) quadOffscreen(q *[4]Point) bool {
 		q[0].X > p.x1 && q[1].X > p.x1 && q[2].X > p.x1 && q[3].X > p.x1 ||
 		q[0].Y < p.y0 && q[1].Y < p.y0 && q[2].Y < p.y0 && q[3].Y < p.y0 ||
 		q[0].Y > p.y1 && q[1].Y > p.y1 && q[2].Y > p.y1 && q[3].Y > p.y1
+}
+
+// A point's outcode says which edges of the viewport it lies beyond:
+// a shape whose points' codes share a bit lies wholly past that edge
+// (quadOffscreen's test, with each point compared once however many
+// shapes share it). outBehind marks a point behind the near plane, which
+// has no place on screen.
+const (
+	outLeft uint8 = 1 << iota
+	outRight
+	outAbove
+	outBelow
+	outBehind
+)
+
+// outcode is q's outcode (no margin).
+func (p *Projector) outcode(q Point) uint8 {
+	var c uint8
+	if q.X < p.x0 {
+		c |= outLeft
+	}
+	if q.X > p.x1 {
+		c |= outRight
+	}
+	if q.Y < p.y0 {
+		c |= outAbove
+	}
+	if q.Y > p.y1 {
+		c |= outBelow
+	}
+	return c
 }
 
 // InFront reports whether a clip-space point lies beyond the near plane.

@@ -373,8 +373,8 @@ func TestGroundVerticesAllUsed(t *testing.T) {
 	}
 }
 
-// TestQuadOffscreen: the written-out test of four points agrees with
-// allOffscreen's loop.
+// TestQuadOffscreen: the written-out test of four points, and the test
+// of their outcodes, agree with allOffscreen's loop.
 func TestQuadOffscreen(t *testing.T) {
 	var p Projector
 	p.setViewport(Viewport{X: 100, Y: 50, W: 200, H: 100})
@@ -386,6 +386,29 @@ func TestQuadOffscreen(t *testing.T) {
 		}
 		if got, want := p.quadOffscreen(&q), p.allOffscreen(q[:], 0); got != want {
 			t.Fatalf("%v: quadOffscreen %v, allOffscreen %v", q, got, want)
+		}
+		// The ground's tiles test their corners' outcodes.
+		if got, want := p.outcode(q[0])&p.outcode(q[1])&p.outcode(q[2])&p.outcode(q[3]) != 0, p.quadOffscreen(&q); got != want {
+			t.Fatalf("%v: outcodes say %v, quadOffscreen %v", q, got, want)
+		}
+	}
+}
+
+// TestHexOffscreen: the written-out test of a shadow's six points agrees
+// with allOffscreen's loop.
+func TestHexOffscreen(t *testing.T) {
+	var p Projector
+	p.setViewport(Viewport{X: 100, Y: 50, W: 200, H: 100})
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		// Shadows near the edges: small hexagons around a random centre.
+		var q [6]Point
+		cx, cy := rng.Float32()*300+50, rng.Float32()*200
+		for i := range q {
+			q[i] = Point{cx + rng.Float32()*40 - 20, cy + rng.Float32()*40 - 20}
+		}
+		if got, want := p.hexOffscreen(&q), p.allOffscreen(q[:], 0); got != want {
+			t.Fatalf("%v: hexOffscreen %v, allOffscreen %v", q, got, want)
 		}
 	}
 }
