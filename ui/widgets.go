@@ -154,4 +154,15 @@ func buildGraph(me *scene.Mesh, r image.Rectangle, s *control.Series, yMax, budg
 		xb := x0 + w*float32(n-s.Len()+i)/float32(n-1)
 		me.Line(scene.Point{X: xa, Y: y(s.At(i - 1))}, scene.Point{X: xb, Y: y(s.At(i))}, 2, rgba(colGraph))
 	}
+	// Ebitengine copies a mesh's vertices into a buffer of the
+	// destination image's, which it grows to exactly the size asked: a
+	// graph one segment longer every few ticks while its samples fill it
+	// would make it allocate that often. So the vertices are padded to the
+	// full graph's count with copies of the last one, which no index names:
+	// nothing more is drawn.
+	if k := len(me.Vertices); k > 0 {
+		for len(me.Vertices) < 4*(n+4) {
+			me.Vertices = append(me.Vertices, me.Vertices[k-1])
+		}
+	}
 }
