@@ -2,6 +2,7 @@ package statesync
 
 import (
 	"math"
+	"slices"
 
 	"netcubes/cubes"
 	"netcubes/replication"
@@ -354,7 +355,7 @@ func (s *stateSyncSender) choose(st *Strategy, left *cubes.World, frame, headerB
 // the packet went out.
 func (s *stateSyncSender) encode(st *Strategy, ctx strategy.Context, left *cubes.World, frame int) bool {
 	pkt := &s.pkt
-	sortInt32s(s.selected)
+	slices.Sort(s.selected)
 	for k, i := range s.selected {
 		s.candidate(st, left, frame, i)
 		pkt.Updates[k] = s.cand
@@ -485,17 +486,3 @@ func (s *stateSyncSender) acked(st *Strategy, ctx strategy.Context, seq uint16) 
 
 // zero32 reports whether x is zero once sent as a float32.
 func zero32(x float64) bool { return float32(x) == 0 }
-
-// sortInt32s sorts a short slice in place (insertion sort: at most 64
-// values, and no allocation).
-func sortInt32s(a []int32) {
-	for k := 1; k < len(a); k++ {
-		v := a[k]
-		j := k
-		for j > 0 && a[j-1] > v {
-			a[j] = a[j-1]
-			j--
-		}
-		a[j] = v
-	}
-}
