@@ -42,15 +42,11 @@ func offField(m *viewmodel.View) (string, bool) {
 	best, bx, by := math.Inf(1), 0.0, 0.0
 	for i := range m.Cubes {
 		c := &m.Cubes[i]
-		if i == m.Player || c.Player {
+		dx, dy := c.Position[0]-p[0], c.Position[1]-p[1]
+		if !fieldCube(m, i, dx, dy) {
 			continue
 		}
-		dx, dy := c.Position[0]-p[0], c.Position[1]-p[1]
-		d := math.Hypot(dx, dy)
-		if c.Interacting && d < ballReach {
-			continue // the ball's own
-		}
-		if d < best {
+		if d := math.Hypot(dx, dy); d < best {
 			best, bx, by = d, dx, dy
 		}
 	}
@@ -69,22 +65,27 @@ func nearCube(m *viewmodel.View, p [3]float64) bool {
 	const margin = 0.01
 	for i := range m.Cubes {
 		c := &m.Cubes[i]
-		if i == m.Player || c.Player {
-			continue
-		}
 		dx, dy := c.Position[0]-p[0], c.Position[1]-p[1]
 		d2 := dx*dx + dy*dy
-		if d2 >= (offFieldGap+margin)*(offFieldGap+margin) {
+		if d2 >= (offFieldGap+margin)*(offFieldGap+margin) || !fieldCube(m, i, dx, dy) {
 			continue
-		}
-		if c.Interacting && d2 < (ballReach+margin)*(ballReach+margin) && math.Hypot(dx, dy) < ballReach {
-			continue // the ball's own
 		}
 		if d2 <= (offFieldGap-margin)*(offFieldGap-margin) || math.Hypot(dx, dy) <= offFieldGap {
 			return true
 		}
 	}
 	return false
+}
+
+// fieldCube reports whether cube i, at (dx, dy) from the player, is one
+// the field is measured by: not a player's cube, and not one the ball
+// holds (interacting within ballReach), which moves with the player.
+func fieldCube(m *viewmodel.View, i int, dx, dy float64) bool {
+	c := &m.Cubes[i]
+	if i == m.Player || c.Player {
+		return false
+	}
+	return !c.Interacting || math.Hypot(dx, dy) >= ballReach
 }
 
 // direction names the way (dx, dy) points in the view.
