@@ -203,7 +203,21 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // in the loop is a call (the compiler keeps the loop's state in memory
 // around one, however rare); and every table index is one the compiler
 // can see is in range. The measurements: docs/design/entropy-coding.md.
+//
+// On amd64 with SSE4.1 (unless built with the purego tag) the replay runs
+// in an assembly kernel (replay_amd64.s) that does the same operations in
+// the same order with every value in a register; elsewhere, and as the
+// reference the kernel is tested against, in replayGo below.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
+	if haveReplayKernel {
+		replayKernel(e, base, steps, classes)
+		return
+	}
+	e.replayGo(base, steps, classes)
+}
+
+// replayGo is Replay in Go: the portable loop.
+func (e *Encoder) replayGo(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
 	var cost uint64 // charged to e.Tag at each change of tag and at the end
 	n := 0
