@@ -19,8 +19,8 @@ import "unsafe"
 // the portable implementation and the reference.
 
 // haveReplayKernel reports whether Replay runs the assembly kernel: the
-// processor has SSE4.1 (every amd64 processor since about 2008; the
-// kernel's vector instructions need it).
+// processor has SSSE3 and SSE4.1 (every amd64 processor since about 2008;
+// the kernel's vector instructions need them).
 var haveReplayKernel = hasSSE41()
 
 // replayKernel is Encoder.Replay in assembly (replay_amd64.s).
@@ -38,7 +38,7 @@ func hasSSE41() bool {
 		return false
 	}
 	_, _, c, _ := cpuid(1, 0)
-	return c&(1<<19) != 0
+	return c&(1<<9) != 0 && c&(1<<19) != 0 // SSSE3, SSE4.1
 }
 
 // kernelTables are the tables the kernel reads, in one block so that one
@@ -52,7 +52,9 @@ type kernelTables struct {
 	flipUp  [2][2][4]uint32       // [bit]: Prob.moved's flip and up, in four lanes
 	wmax    [4]int32              // clampWeight's bounds, in four lanes
 	wmin    [4]int32
-	fast    [4]uint32 // probMask, in four lanes
+	fast    [4]uint32    // probMask, in four lanes
+	bcast   [16]uint8    // PSHUFB: bytes 0-1 into each lane's low half, 0 above
+	errE    [2][8]uint32 // [bit]: 4095 after a 0, 0 after a 1, in four lanes (and 16 bytes unused, for the stride)
 }
 
 var kernelTab kernelTables
@@ -72,5 +74,7 @@ func init() {
 		t.flipUp[0][0][i], t.flipUp[0][1][i] = 0xFFFF0FFF, 1
 		t.wmax[i], t.wmin[i] = 1<<20, -1<<20
 		t.fast[i] = probMask
+		t.bcast[4*i], t.bcast[4*i+1], t.bcast[4*i+2], t.bcast[4*i+3] = 0, 1, 0x80, 0x80
+		t.errE[0][i] = probMask
 	}
 }
