@@ -143,3 +143,21 @@ func FuzzReplayKernel(f *testing.F) {
 		replayBoth(t, seed, int(head[8]), stepsFromBytes(data), &classes, size)
 	})
 }
+
+// TestClassHit: the first class at which B (b+k·stride, k a byte) is x,
+// or 256.
+func TestClassHit(t *testing.T) {
+	tests := []struct {
+		b, stride, x int32
+		want         uint16
+	}{
+		{8, 0, 8, 0}, {8, 0, 12, 256}, {8, 4, 8, 0}, {8, 4, 12, 1}, {8, 4, 10, 256},
+		{8, 4, 4, 256}, {8, 4, 8 + 255*4, 255}, {8, 4, 8 + 256*4, 256},
+		{100, -4, 96, 1}, {100, -4, 104, 256}, {0, 1 << 30, 1 << 30, 1},
+	}
+	for _, tt := range tests {
+		if got := classHit(tt.b, tt.stride, tt.x); got != tt.want {
+			t.Errorf("classHit(%d, %d, %d) = %d, want %d", tt.b, tt.stride, tt.x, got, tt.want)
+		}
+	}
+}

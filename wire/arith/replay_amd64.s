@@ -132,22 +132,18 @@ loop:
 
 	// The Probs move now: they depend on the bit, known, and not on the
 	// mix, whose inputs are taken. In four lanes when all three have
-	// settled and are three different Probs (a two-input decision's C
-	// is A, moved in two lanes to the same value, stored twice).
+	// settled and are three different Probs at this class (below the
+	// step's firstHit; a two-input decision's C is A, moved in two lanes
+	// to the same value, stored twice).
 	MOVBLZX Step_Bit(SI), R14
 	ANDL $1, R14
 	SHLL $5, R14
 	ANDL $0xF000, R13
 	CMPL R13, $0xF000
 	JNE moveone
-	CMPL BX, DX
-	JEQ moveone
-	CMPL CX, DX
-	JEQ moveone
-	CMPL BX, CX
-	JNE movelanes
-	TESTL AX, AX
-	JNE moveone
+	MOVL cls_, R15
+	CMPW R15, Step_firstHit(SI)
+	JCC moveone
 
 movelanes:
 	MOVOU kernelTables_flipUp(R12)(R14*1), X8

@@ -39,6 +39,11 @@ type Step struct {
 	A, B, C, M int32 // offsets of Probs A, B (at class 0), C and of Mixer M
 	Stride     int32 // B's distance per class (0: B does not depend on it)
 	Kind, Bit  uint8
+	// firstHit: the first class at which two of a mixed decision's Probs
+	// are the same one (256: none; AppendMix sets it). The assembly
+	// kernel moves Probs side by side below that class, and one after the
+	// other from it on (as a Step made without AppendMix always does).
+	firstHit uint16
 }
 
 var (
@@ -109,10 +114,28 @@ func AppendClass(s []Step, off int32) []Step {
 // class 0, stride per class), c (< 0: none), the Mixer at offset m.
 func AppendMix(s []Step, a, b, stride, c, m int32, bit int) []Step {
 	k := uint8(StepMix3)
+	hit := min(classHit(b, stride, a), classHit(b, stride, c))
+	if a == c {
+		hit = 0
+	}
 	if c < 0 {
 		k, c = StepMix2, 0
+		hit = classHit(b, stride, a)
 	}
-	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit)})
+	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit), firstHit: hit})
+}
+
+// classHit is the first class k (0..255, a byte of Replay's classes
+// table) at which b+k·stride is x, or 256 if there is none.
+func classHit(b, stride, x int32) uint16 {
+	d := int64(x) - int64(b)
+	switch {
+	case stride == 0 && d == 0:
+		return 0
+	case stride == 0 || d%int64(stride) != 0 || d/int64(stride) < 0 || d/int64(stride) > 255:
+		return 256
+	}
+	return uint16(d / int64(stride))
 }
 
 // AppendGolomb appends g.Encode(v), g at offset g.
