@@ -22,9 +22,14 @@
 //	AX m3 (-1 for three inputs, 0 for two)   BX A   CX C (A for two)
 //	DX B + cls*Stride                         X0 s0..s3, X1 s4, s5
 //	X7 the Probs a, b, c (moved in four lanes when all three have
-//	settled and no two are the same Prob, else one after the other in
-//	the calls' order c, a, b through the rates' table)
+//	settled and no two are the same Prob at this class, else one after
+//	the other in the calls' order c, a, b through the rates' table)
 //	X2, X3 the weights                         CX pv, DX the bit (coding)
+//
+// The Probs move before the weights are read, where the Go loop moves
+// them after writing the weights: the same result, since a step's Probs
+// and its Mixer are different models (no Prob lies in a Mixer's weights;
+// the snapshot coder's layout and the tests' blocks keep them apart).
 #define n_ n-8(SP)
 #define cls_ cls-16(SP)
 #define back_ back-24(SP)
