@@ -128,14 +128,16 @@ func AppendMix(s []Step, a, b, stride, c, m int32, bit int) []Step {
 // classHit is the first class k (0..255, a byte of Replay's classes
 // table) at which b+k·stride is x, or 256 if there is none.
 func classHit(b, stride, x int32) uint16 {
-	d := int64(x) - int64(b)
+	d, s := int64(x)-int64(b), int64(stride)
 	switch {
-	case stride == 0 && d == 0:
+	case s == 0 && d == 0:
 		return 0
-	case stride == 0 || d%int64(stride) != 0 || d/int64(stride) < 0 || d/int64(stride) > 255:
+	case s == 0, s > 0 && (d < 0 || d > 255*s), s < 0 && (d > 0 || d < 255*s):
+		return 256 // (no division: the usual case, x far from B)
+	case d%s != 0:
 		return 256
 	}
-	return uint16(d / int64(stride))
+	return uint16(d / s)
 }
 
 // AppendGolomb appends g.Encode(v), g at offset g.
