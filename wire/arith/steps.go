@@ -218,7 +218,7 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // steps were appended): the same bits, costs and model updates as the
 // calls they were appended for. classes maps a StepClass's byte to the
 // class. The steps are the caller's own (never read from a stream): their
-// offsets are trusted.
+// offsets are trusted, and a step's Probs never lie in its Mixer.
 //
 // The loop is the server's hottest (a replay is most of a sender's
 // time), so it is written for the processor: the bits are known before
