@@ -122,7 +122,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./statesync:FuzzJoinPieces \
 	./game:FuzzReadReport \
 	./snapshot:FuzzLevel14Packet \
-	./predict:FuzzPredictJoinPieces
+	./predict:FuzzPredictJoinPieces \
+	./wire/arith:FuzzReplayKernel
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -230,8 +230,19 @@ func randomSteps(rng *rand.Rand, n int) []Step {
 
 // TestReplayAgainstReference: random step lists over models in random
 // states, replayed, code the same bytes, costs, decisions and tag as the
-// reference coder, and leave the same models.
+// reference coder, and leave the same models. Both Replay (the assembly
+// kernel where there is one) and the Go loop are held against it.
 func TestReplayAgainstReference(t *testing.T) {
+	replays := []struct {
+		name   string
+		replay func(*Encoder, unsafe.Pointer, []Step, *[256]uint8)
+	}{{"Replay", (*Encoder).Replay}, {"replayGo", (*Encoder).replayGo}}
+	for _, impl := range replays {
+		t.Run(impl.name, func(t *testing.T) { replayAgainstReference(t, impl.replay) })
+	}
+}
+
+func replayAgainstReference(t *testing.T, replay func(*Encoder, unsafe.Pointer, []Step, *[256]uint8)) {
 	rng := rand.New(rand.NewPCG(45, 4))
 	var classes [256]uint8
 	for i := range classes {
@@ -248,8 +259,8 @@ func TestReplayAgainstReference(t *testing.T) {
 		// Two replays in a row: the coder's state carried between them
 		// counts too (each starts at class 0).
 		half := rng.IntN(len(steps) + 1)
-		e.Replay(unsafe.Pointer(fast), steps[:half], &classes)
-		e.Replay(unsafe.Pointer(fast), steps[half:], &classes)
+		replay(&e, unsafe.Pointer(fast), steps[:half], &classes)
+		replay(&e, unsafe.Pointer(fast), steps[half:], &classes)
 		refReplay(r, unsafe.Pointer(ref), steps[:half], &classes)
 		refReplay(r, unsafe.Pointer(ref), steps[half:], &classes)
 		got, err := e.Finish()

@@ -39,6 +39,11 @@ type Step struct {
 	A, B, C, M int32 // offsets of Probs A, B (at class 0), C and of Mixer M
 	Stride     int32 // B's distance per class (0: B does not depend on it)
 	Kind, Bit  uint8
+	// firstHit: the first class at which two of a mixed decision's Probs
+	// are the same one (256: none; AppendMix sets it). The assembly
+	// kernel moves Probs side by side below that class, and one after the
+	// other from it on (as a Step made without AppendMix always does).
+	firstHit uint16
 }
 
 var (
@@ -109,10 +114,30 @@ func AppendClass(s []Step, off int32) []Step {
 // class 0, stride per class), c (< 0: none), the Mixer at offset m.
 func AppendMix(s []Step, a, b, stride, c, m int32, bit int) []Step {
 	k := uint8(StepMix3)
+	hit := min(classHit(b, stride, a), classHit(b, stride, c))
+	if a == c {
+		hit = 0
+	}
 	if c < 0 {
 		k, c = StepMix2, 0
+		hit = classHit(b, stride, a)
 	}
-	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit)})
+	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit), firstHit: hit})
+}
+
+// classHit is the first class k (0..255, a byte of Replay's classes
+// table) at which b+k·stride is x, or 256 if there is none.
+func classHit(b, stride, x int32) uint16 {
+	d, s := int64(x)-int64(b), int64(stride)
+	switch {
+	case s == 0 && d == 0:
+		return 0
+	case s == 0, s > 0 && (d < 0 || d > 255*s), s < 0 && (d > 0 || d < 255*s):
+		return 256 // (no division: the usual case, x far from B)
+	case d%s != 0:
+		return 256
+	}
+	return uint16(d / s)
 }
 
 // AppendGolomb appends g.Encode(v), g at offset g.
@@ -193,7 +218,7 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // steps were appended): the same bits, costs and model updates as the
 // calls they were appended for. classes maps a StepClass's byte to the
 // class. The steps are the caller's own (never read from a stream): their
-// offsets are trusted.
+// offsets are trusted, and a step's Probs never lie in its Mixer.
 //
 // The loop is the server's hottest (a replay is most of a sender's
 // time), so it is written for the processor: the bits are known before
@@ -203,7 +228,21 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 // in the loop is a call (the compiler keeps the loop's state in memory
 // around one, however rare); and every table index is one the compiler
 // can see is in range. The measurements: docs/design/entropy-coding.md.
+//
+// On amd64 with SSE4.1 (unless built with the purego tag) the replay runs
+// in an assembly kernel (replay_amd64.s) that does the same operations in
+// the same order with every value in a register; elsewhere, and as the
+// reference the kernel is tested against, in replayGo below.
 func (e *Encoder) Replay(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
+	if haveReplayKernel {
+		replayKernel(e, base, steps, classes)
+		return
+	}
+	e.replayGo(base, steps, classes)
+}
+
+// replayGo is Replay in Go: the portable loop.
+func (e *Encoder) replayGo(base unsafe.Pointer, steps []Step, classes *[256]uint8) {
 	low, rng := e.low, e.rng
 	var cost uint64 // charged to e.Tag at each change of tag and at the end
 	n := 0
