@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 // The page links to the project's README. A raw Markdown file would reach

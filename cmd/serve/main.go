@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command serve builds netcubes for web browsers and serves it locally.
 //
 //	go run ./cmd/serve                    # build web/ and serve it on http://127.0.0.1:8080/
@@ -12,6 +14,10 @@
 // as it is; netcubes.wasm.gz beside netcubes.wasm is the same file
 // compressed, for hosts that serve precompressed files (this one does).
 // The page's address takes the app's flags: /?strategy=statesync&preset=mobile.
+//
+// It is a tool of the machine that serves the page, never built for the
+// browser itself (hence the build constraint on its files), so that
+// GOOS=js GOARCH=wasm go build ./... builds the rest.
 package main
 
 import (
