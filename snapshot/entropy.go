@@ -812,12 +812,7 @@ func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
 			// The recorder's decisions read only the cubes' memory:
 			// the models are lent or copied once they are recorded
 			// and their lines known (recordPayload).
-			off, old := int(unsafe.Offsetof(entropyModels{}.mem)), e.models.ver
-			e.models.unclean(off, len(p.Cubes))
-			if len(p.Cubes) > 0 {
-				mem := linesOf(off, len(p.Cubes))
-				e.written(old, &mem)
-			}
+			e.models.unclean(int(unsafe.Offsetof(entropyModels{}.mem)), len(p.Cubes))
 			e.memOnly = true
 			return nil
 		}
@@ -859,12 +854,6 @@ func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
 		// Coding may write any line: none is known clean after it.
 		e.models.clean = [cleanWords]uint64{}
 		e.models.ver = 0
-		if !e.reading && p.traces != nil {
-			// The sender's: a version of its own, every line written,
-			// so that copies can still find its descendants' common
-			// ancestors (versions.go).
-			e.written(0, &allLines)
-		}
 	}
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {

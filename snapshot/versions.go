@@ -31,8 +31,8 @@ const rootVersion = 1
 // numVersions is how many of its last versions a coder keeps, and
 // maxVersionWalk how far up a copy looks for a common ancestor.
 const (
-	numVersions    = 128
-	maxVersionWalk = 32
+	numVersions    = 64
+	maxVersionWalk = 16
 )
 
 // versionOwners numbers the coders that make versions: an id is its
@@ -113,31 +113,6 @@ func (v *modelVersions) diff(a, b uint64, out *[cleanWords]uint64) bool {
 		orInto(out, &x.mask)
 		id = x.parent
 	}
-}
-
-// written gives e's models a new version: version old (0: unknown) with
-// the lines of mask written.
-func (e *entropyState) written(old uint64, mask *[cleanWords]uint64) {
-	if e.vers == nil {
-		e.vers = newModelVersions()
-	}
-	e.models.ver = e.vers.add(old, mask)
-}
-
-// allLines marks every line: a version made by coding a whole pass.
-var allLines = func() (c [cleanWords]uint64) {
-	for l := range numModelLines {
-		c[l/64] |= 1 << (l % 64)
-	}
-	return c
-}()
-
-// linesOf marks the lines of the n bytes at offset off.
-func linesOf(off, n int) (c [cleanWords]uint64) {
-	for l := off / modelLine; l <= (off+n-1)/modelLine; l++ {
-		c[l/64] |= 1 << (l % 64)
-	}
-	return c
 }
 
 func orInto(dst, src *[cleanWords]uint64) {
