@@ -143,9 +143,6 @@ type entropyModels struct {
 	// copy between two models can pass over the lines both hold so.
 	// Never set for the lines of clean itself.
 	clean [cleanWords]uint64
-	// ver (the sender, versions.go): the version of the models this
-	// block holds, 0 when unknown.
-	ver uint64
 }
 
 // The third models' contexts (residualContexts): for a player-predicted
@@ -305,7 +302,6 @@ func (m *entropyModels) reset() {
 		}
 	}
 	m.clean = cleanAfterReset
-	m.ver = rootVersion
 }
 
 // entropyState is a packet's coder, allocated on its first coded
@@ -369,9 +365,6 @@ type entropyState struct {
 	// and which relies on it until keepModels hands it to the new
 	// snapshot (lend.go).
 	lentBy *Entry
-	// vers (the sender): the versions of the models its replays made
-	// (versions.go), allocated by the first.
-	vers *modelVersions
 }
 
 func newEntropyState() *entropyState {
@@ -816,7 +809,7 @@ func (p *Packet) startModels(e *entropyState, t *trace, mine bool) error {
 			e.memOnly = true
 			return nil
 		}
-		if ml.copyModels(p.Baseline, e) {
+		if ml.copyModels(p.Baseline, e.models) {
 			return nil
 		}
 		return ErrNoBaseline
@@ -853,7 +846,6 @@ func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
 	if !e.dry {
 		// Coding may write any line: none is known clean after it.
 		e.models.clean = [cleanWords]uint64{}
-		e.models.ver = 0
 	}
 	var mr motionRef
 	if err := p.codeMotion(e, base, &mr); err != nil {
@@ -910,7 +902,7 @@ func (p *Packet) wholeModels(e *entropyState, lines []uint16) error {
 		p.traces.recorderLends.Add(1)
 		return nil
 	}
-	if ml.copyModels(p.Baseline, e) {
+	if ml.copyModels(p.Baseline, e.models) {
 		return nil
 	}
 	return ErrNoBaseline

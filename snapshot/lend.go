@@ -71,23 +71,12 @@ var cleanAfterReset = func() (c [cleanWords]uint64) {
 // either is not known clean (runs of them at a time), and returns how
 // many lines it passed over.
 func copyModelsFrom(dst, src *entropyModels) (skipped int) {
-	return copyLinesFrom(dst, src, nil)
-}
-
-// copyLinesFrom is copyModelsFrom writing, when only is not nil, only the
-// lines of only (and those of clean and ver, always) where dst may differ
-// from src (versions.go). It returns how many lines clean in both it
-// passed over.
-func copyLinesFrom(dst, src *entropyModels, only *[cleanWords]uint64) (skipped int) {
 	d, sb := modelBytes(dst), modelBytes(src)
 	for w := range cleanWords {
 		skipped += mathbits.OnesCount64(dst.clean[w] & src.clean[w])
 	}
 	for w := range cleanWords {
 		need := ^(dst.clean[w] & src.clean[w])
-		if only != nil {
-			need &= only[w] | metaLines[w]
-		}
 		for need != 0 {
 			lo := mathbits.TrailingZeros64(need)
 			run := mathbits.TrailingZeros64(^(need >> lo)) // 64 when the rest are all set
@@ -101,41 +90,12 @@ func copyLinesFrom(dst, src *entropyModels, only *[cleanWords]uint64) (skipped i
 	return skipped
 }
 
-// metaLines marks the lines of clean and ver, which a copy always writes.
-var metaLines = func() (c [cleanWords]uint64) {
-	for l := int(unsafe.Offsetof(entropyModels{}.clean)) / modelLine; l < numModelLines; l++ {
-		c[l/64] |= 1 << (l % 64)
-	}
-	return c
-}()
-
-// copyModelsTo makes e's models src's, whose version is ver: only the lines
-// in which e's may differ from version ver when e's coder can tell
-// (versions.go), else every line not clean in both. It returns the lines
-// passed over as clean in both, and the further lines passed over as the
-// same version's.
-func (e *entropyState) copyModelsTo(src *entropyModels, ver uint64) (skipped, same int) {
-	var only [cleanWords]uint64
-	dst := e.models
-	if e.vers != nil && e.vers.diff(dst.ver, ver, &only) {
-		for w := range cleanWords {
-			same += mathbits.OnesCount64(^(only[w] | metaLines[w]) &^ (dst.clean[w] & src.clean[w]))
-		}
-		skipped = copyLinesFrom(dst, src, &only)
-	} else {
-		skipped = copyModelsFrom(dst, src)
-	}
-	dst.ver = ver
-	return skipped, same
-}
-
 // unclean clears the clean bits of the lines of the n bytes at offset off
 // of m, about to be written other than by coding.
 func (m *entropyModels) unclean(off, n int) {
 	for l := off / modelLine; l <= (off+n-1)/modelLine; l++ {
 		m.clean[l/64] &^= 1 << (l % 64)
 	}
-	m.ver = 0
 }
 
 // modelLender is implemented by the sender's baseline store (lend.go).
@@ -143,7 +103,7 @@ type modelLender interface {
 	// lendModels lends baseline seq's models to e (see lend.go).
 	lendModels(seq uint16, lines []uint16, e *entropyState) bool
 	// copyModels copies baseline seq's models into dst.
-	copyModels(seq uint16, e *entropyState) bool
+	copyModels(seq uint16, dst *entropyModels) bool
 	// reclaim gives back the models lent to e's storage, if any.
 	reclaim(e *entropyState)
 	// baselineMem copies the cubes' memory of baseline seq's models
@@ -158,7 +118,6 @@ type modelUndo struct {
 	over  *entropyModels
 	lines []uint16
 	data  [][modelLine]byte
-	ver   uint64 // the version of the lender's models (versions.go)
 }
 
 // modelBytes is m as bytes.
@@ -179,7 +138,6 @@ func (u *modelUndo) save(m *entropyModels, lines []uint16) {
 		}
 	}
 	u.over = m
-	u.ver = m.ver
 }
 
 // putBack puts the saved lines into m.
@@ -192,7 +150,6 @@ func (u *modelUndo) putBack(m *entropyModels) {
 			copy(b[o:], u.data[i][:])
 		}
 	}
-	m.ver = u.ver
 }
 
 // restore puts the saved lines back into the storage they were lent to,
@@ -230,10 +187,10 @@ func (s *snapshotSender) lendModels(seq uint16, lines []uint16, e *entropyState)
 	return true
 }
 
-// copyModels copies baseline seq's models into e's: a lender's are the
+// copyModels copies baseline seq's models into dst: a lender's are the
 // storage it lent them to with its saved lines put back, its own storage
 // left as it is (stale). False when it does not hold them.
-func (s *snapshotSender) copyModels(seq uint16, e *entropyState) bool {
+func (s *snapshotSender) copyModels(seq uint16, dst *entropyModels) bool {
 	b := s.history.Find(s.frame + wire.SequenceDiff(seq, uint16(s.frame)))
 	if b == nil || !b.HasModels {
 		return false
@@ -242,16 +199,12 @@ func (s *snapshotSender) copyModels(seq uint16, e *entropyState) bool {
 		// The storage's clean lines are clean in the lender's models
 		// too: its saved lines are among those its borrower's replay
 		// cleared.
-		skipped, same := e.copyModelsTo(u.over, u.ver)
-		s.shared.cleanSkipped.Add(int64(skipped))
-		s.shared.sameSkipped.Add(int64(same))
-		u.putBack(e.models)
+		s.shared.cleanSkipped.Add(int64(copyModelsFrom(dst, u.over)))
+		u.putBack(dst)
 		s.shared.rebuilt.Add(1)
 		return true
 	}
-	skipped, same := e.copyModelsTo(b.Models, b.Models.ver)
-	s.shared.cleanSkipped.Add(int64(skipped))
-	s.shared.sameSkipped.Add(int64(same))
+	s.shared.cleanSkipped.Add(int64(copyModelsFrom(dst, b.Models)))
 	return true
 }
 

@@ -385,9 +385,6 @@ type quantized struct {
 	// cleanSkipped counts the lines the copies of models passed over,
 	// clean in both (lend.go).
 	cleanSkipped atomic.Int64
-	// sameSkipped counts the further lines they passed over as the same
-	// in both versions (versions.go).
-	sameSkipped atomic.Int64
 }
 
 // form is what quantization depends on: the level, and at level 3

@@ -223,10 +223,6 @@ func (e *entropyState) replay(t *trace) {
 	for w := range m.clean {
 		m.clean[w] &^= t.mask[w]
 	}
-	if e.vers == nil {
-		e.vers = newModelVersions()
-	}
-	m.ver = e.vers.add(m.ver, &t.mask)
 }
 
 // memClasses is memClass as a table, for arith.Replay.
