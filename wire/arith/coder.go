@@ -161,9 +161,10 @@ func (e *Encoder) EncodeDirect(v uint32, n int) {
 	e.decisions += n
 	for i := n - 1; i >= 0; i-- {
 		e.rng >>= 1
-		if v>>uint(i)&1 != 0 {
-			e.low += uint64(e.rng)
-		}
+		// low grows by rng for a 1, by a mask rather than a branch: the
+		// bits are random, so a branch on them is guessed wrong half
+		// the time.
+		e.low += uint64(e.rng & -(v >> uint(i) & 1))
 		for e.rng < topValue {
 			e.rng <<= 8
 			e.shiftLow()

@@ -213,10 +213,15 @@ mix:
 	PADDQ X6, X4
 	MOVQ X4, CX
 	SARQ $16, CX
-	CMPQ CX, $2047
-	JGT mixhi
-	CMPQ CX, $-2047
-	JLT mixlo
+	// Clamped to ±2047 by conditional moves: whether the mix goes past
+	// the squash table's ends depends on the data, and a branch on it
+	// was guessed wrong often enough to cost more than the two moves.
+	MOVQ $2047, R13
+	MOVQ $-2047, R15
+	CMPQ CX, R13
+	CMOVQGT R13, CX
+	CMPQ CX, R15
+	CMOVQLT R15, CX
 
 squash:
 	// pv, into CX and into the low word of X6.
@@ -287,14 +292,6 @@ done:
 	MOVQ n_, AX
 	ADDQ AX, Encoder_decisions(BX)
 	RET
-
-mixhi:
-	MOVQ $2047, CX
-	JMP squash
-
-mixlo:
-	MOVQ $-2047, CX
-	JMP squash
 
 other:
 	// AX is the kind minus 1: StepPlain is -1, then StepDirect,
@@ -374,9 +371,15 @@ directbit:
 	SHRL $1, R10
 	CMPL CX, $32
 	JCC directrenorm
-	BTL CX, AX
-	JCC directrenorm
-	ADDQ R10, R9
+	// low += rng when the bit is 1, by a mask rather than a branch: raw
+	// bits are as random as they come, so a branch on them is guessed
+	// wrong half the time (it cost a replay a fifth of its time).
+	MOVL AX, DX
+	SHRL CX, DX
+	ANDL $1, DX
+	NEGL DX
+	ANDL R10, DX
+	ADDQ DX, R9
 
 directrenorm:
 	CMPL R10, $0x1000000

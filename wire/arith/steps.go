@@ -321,9 +321,8 @@ func (e *Encoder) replayGo(base unsafe.Pointer, steps []Step, classes *[256]uint
 				n += nb
 				for j := nb - 1; j >= 0; j-- {
 					rng >>= 1
-					if v>>uint(j)&1 != 0 {
-						low += uint64(rng)
-					}
+					// By a mask, not a branch: raw bits are random.
+					low += uint64(rng & -(v >> uint(j) & 1))
 					for rng < topValue {
 						rng <<= 8
 						// shiftLow, written out: a call in this loop, however rare,
