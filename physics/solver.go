@@ -227,6 +227,9 @@ type solver struct {
 	pending []pendingConstraint
 	masks   []uint64
 	counts  [66]int32
+	// lanes: the body–body constraints laid out for the lane kernel
+	// (lanes.go), when there is one.
+	lanes lanes
 }
 
 // prepareSolver builds the solver bodies (from the awake list) and the
@@ -584,6 +587,18 @@ func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 	sw := normalSweep{invH: 1 / h, maxPush: w.cfg.MaxPushOutSpeed, useBias: useBias, fresh: first || !useBias}
 	mu := w.cfg.Friction
+	if w.sol.lanes.on {
+		w.solveLanes(sw, mu, warm)
+	} else {
+		w.solveDynamic(sw, mu, warm)
+	}
+	w.solveGround(sw, mu, warm)
+}
+
+// solveDynamic is solveContacts' pass over the body–body constraints, in
+// Go: the portable implementation, and the lane kernel's reference.
+func (w *World) solveDynamic(sw normalSweep, mu float64, warm bool) {
+	useBias := sw.useBias
 	sol := &w.sol
 	bodies := sol.bodies
 	cons := sol.constraints[:sol.dynamic]
@@ -687,7 +702,6 @@ func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 		A.v, A.w = vA, wA
 		B.v, B.w = vB, wB
 	}
-	w.solveGround(sw, mu, warm)
 }
 
 // solveGround is solveContacts for the contacts with the ground: the same

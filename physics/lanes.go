@@ -1,0 +1,327 @@
+package physics
+
+// Design note: the body–body contact passes in vector lanes. On amd64
+// with AVX, solveContacts hands the body–body constraints to an assembly
+// kernel (lanes_amd64.s) that solves four constraints side by side, one
+// in each 64-bit lane of a 256-bit register, with the same operations in
+// the same order as the Go loop (solveDynamic), so with the same bits.
+// The Go loop stays the portable implementation and the reference
+// (TestLaneKernelAgainstGo, FuzzLaneKernel).
+//
+// Why solving four at once gives the same bits as one after the other:
+// a constraint reads and writes only its two bodies (their velocities and
+// warm-start sums) and its own points and friction. So what a body ends a
+// pass with depends only on the order of the constraints that touch it.
+// The kernel's schedule keeps that order for every body: constraints are
+// put in "waves" walking the Go loop's order, each one wave after the
+// last wave of either of its bodies, so no two constraints of a wave share
+// a body and each body meets its constraints in the Go loop's order.
+// Waves are cut into groups of four lanes. (The colours already share no
+// body within a colour, but the katamari ball's colouring has a long tail
+// of colours with one constraint each, all the player cube's: about 40
+// colours a step, most with a single constraint. Waves fill the lanes with
+// other colours' constraints that touch neither of a single's bodies.)
+//
+// Within a lane the operations are the Go loop's: adds, subtracts,
+// multiplies, divides and square roots round each lane as the scalar
+// instruction does, no multiply-add is fused, and maxf/minf (a > b ? a :
+// b) are MAXPD/MINPD with the operands in the same order (the instruction
+// returns its second operand when the first is not greater, as maxf
+// does, for NaNs and signed zeros alike). The Go loop's branches become
+// masks: the point count (the points past a lane's count are padding that
+// changes nothing), speculative or soft (s > 0), the cone's clamp, and the
+// idle skip: a lane whose Go loop would `continue` writes neither its
+// bodies nor its friction.
+//
+// The lanes' data is a copy, laid out lane by lane (lanePoint, laneGroup),
+// made once a step after prepareSolver (buildLanes) and copied back into
+// the constraints before restitution and storeImpulses read them
+// (lanesBack). The ground's constraints stay in the Go loop (solveGround):
+// a few a step on the katamari scene.
+
+import (
+	"math"
+	"unsafe"
+)
+
+// lane4 is one value for each of four lanes.
+type lane4 [4]float64
+
+// lanePoint is point j of the four constraints of a lane group: the
+// constraintPoint fields the passes read, one lane per constraint. mask
+// is all ones in the lanes whose constraint has a point j.
+type lanePoint struct {
+	mask                   [4]uint64
+	rA, rB, rnA, rnB       [3]lane4
+	iA, iB                 [3]lane4
+	baseSep, sep, normMass lane4
+	k0, k1, k2             lane4 // k[0..2]; the sweep never reads k[3]
+	impulse, total         lane4 // normalImpulse, totalNormalImpulse
+}
+
+// laneGroup is up to four body–body constraints solved side by side: the
+// contactConstraint and patchFriction fields the passes read, one lane
+// per constraint. A lane without a constraint (pad) has count 0, its
+// bodies are the ground stand-in (index 0, which no body–body constraint
+// touches) and it is always idle, so the kernel writes nothing for it.
+type laneGroup struct {
+	a, b     [4]int64 // the bodies' byte offsets in the solver's body array
+	npts     int64    // the largest point count of the four
+	con      [4]int32 // the constraints' indices (-1: pad)
+	n        [3]lane4
+	mA, mB   lane4
+	biasRate lane4
+	massSc   lane4
+	impSc    lane4
+	t1, t2   [3]lane4
+	ctA0     [3]lane4
+	ctA1     [3]lane4
+	ctB0     [3]lane4
+	ctB1     [3]lane4
+	itA0     [3]lane4
+	itA1     [3]lane4
+	itB0     [3]lane4
+	itB1     [3]lane4
+	inA, inB [3]lane4
+	tk11     lane4
+	tk12     lane4
+	tk22     lane4
+	twMass   lane4
+	twLever  lane4
+	f1, f2   lane4 // friction[0], friction[1]
+	twist    lane4
+	p        [maxManifoldPoints]lanePoint
+}
+
+// laneParams is what one pass tells the kernel.
+type laneParams struct {
+	invH       float64
+	negMaxPush float64 // −MaxPushOutSpeed
+	mu         float64
+	useBias    int64 // push-out (1) or relax (0)
+	fresh      int64 // compute the separations (1) or read them (0)
+	warm       int64 // relax: collect the next warm start
+	friction   int64 // relax: mu > 0
+}
+
+// laneScratch is the kernel's working memory (one per world: the kernel
+// keeps its vectors here rather than on a stack frame).
+type laneScratch struct {
+	vA, wA, vB, wB [3]lane4
+	nA, nB         [3]lane4
+	dpA            [3]lane4
+	dpn, vnLin     lane4
+	total, sum     lane4
+	d              [maxManifoldPoints]lane4
+	tmp            [12]lane4
+	wpA, wpB       [6]lane4 // warmP, warmL of A and B
+	lA, lB         [3]lane4
+	l1, l2, dt     lane4
+	d1, d2         lane4
+	maxF           lane4
+	active         lane4      // all ones in the lanes that are not idle
+	sign           lane4      // −0 in every lane: XOR with it negates
+	dummy          solverBody // where an idle lane's stores go
+}
+
+// lanes is the solver's lane layout for the current step.
+type lanes struct {
+	on      bool
+	groups  []laneGroup
+	last    []int32 // per body: its last constraint so far
+	next    []int32 // per constraint: the next one on its body a, on its body b (-1: none)
+	preds   []int32 // per constraint: how many of the one or two before it are not yet in a group
+	level   []int32 // per constraint: the longest chain of constraints from it on
+	ready   []int32 // constraints whose predecessors are in groups
+	ready2  []int32
+	scratch laneScratch
+}
+
+// useLanes says whether the solver uses the lane kernel where there is
+// one (tests turn it off to run the Go loop).
+var useLanes = haveLaneKernel
+
+var negZero = math.Copysign(0, -1)
+
+// bodyBytes is the size of a solverBody: lanes address bodies by byte
+// offset.
+const bodyBytes = int64(unsafe.Sizeof(solverBody{}))
+
+// buildLanes lays the body–body constraints out in lane groups after
+// prepareSolver (see the file comment): a list schedule over the Go
+// loop's order. A constraint is ready once the constraints before it on
+// both its bodies are in earlier groups; ready constraints never share a
+// body (the later of two would wait for the earlier). Each group takes
+// the four ready ones with the longest chain of constraints after them
+// (ties: the Go loop's order), so that the long chains, the player cube's
+// forty contacts one after the other, start early and the others fill the
+// lanes beside them.
+func (s *solver) buildLanes() {
+	L := &s.lanes
+	L.on = useLanes && s.dynamic > 0
+	if !L.on {
+		return
+	}
+	n := s.dynamic
+	cons := s.constraints[:n]
+	L.last = resize(L.last, len(s.bodies))
+	for i := range L.last {
+		L.last[i] = -1
+	}
+	L.next = resize(L.next, 2*n)
+	L.preds = resize(L.preds, n)
+	for i := range cons {
+		c := &cons[i]
+		L.next[2*i], L.next[2*i+1], L.preds[i] = -1, -1, 0
+		for _, b := range [2]int32{c.a, c.b} {
+			if p := L.last[b]; p >= 0 {
+				k := 2 * p
+				if cons[p].a != b {
+					k++
+				}
+				L.next[k] = int32(i)
+				L.preds[i]++
+			}
+			L.last[b] = int32(i)
+		}
+	}
+	// The chain after each constraint, walking back.
+	L.level = resize(L.level, n)
+	for i := n - 1; i >= 0; i-- {
+		lv := int32(0)
+		for _, x := range L.next[2*i : 2*i+2] {
+			if x >= 0 {
+				lv = max(lv, L.level[x])
+			}
+		}
+		L.level[i] = lv + 1
+	}
+	L.ready = L.ready[:0]
+	for i := range cons {
+		if L.preds[i] == 0 {
+			L.ready = append(L.ready, int32(i))
+		}
+	}
+	L.groups = L.groups[:0]
+	for len(L.ready) > 0 {
+		r := L.ready
+		k := min(4, len(r))
+		for j := 0; j < k; j++ {
+			best := j
+			for m := j + 1; m < len(r); m++ {
+				if L.level[r[m]] > L.level[r[best]] || L.level[r[m]] == L.level[r[best]] && r[m] < r[best] {
+					best = m
+				}
+			}
+			r[j], r[best] = r[best], r[j]
+		}
+		if len(L.groups) < cap(L.groups) {
+			L.groups = L.groups[:len(L.groups)+1]
+		} else {
+			L.groups = append(L.groups, laneGroup{})
+		}
+		s.fillGroup(&L.groups[len(L.groups)-1], r[:k])
+		L.ready2 = append(L.ready2[:0], r[k:]...)
+		for _, ci := range r[:k] {
+			for _, x := range L.next[2*ci : 2*ci+2] {
+				if x >= 0 {
+					if L.preds[x]--; L.preds[x] == 0 {
+						L.ready2 = append(L.ready2, x)
+					}
+				}
+			}
+		}
+		L.ready, L.ready2 = L.ready2, L.ready
+	}
+}
+
+// fillGroup copies constraints cs (at most four) into group g's lanes.
+func (s *solver) fillGroup(g *laneGroup, cs []int32) {
+	*g = laneGroup{}
+	g.con = [4]int32{-1, -1, -1, -1}
+	for l, ci := range cs {
+		c, f := &s.constraints[ci], &s.friction[ci]
+		g.con[l] = ci
+		g.a[l], g.b[l] = int64(c.a)*bodyBytes, int64(c.b)*bodyBytes
+		g.npts = max(g.npts, int64(c.count))
+		put3(&g.n, l, c.normal)
+		g.mA[l], g.mB[l] = c.mA, c.mB
+		g.biasRate[l], g.massSc[l], g.impSc[l] = c.soft.biasRate, c.soft.massScale, c.soft.impulseScale
+		put3(&g.t1, l, f.t1)
+		put3(&g.t2, l, f.t2)
+		put3(&g.ctA0, l, f.ctA[0])
+		put3(&g.ctA1, l, f.ctA[1])
+		put3(&g.ctB0, l, f.ctB[0])
+		put3(&g.ctB1, l, f.ctB[1])
+		put3(&g.itA0, l, f.itA[0])
+		put3(&g.itA1, l, f.itA[1])
+		put3(&g.itB0, l, f.itB[0])
+		put3(&g.itB1, l, f.itB[1])
+		put3(&g.inA, l, f.inA)
+		put3(&g.inB, l, f.inB)
+		g.tk11[l], g.tk12[l], g.tk22[l] = f.tk11, f.tk12, f.tk22
+		g.twMass[l], g.twLever[l] = f.twistMass, f.twistLever
+		g.f1[l], g.f2[l], g.twist[l] = f.friction[0], f.friction[1], f.twist
+		for j, cp := range s.cpoints[c.first : c.first+c.count] {
+			p := &g.p[j]
+			p.mask[l] = ^uint64(0)
+			put3(&p.rA, l, cp.rA)
+			put3(&p.rB, l, cp.rB)
+			put3(&p.rnA, l, cp.rnA)
+			put3(&p.rnB, l, cp.rnB)
+			put3(&p.iA, l, cp.iA)
+			put3(&p.iB, l, cp.iB)
+			p.baseSep[l], p.sep[l], p.normMass[l] = cp.baseSep, cp.sep, cp.normalMass
+			p.k0[l], p.k1[l], p.k2[l] = cp.k[0], cp.k[1], cp.k[2]
+			p.impulse[l], p.total[l] = cp.normalImpulse, cp.totalNormalImpulse
+		}
+	}
+}
+
+func put3(d *[3]lane4, l int, v vec3) { d[0][l], d[1][l], d[2][l] = v.x, v.y, v.z }
+
+// lanesBack copies what the passes changed in the lanes back into the
+// constraints: the points' impulses and separations, and friction.
+func (s *solver) lanesBack() {
+	if !s.lanes.on {
+		return
+	}
+	for gi := range s.lanes.groups {
+		g := &s.lanes.groups[gi]
+		for l, ci := range g.con {
+			if ci < 0 {
+				break
+			}
+			c, f := &s.constraints[ci], &s.friction[ci]
+			f.friction = [2]float64{g.f1[l], g.f2[l]}
+			f.twist = g.twist[l]
+			for j := range s.cpoints[c.first : c.first+c.count] {
+				cp, p := &s.cpoints[c.first+int32(j)], &g.p[j]
+				cp.sep, cp.normalImpulse, cp.totalNormalImpulse = p.sep[l], p.impulse[l], p.total[l]
+			}
+		}
+	}
+}
+
+// solveLanes is one pass of solveDynamic over the lane groups.
+func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
+	L := &w.sol.lanes
+	if len(L.groups) == 0 {
+		return
+	}
+	p := laneParams{invH: sw.invH, negMaxPush: -sw.maxPush, mu: mu}
+	if sw.useBias {
+		p.useBias = 1
+	}
+	if sw.fresh {
+		p.fresh = 1
+	}
+	if warm {
+		p.warm = 1
+	}
+	if mu > 0 {
+		p.friction = 1
+	}
+	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
+	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
+}
