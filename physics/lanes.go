@@ -132,8 +132,9 @@ type lanes struct {
 	next    []int32 // per constraint: the next one on its body a, on its body b (-1: none)
 	preds   []int32 // per constraint: how many of the one or two before it are not yet in a group
 	level   []int32 // per constraint: the longest chain of constraints from it on
-	ready   []int32 // constraints whose predecessors are in groups
-	ready2  []int32
+	// The ready constraints (whose predecessors are in groups), queued
+	// by level: head and tail per level, link per constraint.
+	head, tail, link []int32
 	scratch laneScratch
 }
 
@@ -196,42 +197,70 @@ func (s *solver) buildLanes() {
 		}
 		L.level[i] = lv + 1
 	}
-	L.ready = L.ready[:0]
+	// Ready constraints wait in one queue per level (first in, first
+	// out: any order of the ready ones gives the same bits).
+	top := int32(0)
+	for _, lv := range L.level {
+		top = max(top, lv)
+	}
+	L.head = resize(L.head, int(top)+1)
+	L.tail = resize(L.tail, int(top)+1)
+	for i := range L.head {
+		L.head[i], L.tail[i] = -1, -1
+	}
+	L.link = resize(L.link, n)
+	push := func(i int32) {
+		lv := L.level[i]
+		L.link[i] = -1
+		if t := L.tail[lv]; t >= 0 {
+			L.link[t] = i
+		} else {
+			L.head[lv] = i
+		}
+		L.tail[lv] = i
+		top = max(top, lv)
+	}
 	for i := range cons {
 		if L.preds[i] == 0 {
-			L.ready = append(L.ready, int32(i))
+			push(int32(i))
 		}
 	}
 	L.groups = L.groups[:0]
-	for len(L.ready) > 0 {
-		r := L.ready
-		k := min(4, len(r))
-		for j := 0; j < k; j++ {
-			best := j
-			for m := j + 1; m < len(r); m++ {
-				if L.level[r[m]] > L.level[r[best]] || L.level[r[m]] == L.level[r[best]] && r[m] < r[best] {
-					best = m
-				}
+	var pick [4]int32
+	for {
+		k := 0
+		for k < 4 {
+			for top > 0 && L.head[top] < 0 {
+				top--
 			}
-			r[j], r[best] = r[best], r[j]
+			if top == 0 {
+				break
+			}
+			i := L.head[top]
+			if L.head[top] = L.link[i]; L.head[top] < 0 {
+				L.tail[top] = -1
+			}
+			pick[k] = i
+			k++
+		}
+		if k == 0 {
+			break
 		}
 		if len(L.groups) < cap(L.groups) {
 			L.groups = L.groups[:len(L.groups)+1]
 		} else {
 			L.groups = append(L.groups, laneGroup{})
 		}
-		s.fillGroup(&L.groups[len(L.groups)-1], r[:k])
-		L.ready2 = append(L.ready2[:0], r[k:]...)
-		for _, ci := range r[:k] {
+		s.fillGroup(&L.groups[len(L.groups)-1], pick[:k])
+		for _, ci := range pick[:k] {
 			for _, x := range L.next[2*ci : 2*ci+2] {
 				if x >= 0 {
 					if L.preds[x]--; L.preds[x] == 0 {
-						L.ready2 = append(L.ready2, x)
+						push(x)
 					}
 				}
 			}
 		}
-		L.ready, L.ready2 = L.ready2, L.ready
 	}
 }
 

@@ -337,3 +337,50 @@ func FuzzLaneKernel(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkContactPass: one pass over the pile's body–body constraints,
+// by the Go loop and by the lane kernel (the lanes' layout is built once,
+// outside the timing; BenchmarkBuildLanes times it).
+func BenchmarkContactPass(b *testing.B) {
+	for _, p := range []struct {
+		name string
+		lanePass
+	}{{"pushout", lanePasses[1]}, {"relax", lanePasses[2]}} {
+		sw := normalSweep{invH: 480, maxPush: 3, useBias: p.useBias, fresh: p.fresh}
+		b.Run(p.name+"/go", func(b *testing.B) {
+			w := cloneSolverWorld(lanePile(b))
+			b.ReportAllocs()
+			for b.Loop() {
+				w.solveDynamic(sw, p.mu, p.warm)
+			}
+		})
+		if !haveLaneKernel {
+			continue
+		}
+		b.Run(p.name+"/lanes", func(b *testing.B) {
+			w := cloneSolverWorld(lanePile(b))
+			saved := useLanes
+			useLanes = true
+			w.sol.buildLanes()
+			useLanes = saved
+			b.ReportAllocs()
+			for b.Loop() {
+				w.solveLanes(sw, p.mu, p.warm)
+			}
+		})
+	}
+}
+
+// BenchmarkBuildLanes: the lanes' layout of the pile's constraints, made
+// once a step, and copied back once a step.
+func BenchmarkBuildLanes(b *testing.B) {
+	w := cloneSolverWorld(lanePile(b))
+	saved := useLanes
+	useLanes = true
+	defer func() { useLanes = saved }()
+	b.ReportAllocs()
+	for b.Loop() {
+		w.sol.buildLanes()
+		w.sol.lanesBack()
+	}
+}
