@@ -112,7 +112,7 @@ type laneScratch struct {
 	dpA            [3]lane4
 	dpn, vnLin     lane4
 	total, sum     lane4
-	d              [maxManifoldPoints]lane4
+	t              [maxManifoldPoints]lane4 // each point's vn before the sweep's impulses
 	tmp            [12]lane4
 	wpA, wpB       [6]lane4 // warmP, warmL of A and B
 	lA, lB         [3]lane4
@@ -265,14 +265,40 @@ func (s *solver) buildLanes() {
 }
 
 // fillGroup copies constraints cs (at most four) into group g's lanes.
+//
+// Only what the kernel reads is written: the group's header for every
+// lane and its points up to npts, for every lane. A lane without a
+// constraint, or without point j, holds zeros there, with two exceptions:
+// iB is −0 at a missing point, so that the kernel's apply, which adds
+// δ·iB with δ = +0, adds −0, which changes no value (w + (+0) would turn
+// a −0 into +0); and mask is 0 there.
 func (s *solver) fillGroup(g *laneGroup, cs []int32) {
-	*g = laneGroup{}
+	minCount := int32(maxManifoldPoints)
+	if len(cs) < 4 {
+		// Pad lanes: zeros everywhere in the header.
+		clear(unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Offsetof(g.p)))
+		minCount = 0
+	}
+	g.npts = 0
 	g.con = [4]int32{-1, -1, -1, -1}
+	for _, ci := range cs {
+		c := &s.constraints[ci]
+		g.npts = max(g.npts, int64(c.count))
+		minCount = min(minCount, c.count)
+	}
+	for j := minCount; j < int32(g.npts); j++ {
+		p := &g.p[j]
+		*p = lanePoint{}
+		for l := range 4 {
+			if l >= len(cs) || s.constraints[cs[l]].count <= j {
+				put3(&p.iB, l, vec3{negZero, negZero, negZero})
+			}
+		}
+	}
 	for l, ci := range cs {
 		c, f := &s.constraints[ci], &s.friction[ci]
 		g.con[l] = ci
 		g.a[l], g.b[l] = int64(c.a)*bodyBytes, int64(c.b)*bodyBytes
-		g.npts = max(g.npts, int64(c.count))
 		put3(&g.n, l, c.normal)
 		g.mA[l], g.mB[l] = c.mA, c.mB
 		g.biasRate[l], g.massSc[l], g.impSc[l] = c.soft.biasRate, c.soft.massScale, c.soft.impulseScale
@@ -291,8 +317,9 @@ func (s *solver) fillGroup(g *laneGroup, cs []int32) {
 		g.tk11[l], g.tk12[l], g.tk22[l] = f.tk11, f.tk12, f.tk22
 		g.twMass[l], g.twLever[l] = f.twistMass, f.twistLever
 		g.f1[l], g.f2[l], g.twist[l] = f.friction[0], f.friction[1], f.twist
-		for j, cp := range s.cpoints[c.first : c.first+c.count] {
-			p := &g.p[j]
+		cps := s.cpoints[c.first : c.first+c.count]
+		for j := range cps {
+			cp, p := &cps[j], &g.p[j]
 			p.mask[l] = ^uint64(0)
 			put3(&p.rA, l, cp.rA)
 			put3(&p.rB, l, cp.rB)

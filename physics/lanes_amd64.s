@@ -286,7 +286,9 @@ afresh:
 	VMOVUPD Y0, laneScratch_nB+64(R9)
 
 bfresh:
-	// vnLinear = n·(vB − vA) (dot(n, sub(vB, vA))), in Y9.
+	// vnLinear = n·(vB − vA) (dot(n, sub(vB, vA))); it and dpn go to
+	// the scratch, where the first sweep reads them.
+	VMOVUPD Y8, laneScratch_dpn(R9)
 	VMOVUPD laneScratch_vB+0(R9), Y0
 	VSUBPD laneScratch_vA+0(R9), Y0, Y0
 	VMOVUPD laneScratch_vB+32(R9), Y1
@@ -294,177 +296,593 @@ bfresh:
 	VMOVUPD laneScratch_vB+64(R9), Y2
 	VSUBPD laneScratch_vA+64(R9), Y2, Y2
 	DOTN(Y0, Y1, Y2, Y9)
+	VMOVUPD Y9, laneScratch_vnLin(R9)
 
-	// The normal sweep over the points (pointImpulse, accumulate).
+	// First sweep, nothing carried from point to point: each point's
+	// separation s (when fresh) and t = vnLinear + wB·rnB − wA·rnA, its
+	// normal speed before this sweep's impulses. wA Y0-Y2, wB Y3-Y5,
+	// nA Y6 Y7 Y14, nB Y15 Y10 Y11.
+	VMOVUPD laneScratch_wA+0(R9), Y0
+	VMOVUPD laneScratch_wB+0(R9), Y3
+	VMOVUPD laneScratch_wA+32(R9), Y1
+	VMOVUPD laneScratch_wB+32(R9), Y4
+	VMOVUPD laneScratch_wA+64(R9), Y2
+	VMOVUPD laneScratch_wB+64(R9), Y5
+	CMPQ laneParams_fresh(R11), $0
+	JEQ tfirst0
+	VMOVUPD laneScratch_nA+0(R9), Y6
+	VMOVUPD laneScratch_nB+0(R9), Y15
+	VMOVUPD laneScratch_nA+32(R9), Y7
+	VMOVUPD laneScratch_nB+32(R9), Y10
+	VMOVUPD laneScratch_nA+64(R9), Y14
+	VMOVUPD laneScratch_nB+64(R9), Y11
+	// point 0: s = baseSep + dpn + nB·rB − nA·rA
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB(SI), Y15, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB+32(SI), Y10, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB+64(SI), Y11, Y13
+	VADDPD Y13, Y12, Y12
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_baseSep(SI), Y8
+	VADDPD laneScratch_dpn(R9), Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA(SI), Y6, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA+32(SI), Y7, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA+64(SI), Y14, Y13
+	VADDPD Y13, Y12, Y12
+	VSUBPD Y12, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_sep(SI)
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+0(R9)
+	CMPQ laneGroup_npts(SI), $1
+	JEQ firstdone
+	// point 1: s = baseSep + dpn + nB·rB − nA·rA
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB(SI), Y15, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB+32(SI), Y10, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB+64(SI), Y11, Y13
+	VADDPD Y13, Y12, Y12
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_baseSep(SI), Y8
+	VADDPD laneScratch_dpn(R9), Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA(SI), Y6, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA+32(SI), Y7, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA+64(SI), Y14, Y13
+	VADDPD Y13, Y12, Y12
+	VSUBPD Y12, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_sep(SI)
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+32(R9)
+	CMPQ laneGroup_npts(SI), $2
+	JEQ firstdone
+	// point 2: s = baseSep + dpn + nB·rB − nA·rA
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB(SI), Y15, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB+32(SI), Y10, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB+64(SI), Y11, Y13
+	VADDPD Y13, Y12, Y12
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_baseSep(SI), Y8
+	VADDPD laneScratch_dpn(R9), Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA(SI), Y6, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA+32(SI), Y7, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA+64(SI), Y14, Y13
+	VADDPD Y13, Y12, Y12
+	VSUBPD Y12, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_sep(SI)
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+64(R9)
+	CMPQ laneGroup_npts(SI), $3
+	JEQ firstdone
+	// point 3: s = baseSep + dpn + nB·rB − nA·rA
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB(SI), Y15, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB+32(SI), Y10, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB+64(SI), Y11, Y13
+	VADDPD Y13, Y12, Y12
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_baseSep(SI), Y8
+	VADDPD laneScratch_dpn(R9), Y8, Y8
+	VADDPD Y12, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA(SI), Y6, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA+32(SI), Y7, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA+64(SI), Y14, Y13
+	VADDPD Y13, Y12, Y12
+	VSUBPD Y12, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_sep(SI)
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+96(R9)
+	JMP firstdone
+
+tfirst0:
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+0(R9)
+	CMPQ laneGroup_npts(SI), $1
+	JEQ firstdone
+	// point 1
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+32(R9)
+	CMPQ laneGroup_npts(SI), $2
+	JEQ firstdone
+	// point 2
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+64(R9)
+	CMPQ laneGroup_npts(SI), $3
+	JEQ firstdone
+	// point 3
+	// t = vnLinear + wB·rnB − wA·rnA
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB(SI), Y3, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+32(SI), Y4, Y13
+	VADDPD Y13, Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+64(SI), Y5, Y13
+	VADDPD Y13, Y12, Y12
+	VADDPD laneScratch_vnLin(R9), Y12, Y12
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA(SI), Y0, Y9
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+32(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	VSUBPD Y9, Y12, Y12
+	VMOVUPD Y12, laneScratch_t+96(R9)
+
+firstdone:
+	// Second sweep: the Gauss–Seidel chain over the points
+	// (pointImpulse, accumulate); δ_j in Y0-Y3, Σδ in Y11, Σλ in Y12.
+	VXORPD Y10, Y10, Y10
 	VXORPD Y11, Y11, Y11
 	VXORPD Y12, Y12, Y12
-	XORQ CX, CX
-	LEAQ laneGroup_p(SI), DX
-	LEAQ laneScratch_d(R9), AX
-
-point:
-	CMPQ CX, laneGroup_npts(SI)
-	JAE swept
-	CMPQ laneParams_fresh(R11), $0
-	JEQ readsep
-	// s = baseSep + dpn + nB·rB − nA·rA
-	VMOVUPD lanePoint_baseSep(DX), Y0
-	VADDPD Y8, Y0, Y0
-	DOTV(laneScratch_nB, R9, lanePoint_rB, DX, Y1)
-	VADDPD Y1, Y0, Y0
-	DOTV(laneScratch_nA, R9, lanePoint_rA, DX, Y1)
-	VSUBPD Y1, Y0, Y0
-	VMOVUPD Y0, lanePoint_sep(DX)
-	JMP havesep
-
-readsep:
-	VMOVUPD lanePoint_sep(DX), Y0
-
-havesep:
-	// vn = vnLinear + wB·rnB − wA·rnA + coupled (Y2)
-	DOTV(laneScratch_wB, R9, lanePoint_rnB, DX, Y1)
-	VADDPD Y1, Y9, Y2
-	DOTV(laneScratch_wA, R9, lanePoint_rnA, DX, Y1)
-	VSUBPD Y1, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	CMPQ CX, $1
-	JB coupled
-	VMOVUPD lanePoint_k0(DX), Y3
-	VMULPD laneScratch_d+0(R9), Y3, Y3
-	CMPQ CX, $2
-	JB coupled
-	VMOVUPD lanePoint_k1(DX), Y4
-	VMULPD laneScratch_d+32(R9), Y4, Y4
-	VADDPD Y4, Y3, Y3
-	CMPQ CX, $3
-	JB coupled
-	VMOVUPD lanePoint_k2(DX), Y4
-	VMULPD laneScratch_d+64(R9), Y4, Y4
-	VADDPD Y4, Y3, Y3
-
-coupled:
-	VADDPD Y3, Y2, Y2
-
-	// pointImpulse. Speculative (s > 0): −m·(vn + s/h), in Y4.
-	VBROADCASTSD laneParams_invH(R11), Y4
-	VMULPD Y0, Y4, Y4
-	VADDPD Y4, Y2, Y4
-	VMULPD lanePoint_normMass(DX), Y4, Y4
-	VXORPD laneScratch_sign(R9), Y4, Y4
+	VBROADCASTSD laneParams_invH(R11), Y14
+	VBROADCASTSD laneParams_negMaxPush(R11), Y15
 	CMPQ laneParams_useBias(R11), $0
-	JEQ rigid
-	// Soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
-	VMOVUPD laneGroup_biasRate(SI), Y5
-	VMULPD Y0, Y5, Y5
-	VBROADCASTSD laneParams_negMaxPush(R11), Y6
-	VMAXPD Y6, Y5, Y5
-	VADDPD Y5, Y2, Y5
-	VMOVUPD lanePoint_normMass(DX), Y6
-	VMULPD laneGroup_massSc(SI), Y6, Y6
-	VMULPD Y6, Y5, Y5
-	VXORPD laneScratch_sign(R9), Y5, Y5
-	VMOVUPD laneGroup_impSc(SI), Y6
-	VMULPD lanePoint_impulse(DX), Y6, Y6
-	VSUBPD Y6, Y5, Y5
-	JMP pick
-
-rigid:
-	// Relax: −m·vn
-	VMOVUPD lanePoint_normMass(DX), Y5
-	VMULPD Y2, Y5, Y5
-	VXORPD laneScratch_sign(R9), Y5, Y5
-
-pick:
-	VCMPPD $0x1E, Y10, Y0, Y6 // s > 0
-	VBLENDVPD Y6, Y4, Y5, Y5
+	JEQ rigid0
+soft0:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+0(R9), Y4
+	VADDPD Y10, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
+	VMULPD laneGroup_biasRate(SI), Y6, Y8
+	VMAXPD Y15, Y8, Y8
+	VADDPD Y8, Y4, Y8
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y9
+	VMULPD laneGroup_massSc(SI), Y9, Y9
+	VMULPD Y9, Y8, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VMOVUPD laneGroup_impSc(SI), Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9, Y9
+	VSUBPD Y9, Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
 	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD lanePoint_impulse(DX), Y6
-	VADDPD Y5, Y6, Y7
-	VMAXPD Y10, Y7, Y7
-	VMOVUPD Y7, lanePoint_impulse(DX)
-	VSUBPD Y6, Y7, Y6
-	VANDPD lanePoint_mask(DX), Y6, Y6
-	VMOVUPD Y6, (AX)
-	VANDPD lanePoint_mask(DX), Y7, Y7
-	VADDPD Y7, Y12, Y12
-	VADDPD Y6, Y11, Y11
-	ADDQ $lanePoint__size, DX
-	ADDQ $32, AX
-	INCQ CX
-	JMP point
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y0
+	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y0, Y0
+	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y0, Y11, Y11
+	CMPQ laneGroup_npts(SI), $1
+	JEQ swept
+soft1:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+32(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k0(SI), Y0, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
+	VMULPD laneGroup_biasRate(SI), Y6, Y8
+	VMAXPD Y15, Y8, Y8
+	VADDPD Y8, Y4, Y8
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y9
+	VMULPD laneGroup_massSc(SI), Y9, Y9
+	VMULPD Y9, Y8, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VMOVUPD laneGroup_impSc(SI), Y9
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9, Y9
+	VSUBPD Y9, Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y1
+	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y1, Y1
+	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y1, Y11, Y11
+	CMPQ laneGroup_npts(SI), $2
+	JEQ swept
+soft2:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+64(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k1(SI), Y1, Y13
+	VADDPD Y13, Y5, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
+	VMULPD laneGroup_biasRate(SI), Y6, Y8
+	VMAXPD Y15, Y8, Y8
+	VADDPD Y8, Y4, Y8
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y9
+	VMULPD laneGroup_massSc(SI), Y9, Y9
+	VMULPD Y9, Y8, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VMOVUPD laneGroup_impSc(SI), Y9
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9, Y9
+	VSUBPD Y9, Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y2
+	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y2, Y2
+	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y2, Y11, Y11
+	CMPQ laneGroup_npts(SI), $3
+	JEQ swept
+soft3:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+96(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k1(SI), Y1, Y13
+	VADDPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k2(SI), Y2, Y13
+	VADDPD Y13, Y5, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
+	VMULPD laneGroup_biasRate(SI), Y6, Y8
+	VMAXPD Y15, Y8, Y8
+	VADDPD Y8, Y4, Y8
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y9
+	VMULPD laneGroup_massSc(SI), Y9, Y9
+	VMULPD Y9, Y8, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VMOVUPD laneGroup_impSc(SI), Y9
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9, Y9
+	VSUBPD Y9, Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y3
+	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y3, Y3
+	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y3, Y11, Y11
+	JMP swept
+rigid0:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+0(R9), Y4
+	VADDPD Y10, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// rigid: −m·vn
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y4, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y0
+	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y0, Y0
+	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y0, Y11, Y11
+	CMPQ laneGroup_npts(SI), $1
+	JEQ swept
+rigid1:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+32(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k0(SI), Y0, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// rigid: −m·vn
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y4, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y1
+	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y1, Y1
+	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y1, Y11, Y11
+	CMPQ laneGroup_npts(SI), $2
+	JEQ swept
+rigid2:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+64(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k1(SI), Y1, Y13
+	VADDPD Y13, Y5, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// rigid: −m·vn
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y4, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y2
+	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y2, Y2
+	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y2, Y11, Y11
+	CMPQ laneGroup_npts(SI), $3
+	JEQ swept
+rigid3:
+	// vn = t + Σ_{i<j} k_i·δ_i
+	VMOVUPD laneScratch_t+96(R9), Y4
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k1(SI), Y1, Y13
+	VADDPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k2(SI), Y2, Y13
+	VADDPD Y13, Y5, Y5
+	VADDPD Y5, Y4, Y4
+	// speculative (s > 0): −m·(vn + s/h)
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_sep(SI), Y6
+	VMULPD Y14, Y6, Y7
+	VADDPD Y7, Y4, Y7
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y7, Y7
+	VXORPD laneScratch_sign(R9), Y7, Y7
+	// rigid: −m·vn
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y4, Y8
+	VXORPD laneScratch_sign(R9), Y8, Y8
+	VCMPPD $0x1E, Y10, Y6, Y9
+	VBLENDVPD Y9, Y7, Y8, Y8
+	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
+	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9
+	VADDPD Y8, Y9, Y8
+	VMAXPD Y10, Y8, Y8
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI)
+	VSUBPD Y9, Y8, Y3
+	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y3, Y3
+	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y8, Y8
+	VADDPD Y8, Y12, Y12
+	VADDPD Y3, Y11, Y11
+	JMP swept
 
 swept:
 	// Idle lanes: total == 0 && sum == 0 && (useBias || friction idle).
-	VCMPPD $0, Y10, Y12, Y0
-	VCMPPD $0, Y10, Y11, Y1
-	VANDPD Y1, Y0, Y0
+	VCMPPD $0, Y10, Y12, Y4
+	VCMPPD $0, Y10, Y11, Y5
+	VANDPD Y5, Y4, Y4
 	CMPQ laneParams_useBias(R11), $0
 	JNE idled
-	VMOVUPD laneGroup_f1(SI), Y1
-	VCMPPD $0, Y10, Y1, Y1
-	VANDPD Y1, Y0, Y0
-	VMOVUPD laneGroup_f2(SI), Y1
-	VCMPPD $0, Y10, Y1, Y1
-	VANDPD Y1, Y0, Y0
-	VMOVUPD laneGroup_twist(SI), Y1
-	VCMPPD $0, Y10, Y1, Y1
-	VANDPD Y1, Y0, Y0
+	VMOVUPD laneGroup_f1(SI), Y5
+	VCMPPD $0, Y10, Y5, Y5
+	VANDPD Y5, Y4, Y4
+	VMOVUPD laneGroup_f2(SI), Y5
+	VCMPPD $0, Y10, Y5, Y5
+	VANDPD Y5, Y4, Y4
+	VMOVUPD laneGroup_twist(SI), Y5
+	VCMPPD $0, Y10, Y5, Y5
+	VANDPD Y5, Y4, Y4
 
 idled:
-	VCMPPD $0, Y10, Y10, Y1 // all ones
-	VXORPD Y1, Y0, Y0
-	VMOVUPD Y0, laneScratch_active(R9)
-	VMOVMSKPD Y0, AX
+	VCMPPD $0, Y10, Y10, Y5 // all ones
+	VXORPD Y5, Y4, Y4
+	VMOVUPD Y4, laneScratch_active(R9)
+	VMOVMSKPD Y4, AX
 	TESTL AX, AX
 	JEQ next
 
-	// Apply: w −= δ_j·iA_j, w += δ_j·iB_j for each point the lane has,
-	// then v −= (mA·Σδ)·n, v += (mB·Σδ)·n.
-	VMOVUPD laneScratch_wA+0(R9), Y0
-	VMOVUPD laneScratch_wA+32(R9), Y1
-	VMOVUPD laneScratch_wA+64(R9), Y2
-	VMOVUPD laneScratch_wB+0(R9), Y3
-	VMOVUPD laneScratch_wB+32(R9), Y4
-	VMOVUPD laneScratch_wB+64(R9), Y5
-	XORQ CX, CX
-	LEAQ laneGroup_p(SI), DX
-	LEAQ laneScratch_d(R9), R15
-
-apply:
-	CMPQ CX, laneGroup_npts(SI)
-	JAE applied
-	VMOVUPD (R15), Y6
-	VMOVUPD lanePoint_mask(DX), Y7
-	VMULPD lanePoint_iA+0(DX), Y6, Y13
-	VSUBPD Y13, Y0, Y13
-	VBLENDVPD Y7, Y13, Y0, Y0
-	VMULPD lanePoint_iA+32(DX), Y6, Y13
-	VSUBPD Y13, Y1, Y13
-	VBLENDVPD Y7, Y13, Y1, Y1
-	VMULPD lanePoint_iA+64(DX), Y6, Y13
-	VSUBPD Y13, Y2, Y13
-	VBLENDVPD Y7, Y13, Y2, Y2
-	VMULPD lanePoint_iB+0(DX), Y6, Y13
-	VADDPD Y13, Y3, Y13
-	VBLENDVPD Y7, Y13, Y3, Y3
-	VMULPD lanePoint_iB+32(DX), Y6, Y13
-	VADDPD Y13, Y4, Y13
-	VBLENDVPD Y7, Y13, Y4, Y4
-	VMULPD lanePoint_iB+64(DX), Y6, Y13
-	VADDPD Y13, Y5, Y13
-	VBLENDVPD Y7, Y13, Y5, Y5
-	ADDQ $lanePoint__size, DX
-	ADDQ $32, R15
-	INCQ CX
-	JMP apply
+	// Apply: w −= δ_j·iA_j, w += δ_j·iB_j (wA Y4-Y6, wB Y7-Y9). A lane
+	// without point j has δ_j = +0 and iA_j = +0, iB_j = −0 there, so
+	// the terms it adds are exact no-ops (w − (+0) and w + (−0) are w).
+	VMOVUPD laneScratch_wA+0(R9), Y4
+	VMOVUPD laneScratch_wB+0(R9), Y7
+	VMOVUPD laneScratch_wA+32(R9), Y5
+	VMOVUPD laneScratch_wB+32(R9), Y8
+	VMOVUPD laneScratch_wA+64(R9), Y6
+	VMOVUPD laneScratch_wB+64(R9), Y9
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA(SI), Y0, Y13
+	VSUBPD Y13, Y4, Y4
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA+32(SI), Y0, Y13
+	VSUBPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA+64(SI), Y0, Y13
+	VSUBPD Y13, Y6, Y6
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB(SI), Y0, Y13
+	VADDPD Y13, Y7, Y7
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB+32(SI), Y0, Y13
+	VADDPD Y13, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB+64(SI), Y0, Y13
+	VADDPD Y13, Y9, Y9
+	CMPQ laneGroup_npts(SI), $1
+	JEQ applied
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA(SI), Y1, Y13
+	VSUBPD Y13, Y4, Y4
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA+32(SI), Y1, Y13
+	VSUBPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA+64(SI), Y1, Y13
+	VSUBPD Y13, Y6, Y6
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB(SI), Y1, Y13
+	VADDPD Y13, Y7, Y7
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB+32(SI), Y1, Y13
+	VADDPD Y13, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB+64(SI), Y1, Y13
+	VADDPD Y13, Y9, Y9
+	CMPQ laneGroup_npts(SI), $2
+	JEQ applied
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA(SI), Y2, Y13
+	VSUBPD Y13, Y4, Y4
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA+32(SI), Y2, Y13
+	VSUBPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA+64(SI), Y2, Y13
+	VSUBPD Y13, Y6, Y6
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB(SI), Y2, Y13
+	VADDPD Y13, Y7, Y7
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB+32(SI), Y2, Y13
+	VADDPD Y13, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB+64(SI), Y2, Y13
+	VADDPD Y13, Y9, Y9
+	CMPQ laneGroup_npts(SI), $3
+	JEQ applied
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA(SI), Y3, Y13
+	VSUBPD Y13, Y4, Y4
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA+32(SI), Y3, Y13
+	VSUBPD Y13, Y5, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA+64(SI), Y3, Y13
+	VSUBPD Y13, Y6, Y6
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB(SI), Y3, Y13
+	VADDPD Y13, Y7, Y7
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB+32(SI), Y3, Y13
+	VADDPD Y13, Y8, Y8
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB+64(SI), Y3, Y13
+	VADDPD Y13, Y9, Y9
 
 applied:
-	VMOVUPD Y0, laneScratch_wA+0(R9)
-	VMOVUPD Y1, laneScratch_wA+32(R9)
-	VMOVUPD Y2, laneScratch_wA+64(R9)
-	VMOVUPD Y3, laneScratch_wB+0(R9)
-	VMOVUPD Y4, laneScratch_wB+32(R9)
-	VMOVUPD Y5, laneScratch_wB+64(R9)
+	VMOVUPD Y4, laneScratch_wA+0(R9)
+	VMOVUPD Y7, laneScratch_wB+0(R9)
+	VMOVUPD Y5, laneScratch_wA+32(R9)
+	VMOVUPD Y8, laneScratch_wB+32(R9)
+	VMOVUPD Y6, laneScratch_wA+64(R9)
+	VMOVUPD Y9, laneScratch_wB+64(R9)
+	// v −= (mA·Σδ)·n, v += (mB·Σδ)·n
 	VMOVUPD laneGroup_mA(SI), Y6
 	VMULPD Y11, Y6, Y6
 	VMOVUPD laneGroup_mB(SI), Y7
