@@ -296,6 +296,7 @@ func (s *solver) fillGroup(g *laneGroup, cs []int32) {
 		}
 	}
 	for l, ci := range cs {
+		l &= 3 // (no bounds checks below)
 		c, f := &s.constraints[ci], &s.friction[ci]
 		g.con[l] = ci
 		g.a[l], g.b[l] = int64(c.a)*bodyBytes, int64(c.b)*bodyBytes
@@ -334,7 +335,9 @@ func (s *solver) fillGroup(g *laneGroup, cs []int32) {
 	}
 }
 
-func put3(d *[3]lane4, l int, v vec3) { d[0][l], d[1][l], d[2][l] = v.x, v.y, v.z }
+// put3 sets lane l of a vector of lanes (l&3: the compiler then needs no
+// bounds check).
+func put3(d *[3]lane4, l int, v vec3) { d[0][l&3], d[1][l&3], d[2][l&3] = v.x, v.y, v.z }
 
 // lanesBack copies what the passes changed in the lanes back into the
 // constraints: the points' impulses and separations, and friction.

@@ -117,6 +117,43 @@
 	VMOVUPD src2+64(R9), Y1; \
 	UNTRANS2(off+32)
 
+// LOAD12 loads v, w, warmP and warmL of the lanes' bodies (twelve
+// doubles from off) into the scratch's v, w and wp (warmP then warmL).
+#define LOAD12(off, v, w, wp) \
+	TRANS4(off); \
+	VMOVUPD Y0, v+0(R9); \
+	VMOVUPD Y1, v+32(R9); \
+	VMOVUPD Y2, v+64(R9); \
+	VMOVUPD Y3, w+0(R9); \
+	TRANS4(off+32); \
+	VMOVUPD Y0, w+32(R9); \
+	VMOVUPD Y1, w+64(R9); \
+	VMOVUPD Y2, wp+0(R9); \
+	VMOVUPD Y3, wp+32(R9); \
+	TRANS4(off+64); \
+	VMOVUPD Y0, wp+64(R9); \
+	VMOVUPD Y1, wp+96(R9); \
+	VMOVUPD Y2, wp+128(R9); \
+	VMOVUPD Y3, wp+160(R9)
+
+// STORE12 is LOAD12 backwards.
+#define STORE12(off, v, w, wp) \
+	VMOVUPD v+0(R9), Y0; \
+	VMOVUPD v+32(R9), Y1; \
+	VMOVUPD v+64(R9), Y2; \
+	VMOVUPD w+0(R9), Y3; \
+	UNTRANS4(off); \
+	VMOVUPD w+32(R9), Y0; \
+	VMOVUPD w+64(R9), Y1; \
+	VMOVUPD wp+0(R9), Y2; \
+	VMOVUPD wp+32(R9), Y3; \
+	UNTRANS4(off+32); \
+	VMOVUPD wp+64(R9), Y0; \
+	VMOVUPD wp+96(R9), Y1; \
+	VMOVUPD wp+128(R9), Y2; \
+	VMOVUPD wp+160(R9), Y3; \
+	UNTRANS4(off+64)
+
 // DOT: d = (a0·b0 + a1·b1) + a2·b2, dot's order; a and b registers or
 // memory, a0 not d. Uses Y13.
 #define DOT(a0, a1, a2, b0, b1, b2, d) \
@@ -231,7 +268,15 @@ group:
 	// The bodies' velocities, and when fresh, A's displacement and n in
 	// A's rotated frame (nA = ΔRᵀn).
 	PTRS(laneGroup_a)
+	CMPQ laneParams_warm(R11), $0
+	JNE awarm
 	LOAD6(solverBody_v, laneScratch_vA, laneScratch_wA)
+	JMP aloaded
+
+awarm:
+	LOAD12(solverBody_v, laneScratch_vA, laneScratch_wA, laneScratch_wpA)
+
+aloaded:
 	CMPQ laneParams_fresh(R11), $0
 	JEQ afresh
 	TRANS4(solverBody_dp)
@@ -258,7 +303,15 @@ group:
 
 afresh:
 	PTRS(laneGroup_b)
+	CMPQ laneParams_warm(R11), $0
+	JNE bwarm
 	LOAD6(solverBody_v, laneScratch_vB, laneScratch_wB)
+	JMP bloaded
+
+bwarm:
+	LOAD12(solverBody_v, laneScratch_vB, laneScratch_wB, laneScratch_wpB)
+
+bloaded:
 	CMPQ laneParams_fresh(R11), $0
 	JEQ bfresh
 	// dpn = n·(Δp_B − Δp_A) (dot(sub(B.dp, A.dp), n)), nB = ΔR_Bᵀn.
@@ -1065,36 +1118,40 @@ summed:
 	LIN(32)
 	LIN(64)
 	// A.warmP −= lin, A.warmL −= ((lA + f1·ctA0) + f2·ctA1) + twist·n; B's +=.
-	VMOVUPD laneScratch_active(R9), Y0
-	VMOVMSKPD Y0, R15
-	PTRS(laneGroup_a)
-	LOAD6(solverBody_warmP, laneScratch_wpA, laneScratch_wpA+96)
 	WARM(laneScratch_wpA, laneScratch_lA, laneGroup_ctA0, laneGroup_ctA1, VSUBPD, 0)
 	WARM(laneScratch_wpA, laneScratch_lA, laneGroup_ctA0, laneGroup_ctA1, VSUBPD, 32)
 	WARM(laneScratch_wpA, laneScratch_lA, laneGroup_ctA0, laneGroup_ctA1, VSUBPD, 64)
-	MOVQ R15, AX
-	IDLE
-	STORE6(solverBody_warmP, laneScratch_wpA, laneScratch_wpA+96)
-	PTRS(laneGroup_b)
-	LOAD6(solverBody_warmP, laneScratch_wpB, laneScratch_wpB+96)
 	WARM(laneScratch_wpB, laneScratch_lB, laneGroup_ctB0, laneGroup_ctB1, VADDPD, 0)
 	WARM(laneScratch_wpB, laneScratch_lB, laneGroup_ctB0, laneGroup_ctB1, VADDPD, 32)
 	WARM(laneScratch_wpB, laneScratch_lB, laneGroup_ctB0, laneGroup_ctB1, VADDPD, 64)
-	MOVQ R15, AX
-	IDLE
-	STORE6(solverBody_warmP, laneScratch_wpB, laneScratch_wpB+96)
 
 write:
+	// The active lanes' bodies take their new velocities (and warm-start
+	// sums); the idle lanes' stores go to the dummy.
 	VMOVUPD laneScratch_active(R9), Y0
 	VMOVMSKPD Y0, R15
 	PTRS(laneGroup_a)
 	MOVQ R15, AX
 	IDLE
+	CMPQ laneParams_warm(R11), $0
+	JNE wwarmA
 	STORE6(solverBody_v, laneScratch_vA, laneScratch_wA)
+	JMP wroteA
+
+wwarmA:
+	STORE12(solverBody_v, laneScratch_vA, laneScratch_wA, laneScratch_wpA)
+
+wroteA:
 	PTRS(laneGroup_b)
 	MOVQ R15, AX
 	IDLE
+	CMPQ laneParams_warm(R11), $0
+	JNE wwarmB
 	STORE6(solverBody_v, laneScratch_vB, laneScratch_wB)
+	JMP next
+
+wwarmB:
+	STORE12(solverBody_v, laneScratch_vB, laneScratch_wB, laneScratch_wpB)
 
 next:
 	ADDQ $laneGroup__size, SI

@@ -305,13 +305,13 @@ func TestLanesSameWorld(t *testing.T) {
 }
 
 // TestLaneLayout: the kernel addresses a body's fields as runs of doubles
-// (v and w, dp and dR, warmP and warmL, each contiguous).
+// (v, w, warmP and warmL one after the other, and dp and dR).
 func TestLaneLayout(t *testing.T) {
 	var b solverBody
 	off := func(p unsafe.Pointer) uintptr { return uintptr(p) - uintptr(unsafe.Pointer(&b)) }
-	if off(unsafe.Pointer(&b.w)) != off(unsafe.Pointer(&b.v))+24 ||
-		off(unsafe.Pointer(&b.dR)) != off(unsafe.Pointer(&b.dp))+24 ||
-		off(unsafe.Pointer(&b.warmL)) != off(unsafe.Pointer(&b.warmP))+24 {
+	v := off(unsafe.Pointer(&b.v))
+	if off(unsafe.Pointer(&b.w)) != v+24 || off(unsafe.Pointer(&b.warmP)) != v+48 ||
+		off(unsafe.Pointer(&b.warmL)) != v+72 || off(unsafe.Pointer(&b.dR)) != off(unsafe.Pointer(&b.dp))+24 {
 		t.Fatal("solverBody's fields moved: the lane kernel reads them as runs")
 	}
 }

@@ -130,12 +130,14 @@ func makeSoft(hertz, zeta, h float64) softness {
 type solverBody struct {
 	// What the contact loops read and write comes first, so that one
 	// body's share of a constraint touches as few cache lines as possible.
+	// (The lane kernel, lanes_amd64.s, reads v, w, warmP and warmL as one
+	// run of twelve doubles, and dp and dR as another.)
 	v, w vec3
-	dp   vec3 // displacement since the start of the step
-	dR   mat3 // dq as a matrix, for rotating anchors
 	// warmP and warmL are the linear and angular impulses of the next warm
 	// start, summed over the body's contacts (see warmStart).
 	warmP, warmL vec3
+	dp           vec3 // displacement since the start of the step
+	dR           mat3 // dq as a matrix, for rotating anchors
 
 	dq      quat // rotation since the start of the step
 	invMass float64
