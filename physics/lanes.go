@@ -136,6 +136,16 @@ type lanes struct {
 	// by level: head and tail per level, link per constraint.
 	head, tail, link []int32
 	scratch laneScratch
+	split   int // the constraints before split are in lanes, the others in the Go loop
+	order     []int32
+	orderOnly int
+}
+
+func (L *lanes) size() int {
+	if L.orderOnly > 0 {
+		return L.orderOnly
+	}
+	return 4
 }
 
 // useLanes says whether the solver uses the lane kernel where there is
@@ -159,11 +169,24 @@ const bodyBytes = int64(unsafe.Sizeof(solverBody{}))
 // lanes beside them.
 func (s *solver) buildLanes() {
 	L := &s.lanes
-	L.on = useLanes && s.dynamic > 0
+	// The lanes take the colours up to the last one with two constraints
+	// or more; the rest, a tail of colours of one constraint each (on
+	// the katamari ball, the player cube's contacts past the others'
+	// colours) and the overflow colour, stay in the Go loop, which runs
+	// after the kernel, as they come after in the Go loop's order. In
+	// lanes they would fill one lane of four.
+	n, end := 0, int32(0)
+	for k := range 64 {
+		if s.counts[k]-end >= 2 {
+			n = int(s.counts[k])
+		}
+		end = max(end, s.counts[k])
+	}
+	L.split = n
+	L.on = useLanes && n > 0
 	if !L.on {
 		return
 	}
-	n := s.dynamic
 	cons := s.constraints[:n]
 	L.last = resize(L.last, len(s.bodies))
 	for i := range L.last {
@@ -226,10 +249,11 @@ func (s *solver) buildLanes() {
 		}
 	}
 	L.groups = L.groups[:0]
+	L.order = L.order[:0]
 	var pick [4]int32
 	for {
 		k := 0
-		for k < 4 {
+		for k < L.size() {
 			for top > 0 && L.head[top] < 0 {
 				top--
 			}
@@ -246,12 +270,16 @@ func (s *solver) buildLanes() {
 		if k == 0 {
 			break
 		}
-		if len(L.groups) < cap(L.groups) {
-			L.groups = L.groups[:len(L.groups)+1]
+		if L.orderOnly > 0 {
+			L.order = append(L.order, pick[:k]...)
 		} else {
-			L.groups = append(L.groups, laneGroup{})
+			if len(L.groups) < cap(L.groups) {
+				L.groups = L.groups[:len(L.groups)+1]
+			} else {
+				L.groups = append(L.groups, laneGroup{})
+			}
+			s.fillGroup(&L.groups[len(L.groups)-1], pick[:k])
 		}
-		s.fillGroup(&L.groups[len(L.groups)-1], pick[:k])
 		for _, ci := range pick[:k] {
 			for _, x := range L.next[2*ci : 2*ci+2] {
 				if x >= 0 {
@@ -365,9 +393,6 @@ func (s *solver) lanesBack() {
 // solveLanes is one pass of solveDynamic over the lane groups.
 func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	L := &w.sol.lanes
-	if len(L.groups) == 0 {
-		return
-	}
 	p := laneParams{invH: sw.invH, negMaxPush: -sw.maxPush, mu: mu}
 	if sw.useBias {
 		p.useBias = 1
@@ -383,4 +408,5 @@ func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	}
 	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
 	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
+	w.solveDynamic(sw, mu, warm, L.split)
 }

@@ -592,19 +592,21 @@ func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 	if w.sol.lanes.on {
 		w.solveLanes(sw, mu, warm)
 	} else {
-		w.solveDynamic(sw, mu, warm)
+		w.solveDynamic(sw, mu, warm, 0)
 	}
 	w.solveGround(sw, mu, warm)
 }
 
-// solveDynamic is solveContacts' pass over the body–body constraints, in
-// Go: the portable implementation, and the lane kernel's reference.
-func (w *World) solveDynamic(sw normalSweep, mu float64, warm bool) {
+// solveDynamic is solveContacts' pass over the body–body constraints from
+// index from on, in Go: the portable implementation, and the lane
+// kernel's reference.
+func (w *World) solveDynamic(sw normalSweep, mu float64, warm bool, from int) {
 	useBias := sw.useBias
 	sol := &w.sol
 	bodies := sol.bodies
-	cons := sol.constraints[:sol.dynamic]
-	fric := sol.friction[:len(cons)]
+	cons := sol.constraints[from:sol.dynamic]
+	fric := sol.friction[from:sol.dynamic]
+	fric = fric[:len(cons)]
 	pts := sol.cpoints
 	for ci := range cons {
 		c := &cons[ci]
