@@ -126,19 +126,19 @@ type laneScratch struct {
 
 // lanes is the solver's lane layout for the current step.
 type lanes struct {
-	on      bool
-	groups  []laneGroup
-	last    []int32 // per body: its last constraint so far
-	next    []int32 // per constraint: the next one on its body a, on its body b (-1: none)
-	preds   []int32 // per constraint: how many of the one or two before it are not yet in a group
-	level   []int32 // per constraint: the longest chain of constraints from it on
+	on     bool
+	groups []laneGroup
+	last   []int32 // per body: its last constraint so far
+	next   []int32 // per constraint: the next one on its body a, on its body b (-1: none)
+	preds  []int32 // per constraint: how many of the one or two before it are not yet in a group
+	level  []int32 // per constraint: the longest chain of constraints from it on
 	// The ready constraints (whose predecessors are in groups), queued
 	// by level: head and tail per level, link per constraint.
 	head, tail, link []int32
-	scratch laneScratch
-	split   int // the constraints before split are in lanes, the others in the Go loop
-	order     []int32
-	orderOnly int
+	scratch          laneScratch
+	split            int // the constraints before split are in lanes, the others in the Go loop
+	order            []int32
+	orderOnly        int
 }
 
 func (L *lanes) size() int {
