@@ -11,17 +11,19 @@ package physics
 // Why solving four at once gives the same bits as one after the other:
 // a constraint reads and writes only its two bodies (their velocities and
 // warm-start sums) and its own points and friction. So what a body ends a
-// pass with depends only on the order of the constraints that touch it.
-// The kernel's schedule keeps that order for every body: constraints are
-// put in "waves" walking the Go loop's order, each one wave after the
-// last wave of either of its bodies, so no two constraints of a wave share
-// a body and each body meets its constraints in the Go loop's order.
-// Waves are cut into groups of four lanes. (The colours already share no
-// body within a colour, but the katamari ball's colouring has a long tail
-// of colours with one constraint each, all the player cube's: about 40
-// colours a step, most with a single constraint. Waves fill the lanes with
-// other colours' constraints that touch neither of a single's bodies.)
-//
+// pass with depends only on the order of the constraints that touch it,
+// and any order that keeps it for every body gives the same bits. The
+// colours already share no body within a colour, but the katamari ball's
+// colouring has a long tail: about 45 colours a step, most with a single
+// constraint, the player cube's (every cube of the ball's first layer
+// touches it). So the kernel takes the colours up to the last one with two
+// constraints or more and groups them by a list schedule (buildLanes): a
+// constraint joins a group once the constraints before it on both its
+// bodies are in earlier groups, so no two of a group share a body, and
+// the long chains go first so that the others fill the lanes beside them.
+// The tail after that (the player's last contacts, one after the other,
+// and the overflow colour) stays in the Go loop, run after the kernel.
+
 // Within a lane the operations are the Go loop's: adds, subtracts,
 // multiplies, divides and square roots round each lane as the scalar
 // instruction does, no multiply-add is fused, and maxf/minf (a > b ? a :
@@ -34,7 +36,8 @@ package physics
 // bodies nor its friction.
 //
 // The lanes' data is a copy, laid out lane by lane (lanePoint, laneGroup),
-// made once a step after prepareSolver (buildLanes) and copied back into
+// made once a step after prepareSolver (buildLanes, fillGroup) and copied
+// back into
 // the constraints before restitution and storeImpulses read them
 // (lanesBack). The ground's constraints stay in the Go loop (solveGround):
 // a few a step on the katamari scene.
@@ -137,15 +140,6 @@ type lanes struct {
 	head, tail, link []int32
 	scratch          laneScratch
 	split            int // the constraints before split are in lanes, the others in the Go loop
-	order            []int32
-	orderOnly        int
-}
-
-func (L *lanes) size() int {
-	if L.orderOnly > 0 {
-		return L.orderOnly
-	}
-	return 4
 }
 
 // useLanes says whether the solver uses the lane kernel where there is
@@ -249,11 +243,10 @@ func (s *solver) buildLanes() {
 		}
 	}
 	L.groups = L.groups[:0]
-	L.order = L.order[:0]
 	var pick [4]int32
 	for {
 		k := 0
-		for k < L.size() {
+		for k < 4 {
 			for top > 0 && L.head[top] < 0 {
 				top--
 			}
@@ -270,16 +263,12 @@ func (s *solver) buildLanes() {
 		if k == 0 {
 			break
 		}
-		if L.orderOnly > 0 {
-			L.order = append(L.order, pick[:k]...)
+		if len(L.groups) < cap(L.groups) {
+			L.groups = L.groups[:len(L.groups)+1]
 		} else {
-			if len(L.groups) < cap(L.groups) {
-				L.groups = L.groups[:len(L.groups)+1]
-			} else {
-				L.groups = append(L.groups, laneGroup{})
-			}
-			s.fillGroup(&L.groups[len(L.groups)-1], pick[:k])
+			L.groups = append(L.groups, laneGroup{})
 		}
+		s.fillGroup(&L.groups[len(L.groups)-1], pick[:k])
 		for _, ci := range pick[:k] {
 			for _, x := range L.next[2*ci : 2*ci+2] {
 				if x >= 0 {

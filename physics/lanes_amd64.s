@@ -16,11 +16,17 @@
 //	R8  the solver's bodies     R9  the scratch (laneScratch)
 //	R11 the pass's parameters   R14 the scratch's dummy body
 //	R10, R12, R13, BX  the bodies of lanes 0-3 (A's, then B's)
-//	CX  the point j             DX  the group's point j
-//	AX  &scratch.d[j] in the sweep, then the active lanes' bits
-//	Y10 zero   Y11 sum   Y12 total (the sweep's)
+//	AX, R15  the active lanes' bits     CX, DX  the relax loops' point
 //
-// The other vectors live in the scratch between the phases.
+// A group goes through the phases of solveDynamic: load the bodies
+// (transposed from the body array into lanes), the first sweep over the
+// points (each point's separation and speed before the sweep's impulses,
+// nothing carried from point to point), the second sweep (the
+// Gauss–Seidel chain: δ_j in Y0-Y3, Σδ in Y11, Σλ in Y12, zero in Y10),
+// the idle test, apply, friction and the warm-start sums (relax), and the
+// store back into the body array (the idle lanes' stores go to a dummy
+// body). The points' loops are unrolled and leave at the group's largest
+// point count. The other vectors wait in the scratch between the phases.
 
 // PTRS loads the bodies of the group's lanes (field a or b).
 #define PTRS(f) \
