@@ -194,12 +194,16 @@ func (s *solver) buildLanes() {
 		}
 		L.level[i] = lv + 1
 	}
-	// Ready constraints wait in one queue per level (first in, first
-	// out: any order of the ready ones gives the same bits).
+	// Ready constraints wait in one queue per level and point count
+	// (first in, first out: any order of the ready ones gives the same
+	// bits), the longer chains first and, within a level, the more
+	// points first: consecutive picks then tend to have as many points,
+	// and a group's points up to its largest count are all solved.
 	top := int32(0)
 	for _, lv := range L.level {
 		top = max(top, lv)
 	}
+	top = 4*top + 3
 	L.head = resize(L.head, int(top)+1)
 	L.tail = resize(L.tail, int(top)+1)
 	for i := range L.head {
@@ -207,7 +211,7 @@ func (s *solver) buildLanes() {
 	}
 	L.link = resize(L.link, n)
 	push := func(i int32) {
-		lv := L.level[i]
+		lv := 4*L.level[i] + cons[i].count - 1
 		L.link[i] = -1
 		if t := L.tail[lv]; t >= 0 {
 			L.link[t] = i
