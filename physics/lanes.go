@@ -36,10 +36,9 @@ package physics
 // bodies nor its friction.
 //
 // The lanes' data is a copy, laid out lane by lane (lanePoint, laneGroup),
-// made once a step after prepareSolver (buildLanes, fillGroup) and copied
-// back into
-// the constraints before restitution and storeImpulses read them
-// (lanesBack). The ground's constraints stay in the Go loop (solveGround):
+// made once a step after prepareSolver (buildLanes, fillGroup) and
+// copied back into the constraints before restitution and storeImpulses
+// read them (lanesBack). The ground's constraints stay in the Go loop (solveGround):
 // a few a step on the katamari scene.
 
 import (
@@ -64,7 +63,7 @@ type lanePoint struct {
 
 // laneGroup is up to four body–body constraints solved side by side: the
 // contactConstraint and patchFriction fields the passes read, one lane
-// per constraint. A lane without a constraint (pad) has count 0, its
+// per constraint. A lane without a constraint (pad) has no points, its
 // bodies are the ground stand-in (index 0, which no body–body constraint
 // touches) and it is always idle, so the kernel writes nothing for it.
 type laneGroup struct {
@@ -116,7 +115,8 @@ type lanes struct {
 	preds  []int32 // per constraint: how many of the one or two before it are not yet in a group
 	level  []int32 // per constraint: the longest chain of constraints from it on
 	// The ready constraints (whose predecessors are in groups), queued
-	// by level: head and tail per level, link per constraint.
+	// by level and point count: head and tail per queue, link per
+	// constraint.
 	head, tail, link []int32
 	scratch          laneScratch
 	split            int // the constraints before split are in lanes, the others in the Go loop
@@ -137,10 +137,12 @@ const bodyBytes = int64(unsafe.Sizeof(solverBody{}))
 // loop's order. A constraint is ready once the constraints before it on
 // both its bodies are in earlier groups; ready constraints never share a
 // body (the later of two would wait for the earlier). Each group takes
-// the four ready ones with the longest chain of constraints after them
-// (ties: the Go loop's order), so that the long chains, the player cube's
-// forty contacts one after the other, start early and the others fill the
-// lanes beside them.
+// the four ready ones with the longest chain of constraints after them,
+// so that the long chains start early and the others fill the lanes
+// beside them (then the most points: see the queues below).
+//
+// It reads the colours' ends from s.counts, as prepareSolver leaves them
+// (each colour's end, the colours in order).
 func (s *solver) buildLanes() {
 	L := &s.lanes
 	// The lanes take the colours up to the last one with two constraints
@@ -199,7 +201,7 @@ func (s *solver) buildLanes() {
 	// bits), the longer chains first and, within a level, the more
 	// points first: consecutive picks then tend to have as many points,
 	// and a group's points up to its largest count are all solved.
-	top := int32(0)
+	top := int32(0) // the last queue that may hold any
 	for _, lv := range L.level {
 		top = max(top, lv)
 	}
@@ -211,15 +213,15 @@ func (s *solver) buildLanes() {
 	}
 	L.link = resize(L.link, n)
 	push := func(i int32) {
-		lv := 4*L.level[i] + cons[i].count - 1
+		q := 4*L.level[i] + cons[i].count - 1 // the queue
 		L.link[i] = -1
-		if t := L.tail[lv]; t >= 0 {
+		if t := L.tail[q]; t >= 0 {
 			L.link[t] = i
 		} else {
-			L.head[lv] = i
+			L.head[q] = i
 		}
-		L.tail[lv] = i
-		top = max(top, lv)
+		L.tail[q] = i
+		top = max(top, q)
 	}
 	for i := range cons {
 		if L.preds[i] == 0 {

@@ -140,8 +140,8 @@ func shake(w *World, r *rand.Rand, amount float64, nan bool) {
 	}
 }
 
-// diffSolvers reports the first bit that differs between two solvers'
-// states after a pass, or "".
+// diffSolvers reports (as a test error) the first word that differs
+// between two solvers' states after a pass, and whether they are the same.
 func diffSolvers(t testing.TB, a, b *solver) bool {
 	t.Helper()
 	same := func(x, y float64) bool {
