@@ -46,6 +46,10 @@ import (
 	"unsafe"
 )
 
+// The kernel's sweeps are written out for four points a contact: this
+// fails to compile if a manifold may hold another number.
+var _ = [1]struct{}{}[maxManifoldPoints-4]
+
 // lane4 is one value for each of four lanes.
 type lane4 [4]float64
 
