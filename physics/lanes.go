@@ -53,52 +53,6 @@ var _ = [1]struct{}{}[maxManifoldPoints-4]
 // lane4 is one value for each of four lanes.
 type lane4 [4]float64
 
-// lanePoint is point j of the four constraints of a lane group: the
-// constraintPoint fields the passes read, one lane per constraint. mask
-// is all ones in the lanes whose constraint has a point j.
-type lanePoint struct {
-	mask                   [4]uint64
-	rA, rB, rnA, rnB       [3]lane4
-	iA, iB                 [3]lane4
-	baseSep, sep, normMass lane4
-	k0, k1, k2             lane4 // k[0..2]; the sweep never reads k[3]
-	impulse, total         lane4 // normalImpulse, totalNormalImpulse
-}
-
-// laneGroup is up to four body–body constraints solved side by side: the
-// contactConstraint and patchFriction fields the passes read, one lane
-// per constraint. A lane without a constraint (pad) has no points, its
-// bodies are the ground stand-in (index 0, which no body–body constraint
-// touches) and it is always idle, so the kernel writes nothing for it.
-type laneGroup struct {
-	a, b     [4]int64 // the bodies' byte offsets in the solver's body array
-	npts     int64    // the largest point count of the four
-	con      [4]int32 // the constraints' indices (-1: pad)
-	n        [3]lane4
-	mA, mB   lane4
-	biasRate lane4
-	massSc   lane4
-	impSc    lane4
-	t1, t2   [3]lane4
-	ctA0     [3]lane4
-	ctA1     [3]lane4
-	ctB0     [3]lane4
-	ctB1     [3]lane4
-	itA0     [3]lane4
-	itA1     [3]lane4
-	itB0     [3]lane4
-	itB1     [3]lane4
-	inA, inB [3]lane4
-	tk11     lane4
-	tk12     lane4
-	tk22     lane4
-	twMass   lane4
-	twLever  lane4
-	f1, f2   lane4 // friction[0], friction[1]
-	twist    lane4
-	p        [maxManifoldPoints]lanePoint
-}
-
 // laneParams is what one pass tells the kernel.
 type laneParams struct {
 	invH       float64
@@ -271,80 +225,69 @@ func (s *solver) buildLanes() {
 	}
 }
 
-// fillGroup copies constraints cs (at most four) into group g's lanes.
-//
-// Only what the kernel reads is written: the group's header for every
-// lane and its points up to npts, for every lane. A lane without a
-// constraint, or without point j, holds zeros there, with two exceptions:
-// iB is −0 at a missing point, so that the kernel's apply, which adds
-// δ·iB with δ = +0, adds −0, which changes no value (w + (+0) would turn
-// a −0 into +0); and mask is 0 there.
+// fillGroup copies constraints cs (at most four) into group g's lanes:
+// its header, and its points up to npts, for every lane. A lane without a
+// constraint, or without point j, holds zeros there (and a zero mask),
+// except iB, which is −0 at a missing point: the kernel's apply adds δ·iB
+// with δ = +0 there, which is −0 and changes no value (w + (+0) would
+// turn a −0 into +0).
 func (s *solver) fillGroup(g *laneGroup, cs []int32) {
-	minCount := int32(maxManifoldPoints)
-	if len(cs) < 4 {
-		// Pad lanes: zeros everywhere in the header.
-		clear(unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Offsetof(g.p)))
-		minCount = 0
-	}
+	var head, fric [4]unsafe.Pointer
 	g.npts = 0
-	g.con = [4]int32{-1, -1, -1, -1}
-	for _, ci := range cs {
-		c := &s.constraints[ci]
-		g.npts = max(g.npts, int64(c.count))
-		minCount = min(minCount, c.count)
-	}
-	for j := minCount; j < int32(g.npts); j++ {
-		p := &g.p[j]
-		*p = lanePoint{}
-		for l := range 4 {
-			if l >= len(cs) || s.constraints[cs[l]].count <= j {
-				put3(&p.iB, l, vec3{negZero, negZero, negZero})
-			}
+	for l := range 4 {
+		if l >= len(cs) {
+			g.a[l], g.b[l], g.con[l] = 0, 0, -1
+			head[l], fric[l] = unsafe.Pointer(&padZeros), unsafe.Pointer(&padZeros)
+			continue
 		}
-	}
-	for l, ci := range cs {
-		l &= 3 // (no bounds checks below)
-		c, f := &s.constraints[ci], &s.friction[ci]
+		ci := cs[l]
+		c := &s.constraints[ci]
 		g.con[l] = ci
 		g.a[l], g.b[l] = int64(c.a)*bodyBytes, int64(c.b)*bodyBytes
-		put3(&g.n, l, c.normal)
-		g.mA[l], g.mB[l] = c.mA, c.mB
-		g.biasRate[l], g.massSc[l], g.impSc[l] = c.soft.biasRate, c.soft.massScale, c.soft.impulseScale
-		put3(&g.t1, l, f.t1)
-		put3(&g.t2, l, f.t2)
-		put3(&g.ctA0, l, f.ctA[0])
-		put3(&g.ctA1, l, f.ctA[1])
-		put3(&g.ctB0, l, f.ctB[0])
-		put3(&g.ctB1, l, f.ctB[1])
-		put3(&g.itA0, l, f.itA[0])
-		put3(&g.itA1, l, f.itA[1])
-		put3(&g.itB0, l, f.itB[0])
-		put3(&g.itB1, l, f.itB[1])
-		put3(&g.inA, l, f.inA)
-		put3(&g.inB, l, f.inB)
-		g.tk11[l], g.tk12[l], g.tk22[l] = f.tk11, f.tk12, f.tk22
-		g.twMass[l], g.twLever[l] = f.twistMass, f.twistLever
-		g.f1[l], g.f2[l], g.twist[l] = f.friction[0], f.friction[1], f.twist
-		cps := s.cpoints[c.first : c.first+c.count]
-		for j := range cps {
-			cp, p := &cps[j], &g.p[j]
-			p.mask[l] = ^uint64(0)
-			put3(&p.rA, l, cp.rA)
-			put3(&p.rB, l, cp.rB)
-			put3(&p.rnA, l, cp.rnA)
-			put3(&p.rnB, l, cp.rnB)
-			put3(&p.iA, l, cp.iA)
-			put3(&p.iB, l, cp.iB)
-			p.baseSep[l], p.sep[l], p.normMass[l] = cp.baseSep, cp.sep, cp.normalMass
-			p.k0[l], p.k1[l], p.k2[l] = cp.k[0], cp.k[1], cp.k[2]
-			p.impulse[l], p.total[l] = cp.normalImpulse, cp.totalNormalImpulse
+		g.npts = max(g.npts, int64(c.count))
+		head[l], fric[l] = unsafe.Pointer(&c.normal), unsafe.Pointer(&s.friction[ci].t1)
+	}
+	transposeRun(&g.n[0], &head, headRun)
+	transposeRun(&g.t1[0], &fric, frictionRun)
+	for j := int32(0); j < int32(g.npts); j++ {
+		var src [4]unsafe.Pointer
+		p := &g.p[j]
+		for l := range 4 {
+			src[l], p.mask[l] = unsafe.Pointer(&padPoint), 0
+			if l < len(cs) {
+				if c := &s.constraints[cs[l]]; j < c.count {
+					src[l], p.mask[l] = unsafe.Pointer(&s.cpoints[c.first+j]), ^uint64(0)
+				}
+			}
 		}
+		transposeRun(&p.rA[0], &src, pointRun)
 	}
 }
 
-// put3 sets lane l of a vector of lanes (l&3: the compiler then needs no
-// bounds check).
-func put3(d *[3]lane4, l int, v vec3) { d[0][l&3], d[1][l&3], d[2][l&3] = v.x, v.y, v.z }
+// The runs of doubles fillGroup transposes, and the sources of a lane
+// without a constraint or a point: zeros, and for a point −0 in iB (see
+// fillGroup).
+const (
+	headRun     = 8  // contactConstraint: normal, soft, mA, mB
+	frictionRun = 44 // patchFriction: t1 to twist
+	pointRun    = 27 // constraintPoint: all of it
+)
+
+var (
+	padZeros [frictionRun]float64
+	padPoint = constraintPoint{iB: vec3{negZero, negZero, negZero}}
+)
+
+// transposeRunGo is transposeRun in Go: n doubles from each of the four
+// sources become n vectors of four lanes at dst.
+func transposeRunGo(dst *lane4, src *[4]unsafe.Pointer, n int) {
+	d := unsafe.Slice(dst, n)
+	for l, p := range src {
+		for i, x := range unsafe.Slice((*float64)(p), n) {
+			d[i][l] = x
+		}
+	}
+}
 
 // lanesBack copies what the passes changed in the lanes back into the
 // constraints: the points' impulses and separations, and friction.

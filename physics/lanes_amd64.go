@@ -2,6 +2,8 @@
 
 package physics
 
+import "unsafe"
+
 // haveLaneKernel reports whether the body–body contact passes run the
 // assembly kernel (lanes_amd64.s): the processor has AVX (256-bit
 // registers of four float64 lanes) and the operating system saves them.
@@ -12,6 +14,11 @@ var haveLaneKernel = hasAVX()
 //
 //go:noescape
 func laneKernel(groups []laneGroup, bodies *solverBody, p *laneParams, s *laneScratch)
+
+// transposeRun is transposeRunGo in assembly (lanes_amd64.s).
+//
+//go:noescape
+func transposeRun(dst *lane4, src *[4]unsafe.Pointer, n int)
 
 // cpuid is the CPUID instruction: leaf and subleaf in, EAX to EDX out.
 //

@@ -618,7 +618,7 @@ soft0:
 soft1:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+32(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k(SI), Y0, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
 	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
@@ -654,8 +654,8 @@ soft1:
 soft2:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+64(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k0(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k1(SI), Y1, Y13
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k+32(SI), Y1, Y13
 	VADDPD Y13, Y5, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
@@ -692,10 +692,10 @@ soft2:
 soft3:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+96(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k0(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k1(SI), Y1, Y13
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+32(SI), Y1, Y13
 	VADDPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k2(SI), Y2, Y13
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+64(SI), Y2, Y13
 	VADDPD Y13, Y5, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
@@ -758,7 +758,7 @@ rigid0:
 rigid1:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+32(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k0(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k(SI), Y0, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
 	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
@@ -786,8 +786,8 @@ rigid1:
 rigid2:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+64(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k0(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k1(SI), Y1, Y13
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k+32(SI), Y1, Y13
 	VADDPD Y13, Y5, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
@@ -816,10 +816,10 @@ rigid2:
 rigid3:
 	// vn = t + Σ_{i<j} k_i·δ_i
 	VMOVUPD laneScratch_t+96(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k0(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k1(SI), Y1, Y13
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k(SI), Y0, Y5
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+32(SI), Y1, Y13
 	VADDPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k2(SI), Y2, Y13
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+64(SI), Y2, Y13
 	VADDPD Y13, Y5, Y5
 	VADDPD Y5, Y4, Y4
 	// speculative (s > 0): −m·(vn + s/h)
@@ -1184,4 +1184,54 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-8
 	XGETBV
 	MOVL AX, eax+0(FP)
 	MOVL DX, edx+4(FP)
+	RET
+
+// func transposeRun(dst *lane4, src *[4]unsafe.Pointer, n int)
+//
+// n doubles from each of the four sources become n vectors of four lanes
+// at dst (transposeRunGo), four doubles at a time, then one.
+TEXT ·transposeRun(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ 0(SI), R10
+	MOVQ 8(SI), R12
+	MOVQ 16(SI), R13
+	MOVQ 24(SI), BX
+
+runs4:
+	CMPQ CX, $4
+	JB runs1
+	TRANS4(0)
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ $32, R10
+	ADDQ $32, R12
+	ADDQ $32, R13
+	ADDQ $32, BX
+	ADDQ $128, DI
+	SUBQ $4, CX
+	JMP runs4
+
+runs1:
+	TESTQ CX, CX
+	JEQ transposed
+	VMOVSD (R10), X0
+	VMOVHPD (R12), X0, X0
+	VMOVSD (R13), X1
+	VMOVHPD (BX), X1, X1
+	VINSERTF128 $1, X1, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $8, R10
+	ADDQ $8, R12
+	ADDQ $8, R13
+	ADDQ $8, BX
+	ADDQ $32, DI
+	DECQ CX
+	JMP runs1
+
+transposed:
+	VZEROUPPER
 	RET

@@ -2,6 +2,8 @@
 
 package physics
 
+import "unsafe"
+
 // haveLaneKernel: no lane kernel here; the passes run solveDynamic.
 const haveLaneKernel = false
 
@@ -10,3 +12,6 @@ const haveLaneKernel = false
 func laneKernel(groups []laneGroup, bodies *solverBody, p *laneParams, s *laneScratch) {
 	panic("physics: no lane kernel on this platform")
 }
+
+// transposeRun is transposeRunGo (the tests build lanes everywhere).
+func transposeRun(dst *lane4, src *[4]unsafe.Pointer, n int) { transposeRunGo(dst, src, n) }

@@ -336,6 +336,55 @@ func TestLaneLayout(t *testing.T) {
 	}
 }
 
+// TestLaneRuns: fillGroup copies three runs of doubles by transposing
+// them; each must be one run, in the same order, on both sides.
+func TestLaneRuns(t *testing.T) {
+	var c contactConstraint
+	var f patchFriction
+	var cp constraintPoint
+	var g laneGroup
+	var p lanePoint
+	runs := []struct {
+		name          string
+		first, last   uintptr // the run's first and last fields' offsets
+		lfirst, llast uintptr // the same in the lanes
+		n             int     // the run's length in doubles
+	}{
+		{"contact", unsafe.Offsetof(c.normal), unsafe.Offsetof(c.mB), unsafe.Offsetof(g.n), unsafe.Offsetof(g.mB), headRun},
+		{"friction", unsafe.Offsetof(f.t1), unsafe.Offsetof(f.twist), unsafe.Offsetof(g.t1), unsafe.Offsetof(g.twist), frictionRun},
+		{"point", unsafe.Offsetof(cp.rA), unsafe.Offsetof(cp.totalNormalImpulse), unsafe.Offsetof(p.rA), unsafe.Offsetof(p.total), pointRun},
+	}
+	for _, r := range runs {
+		if r.last-r.first != uintptr(8*(r.n-1)) || r.llast-r.lfirst != uintptr(32*(r.n-1)) {
+			t.Errorf("%s: the run of %d doubles moved (fields added or reordered?)", r.name, r.n)
+		}
+	}
+	if unsafe.Sizeof(cp) != 8*pointRun {
+		t.Errorf("constraintPoint is %d bytes, not %d doubles", unsafe.Sizeof(cp), pointRun)
+	}
+}
+
+// TestTransposeRun: the copy's transpose (assembly on amd64) against its
+// Go loop, for every length up to the longest run.
+func TestTransposeRun(t *testing.T) {
+	var src [4][frictionRun]float64
+	for l := range src {
+		for i := range src[l] {
+			src[l][i] = float64(100*l + i)
+		}
+	}
+	ptrs := [4]unsafe.Pointer{unsafe.Pointer(&src[2]), unsafe.Pointer(&src[0]), unsafe.Pointer(&src[3]), unsafe.Pointer(&src[1])}
+	for n := 0; n <= frictionRun; n++ {
+		var a, b [frictionRun + 1]lane4
+		a[n], b[n] = lane4{7, 7, 7, 7}, lane4{7, 7, 7, 7}
+		transposeRun(&a[0], &ptrs, n)
+		transposeRunGo(&b[0], &ptrs, n)
+		if a != b {
+			t.Fatalf("n %d: %v, Go %v", n, a[:n+1], b[:n+1])
+		}
+	}
+}
+
 // FuzzLaneKernel: the kernel against the Go loop on the pile shaken by
 // the fuzzer's seed, amount and pass.
 func FuzzLaneKernel(f *testing.F) {
