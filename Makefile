@@ -123,7 +123,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./game:FuzzReadReport \
 	./snapshot:FuzzLevel14Packet \
 	./predict:FuzzPredictJoinPieces \
-	./wire/arith:FuzzReplayKernel
+	./wire/arith:FuzzReplayKernel \
+	./physics:FuzzLaneKernel
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -130,12 +130,14 @@ func makeSoft(hertz, zeta, h float64) softness {
 type solverBody struct {
 	// What the contact loops read and write comes first, so that one
 	// body's share of a constraint touches as few cache lines as possible.
+	// (The lane kernel, lanes_amd64.s, reads v, w, warmP and warmL as one
+	// run of twelve doubles, and dp and dR as another.)
 	v, w vec3
-	dp   vec3 // displacement since the start of the step
-	dR   mat3 // dq as a matrix, for rotating anchors
 	// warmP and warmL are the linear and angular impulses of the next warm
 	// start, summed over the body's contacts (see warmStart).
 	warmP, warmL vec3
+	dp           vec3 // displacement since the start of the step
+	dR           mat3 // dq as a matrix, for rotating anchors
 
 	dq      quat // rotation since the start of the step
 	invMass float64
@@ -227,6 +229,9 @@ type solver struct {
 	pending []pendingConstraint
 	masks   []uint64
 	counts  [66]int32
+	// lanes: the body–body constraints laid out for the lane kernel
+	// (lanes.go), when there is one.
+	lanes lanes
 }
 
 // prepareSolver builds the solver bodies (from the awake list) and the
@@ -584,10 +589,24 @@ func (w *World) addWarmStart(c *contactConstraint, f *patchFriction) {
 func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 	sw := normalSweep{invH: 1 / h, maxPush: w.cfg.MaxPushOutSpeed, useBias: useBias, fresh: first || !useBias}
 	mu := w.cfg.Friction
+	if w.sol.lanes.on {
+		w.solveLanes(sw, mu, warm)
+	} else {
+		w.solveDynamic(sw, mu, warm, 0)
+	}
+	w.solveGround(sw, mu, warm)
+}
+
+// solveDynamic is solveContacts' pass over the body–body constraints from
+// index from on, in Go: the portable implementation, and the lane
+// kernel's reference.
+func (w *World) solveDynamic(sw normalSweep, mu float64, warm bool, from int) {
+	useBias := sw.useBias
 	sol := &w.sol
 	bodies := sol.bodies
-	cons := sol.constraints[:sol.dynamic]
-	fric := sol.friction[:len(cons)]
+	cons := sol.constraints[from:sol.dynamic]
+	fric := sol.friction[from:sol.dynamic]
+	fric = fric[:len(cons)]
 	pts := sol.cpoints
 	for ci := range cons {
 		c := &cons[ci]
@@ -687,7 +706,6 @@ func (w *World) solveContacts(h float64, useBias, warm, first bool) {
 		A.v, A.w = vA, wA
 		B.v, B.w = vB, wB
 	}
-	w.solveGround(sw, mu, warm)
 }
 
 // solveGround is solveContacts for the contacts with the ground: the same

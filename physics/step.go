@@ -71,7 +71,8 @@ func (w *World) Step() {
 
 	// 5. Solver: prepare, then the substep loop.
 	w.prepareSolver(h)
-	w.warmStart() // sums last step's impulses; applied with the velocities
+	w.warmStart()      // sums last step's impulses; applied with the velocities
+	w.sol.buildLanes() // the body–body constraints in vector lanes (lanes.go)
 	for i := 0; i < w.cfg.Substeps; i++ {
 		w.integrateVelocities(h)                // gravity, forces, and the warm start
 		w.solveContacts(h, true, false, i == 0) // soft push-out
@@ -79,6 +80,7 @@ func (w *World) Step() {
 		w.solveContacts(h, false, i+1 < w.cfg.Substeps, false) // relax, friction, next warm start
 	}
 	// 6. Restitution, then keep the impulses for next step's warm start.
+	w.sol.lanesBack()
 	w.applyRestitution()
 	w.storeImpulses()
 
