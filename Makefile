@@ -44,7 +44,7 @@ PHASE = @$(TESTRUN) phase
 # The platforms `make test` proves the app compiles for, besides this one.
 CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64 js/wasm
 
-.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest browser cross fuzz fuzz-long soak tour web serve room docs
+.PHONY: run test test-phases deps test-deps fmt-check vet staticcheck gotest portable browser cross fuzz fuzz-long soak tour web serve room docs
 
 run: deps
 	$(GO) run . $(ARGS)
@@ -55,7 +55,7 @@ test:
 	@$(MAKE) --no-print-directory test-phases; rc=$$?; \
 		if [ -x $(TESTRUN) ]; then $(TESTRUN) summary; fi; exit $$rc
 
-test-phases: $(TESTRUN) test-deps fmt-check vet staticcheck gotest browser cross fuzz
+test-phases: $(TESTRUN) test-deps fmt-check vet staticcheck gotest portable browser cross fuzz
 
 $(TESTRUN): tools/testrun/*.go
 	@mkdir -p $(BIN)
@@ -82,6 +82,11 @@ staticcheck: $(TESTRUN)
 # being stuck, so the limit is wider (a test that hangs still ends the run).
 gotest: $(TESTRUN)
 	$(PHASE) tests $(XVFB) $(TESTRUN) gotest -timeout 25m -skip '^TestBrowser' ./...
+
+# The packages with an amd64 assembly kernel, built and tested without it
+# (the purego tag): the Go loops are what arm64 and the browser run.
+portable: $(TESTRUN)
+	$(PHASE) portable $(TESTRUN) gotest -tags purego ./physics ./wire/arith
 
 # The browser test builds the web folder itself (go test cannot see that
 # input change, hence -count=1).
