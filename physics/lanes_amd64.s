@@ -255,6 +255,134 @@
 	op Y1, Y0, Y0; \
 	VMOVUPD Y0, wp+96+o(R9)
 
+// SEP: point j's separation, s = baseSep + dpn + nB·rB − nA·rA (nA in
+// Y6 Y7 Y14, nB in Y15 Y10 Y11), stored in its sep.
+#define SEP(j) \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rB(SI), Y15, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rB+32(SI), Y10, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rB+64(SI), Y11, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VMOVUPD laneGroup_p+lanePoint__size*j+lanePoint_baseSep(SI), Y8; \
+	VADDPD laneScratch_dpn(R9), Y8, Y8; \
+	VADDPD Y12, Y8, Y8; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rA(SI), Y6, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rA+32(SI), Y7, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rA+64(SI), Y14, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VSUBPD Y12, Y8, Y8; \
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*j+lanePoint_sep(SI)
+
+// TPT: point j's normal speed before this sweep's impulses,
+// t = vnLinear + wB·rnB − wA·rnA (wA in Y0-Y2, wB in Y3-Y5), into the
+// scratch's t at byte offset t (32·j).
+#define TPT(j, t) \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnB(SI), Y3, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnB+32(SI), Y4, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnB+64(SI), Y5, Y13; \
+	VADDPD Y13, Y12, Y12; \
+	VADDPD laneScratch_vnLin(R9), Y12, Y12; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnA(SI), Y0, Y9; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnA+32(SI), Y1, Y13; \
+	VADDPD Y13, Y9, Y9; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_rnA+64(SI), Y2, Y13; \
+	VADDPD Y13, Y9, Y9; \
+	VSUBPD Y9, Y12, Y12; \
+	VMOVUPD Y12, laneScratch_t+t(R9)
+
+// VN0 to VN3: point j's speed, vn = t + Σ_{i<j} k_i·δ_i (coupled; for
+// point 0, t + 0), into Y4.
+#define VN0 \
+	VMOVUPD laneScratch_t+0(R9), Y4; \
+	VADDPD Y10, Y4, Y4
+
+#define VN1 \
+	VMOVUPD laneScratch_t+32(R9), Y4; \
+	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k(SI), Y0, Y5; \
+	VADDPD Y5, Y4, Y4
+
+#define VN2 \
+	VMOVUPD laneScratch_t+64(R9), Y4; \
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k(SI), Y0, Y5; \
+	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k+32(SI), Y1, Y13; \
+	VADDPD Y13, Y5, Y5; \
+	VADDPD Y5, Y4, Y4
+
+#define VN3 \
+	VMOVUPD laneScratch_t+96(R9), Y4; \
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k(SI), Y0, Y5; \
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+32(SI), Y1, Y13; \
+	VADDPD Y13, Y5, Y5; \
+	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+64(SI), Y2, Y13; \
+	VADDPD Y13, Y5, Y5; \
+	VADDPD Y5, Y4, Y4
+
+// SPEC: point j's speculative impulse (s > 0), −m·(vn + s/h), into Y7;
+// s in Y6.
+#define SPEC(j) \
+	VMOVUPD laneGroup_p+lanePoint__size*j+lanePoint_sep(SI), Y6; \
+	VMULPD Y14, Y6, Y7; \
+	VADDPD Y7, Y4, Y7; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_normMass(SI), Y7, Y7; \
+	VXORPD laneScratch_sign(R9), Y7, Y7
+
+// ACC: the speculative impulse (Y7) where s > 0, else Y8; accumulated,
+// λ' = max(λ + impulse, 0), δ = λ' − λ into d (0 in a lane without point
+// j), Σλ in Y12, Σδ in Y11.
+#define ACC(j, d) \
+	VCMPPD $0x1E, Y10, Y6, Y9; \
+	VBLENDVPD Y9, Y7, Y8, Y8; \
+	VMOVUPD laneGroup_p+lanePoint__size*j+lanePoint_impulse(SI), Y9; \
+	VADDPD Y8, Y9, Y8; \
+	VMAXPD Y10, Y8, Y8; \
+	VMOVUPD Y8, laneGroup_p+lanePoint__size*j+lanePoint_impulse(SI); \
+	VSUBPD Y9, Y8, d; \
+	VANDPD laneGroup_p+lanePoint__size*j+lanePoint_mask(SI), d, d; \
+	VANDPD laneGroup_p+lanePoint__size*j+lanePoint_mask(SI), Y8, Y8; \
+	VADDPD Y8, Y12, Y12; \
+	VADDPD d, Y11, Y11
+
+// SOFT: point j of the push-out sweep, soft where touching:
+// −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ.
+#define SOFT(j, d) \
+	SPEC(j); \
+	VMULPD laneGroup_biasRate(SI), Y6, Y8; \
+	VMAXPD Y15, Y8, Y8; \
+	VADDPD Y8, Y4, Y8; \
+	VMOVUPD laneGroup_p+lanePoint__size*j+lanePoint_normMass(SI), Y9; \
+	VMULPD laneGroup_massSc(SI), Y9, Y9; \
+	VMULPD Y9, Y8, Y8; \
+	VXORPD laneScratch_sign(R9), Y8, Y8; \
+	VMOVUPD laneGroup_impSc(SI), Y9; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_impulse(SI), Y9, Y9; \
+	VSUBPD Y9, Y8, Y8; \
+	ACC(j, d)
+
+// RIGID: point j of the relax sweep, rigid where touching: −m·vn.
+#define RIGID(j, d) \
+	SPEC(j); \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_normMass(SI), Y4, Y8; \
+	VXORPD laneScratch_sign(R9), Y8, Y8; \
+	ACC(j, d)
+
+// APPLY: point j's impulse change d on the spins, wA −= d·iA (Y4-Y6),
+// wB += d·iB (Y7-Y9).
+#define APPLY(j, d) \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iA(SI), d, Y13; \
+	VSUBPD Y13, Y4, Y4; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iA+32(SI), d, Y13; \
+	VSUBPD Y13, Y5, Y5; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iA+64(SI), d, Y13; \
+	VSUBPD Y13, Y6, Y6; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iB(SI), d, Y13; \
+	VADDPD Y13, Y7, Y7; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iB+32(SI), d, Y13; \
+	VADDPD Y13, Y8, Y8; \
+	VMULPD laneGroup_p+lanePoint__size*j+lanePoint_iB+64(SI), d, Y13; \
+	VADDPD Y13, Y9, Y9
+
 // func laneKernel(groups []laneGroup, bodies *solverBody, p *laneParams, s *laneScratch)
 TEXT ·laneKernel(SB), NOSPLIT, $0-48
 	MOVQ groups_base+0(FP), SI
@@ -375,200 +503,33 @@ bfresh:
 	VMOVUPD laneScratch_nB+32(R9), Y10
 	VMOVUPD laneScratch_nA+64(R9), Y14
 	VMOVUPD laneScratch_nB+64(R9), Y11
-	// point 0: s = baseSep + dpn + nB·rB − nA·rA
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB(SI), Y15, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB+32(SI), Y10, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rB+64(SI), Y11, Y13
-	VADDPD Y13, Y12, Y12
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_baseSep(SI), Y8
-	VADDPD laneScratch_dpn(R9), Y8, Y8
-	VADDPD Y12, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA(SI), Y6, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA+32(SI), Y7, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rA+64(SI), Y14, Y13
-	VADDPD Y13, Y12, Y12
-	VSUBPD Y12, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_sep(SI)
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+0(R9)
+	SEP(0)
+	TPT(0, 0)
 	CMPQ laneGroup_npts(SI), $1
 	JEQ firstdone
-	// point 1: s = baseSep + dpn + nB·rB − nA·rA
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB(SI), Y15, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB+32(SI), Y10, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rB+64(SI), Y11, Y13
-	VADDPD Y13, Y12, Y12
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_baseSep(SI), Y8
-	VADDPD laneScratch_dpn(R9), Y8, Y8
-	VADDPD Y12, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA(SI), Y6, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA+32(SI), Y7, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rA+64(SI), Y14, Y13
-	VADDPD Y13, Y12, Y12
-	VSUBPD Y12, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_sep(SI)
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+32(R9)
+	SEP(1)
+	TPT(1, 32)
 	CMPQ laneGroup_npts(SI), $2
 	JEQ firstdone
-	// point 2: s = baseSep + dpn + nB·rB − nA·rA
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB(SI), Y15, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB+32(SI), Y10, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rB+64(SI), Y11, Y13
-	VADDPD Y13, Y12, Y12
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_baseSep(SI), Y8
-	VADDPD laneScratch_dpn(R9), Y8, Y8
-	VADDPD Y12, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA(SI), Y6, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA+32(SI), Y7, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rA+64(SI), Y14, Y13
-	VADDPD Y13, Y12, Y12
-	VSUBPD Y12, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_sep(SI)
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+64(R9)
+	SEP(2)
+	TPT(2, 64)
 	CMPQ laneGroup_npts(SI), $3
 	JEQ firstdone
-	// point 3: s = baseSep + dpn + nB·rB − nA·rA
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB(SI), Y15, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB+32(SI), Y10, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rB+64(SI), Y11, Y13
-	VADDPD Y13, Y12, Y12
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_baseSep(SI), Y8
-	VADDPD laneScratch_dpn(R9), Y8, Y8
-	VADDPD Y12, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA(SI), Y6, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA+32(SI), Y7, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rA+64(SI), Y14, Y13
-	VADDPD Y13, Y12, Y12
-	VSUBPD Y12, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_sep(SI)
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+96(R9)
+	SEP(3)
+	TPT(3, 96)
 	JMP firstdone
 
 tfirst0:
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+0(R9)
+	TPT(0, 0)
 	CMPQ laneGroup_npts(SI), $1
 	JEQ firstdone
-	// point 1
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+32(R9)
+	TPT(1, 32)
 	CMPQ laneGroup_npts(SI), $2
 	JEQ firstdone
-	// point 2
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+64(R9)
+	TPT(2, 64)
 	CMPQ laneGroup_npts(SI), $3
 	JEQ firstdone
-	// point 3
-	// t = vnLinear + wB·rnB − wA·rnA
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB(SI), Y3, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+32(SI), Y4, Y13
-	VADDPD Y13, Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnB+64(SI), Y5, Y13
-	VADDPD Y13, Y12, Y12
-	VADDPD laneScratch_vnLin(R9), Y12, Y12
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA(SI), Y0, Y9
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+32(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_rnA+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
-	VSUBPD Y9, Y12, Y12
-	VMOVUPD Y12, laneScratch_t+96(R9)
+	TPT(3, 96)
 
 firstdone:
 	// Second sweep: the Gauss–Seidel chain over the points
@@ -581,268 +542,42 @@ firstdone:
 	CMPQ laneParams_useBias(R11), $0
 	JEQ rigid0
 soft0:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+0(R9), Y4
-	VADDPD Y10, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
-	VMULPD laneGroup_biasRate(SI), Y6, Y8
-	VMAXPD Y15, Y8, Y8
-	VADDPD Y8, Y4, Y8
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y9
-	VMULPD laneGroup_massSc(SI), Y9, Y9
-	VMULPD Y9, Y8, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VMOVUPD laneGroup_impSc(SI), Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9, Y9
-	VSUBPD Y9, Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y0
-	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y0, Y0
-	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y0, Y11, Y11
+	VN0
+	SOFT(0, Y0)
 	CMPQ laneGroup_npts(SI), $1
 	JEQ swept
 soft1:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+32(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k(SI), Y0, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
-	VMULPD laneGroup_biasRate(SI), Y6, Y8
-	VMAXPD Y15, Y8, Y8
-	VADDPD Y8, Y4, Y8
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y9
-	VMULPD laneGroup_massSc(SI), Y9, Y9
-	VMULPD Y9, Y8, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VMOVUPD laneGroup_impSc(SI), Y9
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9, Y9
-	VSUBPD Y9, Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y1
-	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y1, Y1
-	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y1, Y11, Y11
+	VN1
+	SOFT(1, Y1)
 	CMPQ laneGroup_npts(SI), $2
 	JEQ swept
 soft2:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+64(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k+32(SI), Y1, Y13
-	VADDPD Y13, Y5, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
-	VMULPD laneGroup_biasRate(SI), Y6, Y8
-	VMAXPD Y15, Y8, Y8
-	VADDPD Y8, Y4, Y8
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y9
-	VMULPD laneGroup_massSc(SI), Y9, Y9
-	VMULPD Y9, Y8, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VMOVUPD laneGroup_impSc(SI), Y9
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9, Y9
-	VSUBPD Y9, Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y2
-	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y2, Y2
-	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y2, Y11, Y11
+	VN2
+	SOFT(2, Y2)
 	CMPQ laneGroup_npts(SI), $3
 	JEQ swept
 soft3:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+96(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+32(SI), Y1, Y13
-	VADDPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+64(SI), Y2, Y13
-	VADDPD Y13, Y5, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// soft: −(m·massScale)·(vn + max(biasRate·s, −maxPush)) − impulseScale·λ
-	VMULPD laneGroup_biasRate(SI), Y6, Y8
-	VMAXPD Y15, Y8, Y8
-	VADDPD Y8, Y4, Y8
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y9
-	VMULPD laneGroup_massSc(SI), Y9, Y9
-	VMULPD Y9, Y8, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VMOVUPD laneGroup_impSc(SI), Y9
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9, Y9
-	VSUBPD Y9, Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y3
-	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y3, Y3
-	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y3, Y11, Y11
+	VN3
+	SOFT(3, Y3)
 	JMP swept
 rigid0:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+0(R9), Y4
-	VADDPD Y10, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// rigid: −m·vn
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_normMass(SI), Y4, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*0+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y0
-	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y0, Y0
-	VANDPD laneGroup_p+lanePoint__size*0+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y0, Y11, Y11
+	VN0
+	RIGID(0, Y0)
 	CMPQ laneGroup_npts(SI), $1
 	JEQ swept
 rigid1:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+32(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_k(SI), Y0, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// rigid: −m·vn
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_normMass(SI), Y4, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*1+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y1
-	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y1, Y1
-	VANDPD laneGroup_p+lanePoint__size*1+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y1, Y11, Y11
+	VN1
+	RIGID(1, Y1)
 	CMPQ laneGroup_npts(SI), $2
 	JEQ swept
 rigid2:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+64(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_k+32(SI), Y1, Y13
-	VADDPD Y13, Y5, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// rigid: −m·vn
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_normMass(SI), Y4, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*2+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y2
-	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y2, Y2
-	VANDPD laneGroup_p+lanePoint__size*2+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y2, Y11, Y11
+	VN2
+	RIGID(2, Y2)
 	CMPQ laneGroup_npts(SI), $3
 	JEQ swept
 rigid3:
-	// vn = t + Σ_{i<j} k_i·δ_i
-	VMOVUPD laneScratch_t+96(R9), Y4
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k(SI), Y0, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+32(SI), Y1, Y13
-	VADDPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_k+64(SI), Y2, Y13
-	VADDPD Y13, Y5, Y5
-	VADDPD Y5, Y4, Y4
-	// speculative (s > 0): −m·(vn + s/h)
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_sep(SI), Y6
-	VMULPD Y14, Y6, Y7
-	VADDPD Y7, Y4, Y7
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y7, Y7
-	VXORPD laneScratch_sign(R9), Y7, Y7
-	// rigid: −m·vn
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_normMass(SI), Y4, Y8
-	VXORPD laneScratch_sign(R9), Y8, Y8
-	VCMPPD $0x1E, Y10, Y6, Y9
-	VBLENDVPD Y9, Y7, Y8, Y8
-	// accumulate: λ' = max(λ + impulse, 0), δ = λ' − λ
-	VMOVUPD laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI), Y9
-	VADDPD Y8, Y9, Y8
-	VMAXPD Y10, Y8, Y8
-	VMOVUPD Y8, laneGroup_p+lanePoint__size*3+lanePoint_impulse(SI)
-	VSUBPD Y9, Y8, Y3
-	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y3, Y3
-	VANDPD laneGroup_p+lanePoint__size*3+lanePoint_mask(SI), Y8, Y8
-	VADDPD Y8, Y12, Y12
-	VADDPD Y3, Y11, Y11
+	VN3
+	RIGID(3, Y3)
 	JMP swept
 
 swept:
@@ -879,60 +614,16 @@ idled:
 	VMOVUPD laneScratch_wB+32(R9), Y8
 	VMOVUPD laneScratch_wA+64(R9), Y6
 	VMOVUPD laneScratch_wB+64(R9), Y9
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA(SI), Y0, Y13
-	VSUBPD Y13, Y4, Y4
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA+32(SI), Y0, Y13
-	VSUBPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iA+64(SI), Y0, Y13
-	VSUBPD Y13, Y6, Y6
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB(SI), Y0, Y13
-	VADDPD Y13, Y7, Y7
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB+32(SI), Y0, Y13
-	VADDPD Y13, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*0+lanePoint_iB+64(SI), Y0, Y13
-	VADDPD Y13, Y9, Y9
+	APPLY(0, Y0)
 	CMPQ laneGroup_npts(SI), $1
 	JEQ applied
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA(SI), Y1, Y13
-	VSUBPD Y13, Y4, Y4
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA+32(SI), Y1, Y13
-	VSUBPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iA+64(SI), Y1, Y13
-	VSUBPD Y13, Y6, Y6
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB(SI), Y1, Y13
-	VADDPD Y13, Y7, Y7
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB+32(SI), Y1, Y13
-	VADDPD Y13, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*1+lanePoint_iB+64(SI), Y1, Y13
-	VADDPD Y13, Y9, Y9
+	APPLY(1, Y1)
 	CMPQ laneGroup_npts(SI), $2
 	JEQ applied
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA(SI), Y2, Y13
-	VSUBPD Y13, Y4, Y4
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA+32(SI), Y2, Y13
-	VSUBPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iA+64(SI), Y2, Y13
-	VSUBPD Y13, Y6, Y6
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB(SI), Y2, Y13
-	VADDPD Y13, Y7, Y7
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB+32(SI), Y2, Y13
-	VADDPD Y13, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*2+lanePoint_iB+64(SI), Y2, Y13
-	VADDPD Y13, Y9, Y9
+	APPLY(2, Y2)
 	CMPQ laneGroup_npts(SI), $3
 	JEQ applied
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA(SI), Y3, Y13
-	VSUBPD Y13, Y4, Y4
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA+32(SI), Y3, Y13
-	VSUBPD Y13, Y5, Y5
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iA+64(SI), Y3, Y13
-	VSUBPD Y13, Y6, Y6
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB(SI), Y3, Y13
-	VADDPD Y13, Y7, Y7
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB+32(SI), Y3, Y13
-	VADDPD Y13, Y8, Y8
-	VMULPD laneGroup_p+lanePoint__size*3+lanePoint_iB+64(SI), Y3, Y13
-	VADDPD Y13, Y9, Y9
+	APPLY(3, Y3)
 
 applied:
 	VMOVUPD Y4, laneScratch_wA+0(R9)
@@ -1165,25 +856,6 @@ next:
 
 done:
 	VZEROUPPER
-	RET
-
-// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv0() (eax, edx uint32)
-TEXT ·xgetbv0(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
 	RET
 
 // func transposeRun(dst *lane4, src *[4]unsafe.Pointer, n int)

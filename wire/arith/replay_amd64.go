@@ -2,7 +2,11 @@
 
 package arith
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Design note: why Replay has an assembly kernel on amd64. The replay
 // loop is most of a server's sending time, and it is bound by the number
@@ -21,25 +25,12 @@ import "unsafe"
 // haveReplayKernel reports whether Replay runs the assembly kernel: the
 // processor has SSSE3 and SSE4.1 (every amd64 processor since about 2008;
 // the kernel's vector instructions need them).
-var haveReplayKernel = hasSSE41()
+var haveReplayKernel = cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
 
 // replayKernel is Encoder.Replay in assembly (replay_amd64.s).
 //
 //go:noescape
 func replayKernel(e *Encoder, base unsafe.Pointer, steps []Step, classes *[256]uint8)
-
-// cpuid is the CPUID instruction: leaf and subleaf in, EAX to EDX out.
-//
-//go:noescape
-func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-
-func hasSSE41() bool {
-	if max, _, _, _ := cpuid(0, 0); max < 1 {
-		return false
-	}
-	_, _, c, _ := cpuid(1, 0)
-	return c&(1<<9) != 0 && c&(1<<19) != 0 // SSSE3, SSE4.1
-}
 
 // kernelTables are the tables the kernel reads, in one block so that one
 // register addresses them all: copies of the Go loop's (filled at init
