@@ -178,6 +178,21 @@
 // DOTV: DOT of two [3]lane4 at base offsets a and b from registers ra, rb.
 #define DOTV(a, ra, b, rb, d) DOT(a+0(ra), a+32(ra), a+64(ra), b+0(rb), b+32(rb), b+64(rb), d)
 
+// SPIN: component o of a body's spin, w op= (it0·d1 + it1·d2) + in·dt
+// (op VSUBPD for A, VADDPD for B): FRIC's angular part.
+#define SPIN(it0, it1, in, w, op, o) \
+	VMOVUPD it0+o(SI), Y0; \
+	VMULPD laneScratch_d1(R9), Y0, Y0; \
+	VMOVUPD it1+o(SI), Y1; \
+	VMULPD laneScratch_d2(R9), Y1, Y1; \
+	VADDPD Y1, Y0, Y0; \
+	VMOVUPD in+o(SI), Y1; \
+	VMULPD laneScratch_dt(R9), Y1, Y1; \
+	VADDPD Y1, Y0, Y0; \
+	VMOVUPD w+o(R9), Y2; \
+	op Y0, Y2, Y2; \
+	VMOVUPD Y2, w+o(R9)
+
 // FRIC applies the friction impulses to component o (0, 32 or 64) of the
 // bodies' velocities (the relax pass, after setTangent and twistImpulse).
 #define FRIC(o) \
@@ -194,28 +209,8 @@
 	VMOVUPD laneScratch_vB+o(R9), Y2; \
 	VADDPD Y1, Y2, Y2; \
 	VMOVUPD Y2, laneScratch_vB+o(R9); \
-	VMOVUPD laneGroup_itA0+o(SI), Y0; \
-	VMULPD laneScratch_d1(R9), Y0, Y0; \
-	VMOVUPD laneGroup_itA1+o(SI), Y1; \
-	VMULPD laneScratch_d2(R9), Y1, Y1; \
-	VADDPD Y1, Y0, Y0; \
-	VMOVUPD laneGroup_inA+o(SI), Y1; \
-	VMULPD laneScratch_dt(R9), Y1, Y1; \
-	VADDPD Y1, Y0, Y0; \
-	VMOVUPD laneScratch_wA+o(R9), Y2; \
-	VSUBPD Y0, Y2, Y2; \
-	VMOVUPD Y2, laneScratch_wA+o(R9); \
-	VMOVUPD laneGroup_itB0+o(SI), Y0; \
-	VMULPD laneScratch_d1(R9), Y0, Y0; \
-	VMOVUPD laneGroup_itB1+o(SI), Y1; \
-	VMULPD laneScratch_d2(R9), Y1, Y1; \
-	VADDPD Y1, Y0, Y0; \
-	VMOVUPD laneGroup_inB+o(SI), Y1; \
-	VMULPD laneScratch_dt(R9), Y1, Y1; \
-	VADDPD Y1, Y0, Y0; \
-	VMOVUPD laneScratch_wB+o(R9), Y2; \
-	VADDPD Y0, Y2, Y2; \
-	VMOVUPD Y2, laneScratch_wB+o(R9)
+	SPIN(laneGroup_itA0, laneGroup_itA1, laneGroup_inA, laneScratch_wA, VSUBPD, o); \
+	SPIN(laneGroup_itB0, laneGroup_itB1, laneGroup_inB, laneScratch_wB, VADDPD, o)
 
 // SUM: acc = blend(Y7, acc + λ·r, acc), λ in Y6 (madd's order). Uses Y13.
 #define SUM(acc, r) \
@@ -254,6 +249,28 @@
 	VMOVUPD wp+96+o(R9), Y0; \
 	op Y1, Y0, Y0; \
 	VMOVUPD Y0, wp+96+o(R9)
+
+// ROTN: the other eight entries of the bodies' ΔR (dR follows dp, so
+// TRANS4(solverBody_dp) left its first in the scratch's tmp+96) into the
+// scratch, then dst = ΔRᵀn (mulMTV: the normal in each body's rotated
+// frame).
+#define ROTN(dst) \
+	TRANS4(solverBody_dp+32); \
+	VMOVUPD Y0, laneScratch_tmp+128(R9); \
+	VMOVUPD Y1, laneScratch_tmp+160(R9); \
+	VMOVUPD Y2, laneScratch_tmp+192(R9); \
+	VMOVUPD Y3, laneScratch_tmp+224(R9); \
+	TRANS4(solverBody_dp+64); \
+	VMOVUPD Y0, laneScratch_tmp+256(R9); \
+	VMOVUPD Y1, laneScratch_tmp+288(R9); \
+	VMOVUPD Y2, laneScratch_tmp+320(R9); \
+	VMOVUPD Y3, laneScratch_tmp+352(R9); \
+	DOTN(laneScratch_tmp+96(R9), laneScratch_tmp+128(R9), laneScratch_tmp+160(R9), Y0); \
+	VMOVUPD Y0, dst+0(R9); \
+	DOTN(laneScratch_tmp+192(R9), laneScratch_tmp+224(R9), laneScratch_tmp+256(R9), Y0); \
+	VMOVUPD Y0, dst+32(R9); \
+	DOTN(laneScratch_tmp+288(R9), laneScratch_tmp+320(R9), laneScratch_tmp+352(R9), Y0); \
+	VMOVUPD Y0, dst+64(R9)
 
 // SEP: point j's separation, s = baseSep + dpn + nB·rB − nA·rA (nA in
 // Y6 Y7 Y14, nB in Y15 Y10 Y11), stored in its sep.
@@ -418,22 +435,7 @@ aloaded:
 	VMOVUPD Y1, laneScratch_dpA+32(R9)
 	VMOVUPD Y2, laneScratch_dpA+64(R9)
 	VMOVUPD Y3, laneScratch_tmp+96(R9)
-	TRANS4(solverBody_dp+32)
-	VMOVUPD Y0, laneScratch_tmp+128(R9)
-	VMOVUPD Y1, laneScratch_tmp+160(R9)
-	VMOVUPD Y2, laneScratch_tmp+192(R9)
-	VMOVUPD Y3, laneScratch_tmp+224(R9)
-	TRANS4(solverBody_dp+64)
-	VMOVUPD Y0, laneScratch_tmp+256(R9)
-	VMOVUPD Y1, laneScratch_tmp+288(R9)
-	VMOVUPD Y2, laneScratch_tmp+320(R9)
-	VMOVUPD Y3, laneScratch_tmp+352(R9)
-	DOTN(laneScratch_tmp+96(R9), laneScratch_tmp+128(R9), laneScratch_tmp+160(R9), Y0)
-	VMOVUPD Y0, laneScratch_nA+0(R9)
-	DOTN(laneScratch_tmp+192(R9), laneScratch_tmp+224(R9), laneScratch_tmp+256(R9), Y0)
-	VMOVUPD Y0, laneScratch_nA+32(R9)
-	DOTN(laneScratch_tmp+288(R9), laneScratch_tmp+320(R9), laneScratch_tmp+352(R9), Y0)
-	VMOVUPD Y0, laneScratch_nA+64(R9)
+	ROTN(laneScratch_nA)
 
 afresh:
 	PTRS(laneGroup_b)
@@ -455,22 +457,7 @@ bloaded:
 	VSUBPD laneScratch_dpA+64(R9), Y2, Y2
 	VMOVUPD Y3, laneScratch_tmp+96(R9)
 	DOTN(Y0, Y1, Y2, Y8)
-	TRANS4(solverBody_dp+32)
-	VMOVUPD Y0, laneScratch_tmp+128(R9)
-	VMOVUPD Y1, laneScratch_tmp+160(R9)
-	VMOVUPD Y2, laneScratch_tmp+192(R9)
-	VMOVUPD Y3, laneScratch_tmp+224(R9)
-	TRANS4(solverBody_dp+64)
-	VMOVUPD Y0, laneScratch_tmp+256(R9)
-	VMOVUPD Y1, laneScratch_tmp+288(R9)
-	VMOVUPD Y2, laneScratch_tmp+320(R9)
-	VMOVUPD Y3, laneScratch_tmp+352(R9)
-	DOTN(laneScratch_tmp+96(R9), laneScratch_tmp+128(R9), laneScratch_tmp+160(R9), Y0)
-	VMOVUPD Y0, laneScratch_nB+0(R9)
-	DOTN(laneScratch_tmp+192(R9), laneScratch_tmp+224(R9), laneScratch_tmp+256(R9), Y0)
-	VMOVUPD Y0, laneScratch_nB+32(R9)
-	DOTN(laneScratch_tmp+288(R9), laneScratch_tmp+320(R9), laneScratch_tmp+352(R9), Y0)
-	VMOVUPD Y0, laneScratch_nB+64(R9)
+	ROTN(laneScratch_nB)
 
 bfresh:
 	// vnLinear = n·(vB − vA) (dot(n, sub(vB, vA))); it and dpn go to
