@@ -861,3 +861,42 @@ func TestPayloadBits(t *testing.T) {
 		}
 	}
 }
+
+// TestThinClientsKeepNoPoses: a thin client (the scale bench's: it only
+// decodes and acks) lets go of every decoded pose each tick, since
+// nothing interpolates them; the shown client keeps the ones its
+// interpolation reads. (At 64 clients the thin clients' poses were a
+// third of the bench's heap.)
+func TestThinClientsKeepNoPoses(t *testing.T) {
+	sc := loadScript(t, "katamari")
+	st := NewCompression()
+	st.SetLevel(MotionPredicted)
+	cfg := game.DefaultConfig()
+	cfg.Strategies = []strategy.Strategy{st}
+	cfg.Link = link.PresetIntercontinental.Config()
+	cfg.Clients, cfg.Thin = 3, true
+	s, err := game.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := range 90 {
+		s.Step(sc.InputAt(f))
+	}
+	posed := func(k int) (n int) {
+		b := s.ClientStrategy(k).(*Strategy).recv.buffer
+		for i := range b.slots {
+			if b.slots[i].Poses != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := posed(0); n < 2 {
+		t.Errorf("the shown client holds %d decoded snapshots, want the interpolation's (2 or more)", n)
+	}
+	for k := 1; k < 3; k++ {
+		if n := posed(k); n != 0 {
+			t.Errorf("thin client %d holds %d decoded snapshots, want none", k, n)
+		}
+	}
+}
