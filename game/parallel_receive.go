@@ -76,16 +76,16 @@ func (s *Session) receiveAll(now wire.Tick) {
 	independent := s.independentRights()
 	workers := min(runtime.GOMAXPROCS(0), len(s.clients)/minRightsPerWorker)
 	switch {
-	case s.rightOrder == rightsReversedForced || s.rightOrder == rightsReversed && independent:
+	case s.rightOrder != rightsAsTheyFit && (independent || s.rightOrder == rightsReversedForced):
 		for k := len(s.clients) - 1; k >= 0; k-- {
 			s.clients[k].receiveNow(now)
 		}
-	case !independent || workers < 2 || s.cfg.Tap != nil || s.onSend != nil:
+	case s.rightOrder == rightsAsTheyFit && independent && workers >= 2 && s.cfg.Tap == nil && s.onSend == nil:
+		s.receiveRuns(now, workers)
+	default:
 		for _, c := range s.clients {
 			c.receiveNow(now)
 		}
-	default:
-		s.receiveRuns(now, workers)
 	}
 	if s.cfg.Timing {
 		t1, _ := cputime.Thread()
