@@ -127,8 +127,9 @@ func independentIDs() []string {
 // both ways, every client's view and figures, the left world, tick by
 // tick, with one core or two. Run last client first, they must be the
 // same too: a strategy whose right sides shared state would see another
-// order here, whatever the machine's cores (and the race detector, which
-// this test runs under in `make race`, sees them touch it at once).
+// order here, whatever the machine's cores. Under the race detector (go
+// test -race -run 'ParallelRights|ReversedRights|RightTiming' ./game, about
+// 30 s) two cores also show any state they touch at once.
 func TestParallelRightsSameBits(t *testing.T) {
 	ids := independentIDs()
 	for _, want := range []string{"predict", "authority", "rollback"} {
