@@ -139,7 +139,11 @@ func worldsStrategies(b *bench) error {
 	tab.Notef("Every strategy from key %d on (its clients run the whole world), %d ticks of the %s script for player 1, bots for the others,",
 		firstWholeWorld+1, b.frames, b.script.Name)
 	tab.Notef("links %s; the whole process's tick (the server's world, every client whole, the links) in CPU time.", b.preset)
-	tab.Notef("median, p95, worst: the tick's critical path on this machine's %d cores (the calling thread, plus the slowest worker of each part", runtime.GOMAXPROCS(0))
+	cores := fmt.Sprintf("%d cores", runtime.GOMAXPROCS(0))
+	if runtime.GOMAXPROCS(0) == 1 {
+		cores = "1 core"
+	}
+	tab.Notef("median, p95, worst: the tick's critical path on %s of this machine (the calling thread, plus the slowest worker of each part", cores)
 	tab.Note("spread over the cores: the server's sends, the players' machines), the tick's time on idle cores: what fits. CPU: every core's, the tick's work in all.")
 	return b.Print(tab)
 }
