@@ -55,15 +55,12 @@ type client struct {
 	toRight, toLeft *link.Link
 	leftEP, rightEP *wire.Endpoint
 
-	w       *wire.WriteStream
-	m       *wire.MeasureStream
-	sendBuf []byte
-	sentNow bool // a data packet left this tick
-	back    *wire.WriteStream
-	backBuf []byte
-	// r reads the packets that reach this client's right: a reader of its
-	// own, so the clients' right sides may run at once (parallel_receive.go).
-	r        *wire.ReadStream
+	w        *wire.WriteStream
+	m        *wire.MeasureStream
+	sendBuf  []byte
+	sentNow  bool // a data packet left this tick
+	back     *wire.WriteStream
+	backBuf  []byte
 	backSent bool // the strategy wrote a payload for this tick's ack packet
 	arrived  [][]byte
 	bad      []bool // arrived[i] had a bit flipped by the link (ground truth)
@@ -79,6 +76,10 @@ type client struct {
 	backHash     uint64                              // … and over every ack packet the right sent
 	timelineSent []sentRecord
 	timelineRecv []viewmodel.PacketRecord // a right process's arrivals
+
+	// r reads the packets that reach this client's right: a reader of its
+	// own, so the clients' right sides may run at once (parallel_receive.go).
+	r *wire.ReadStream
 }
 
 // clientSeed is the seed of client k's links: client 0's links are seeded
