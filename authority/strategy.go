@@ -431,3 +431,16 @@ func (st *Strategy) FillLeft(v *viewmodel.View) {
 		}
 	}
 }
+
+var _ strategy.IndependentRight = (*Strategy)(nil)
+
+// IndependentRight implements strategy.IndependentRight. Over the relay, a
+// player's machine (Receive, Update, SendBack) reads and writes its own
+// instance: its world, its ownership table, its outbox. The room it
+// shares with the other instances holds the host, which only the left
+// side changes (PrepareSend, ReceiveBack, Reset), and the machines by
+// player, which only the figures read. Peer to peer, the machines talk
+// within the tick: one's SendBack puts its packet on the peer links
+// another's Update reads (the room's mesh), so what a machine sees
+// depends on which ran first, and the session must run them in order.
+func (st *Strategy) IndependentRight() bool { return !st.set.P2P }

@@ -73,8 +73,13 @@ type client struct {
 	metrics      viewmodel.Metrics
 	second       [wire.TicksPerSecond]wire.Breakdown // per-tick bits, for SecondBits
 	sentHash     uint64                              // FNV-1a over every data packet sent (determinism checks)
+	backHash     uint64                              // … and over every ack packet the right sent
 	timelineSent []sentRecord
 	timelineRecv []viewmodel.PacketRecord // a right process's arrivals
+
+	// r reads the packets that reach this client's right: a reader of its
+	// own, so the clients' right sides may run at once (parallel_receive.go).
+	r *wire.ReadStream
 }
 
 // clientSeed is the seed of client k's links: client 0's links are seeded
@@ -96,6 +101,7 @@ func newClient(s *Session, k int, c link.Pair, st strategy.Strategy) *client {
 	cl.w = wire.NewWriteStream(cl.sendBuf)
 	cl.m = wire.NewMeasureStream()
 	cl.back = wire.NewWriteStream(cl.backBuf)
+	cl.r = wire.NewReadStream(nil)
 	return cl
 }
 
@@ -319,10 +325,10 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 		if !ok {
 			continue
 		}
-		s.r.Reset(d)
+		c.r.Reset(d)
 		var seq uint16
-		s.r.SetCategory(wire.CategoryHeader)
-		if wire.SerializeUint16(s.r, &seq) != nil {
+		c.r.SetCategory(wire.CategoryHeader)
+		if wire.SerializeUint16(c.r, &seq) != nil {
 			c.metrics.Rejected++
 			c.decoded(k, false)
 			continue
@@ -349,7 +355,7 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 		// Only a packet the strategy accepted is acknowledged: the left
 		// uses acked packets as delta baselines, so acking one the right
 		// threw away would leave the two sides disagreeing on a baseline.
-		if err := c.st.Receive(&c.ctx, seq, s.r); err != nil {
+		if err := c.st.Receive(&c.ctx, seq, c.r); err != nil {
 			c.metrics.Rejected++
 			c.decoded(k, false)
 			continue
@@ -360,7 +366,7 @@ func (c *client) receive(now wire.Tick, packets [][]byte) {
 			// A right process cannot see the left's packets being
 			// written: it charges the bits of what it read instead, so
 			// its bits bar shows the same breakdown.
-			b := s.r.Breakdown()
+			b := c.r.Breakdown()
 			c.second[s.frame%len(c.second)].Add(b)
 			c.metrics.LastPacket, c.metrics.LastPacketBytes, c.metrics.LastPacketFrame = b, len(d), s.frame
 			c.recordArrival(seq, sentAt, len(d))
@@ -396,6 +402,7 @@ func (c *client) sendAck(now wire.Tick) {
 	}
 	pkt = c.frame(pkt)
 	c.rightEP.Sent(now, len(pkt))
+	c.backHash = hashBytes(c.backHash, pkt)
 	if c.s.cfg.Tap != nil {
 		c.s.cfg.Tap(false, pkt)
 	}

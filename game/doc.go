@@ -47,7 +47,9 @@
 // own instance of the active strategy (strategy.Strategy.Clone); client k
 // owns player k, bots drive the players the presenter does not. The
 // server's shared work is done once a tick, and the clients' encoding runs
-// on every core with the same bits as a serial run. The stage's own
+// on every core with the same bits as a serial run (parallel.go); so do
+// the clients' right sides, the players' machines, when the strategy says
+// each touches only its own instance (parallel_receive.go). The stage's own
 // figures live here too: when a figure rests on too little data to be
 // shown ("measuring…"), and the caption of what just happened. The HUD
 // reads one client's facts a tick (hudfacts.go: HUDFacts, which

@@ -20,3 +20,22 @@ func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }
 // TruthSent is what the left sent of the truth: bytes (sealing included)
 // and datagrams.
 func (s *Session) TruthSent() (int64, int64) { return s.tp.pacer.Bytes, s.tp.pacer.Datagrams }
+
+// ClientBackHash is ClientSentHash for the ack packets client k's right
+// sent the left (with the strategy's data back).
+func (s *Session) ClientBackHash(k int) uint64 { return s.clients[k].backHash }
+
+// RunRightsReversed makes the session run the clients' right sides
+// serially, last client first, from the next tick on: when the strategy
+// says they are independent (strategy.IndependentRight), or whatever it
+// says with force.
+func (s *Session) RunRightsReversed(force bool) {
+	s.rightOrder = rightsReversed
+	if force {
+		s.rightOrder = rightsReversedForced
+	}
+}
+
+// RightWorkers is how many workers ran the clients' right sides in the
+// last tick (0: serially) under Config.Timing.
+func (s *Session) RightWorkers() int { return len(s.rightWorkerNs) }

@@ -86,8 +86,9 @@ type Config struct {
 	// Timing measures the server's share of every tick in CPU time of the
 	// calling thread (ServerNanos; lock the goroutine to its thread):
 	// reading the clients' packets, the world's step, the acks and every
-	// client's encoding, not the clients' own work. Only measured, never
-	// fed back into the simulation.
+	// client's encoding, not the clients' own work; and the clients' own
+	// work apart (RightNanos). Only measured, never fed back into the
+	// simulation.
 	Timing bool
 
 	// Tap, when set, sees every packet the session puts on a link, as it
@@ -149,6 +150,11 @@ type Session struct {
 	// sends, workerNs) and in all (serverCPU).
 	serverNs, serverCPU int64
 	workerNs            []int64
+	// rightNs is the clients' side of the last tick (Config.Timing), the
+	// same two ways (parallel_receive.go); rightWorkerNs its workers'.
+	rightNs, rightCPU int64
+	rightWorkerNs     []int64
+	rightOrder        rightOrder // tests: how the right sides run
 
 	r       *wire.ReadStream
 	setBuf  []byte            // the active strategy's settings as client 0 has them
@@ -812,9 +818,7 @@ func (s *Session) stepBoth(now wire.Tick) {
 		}
 		s.serverNs += slowest
 	}
-	for _, c := range s.clients {
-		c.receive(now, c.collect(c.toRight.Receive(now)))
-	}
+	s.receiveAll(now)
 	s.finish()
 }
 

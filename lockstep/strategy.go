@@ -723,3 +723,13 @@ func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	r.advance()
 	r.hash, r.preparedAt = uint32(ctx.Left().StateHash()), f
 }
+
+var _ strategy.IndependentRight = (*Strategy)(nil)
+
+// IndependentRight implements strategy.IndependentRight: a client's right
+// (Receive, Update, SendBack) steps its own world with the inputs it
+// holds and keeps its own hashes and stall figures. The relay it shares
+// with the other clients' instances is the server's, written only on the
+// left (its sends and ReceiveBack); the right reads its start (a state
+// transfer's frame check), which nobody changes during the clients' turn.
+func (st *Strategy) IndependentRight() bool { return true }

@@ -499,3 +499,15 @@ func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	st.srv.board.settle(ctx.EditLeft(), st.set.Mode.streams())
 	st.srv.quant.prepare(ctx.Left())
 }
+
+var _ strategy.IndependentRight = (*Strategy)(nil)
+
+// IndependentRight implements strategy.IndependentRight: a client's part
+// (Receive, Update, SendBack) steps, rewinds and replays its own worlds
+// and keeps its own figures. What its instance shares with the other
+// clients' (Clone) is the server's: the quantized world and the input
+// streams' board, written in PrepareSend and by the server's receiving
+// (ReceiveBack, LeftInput) before the clients' turn, only read during it
+// (the board's jitter figures in Update). So the clients' machines may
+// run at once.
+func (st *Strategy) IndependentRight() bool { return true }

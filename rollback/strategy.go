@@ -535,3 +535,15 @@ func (st *Strategy) popMarks(v *viewmodel.View) {
 
 // world is the machine's world (tests).
 func (st *Strategy) world() *cubes.World { return st.m.world }
+
+var _ strategy.IndependentRight = (*Strategy)(nil)
+
+// IndependentRight implements strategy.IndependentRight: a client's machine
+// (Receive, Update, SendBack) reads and writes its own instance only: its
+// world, saves, input ring and time sync. What it shares with the other
+// clients' instances is the relay, the server's store of inputs, which
+// only the left side writes (PrepareSend, ReceiveBack, Reset); the
+// machine reads its start once in a while (a state transfer's frame
+// check), which nobody changes during the clients' turn. So the players'
+// machines may run at once, as they do on their own computers.
+func (st *Strategy) IndependentRight() bool { return true }

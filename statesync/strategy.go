@@ -925,3 +925,13 @@ func (st *Strategy) PrepareSend(ctx strategy.Context) {
 	st.snd.quant.runOnce(ctx.EditLeft(), st.set.Quantize, st.set.Coarse)
 	st.snd.inputs.read(ctx)
 }
+
+var _ strategy.IndependentRight = (*Strategy)(nil)
+
+// IndependentRight implements strategy.IndependentRight: a client's right
+// (Receive, Update, SendBack) applies updates to its own world, jitter
+// buffer and figures. What its instance shares with the other clients'
+// (Clone: the quantized world, the inputs read once a tick, the sub-mode
+// list) is written in PrepareSend before the clients' turn, or between
+// ticks, and the right reads none of it.
+func (st *Strategy) IndependentRight() bool { return true }

@@ -154,6 +154,24 @@ type Preparer interface {
 	PrepareSend(ctx Context)
 }
 
+// IndependentRight is implemented by a strategy whose clients' right sides
+// are machines of their own: in one process, each client's Receive,
+// Update and SendBack (TwoWay) reads and writes only its own instance,
+// and reads only what nobody changes while the clients take their turn
+// (the left world, the inputs, the settings, what PrepareSend left for
+// every instance). Then no client's turn can see another's, and the
+// session may run the clients' right sides at once on the machine's
+// cores, every packet and every world the bits of a serial run.
+//
+// IndependentRight reports whether that holds now: a setting that makes
+// the machines talk to each other within the tick (distributed
+// authority's peer-to-peer links) returns false, and the session runs the
+// clients one after another, in order, as it does for a strategy that
+// does not implement the interface.
+type IndependentRight interface {
+	IndependentRight() bool
+}
+
 // Releaser is implemented by a strategy that holds large buffers while it
 // runs (worlds of its own, saved worlds, snapshot buffers, carried
 // models). The session calls Release when it switches away from the

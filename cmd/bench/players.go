@@ -16,8 +16,17 @@ var _ strategy.PlayersBench = (*bench)(nil)
 // NewPlayersRun implements strategy.PlayersBench: a session of c.Players
 // players on the bench's seed.
 func (b *bench) NewPlayersRun(c strategy.PlayersConfig, st strategy.Strategy) (strategy.PlayersRun, error) {
-	if err := c.Validate(); err != nil {
+	cfg, err := b.playersConfig(c, st)
+	if err != nil {
 		return nil, err
+	}
+	return game.New(cfg)
+}
+
+// playersConfig is the session NewPlayersRun builds, as a configuration.
+func (b *bench) playersConfig(c strategy.PlayersConfig, st strategy.Strategy) (game.Config, error) {
+	if err := c.Validate(); err != nil {
+		return game.Config{}, err
 	}
 	cfg := game.DefaultConfig()
 	cfg.Seed = b.seed
@@ -31,7 +40,7 @@ func (b *bench) NewPlayersRun(c strategy.PlayersConfig, st strategy.Strategy) (s
 	cfg.Bots = c.Bots
 	cfg.Thin = c.Thin
 	cfg.Strategies = []strategy.Strategy{st}
-	return game.New(cfg)
+	return cfg, nil
 }
 
 // PlayPlayers implements strategy.PlayersBench.
