@@ -6,6 +6,7 @@ import (
 
 	"netcubes/internal/cputime"
 	"netcubes/strategy"
+	"netcubes/wire"
 )
 
 // Design note: encoding in parallel. The server's per-tick work has a part
@@ -42,13 +43,27 @@ func (s *Session) sendAll() {
 		}
 		return
 	}
-	var wg sync.WaitGroup
+	s.runClients(workers, &s.workerNs, 0, sendOne)
+}
+
+// sendOne is a client's send, as runClients calls it.
+func sendOne(c *client, _ wire.Tick) { c.sendData() }
+
+// runClients calls f(c, now) for every client c in fixed contiguous runs,
+// one goroutine each, each run in client order, and waits for them all.
+// Under Config.Timing each worker's thread CPU time goes to (*ns)[w].
+// Every worker's slot is taken before any starts: a slot appended while
+// the earlier workers run could move under them.
+func (s *Session) runClients(workers int, ns *[]int64, now wire.Tick, f func(*client, wire.Tick)) {
 	per := (len(s.clients) + workers - 1) / workers
-	s.workerNs = s.workerNs[:0]
+	*ns = (*ns)[:0]
 	for from := 0; from < len(s.clients); from += per {
+		*ns = append(*ns, 0)
+	}
+	times := *ns
+	var wg sync.WaitGroup
+	for w, from := 0, 0; from < len(s.clients); w, from = w+1, from+per {
 		run := s.clients[from:min(from+per, len(s.clients))]
-		s.workerNs = append(s.workerNs, 0)
-		ns := &s.workerNs[len(s.workerNs)-1]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -57,10 +72,10 @@ func (s *Session) sendAll() {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				t0, _ := cputime.Thread()
-				defer func() { t1, _ := cputime.Thread(); *ns = int64(t1 - t0) }()
+				defer func() { t1, _ := cputime.Thread(); times[w] = int64(t1 - t0) }()
 			}
 			for _, c := range run {
-				c.sendData()
+				f(c, now)
 			}
 		}()
 	}

@@ -2,7 +2,6 @@ package game
 
 import (
 	"runtime"
-	"sync"
 	"time"
 
 	"netcubes/internal/cputime"
@@ -81,7 +80,7 @@ func (s *Session) receiveAll(now wire.Tick) {
 			s.clients[k].receiveNow(now)
 		}
 	case s.rightOrder == rightsAsTheyFit && independent && workers >= 2 && s.cfg.Tap == nil && s.onSend == nil:
-		s.receiveRuns(now, workers)
+		s.runClients(workers, &s.rightWorkerNs, now, (*client).receiveNow)
 	default:
 		for _, c := range s.clients {
 			c.receiveNow(now)
@@ -93,38 +92,6 @@ func (s *Session) receiveAll(now wire.Tick) {
 		slowest, all := workersNs(s.rightWorkerNs)
 		s.rightNs, s.rightCPU = serial+slowest, serial+all
 	}
-}
-
-// receiveRuns runs the clients' right sides in fixed contiguous runs, one
-// goroutine each, each run in client order.
-func (s *Session) receiveRuns(now wire.Tick, workers int) {
-	var wg sync.WaitGroup
-	per := (len(s.clients) + workers - 1) / workers
-	// Every worker's slot first: a slot taken while appending could move
-	// under a worker already running.
-	s.rightWorkerNs = s.rightWorkerNs[:0]
-	for from := 0; from < len(s.clients); from += per {
-		s.rightWorkerNs = append(s.rightWorkerNs, 0)
-	}
-	for w, from := 0, 0; from < len(s.clients); w, from = w+1, from+per {
-		run := s.clients[from:min(from+per, len(s.clients))]
-		ns := &s.rightWorkerNs[w]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if s.cfg.Timing {
-				// The worker's own CPU time (Config.Timing).
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				t0, _ := cputime.Thread()
-				defer func() { t1, _ := cputime.Thread(); *ns = int64(t1 - t0) }()
-			}
-			for _, c := range run {
-				c.receiveNow(now)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // receiveNow is the client's right side of this tick: the packets its link
