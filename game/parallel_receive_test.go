@@ -17,7 +17,16 @@ import (
 // rightsPlayers and rightsTicks are the runs of the right sides' tests: a
 // player per client, enough ticks for rollbacks, corrections and claims
 // on a mobile link.
-const rightsPlayers, rightsTicks = 4, 200
+const rightsPlayers = 4
+
+// rightsTicks is the length of a run: shorter with -short (make test's
+// race phase, which runs these tests under the race detector).
+func rightsTicks() int {
+	if testing.Short() {
+		return 60
+	}
+	return 200
+}
 
 // rightsRun is how a test runs a session's right sides.
 type rightsRun struct {
@@ -64,8 +73,8 @@ func runRights(t *testing.T, id string, c link.Config, r rightsRun, setup func(s
 	if r.reversed {
 		s.RunRightsReversed(r.force)
 	}
-	out := make([]tickDigest, 0, rightsTicks)
-	for f := range rightsTicks {
+	out := make([]tickDigest, 0, rightsTicks())
+	for f := range rightsTicks() {
 		s.Step(sc.InputAt(f))
 		d := tickDigest{left: s.Left().StateHash()}
 		for k := range rightsPlayers {
@@ -127,9 +136,8 @@ func independentIDs() []string {
 // both ways, every client's view and figures, the left world, tick by
 // tick, with one core or two. Run last client first, they must be the
 // same too: a strategy whose right sides shared state would see another
-// order here, whatever the machine's cores. Under the race detector (go
-// test -race -run 'ParallelRights|ReversedRights|RightTiming' ./game, about
-// 30 s) two cores also show any state they touch at once.
+// order here, whatever the machine's cores. Under the race detector (make
+// test's race phase) two cores also show any state they touch at once.
 func TestParallelRightsSameBits(t *testing.T) {
 	ids := independentIDs()
 	for _, want := range []string{"predict", "authority", "rollback"} {

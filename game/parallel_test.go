@@ -21,7 +21,11 @@ func TestParallelSendsSameBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const clients, frames = 16, 150
+	const clients = 16
+	frames := 150
+	if testing.Short() {
+		frames = 40 // make test's race phase: the parallel paths under the race detector, briefly
+	}
 	run := func(i, procs int, level snapshot.Level) ([]uint64, uint64) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		cfg := game.DefaultConfig()
