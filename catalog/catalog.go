@@ -49,3 +49,12 @@ func Find(list []strategy.Strategy, name string) (int, bool) {
 	}
 	return 0, false
 }
+
+// StartingWith returns a new instance of every strategy (All) and the
+// index of the one named name (Find): what a session that starts on it is
+// given (game.Config's Strategies and Start). False when none is.
+func StartingWith(name string) ([]strategy.Strategy, int, bool) {
+	list := All()
+	i, ok := Find(list, name)
+	return list, i, ok
+}

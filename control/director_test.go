@@ -24,9 +24,8 @@ const testGrid = 10
 // world, starting with strategy id on preset.
 func testOptions(id, preset string) Options {
 	cfg := game.DefaultConfig()
-	cfg.Strategies = catalog.All()
+	cfg.Strategies, cfg.Start, _ = catalog.StartingWith(id)
 	cfg.World.GridSide = testGrid
-	cfg.Start, _ = catalog.Find(cfg.Strategies, id)
 	p, _ := link.PresetByName(preset)
 	cfg.Link = p.Config()
 	if pair := p.Pair(); !pair.IsSymmetric() {

@@ -53,14 +53,12 @@ func runRights(t *testing.T, id string, c link.Config, r rightsRun, setup func(s
 		t.Fatal(err)
 	}
 	cfg := game.DefaultConfig()
-	cfg.Strategies = catalog.All()
-	i, ok := catalog.Find(cfg.Strategies, id)
-	if !ok {
+	var ok bool
+	if cfg.Strategies, cfg.Start, ok = catalog.StartingWith(id); !ok {
 		t.Fatalf("no strategy %q", id)
 	}
-	cfg.Start = i
 	if setup != nil {
-		setup(cfg.Strategies[i])
+		setup(cfg.Strategies[cfg.Start])
 	}
 	cfg.World.Players = rightsPlayers
 	cfg.World.GridSide = 6 // 37 cubes a player: the test is about the order of the clients
@@ -193,8 +191,7 @@ func TestRightTiming(t *testing.T) {
 		func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			cfg := game.DefaultConfig()
-			cfg.Strategies = catalog.All()
-			cfg.Start, _ = catalog.Find(cfg.Strategies, "rollback")
+			cfg.Strategies, cfg.Start, _ = catalog.StartingWith("rollback")
 			cfg.World.Players = rightsPlayers
 			cfg.World.GridSide = 6
 			cfg.Timing = true

@@ -16,12 +16,10 @@ import (
 func newGridApp(t testing.TB, id string, n int) *App {
 	t.Helper()
 	cfg := game.DefaultConfig()
-	cfg.Strategies = catalog.All()
-	i, ok := catalog.Find(cfg.Strategies, id)
-	if !ok {
+	var ok bool
+	if cfg.Strategies, cfg.Start, ok = catalog.StartingWith(id); !ok {
 		t.Fatalf("no strategy %q", id)
 	}
-	cfg.Start = i
 	cfg.World.Players = n
 	presets := []link.Preset{link.PresetLAN, link.PresetIntercontinental, link.PresetMobile, link.PresetTerrible}
 	var names []string

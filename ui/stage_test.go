@@ -17,12 +17,10 @@ import (
 func newStageApp(t *testing.T, id, preset string) *App {
 	t.Helper()
 	cfg := game.DefaultConfig()
-	cfg.Strategies = catalog.All()
-	i, ok := catalog.Find(cfg.Strategies, id)
-	if !ok {
+	var ok bool
+	if cfg.Strategies, cfg.Start, ok = catalog.StartingWith(id); !ok {
 		t.Fatalf("no strategy %q", id)
 	}
-	cfg.Start = i
 	for p := link.Preset(0); p < link.NumPresets; p++ {
 		if p.String() == preset {
 			cfg.Link = p.Config()
