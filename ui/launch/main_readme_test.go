@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -220,5 +221,52 @@ func TestReadmePackageMap(t *testing.T) {
 	sort.Strings(extra)
 	if len(listed) < 20 || len(missing) > 0 || len(extra) > 0 {
 		t.Errorf("README package map (%d paths): packages missing %v; paths that are not directories %v", len(listed), missing, extra)
+	}
+}
+
+// TestReadmePackageMapEbitengine: the map's last column says truly which
+// packages import Ebitengine, directly or through another package (go
+// list's dependencies of every package in the module, and of the module's
+// root for main.go).
+func TestReadmePackageMapEbitengine(t *testing.T) {
+	t.Chdir("../..")
+	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	uses := map[string]bool{} // a directory of the module: imports Ebitengine
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, deps, _ := strings.Cut(line, " ")
+		dir := strings.TrimPrefix(strings.TrimPrefix(path, "netcubes"), "/")
+		uses[dir] = strings.Contains(" "+deps, " github.com/hajimehoshi/ebiten/")
+	}
+	rows := 0
+	for _, line := range strings.Split(readmeSection(t, "## Package map"), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			continue
+		}
+		claim := strings.TrimSpace(cells[3])
+		yes := strings.HasPrefix(claim, "yes")
+		if !yes && !strings.HasPrefix(claim, "no") {
+			continue // the header and its rule
+		}
+		for _, m := range regexp.MustCompile("`([a-z0-9_./-]+?)/?`").FindAllStringSubmatch(cells[1], -1) {
+			dir := m[1]
+			if dir == "main.go" {
+				dir = ""
+			}
+			actual, isPkg := uses[dir]
+			if !isPkg {
+				continue // not a package of the module (a C++ tool, a script)
+			}
+			rows++
+			if actual != yes {
+				t.Errorf("README package map: %s says %q about Ebitengine, but it imports it: %v", m[1], claim, actual)
+			}
+		}
+	}
+	if rows < 20 {
+		t.Errorf("README package map: only %d packages checked against go list", rows)
 	}
 }
