@@ -91,12 +91,12 @@ portable: $(TESTRUN)
 # The parallel paths (the server's sends to many clients, the players'
 # machines of one process) under the race detector, briefly (-short): the
 # determinism tests see wrong bits, the detector sees two cores touching
-# the same memory. It needs cgo and a C compiler; without one the phase
-# says so and passes.
+# the same memory. It needs cgo (a C compiler and the C library's headers);
+# without them the phase says so and passes (scripts/can-race.sh).
 RACE_TESTS := TestParallelSendsSameBits|TestParallelRightsSameBits|TestReversedRightsFindShared|TestRightTiming
 race: $(TESTRUN)
-	$(PHASE) race sh -c 'if command -v gcc >/dev/null 2>&1; then CGO_ENABLED=1 $(TESTRUN) gotest -race -short -run "$(RACE_TESTS)" ./game; \
-		else echo "no C compiler: the race detector needs one; skipped"; fi'
+	$(PHASE) race sh -c 'if scripts/can-race.sh; then CGO_ENABLED=1 $(TESTRUN) gotest -race -short -run "$(RACE_TESTS)" ./game; \
+		else echo "race detector skipped"; fi'
 
 # The browser test builds the web folder itself (go test cannot see that
 # input change, hence -count=1).
