@@ -810,13 +810,9 @@ func (s *Session) stepBoth(now wire.Tick) {
 	s.leftHalf(now)
 	if s.cfg.Timing {
 		t1, _ := cputime.Thread()
-		s.serverNs, s.serverCPU = int64(t1-t0), int64(t1-t0)
-		slowest := int64(0)
-		for _, ns := range s.workerNs {
-			slowest = max(slowest, ns)
-			s.serverCPU += ns
-		}
-		s.serverNs += slowest
+		serial := int64(t1 - t0)
+		slowest, all := workersNs(s.workerNs)
+		s.serverNs, s.serverCPU = serial+slowest, serial+all
 	}
 	s.receiveAll(now)
 	s.finish()

@@ -230,7 +230,7 @@ func TestReadmePackageMap(t *testing.T) {
 // root for main.go).
 func TestReadmePackageMapEbitengine(t *testing.T) {
 	t.Chdir("../..")
-	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "./...").Output()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
