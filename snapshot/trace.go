@@ -103,6 +103,9 @@ type traceShare struct {
 	// models lent (wholeModels), recorderMem those that read their
 	// baseline's memory from a lender (baselineMem): tests.
 	recorderLends, recorderMem atomic.Int64
+	// published, when set (tests), is told every trace as it is
+	// published, under the lock.
+	published func(*trace)
 }
 
 // claim returns the ready trace for k, or (mine) a new one for the caller
@@ -143,6 +146,9 @@ func (s *traceShare) publish(t *trace) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.ready = true
+	if s.published != nil {
+		s.published(t)
+	}
 }
 
 // traceKeyOf is the key of packet p's trace.

@@ -64,7 +64,26 @@ var (
 
 // AppendBit appends Encode(p, bit), p the Prob at offset p.
 func AppendBit(s []Step, p int32, bit int) []Step {
-	return append(s, Step{Kind: StepPlain, A: p, Bit: uint8(bit)})
+	s, st := grow(s)
+	st.A, st.B, st.C, st.M, st.Stride = p, 0, 0, 0, 0
+	st.Kind, st.Bit, st.firstHit = StepPlain, uint8(bit), 0
+	return s
+}
+
+// grow returns s one step longer and that step, to be written field by
+// field, every field (it may hold a step of an earlier recording). A
+// Step built whole and appended is written to the stack field by field
+// and read back in 16-byte moves, which the processor cannot forward
+// from those narrower stores: a stall of a dozen cycles or more on every
+// step appended, most of a recording's appending.
+func grow(s []Step) ([]Step, *Step) {
+	n := len(s)
+	if n < cap(s) {
+		s = s[:n+1]
+	} else {
+		s = append(s, Step{})
+	}
+	return s, &s[n]
 }
 
 // AppendTree appends EncodeTree(t, n, v), t's first Prob at offset t.
@@ -80,7 +99,10 @@ func AppendTree(s []Step, t int32, n int, v uint32) []Step {
 
 // AppendDirect appends EncodeDirect(v, n).
 func AppendDirect(s []Step, v uint32, n int) []Step {
-	return append(s, Step{Kind: StepDirect, A: int32(v), Bit: uint8(n)})
+	s, st := grow(s)
+	st.A, st.B, st.C, st.M, st.Stride = int32(v), 0, 0, 0, 0
+	st.Kind, st.Bit, st.firstHit = StepDirect, uint8(n), 0
+	return s
 }
 
 // AppendTag appends a change of the cost tag. A change to the tag a
@@ -97,7 +119,10 @@ func AppendTag(s []Step, tag int) []Step {
 			break
 		}
 	}
-	return append(s, Step{Kind: StepTag, A: int32(tag)})
+	s, st := grow(s)
+	st.A, st.B, st.C, st.M, st.Stride = int32(tag), 0, 0, 0, 0
+	st.Kind, st.Bit, st.firstHit = StepTag, 0, 0
+	return s
 }
 
 // tagLookBack bounds AppendTag's look back, so that appending stays
@@ -107,22 +132,36 @@ const tagLookBack = 8
 // AppendClass appends a change of class: the byte at offset off of the
 // replayed block, through Replay's classes table.
 func AppendClass(s []Step, off int32) []Step {
-	return append(s, Step{Kind: StepClass, A: off})
+	s, st := grow(s)
+	st.A, st.B, st.C, st.M, st.Stride = off, 0, 0, 0, 0
+	st.Kind, st.Bit, st.firstHit = StepClass, 0, 0
+	return s
 }
 
 // AppendMix appends EncodeMix3(a, b, c, m, bit): Probs at offsets a, b (at
 // class 0, stride per class), c (< 0: none), the Mixer at offset m.
 func AppendMix(s []Step, a, b, stride, c, m int32, bit int) []Step {
-	k := uint8(StepMix3)
-	hit := min(classHit(b, stride, a), classHit(b, stride, c))
-	if a == c {
-		hit = 0
-	}
 	if c < 0 {
-		k, c = StepMix2, 0
-		hit = classHit(b, stride, a)
+		return putMix(s, StepMix2, a, b, stride, 0, m, bit, classHit(b, stride, a))
 	}
-	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit), firstHit: hit})
+	return putMix(s, StepMix3, a, b, stride, c, m, bit, mix3Hit(a, b, stride, c))
+}
+
+// mix3Hit is a three-input step's firstHit: the first class at which B is
+// A or C (0 when A is C).
+func mix3Hit(a, b, stride, c int32) uint16 {
+	if a == c {
+		return 0
+	}
+	return min(classHit(b, stride, a), classHit(b, stride, c))
+}
+
+// putMix appends a mixed step of kind k, its firstHit already known.
+func putMix(s []Step, k uint8, a, b, stride, c, m int32, bit int, hit uint16) []Step {
+	s, st := grow(s)
+	st.A, st.B, st.C, st.M, st.Stride = a, b, c, m, stride
+	st.Kind, st.Bit, st.firstHit = k, uint8(bit), hit
+	return s
 }
 
 // classHit is the first class k (0..255, a byte of Replay's classes
@@ -168,32 +207,45 @@ func AppendGolomb(s []Step, g int32, v int32) []Step {
 
 // AppendGolombMix appends g.EncodeMix3(e, h, j, mx, v): g, h (at class 0,
 // stride per class), j (< 0: none) and mx at those offsets.
+//
+// Every decision's first and second Probs lie at the same offset in g and
+// h, and its third at the same offset in j as in g (GolombContext is laid
+// out as Golomb's first fields), so each step's firstHit (AppendMix's
+// rule, two divisions' worth of tests) is one of four worked out once
+// for the value: the mantissa's (no third Prob) and the zero, sign and
+// class decisions'.
 func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
-	// The third model's decisions, when there is one (< 0: none).
-	jz, js, jc := int32(-1), int32(-1), int32(-1)
+	hitA := classHit(h, stride, g)
+	// The third model's decisions, when there is one (j < 0: none, two-
+	// input steps whose C is 0, as AppendMix makes them).
+	kind, jz, js, jc := uint8(StepMix2), int32(0), int32(0), int32(0)
+	hitZ, hitS, hitC := hitA, hitA, hitA
 	if j >= 0 {
-		jz, js, jc = j+ctxZero, j+ctxSign, j+ctxClass
+		kind, jz, js, jc = StepMix3, j+ctxZero, j+ctxSign, j+ctxClass
+		hitZ = mix3Hit(g+golombZero, h+golombZero, stride, jz)
+		hitS = mix3Hit(g+golombSign, h+golombSign, stride, js)
+		hitC = mix3Hit(g+golombClass, h+golombClass, stride, jc)
 	}
 	if v == 0 {
-		return AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 0)
+		return putMix(s, kind, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 0, hitZ)
 	}
-	s = AppendMix(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 1)
+	s = putMix(s, kind, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 1, hitZ)
 	m := uint32(v)
 	neg := 0
 	if v < 0 {
 		neg, m = 1, uint32(-v)
 	}
-	s = AppendMix(s, g+golombSign, h+golombSign, stride, js, mx+mixSign, neg)
+	s = putMix(s, kind, g+golombSign, h+golombSign, stride, js, mx+mixSign, neg, hitS)
 	m = min(m, GolombMax)
 	k := bits.Len32(m) - 1
 	node := int32(1)
 	for i := golombClassBits - 1; i >= 0; i-- {
 		b := int32(k >> uint(i) & 1)
-		c := int32(-1)
-		if jc >= 0 {
+		c := int32(0)
+		if kind == StepMix3 {
 			c = jc + node*probSize
 		}
-		s = AppendMix(s, g+golombClass+node*probSize, h+golombClass+node*probSize, stride, c, mx+mixClass+node*mixerSize, int(b))
+		s = putMix(s, kind, g+golombClass+node*probSize, h+golombClass+node*probSize, stride, c, mx+mixClass+node*mixerSize, int(b), hitC)
 		node = node<<1 | b
 	}
 	hi := min(k, golombModelled)
@@ -204,7 +256,7 @@ func AppendGolombMix(s []Step, g, h, stride, j, mx int32, v int32) []Step {
 		for i := hi - 1; i >= 0; i-- {
 			b := int32(v >> uint(i) & 1)
 			p := golombMant + (row+node)*probSize
-			s = AppendMix(s, g+p, h+p, stride, -1, mx+mixMant+(row+node)*mixerSize, int(b))
+			s = putMix(s, StepMix2, g+p, h+p, stride, 0, mx+mixMant+(row+node)*mixerSize, int(b), hitA)
 			node = node<<1 | b
 		}
 	}

@@ -2,6 +2,7 @@ package arith
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -148,4 +149,132 @@ func BenchmarkReplay(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(e.Decisions()), "ns/decision")
 	})
+}
+
+// TestAppendInPlace: the appends write every field of a step in place
+// (into a list whose spare room holds other steps, as a trace reused from
+// tick to tick does) and AppendGolombMix works out its steps' firstHit
+// once a value: the same steps as a reference that appends whole steps,
+// each mixed decision through AppendMix's rule, for random offsets that
+// often make a step's Probs the same one or one class apart.
+func TestAppendInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	off := func() int32 { return int32(rng.IntN(64)) * probSize }
+	for round := range 200 {
+		var got, want []Step
+		// Spare room holding garbage, as a reused trace's.
+		got = make([]Step, 4000)
+		for i := range got {
+			got[i] = Step{A: rng.Int32(), B: rng.Int32(), C: rng.Int32(), M: rng.Int32(), Stride: rng.Int32(),
+				Kind: uint8(rng.IntN(256)), Bit: uint8(rng.IntN(256)), firstHit: uint16(rng.IntN(65536))}
+		}
+		got = got[:0]
+		for range 300 {
+			stride := []int32{0, probSize, 2 * probSize, int32(unsafe.Sizeof(Golomb{}))}[rng.IntN(4)]
+			a, b, c, m := off(), off(), off(), off()
+			if rng.IntN(4) == 0 {
+				c = -1
+			}
+			bit := rng.IntN(2)
+			v := int32(rng.NormFloat64() * 40)
+			if rng.IntN(4) == 0 {
+				v = 0
+			}
+			switch rng.IntN(6) {
+			case 0:
+				got, want = AppendBit(got, a, bit), append(want, Step{Kind: StepPlain, A: a, Bit: uint8(bit)})
+			case 1:
+				got, want = AppendDirect(got, uint32(a), bit+3), append(want, Step{Kind: StepDirect, A: a, Bit: uint8(bit + 3)})
+			case 2:
+				got, want = AppendClass(got, a), append(want, Step{Kind: StepClass, A: a})
+			case 3:
+				got, want = AppendTag(got, int(a)), appendTagRef(want, int(a))
+			case 4:
+				got, want = AppendMix(got, a, b, stride, c, m, bit), appendMixRef(want, a, b, stride, c, m, bit)
+			default:
+				got, want = AppendGolombMix(got, a, b, stride, c, m, v), appendGolombMixRef(want, a, b, stride, c, m, v)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d steps, want %d", round, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("round %d, step %d: %+v, want %+v", round, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// appendMixRef is AppendMix as a whole step appended.
+func appendMixRef(s []Step, a, b, stride, c, m int32, bit int) []Step {
+	k := uint8(StepMix3)
+	hit := min(classHit(b, stride, a), classHit(b, stride, c))
+	if a == c {
+		hit = 0
+	}
+	if c < 0 {
+		k, c = StepMix2, 0
+		hit = classHit(b, stride, a)
+	}
+	return append(s, Step{Kind: k, A: a, B: b, C: c, M: m, Stride: stride, Bit: uint8(bit), firstHit: hit})
+}
+
+// appendTagRef is AppendTag with whole steps.
+func appendTagRef(s []Step, tag int) []Step {
+	for i := len(s) - 1; i >= max(len(s)-tagLookBack, 0); i-- {
+		if s[i].Kind == StepTag {
+			if s[i].A == int32(tag) {
+				return s
+			}
+			break
+		}
+	}
+	return append(s, Step{Kind: StepTag, A: int32(tag)})
+}
+
+// appendGolombMixRef is AppendGolombMix a decision at a time, each through
+// appendMixRef.
+func appendGolombMixRef(s []Step, g, h, stride, j, mx int32, v int32) []Step {
+	jz, js, jc := int32(-1), int32(-1), int32(-1)
+	if j >= 0 {
+		jz, js, jc = j+ctxZero, j+ctxSign, j+ctxClass
+	}
+	if v == 0 {
+		return appendMixRef(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 0)
+	}
+	s = appendMixRef(s, g+golombZero, h+golombZero, stride, jz, mx+mixZero, 1)
+	m, neg := uint32(v), 0
+	if v < 0 {
+		neg, m = 1, uint32(-v)
+	}
+	s = appendMixRef(s, g+golombSign, h+golombSign, stride, js, mx+mixSign, neg)
+	m = min(m, GolombMax)
+	k := bits.Len32(m) - 1
+	node := int32(1)
+	for i := golombClassBits - 1; i >= 0; i-- {
+		b := int32(k >> uint(i) & 1)
+		c := int32(-1)
+		if jc >= 0 {
+			c = jc + node*probSize
+		}
+		s = appendMixRef(s, g+golombClass+node*probSize, h+golombClass+node*probSize, stride, c, mx+mixClass+node*mixerSize, int(b))
+		node = node<<1 | b
+	}
+	hi := min(k, golombModelled)
+	if hi > 0 {
+		row := int32(mantIdx(k)) * (1 << golombModelled)
+		w := m >> uint(k-hi) & (1<<uint(hi) - 1)
+		node := int32(1)
+		for i := hi - 1; i >= 0; i-- {
+			b := int32(w >> uint(i) & 1)
+			p := golombMant + (row+node)*probSize
+			s = appendMixRef(s, g+p, h+p, stride, -1, mx+mixMant+(row+node)*mixerSize, int(b))
+			node = node<<1 | b
+		}
+	}
+	if k > hi {
+		s = append(s, Step{Kind: StepDirect, A: int32(m & (1<<uint(k-hi) - 1)), Bit: uint8(k - hi)})
+	}
+	return s
 }
