@@ -862,18 +862,10 @@ func (p *Packet) decidePayload(e *entropyState, base []Cube) error {
 // saved before and put back. A spoilt trace (a model outside the
 // packet's) is not published, and the pass codes as it always did.
 func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
-	n := len(p.Cubes)
-	copy(e.memSave[:n], e.models.mem[:n])
-	tag := e.enc.Tag
-	e.rec, e.dry = t, true
-	err := p.decidePayload(e, base)
-	e.rec, e.dry = nil, false
-	if err != nil {
+	if err := p.recordDecisions(e, base, t); err != nil {
 		return err
 	}
-	copy(t.mem[:n], e.models.mem[:n])
-	copy(e.models.mem[:n], e.memSave[:n])
-	e.enc.Tag = tag
+	n := len(p.Cubes)
 	if t.spoilt {
 		if err := p.wholeModels(e, nil); err != nil {
 			return err
@@ -886,6 +878,25 @@ func (p *Packet) recordPayload(e *entropyState, base []Cube, t *trace) error {
 		return err
 	}
 	e.replay(t)
+	return nil
+}
+
+// recordDecisions is a recorder's dry pass: the payload's decisions
+// recorded into t, nothing coded, the models' memory and the coder's tag
+// left as they were.
+func (p *Packet) recordDecisions(e *entropyState, base []Cube, t *trace) error {
+	n := len(p.Cubes)
+	copy(e.memSave[:n], e.models.mem[:n])
+	tag := e.enc.Tag
+	e.rec, e.dry = t, true
+	err := p.decidePayload(e, base)
+	e.rec, e.dry = nil, false
+	if err != nil {
+		return err
+	}
+	copy(t.mem[:n], e.models.mem[:n])
+	copy(e.models.mem[:n], e.memSave[:n])
+	e.enc.Tag = tag
 	return nil
 }
 

@@ -220,7 +220,8 @@ func BenchmarkCodedPacket(b *testing.B) {
 // (the same packet coded from another client's trace of its decisions,
 // trace.go: the models copied in, then mixing, coding and updating them),
 // its recording (the first client's pass: deciding, recording the trace,
-// then replaying it) and its decoder apart, each with its coded decisions per second and its
+// then replaying it), its deciding alone (the recording's dry pass: the
+// decisions made and recorded, nothing coded) and its decoder apart, each with its coded decisions per second and its
 // thread CPU time per packet (steadier than the wall time on a shared
 // machine): the figures to hold against a range coder's throughput (the
 // decisions, not the few hundred bytes they code to, are the work).
@@ -230,14 +231,23 @@ func BenchmarkCodedSides(b *testing.B) {
 		m := wire.NewMeasureStream()
 		r := wire.NewReadStream(data)
 		decisions := codedDecisions(b, p)
-		for _, side := range []string{"encode", "replay", "record", "decode"} {
-			if (side == "replay" || side == "record") && l >= TurnWithMiss {
+		for _, side := range []string{"encode", "replay", "record", "decide", "decode"} {
+			if (side == "replay" || side == "record" || side == "decide") && l >= TurnWithMiss {
 				continue // level 14 records no traces
 			}
 			b.Run(fmt.Sprintf("level%d/%s", l, side), func(b *testing.B) {
 				p.traces = nil
-				if side == "record" {
+				if side == "record" || side == "decide" {
 					p.traces = &traceShare{}
+				}
+				// The dry pass reads the packet's models' memory: those of
+				// a pass coded first.
+				base := p.Baselines.SnapshotBaseline(p.Initial, p.Baseline)
+				if side == "decide" {
+					m.Reset()
+					if err := p.Serialize(m); err != nil {
+						b.Fatal(err)
+					}
 				}
 				if side == "replay" {
 					// The first pass records the trace, the others replay it.
@@ -255,10 +265,16 @@ func BenchmarkCodedSides(b *testing.B) {
 				cpu0, _ := cputime.Thread()
 				for b.Loop() {
 					var err error
-					if side == "decode" {
+					switch side {
+					case "decode":
 						r.Reset(data)
 						err = q.Serialize(r)
-					} else {
+					case "decide":
+						p.traces.frame = -1 // a new tick: a new trace
+						t, _ := p.traces.claim(p.traceKeyOf())
+						p.pred.ready, p.pred2.ready, p.Stats = false, false, PacketStats{}
+						err = p.recordDecisions(p.ent, base, t)
+					default:
 						if side == "record" {
 							p.traces.frame = -1 // a new tick: this pass records
 						}

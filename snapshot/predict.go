@@ -145,13 +145,17 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		if cur[i].sameState(b) {
 			continue
 		}
-		var p Cube
-		if !pr.predict(b, &p) {
+		// The prediction's position only (its orientation is not
+		// fitted), from the offset d is made of: the same values as
+		// predict's, at a third of its cost.
+		off, ok := pr.offset(b)
+		if !ok {
 			continue
 		}
-		f.d[n] = geom.Rotate(pr.r, wire.DequantizePosition(b.Position, wire.SnapshotPositionResolution).Sub(pr.pb)).Mul(wire.SnapshotPositionResolution)
+		f.d[n] = off.Mul(wire.SnapshotPositionResolution)
+		p := pr.position(off)
 		for k := range 3 {
-			f.r[n][k] = float64(cur[i].Position[k] - p.Position[k])
+			f.r[n][k] = float64(cur[i].Position[k] - p[k])
 		}
 		f.w[n] = 1
 		n++
@@ -250,13 +254,13 @@ func solve6(a [6][6]float64, v [6]float64) (x [6]float64) {
 	return x
 }
 
-// predict writes into out the prediction of a cube whose baseline is b and
-// reports true, or reports false when the cube is not predicted (far from
-// the player, or the player did not move): then the baseline is the
-// reference.
-func (pr *snapPredictor) predict(b *Cube, out *Cube) bool {
+// offset returns the player's rotation applied to a cube's offset from
+// the player in the baseline (b: the cube's baseline; metres), and false
+// when the cube is not predicted (far from the player, or the player did
+// not move).
+func (pr *snapPredictor) offset(b *Cube) (mgl64.Vec3, bool) {
 	if !pr.moved {
-		return false
+		return mgl64.Vec3{}, false
 	}
 	const r = PredictRadius * wire.SnapshotPositionResolution
 	var d2 int64
@@ -265,12 +269,28 @@ func (pr *snapPredictor) predict(b *Cube, out *Cube) bool {
 		d2 += d * d
 	}
 	if d2 > int64(r*r) {
-		return false
+		return mgl64.Vec3{}, false
 	}
 	cb := wire.DequantizePosition(b.Position, wire.SnapshotPositionResolution)
-	off := geom.Rotate(pr.r, cb.Sub(pr.pb))
+	return geom.Rotate(pr.r, cb.Sub(pr.pb)), true
+}
+
+// position is the predicted position of a cube at offset off (offset).
+func (pr *snapPredictor) position(off mgl64.Vec3) wire.QuantizedVec3 {
+	return wire.QuantizePosition(pr.pn.Add(off), wire.SnapshotPositionResolution)
+}
+
+// predict writes into out the prediction of a cube whose baseline is b and
+// reports true, or reports false when the cube is not predicted (far from
+// the player, or the player did not move): then the baseline is the
+// reference.
+func (pr *snapPredictor) predict(b *Cube, out *Cube) bool {
+	off, ok := pr.offset(b)
+	if !ok {
+		return false
+	}
 	*out = *b
-	out.Position = wire.QuantizePosition(pr.pn.Add(off), wire.SnapshotPositionResolution)
+	out.Position = pr.position(off)
 	out.Orientation = wire.QuantizeQuat(geom.QuatMul(pr.r, wire.DequantizeQuat(b.Orientation, wire.SnapshotOrientationBits)), wire.SnapshotOrientationBits)
 	return true
 }
