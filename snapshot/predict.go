@@ -168,29 +168,16 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		var a [6][6]float64
 		var v [6]float64
 		for j := range n {
-			d := f.d[j]
 			// ∂residual/∂(ω, t), row k: three of its six entries are
 			// zero, and a zero term adds ±0 to a finite sum, which
 			// changes nothing: only the nonzero ones (column, value) are
 			// summed, in the same order, the same bits at a quarter of
-			// the products.
-			jac := [3][3]struct {
-				u int
-				c float64
-			}{
-				{{1, d[2]}, {2, -d[1]}, {3, 1}},
-				{{0, -d[2]}, {2, d[0]}, {4, 1}},
-				{{0, d[1]}, {1, -d[0]}, {5, 1}},
-			}
-			for k := range 3 {
-				for _, ju := range jac[k] {
-					wu := float64(f.w[j] * ju.c)
-					v[ju.u] += float64(wu * f.r[j][k])
-					for _, js := range jac[k] {
-						a[ju.u][js.u] += float64(wu * js.c)
-					}
-				}
-			}
+			// the products. Row by row (normalRow), each entry of a
+			// and v summed in the order of j, then k.
+			d, w, r := &f.d[j], f.w[j], &f.r[j]
+			normalRow(&a, &v, w, r[0], 1, 2, 3, d[2], -d[1], 1)
+			normalRow(&a, &v, w, r[1], 0, 2, 4, -d[2], d[0], 1)
+			normalRow(&a, &v, w, r[2], 0, 1, 5, d[1], -d[0], 1)
 		}
 		x = solve6(a, v)
 		w := mgl64.Vec3{x[0], x[1], x[2]}
@@ -216,6 +203,24 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 		c[k] = int32(min(max(v, -CorrectionMax), CorrectionMax))
 	}
 	return c
+}
+
+// normalRow adds one row of the linearized residual to the normal
+// equations a·x = v: its nonzero entries c0, c1, c2 in columns u0, u1, u2
+// (the others are zero), weighed by w, the residual r. Each product is
+// rounded on its own (fit).
+func normalRow(a *[6][6]float64, v *[6]float64, w, r float64, u0, u1, u2 int, c0, c1, c2 float64) {
+	for _, e := range [3]struct {
+		u int
+		c float64
+	}{{u0, c0}, {u1, c1}, {u2, c2}} {
+		wu := float64(w * e.c)
+		v[e.u] += float64(wu * r)
+		row := &a[e.u]
+		row[u0] += float64(wu * c0)
+		row[u1] += float64(wu * c1)
+		row[u2] += float64(wu * c2)
+	}
 }
 
 // solve6 solves a·x = v by Gaussian elimination with partial pivoting,
