@@ -1181,14 +1181,11 @@ func groundClass(b, player *Cube) int {
 		d := int64(b.Position[k]) - int64(player.Position[k])
 		d2 += d * d
 	}
-	g := 0
-	for r := int64(512); g < 5 && d2 > r*r; r *= 2 {
-		g++
-	}
-	if b.Position[2] > 150 {
-		g += 6
-	}
-	return g
+	// The classes' bounds counted without a branch (d2 > bound is
+	// unpredictable from cube to cube, and every cube of a packet asks).
+	const r = 512
+	g := b2i(d2 > r*r) + b2i(d2 > 4*r*r) + b2i(d2 > 16*r*r) + b2i(d2 > 64*r*r) + b2i(d2 > 256*r*r)
+	return g + 6*b2i(b.Position[2] > 150)
 }
 
 // chooseReference picks what a changed cube is predicted from: the

@@ -210,17 +210,20 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 // (the others are zero), weighed by w, the residual r. Each product is
 // rounded on its own (fit).
 func normalRow(a *[6][6]float64, v *[6]float64, w, r float64, u0, u1, u2 int, c0, c1, c2 float64) {
-	for _, e := range [3]struct {
-		u int
-		c float64
-	}{{u0, c0}, {u1, c1}, {u2, c2}} {
-		wu := float64(w * e.c)
-		v[e.u] += float64(wu * r)
-		row := &a[e.u]
-		row[u0] += float64(wu * c0)
-		row[u1] += float64(wu * c1)
-		row[u2] += float64(wu * c2)
-	}
+	w0, w1, w2 := float64(w*c0), float64(w*c1), float64(w*c2)
+	a0, a1, a2 := &a[u0], &a[u1], &a[u2]
+	v[u0] += float64(w0 * r)
+	a0[u0] += float64(w0 * c0)
+	a0[u1] += float64(w0 * c1)
+	a0[u2] += float64(w0 * c2)
+	v[u1] += float64(w1 * r)
+	a1[u0] += float64(w1 * c0)
+	a1[u1] += float64(w1 * c1)
+	a1[u2] += float64(w1 * c2)
+	v[u2] += float64(w2 * r)
+	a2[u0] += float64(w2 * c0)
+	a2[u1] += float64(w2 * c1)
+	a2[u2] += float64(w2 * c2)
 }
 
 // solve6 solves a·x = v by Gaussian elimination with partial pivoting,
