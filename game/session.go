@@ -809,10 +809,7 @@ func (s *Session) stepBoth(now wire.Tick) {
 	}
 	s.leftHalf(now)
 	if s.cfg.Timing {
-		t1, _ := cputime.Thread()
-		serial := int64(t1 - t0)
-		slowest, all := workersNs(s.workerNs)
-		s.serverNs, s.serverCPU = serial+slowest, serial+all
+		s.serverNs, s.serverCPU = partTime(t0, s.workerNs)
 	}
 	s.receiveAll(now)
 	s.finish()
