@@ -315,6 +315,15 @@ func (s *solver) lanesBack() {
 // solveLanes is one pass of solveDynamic over the lane groups.
 func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	L := &w.sol.lanes
+	p := makeLaneParams(sw, mu, warm)
+	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
+	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
+	w.solveTail(sw, mu, warm, &p, L.split)
+}
+
+// makeLaneParams is what one pass tells the kernels (the lanes' and the
+// tail's).
+func makeLaneParams(sw normalSweep, mu float64, warm bool) laneParams {
 	p := laneParams{invH: sw.invH, negMaxPush: -sw.maxPush, mu: mu}
 	if sw.useBias {
 		p.useBias = 1
@@ -328,7 +337,5 @@ func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	if mu > 0 {
 		p.friction = 1
 	}
-	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
-	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
-	w.solveDynamic(sw, mu, warm, L.split)
+	return p
 }
