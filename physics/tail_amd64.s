@@ -49,6 +49,16 @@ GLOBL tailSign<>(SB), RODATA|NOPTR, $32
 	VEXTRACTF128 $1, y, xt; \
 	VMOVSD xt, off+16(r)
 
+// LOAD3 loads the vec3 at off(r) into the low lanes of y (x the same
+// register; the fourth lane zero), in the shape STORE3 stores it, so that
+// a load soon after the store gets the stored values without waiting
+// (a load that spans two stores would wait for both to reach the cache);
+// xt is a temporary.
+#define LOAD3(y, x, xt, off, r) \
+	VMOVUPD off(r), x; \
+	VMOVSD off+16(r), xt; \
+	VINSERTF128 $1, xt, y, y
+
 // SEP1 is the first sweep's point j when fresh: s = baseSep + dpn +
 // dot(nB, rB) − dot(nA, rA), stored as the point's separation and at
 // j*8(SP), then the point's speed before the sweep, vnLinear + dot(wB,
@@ -81,8 +91,11 @@ GLOBL tailSign<>(SB), RODATA|NOPTR, $32
 	VSUBSD X12, xv, xv
 
 // IMPULSE turns point j's speed (in X5) into its δ in xd: pointImpulse,
-// accumulate (the point's λ stored), then Σλ and Σδ.
-#define IMPULSE(j, xd, spec, bias, acc) \
+// accumulate (the point's λ stored), then Σλ and Σδ. accumulate's
+// maxf(λ + Δλ, 0) is a branch, as the Go loop compiles it, not a VMAXSD:
+// a branch the processor predicts takes the max's latency off the
+// chain from one point to the next.
+#define IMPULSE(j, xd, spec, bias, acc, pos) \
 	VMOVSD (j*8)(SP), X14; \
 	VUCOMISD X7, X14; \
 	JA spec; \
@@ -111,7 +124,10 @@ bias: \
 acc: \
 	VMOVSD constraintPoint_normalImpulse+constraintPoint__size*j(R13), X14; \
 	VADDSD X5, X14, X5; \
-	VMAXSD X7, X5, X5; \
+	VUCOMISD X7, X5; \
+	JA pos; \
+	VMOVAPD X7, X5; \
+pos: \
 	VMOVSD X5, constraintPoint_normalImpulse+constraintPoint__size*j(R13); \
 	VADDSD X5, X12, X12; \
 	VSUBSD X14, X5, xd; \
@@ -137,21 +153,66 @@ TEXT ·tailKernel(SB), NOSPLIT, $32-48
 	TESTQ CX, CX
 	JLE done
 
+	// No body in the registers yet (no body's address is 0).
+	XORQ R10, R10
+	XORQ R12, R12
+
 next:
-	MOVLQSX contactConstraint_a(SI), R10
-	IMULQ $solverBody__size, R10
-	ADDQ R8, R10
-	MOVLQSX contactConstraint_b(SI), R12
-	IMULQ $solverBody__size, R12
-	ADDQ R8, R12
+	// The bodies: one the last constraint held (on the player cube's
+	// chain, every constraint shares it) is already in the registers,
+	// the last constraint's results; the others are loaded.
+	MOVLQSX contactConstraint_a(SI), AX
+	IMULQ $solverBody__size, AX
+	ADDQ R8, AX
+	MOVLQSX contactConstraint_b(SI), BX
+	IMULQ $solverBody__size, BX
+	ADDQ R8, BX
+	VMOVAPD Y0, Y5
+	VMOVAPD Y1, Y6
+	VMOVAPD Y2, Y7
+	VMOVAPD Y3, Y8
+	CMPQ AX, R10
+	JEQ aWasA
+	CMPQ AX, R12
+	JEQ aWasB
+	LOAD3(Y0, X0, X9, solverBody_v, AX)
+	LOAD3(Y1, X1, X9, solverBody_w, AX)
+	JMP aDone
+
+aWasB:
+	VMOVAPD Y7, Y0
+	VMOVAPD Y8, Y1
+	JMP aDone
+
+aWasA:
+	VMOVAPD Y5, Y0
+	VMOVAPD Y6, Y1
+
+aDone:
+	CMPQ BX, R12
+	JEQ bWasB
+	CMPQ BX, R10
+	JEQ bWasA
+	LOAD3(Y2, X2, X9, solverBody_v, BX)
+	LOAD3(Y3, X3, X9, solverBody_w, BX)
+	JMP bDone
+
+bWasA:
+	VMOVAPD Y5, Y2
+	VMOVAPD Y6, Y3
+	JMP bDone
+
+bWasB:
+	VMOVAPD Y7, Y2
+	VMOVAPD Y8, Y3
+
+bDone:
+	MOVQ AX, R10
+	MOVQ BX, R12
 	MOVLQSX contactConstraint_first(SI), R13
 	IMULQ $constraintPoint__size, R13
 	ADDQ R9, R13
 	MOVLQSX contactConstraint_count(SI), DX
-	VMOVUPD solverBody_v(R10), Y0
-	VMOVUPD solverBody_w(R10), Y1
-	VMOVUPD solverBody_v(R12), Y2
-	VMOVUPD solverBody_w(R12), Y3
 	VMOVUPD contactConstraint_normal(SI), Y4
 
 	// vnLinear = dot(n, sub(vB, vA)) into X6.
@@ -216,19 +277,19 @@ sweep:
 	VXORPD X12, X12, X12
 	VXORPD X13, X13, X13
 	VADDSD X7, X8, X5
-	IMPULSE(0, X8, spec0, bias0, acc0)
+	IMPULSE(0, X8, spec0, bias0, acc0, pos0)
 	CMPQ DX, $1
 	JEQ swept
 	VMULSD constraintPoint_k+constraintPoint__size*1(R13), X8, X6
 	VADDSD X6, X9, X5
-	IMPULSE(1, X9, spec1, bias1, acc1)
+	IMPULSE(1, X9, spec1, bias1, acc1, pos1)
 	CMPQ DX, $2
 	JEQ swept
 	VMULSD constraintPoint_k+constraintPoint__size*2(R13), X8, X6
 	VMULSD constraintPoint_k+8+constraintPoint__size*2(R13), X9, X14
 	VADDSD X14, X6, X6
 	VADDSD X6, X10, X5
-	IMPULSE(2, X10, spec2, bias2, acc2)
+	IMPULSE(2, X10, spec2, bias2, acc2, pos2)
 	CMPQ DX, $3
 	JEQ swept
 	VMULSD constraintPoint_k+constraintPoint__size*3(R13), X8, X6
@@ -237,7 +298,7 @@ sweep:
 	VMULSD constraintPoint_k+16+constraintPoint__size*3(R13), X10, X14
 	VADDSD X14, X6, X6
 	VADDSD X6, X11, X5
-	IMPULSE(3, X11, spec3, bias3, acc3)
+	IMPULSE(3, X11, spec3, bias3, acc3, pos3)
 
 swept:
 	// Idle: total == 0 && sum == 0 && (useBias || friction idle).
@@ -434,12 +495,11 @@ sums:
 	VADDPD Y6, Y8, Y8
 	VMULPD Y4, Y12, Y6
 	VADDPD Y6, Y8, Y8
-	VMOVUPD solverBody_warmP(R10), Y6
+	LOAD3(Y6, X6, X14, solverBody_warmP, R10)
 	VSUBPD Y5, Y6, Y6
-	VMOVUPD solverBody_warmL(R10), Y13
+	LOAD3(Y13, X13, X14, solverBody_warmL, R10)
 	VSUBPD Y8, Y13, Y13
-	// (warmP stored whole: its fourth lane lands on warmL.x, stored next.)
-	VMOVUPD Y6, solverBody_warmP(R10)
+	STORE3(Y6, X6, X14, solverBody_warmP, R10)
 	STORE3(Y13, X13, X14, solverBody_warmL, R10)
 	// B's: warmP += lin; warmL += ((lB + f1·ctB0) + f2·ctB1) + twist·n.
 	VMULPD patchFriction_ctB(DI), Y10, Y6
@@ -448,19 +508,19 @@ sums:
 	VADDPD Y6, Y9, Y9
 	VMULPD Y4, Y12, Y6
 	VADDPD Y6, Y9, Y9
-	VMOVUPD solverBody_warmP(R12), Y6
+	LOAD3(Y6, X6, X14, solverBody_warmP, R12)
 	VADDPD Y5, Y6, Y6
-	VMOVUPD solverBody_warmL(R12), Y13
+	LOAD3(Y13, X13, X14, solverBody_warmL, R12)
 	VADDPD Y9, Y13, Y13
-	VMOVUPD Y6, solverBody_warmP(R12)
+	STORE3(Y6, X6, X14, solverBody_warmP, R12)
 	STORE3(Y13, X13, X14, solverBody_warmL, R12)
 
 store:
-	// A.v, A.w = vA, wA; B.v, B.w = vB, wB (v stored whole: its fourth
-	// lane lands on w.x, stored next).
-	VMOVUPD Y0, solverBody_v(R10)
+	// A.v, A.w = vA, wA; B.v, B.w = vB, wB. (They stay in the
+	// registers too, for the next constraint.)
+	STORE3(Y0, X0, X5, solverBody_v, R10)
 	STORE3(Y1, X1, X5, solverBody_w, R10)
-	VMOVUPD Y2, solverBody_v(R12)
+	STORE3(Y2, X2, X5, solverBody_v, R12)
 	STORE3(Y3, X3, X5, solverBody_w, R12)
 
 skip:
