@@ -17,20 +17,12 @@ package physics
 // one (tests turn it off to run the Go loop).
 var useTail = haveTailKernel
 
-// tailPushOut says whether the push-out passes run the tail kernel too.
-// They do not: the push-out's chain is short, and the compiled Go loop
-// already runs it at the chain's latency (measured: the kernel 0.5 %
-// slower on the tail's push-out, 30 % faster on its relax; see
-// docs/design/physics-many-worlds.md, "Ninth round"). The tests run the
-// kernel on both.
-var tailPushOut = false
-
 // solveTail is solveDynamic over the constraints from index from on (the
 // lanes' tail), by the kernel when there is one.
 func (w *World) solveTail(sw normalSweep, mu float64, warm bool, p *laneParams, from int) {
 	s := &w.sol
 	n := s.dynamic - from
-	if !useTail || n <= 0 || (sw.useBias && !tailPushOut) {
+	if !useTail || n <= 0 {
 		w.solveDynamic(sw, mu, warm, from)
 		return
 	}

@@ -23,9 +23,9 @@ func compareTail(t testing.TB, w *World, p lanePass, from, passes int) bool {
 		sw.maxPush = 0
 	}
 	params := makeLaneParams(sw, p.mu, p.warm)
-	saved, savedPush := useTail, tailPushOut
-	useTail, tailPushOut = true, true
-	defer func() { useTail, tailPushOut = saved, savedPush }()
+	saved := useTail
+	useTail = true
+	defer func() { useTail = saved }()
 	for range passes {
 		g.solveDynamic(sw, p.mu, p.warm, from)
 		k.solveTail(sw, p.mu, p.warm, &params, from)
@@ -137,9 +137,9 @@ func BenchmarkContactTail(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				w := cloneSolverWorld(lanePile(b))
 				from := tailStart(b, w)
-				saved, savedPush := useTail, tailPushOut
-				useTail, tailPushOut = kernel, kernel
-				defer func() { useTail, tailPushOut = saved, savedPush }()
+				saved := useTail
+				useTail = kernel
+				defer func() { useTail = saved }()
 				b.ReportAllocs()
 				for b.Loop() {
 					w.solveTail(sw, p.mu, p.warm, &params, from)
