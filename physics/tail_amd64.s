@@ -160,7 +160,9 @@ TEXT ·tailKernel(SB), NOSPLIT, $32-48
 next:
 	// The bodies: one the last constraint held (on the player cube's
 	// chain, every constraint shares it) is already in the registers,
-	// the last constraint's results; the others are loaded.
+	// the last constraint's results; the others are loaded. A body that
+	// keeps its role keeps its registers; one that changes role is moved
+	// from the copies in Y5-Y8 (the registers of the last A and B).
 	MOVLQSX contactConstraint_a(SI), AX
 	IMULQ $solverBody__size, AX
 	ADDQ R8, AX
@@ -172,7 +174,7 @@ next:
 	VMOVAPD Y2, Y7
 	VMOVAPD Y3, Y8
 	CMPQ AX, R10
-	JEQ aWasA
+	JEQ aDone
 	CMPQ AX, R12
 	JEQ aWasB
 	LOAD3(Y0, X0, X9, solverBody_v, AX)
@@ -182,15 +184,10 @@ next:
 aWasB:
 	VMOVAPD Y7, Y0
 	VMOVAPD Y8, Y1
-	JMP aDone
-
-aWasA:
-	VMOVAPD Y5, Y0
-	VMOVAPD Y6, Y1
 
 aDone:
 	CMPQ BX, R12
-	JEQ bWasB
+	JEQ bDone
 	CMPQ BX, R10
 	JEQ bWasA
 	LOAD3(Y2, X2, X9, solverBody_v, BX)
@@ -200,11 +197,6 @@ aDone:
 bWasA:
 	VMOVAPD Y5, Y2
 	VMOVAPD Y6, Y3
-	JMP bDone
-
-bWasB:
-	VMOVAPD Y7, Y2
-	VMOVAPD Y8, Y3
 
 bDone:
 	MOVQ AX, R10
