@@ -6,12 +6,21 @@ package physics
 // chain in which every constraint waits for the one before, so vector
 // lanes cannot shorten it. On amd64 an assembly kernel (tail_amd64.s)
 // solves them one at a time with exactly the Go loop's operations and
-// order, with fewer instructions than the compiled loop: a body's
+// order, with fewer instructions than the compiled loop: the bodies'
 // velocities stay in registers for the whole constraint (a vec3 in the
-// lanes of one YMM register), the points' separations and speeds are
-// computed before the Gauss–Seidel sweep, and nothing is spilled on the
-// chain. The Go loop (solveDynamic) stays the reference and the portable
-// path (TestTailKernelAgainstGo, FuzzTailKernel).
+// lanes of one YMM register), and the body two consecutive constraints
+// share (the player) from one constraint to the next; the points'
+// separations and speeds are computed before the Gauss–Seidel sweep;
+// nothing is spilled on the chain, and the clamp of each point's
+// impulse is a branch, as Go compiles it (a predicted branch costs the
+// chain nothing, a max instruction four cycles a point). What was
+// measured: docs/design/physics-many-worlds.md, "Ninth round". The Go
+// loop (solveDynamic) stays the reference and the portable path
+// (TestTailKernelAgainstGo, FuzzTailKernel).
+//
+// The kernel expects what prepareSolver makes: every constraint with 1
+// to 4 points (colourContacts leaves out the contacts without one) and
+// two distinct bodies.
 
 // useTail says whether solveLanes runs the tail kernel where there is
 // one (tests turn it off to run the Go loop).
