@@ -176,3 +176,27 @@ func BenchmarkContactTail(b *testing.B) {
 		}
 	}
 }
+
+// TestTailPreconditions: the constraints the solver makes are what the
+// tail kernel expects (tail.go): 1 to 4 points, two distinct bodies, on
+// the pile and on the grid after a blast (every body awake, colliding).
+func TestTailPreconditions(t *testing.T) {
+	check := func(name string, w *World) {
+		s := &w.sol
+		if s.dynamic == 0 {
+			t.Fatalf("%s: no body–body constraint", name)
+		}
+		for i, c := range s.constraints[:s.dynamic] {
+			if c.count < 1 || c.count > maxManifoldPoints || c.a == c.b || c.a == 0 || c.b == 0 {
+				t.Fatalf("%s: constraint %d: %d points, bodies %d and %d", name, i, c.count, c.a, c.b)
+			}
+		}
+	}
+	check("pile", lanePile(t))
+	w := restingGrid(t)
+	blast(t, w)
+	for range 5 {
+		w.Step()
+	}
+	check("blast", w)
+}
