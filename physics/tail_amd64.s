@@ -11,16 +11,19 @@
 // two instructions; dot products add their three products in Go's order,
 // (x·x' + y·y') + z·z'. The normal sweep is scalar. Products are never
 // fused with additions (there is no VFMADD here); maxf(a, b) is VMAXSD
-// b, a (a > b ? a : b, as the instruction does), minf(a, b) VMINSD b, a;
-// negation flips the sign bit (XOR), as Go's unary minus.
+// b, a (a > b ? a : b, as the instruction does), minf(a, b) VMINSD b, a,
+// except the clamp of each point's impulse at zero, a branch on the same
+// test (see IMPULSE); negation flips the sign bit (XOR), as Go's unary
+// minus.
 //
 // Registers for the whole loop:
 //
 //	SI  the constraint   DI  its friction   CX  constraints left
 //	R8  the bodies       R9  the points     R11 the pass's parameters
 //	R10 body A           R12 body B         R13 the constraint's first point
-//	DX  its point count
-//	Y0 vA   Y1 wA   Y2 vB   Y3 wB   Y4 n   (held from the load to the store)
+//	DX  its point count (1 to 4)
+//	Y0 vA   Y1 wA   Y2 vB   Y3 wB   Y4 n   (held from the load to the
+//	store, and vA to wB on to the next constraint, which may share a body)
 //
 // The first sweep over the points leaves each point's speed before the
 // sweep's impulses in X8-X11 (and its separation on the stack); the
