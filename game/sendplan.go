@@ -173,8 +173,8 @@ func (p *sendPlan) chooseCoders() {
 		}
 		p.load[p.run[i]] += int64(p.role[i])
 	}
-	p.groups(func(i int) uint64 { return p.share[i].Same }, func(m []int) {
-		c := p.pick(m, func(int) bool { return true })
+	all := func(int) bool { return true }
+	p.choose(func(i int) uint64 { return p.share[i].Same }, all, func(m []int, c int) {
 		for _, i := range m {
 			p.coder[i] = c
 		}
@@ -190,15 +190,44 @@ func (p *sendPlan) chooseCoders() {
 // publishes it: the first coder among its members on the worker with the
 // least load among theirs.
 func (p *sendPlan) chooseRecorders() {
-	p.groups(func(i int) uint64 { return p.share[i].Decide }, func(m []int) {
-		r := p.pick(m, func(i int) bool { return p.coder[i] == i })
-		if r < 0 {
-			return
-		}
+	coder := func(i int) bool { return p.coder[i] == i }
+	p.choose(func(i int) uint64 { return p.share[i].Decide }, coder, func(_ []int, r int) {
 		p.setRole(r, p.share[r].Whole)
 		p.first[r] = true
 		p.records[p.run[r]]++
 	})
+}
+
+// choose calls set(members, chosen) for every group of clients with the
+// same nonzero key, chosen the member (that ok accepts) picked for the
+// work the group shares: first the groups whose members are all on one
+// worker, which have no choice, then the others, each on the least
+// loaded worker so far (a greedy balance: the forced loads first, or a
+// choice made early could be undone by them).
+func (p *sendPlan) choose(key func(int) uint64, ok func(int) bool, set func(members []int, chosen int)) {
+	for _, forced := range []bool{true, false} {
+		p.groups(key, func(m []int) {
+			c := p.pick(m, ok)
+			if c >= 0 && p.oneRun(m, ok) == forced {
+				set(m, c)
+			}
+		})
+	}
+}
+
+// oneRun reports whether the members ok accepts are on one worker.
+func (p *sendPlan) oneRun(members []int, ok func(int) bool) bool {
+	run := -1
+	for _, i := range members {
+		if !ok(i) {
+			continue
+		}
+		if run >= 0 && p.run[i] != run {
+			return false
+		}
+		run = p.run[i]
+	}
+	return true
 }
 
 // pick returns the first member (by client) that ok accepts on the

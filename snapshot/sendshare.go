@@ -140,15 +140,32 @@ func (s *snapshotSender) packetKey(h packetHeader, f int) (packetKey, bool) {
 }
 
 // The costs of a level 12-13 send in each role (strategy.SendShare), in
-// quarters of a replay, from the design note's timings of the goal's run
-// ("The tick's critical path, part by part"): deciding, recording and
-// coding 370-450 µs, replaying a trace about 150 µs, copying another
-// client's packet (its models and payload) a few tens.
+// microseconds of thread CPU time as measured in the goal's run (the
+// design note's "Who records, planned"): replaying a trace about 150 µs
+// against a baseline 12 ticks old, 12 µs more for each tick older (more
+// cubes changed since), recording about 320 µs more, copying another
+// client's packet (its models and payload) a few tens. Only their ratios
+// matter: the plan compares sums of them.
 const (
-	planWhole = 11
-	planReuse = 4
-	planCopy  = 1
+	planReuseAt12 = 150
+	planReusePer  = 12 // a tick older baseline
+	planRecord    = 320
+	planCopy      = 40
+	planOldest    = 30 // ages beyond count as this (the initial state: older still)
 )
+
+// planCosts are the costs of a send whose baseline is age ticks old
+// (−1: the initial state).
+func planCosts(age int) strategy.SendShare {
+	if age < 0 || age > planOldest {
+		age = planOldest
+	}
+	reuse := int32(planReuseAt12 + planReusePer*(age-12))
+	if reuse < planReuseAt12/2 {
+		reuse = planReuseAt12 / 2
+	}
+	return strategy.SendShare{Whole: reuse + planRecord, Reuse: reuse, Copy: planCopy}
+}
 
 var _ strategy.SendPlanner = (*Strategy)(nil)
 
@@ -169,7 +186,11 @@ func (s *snapshotSender) plan(f int, cfg *Config) strategy.SendShare {
 		return strategy.SendShare{} // nothing sent this tick
 	}
 	h := s.header(cfg, f)
-	share := strategy.SendShare{Whole: planWhole, Reuse: planReuse, Copy: planCopy}
+	age := -1 // against the initial state
+	if !h.initial {
+		age = f - (f + wire.SequenceDiff(h.baseline, uint16(f))) // the baseline's frame unwrapped
+	}
+	share := planCosts(age)
 	k, ok := s.packetKey(h, f)
 	if !ok {
 		return share // coded alone (or not coded: the plan does nothing)
