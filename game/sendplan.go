@@ -41,20 +41,27 @@ const (
 	rankNone            // not planned
 )
 
+// rankShift puts a rank above a client's index in one integer (sessions
+// have far fewer than 2^24 clients).
+const rankShift = 24
+
 // sendPlan is the session's reusable storage for planning a tick's sends.
 type sendPlan struct {
-	share  []strategy.SendShare
-	run    []int   // each client's worker
-	role   []int32 // each client's cost in its planned role
-	coder  []int   // the client coding its Same packet (itself if it does)
-	first  []bool  // the client decides and publishes its Decide
-	rank   []int
-	load   []int64 // each worker's estimated cost
-	byKey  []int   // clients sorted by a key
-	order  []*client
-	noPlan bool // tests: send in client order, as without a planner
-	// records and reuses count, over the session, the firsts the plan gave
-	// each worker (tests).
+	share    []strategy.SendShare
+	run      []int   // each client's worker
+	role     []int32 // each client's cost in its planned role
+	coder    []int   // the client coding its Same packet (itself if it does)
+	first    []bool  // the client decides and publishes its Decide
+	rank     []int
+	load     []int64 // each worker's estimated cost
+	bySame   []keyed // the clients with a Same, sorted by it
+	byDecide []keyed // the clients with a Decide, sorted by it
+	groupEnd []int   // the ends of the groups of a sorted list
+	byRank   []int   // the order: clients sorted by run, rank and client
+	order    []*client
+	noPlan   bool // tests: send in client order, as without a planner
+	// records counts, over the session, the recordings (firsts of a
+	// Decide) the plan gave each worker (tests).
 	records []int
 }
 
@@ -88,26 +95,51 @@ func (s *Session) planSends(per int) []*client {
 // permuted among themselves), or nil when nothing is shared.
 func (p *sendPlan) build(per int) []int {
 	n := len(p.share)
-	shared := false
+	p.bySame, p.byDecide = p.bySame[:0], p.byDecide[:0]
 	for i, sh := range p.share {
 		p.run[i] = i / per
-		shared = shared || sh.Decide != 0 || sh.Same != 0
+		if sh.Same != 0 {
+			p.bySame = append(p.bySame, keyed{sh.Same, i})
+		}
+		if sh.Decide != 0 {
+			p.byDecide = append(p.byDecide, keyed{sh.Decide, i})
+		}
 	}
-	if !shared {
+	if len(p.bySame) == 0 && len(p.byDecide) == 0 {
 		return nil
 	}
+	slices.SortFunc(p.bySame, keyed.compare)
+	slices.SortFunc(p.byDecide, keyed.compare)
 	p.chooseCoders()
 	p.chooseRecorders()
 	p.rankAll()
-	p.byKey = p.byKey[:0]
+	// Each run sorted by rank, then client: one integer each, the rank
+	// above the client's index.
+	p.byRank = p.byRank[:0]
 	for i := range n {
-		p.byKey = append(p.byKey, i)
+		p.byRank = append(p.byRank, p.rank[i]<<rankShift|i)
 	}
 	for from := 0; from < n; from += per {
-		run := p.byKey[from:min(from+per, n)]
-		slices.SortFunc(run, func(a, b int) int { return cmp.Or(cmp.Compare(p.rank[a], p.rank[b]), cmp.Compare(a, b)) })
+		slices.Sort(p.byRank[from:min(from+per, n)])
 	}
-	return p.byKey
+	for k := range p.byRank {
+		p.byRank[k] &= 1<<rankShift - 1
+	}
+	return p.byRank
+}
+
+// keyed is a client and one of its keys.
+type keyed struct {
+	key    uint64
+	client int
+}
+
+// compare orders by key, then client.
+func (a keyed) compare(b keyed) int {
+	if a.key != b.key {
+		return cmp.Compare(a.key, b.key)
+	}
+	return a.client - b.client
 }
 
 // reset sizes the plan for n clients in runs of per, their shares
@@ -134,24 +166,15 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// groups calls f for each run of clients with the same nonzero key,
-// in increasing key order, each in client order.
-func (p *sendPlan) groups(key func(int) uint64, f func(members []int)) {
-	p.byKey = p.byKey[:0]
-	for i := range p.share {
-		if key(i) != 0 {
-			p.byKey = append(p.byKey, i)
-		}
-	}
-	slices.SortFunc(p.byKey, func(a, b int) int {
-		return cmp.Or(cmp.Compare(key(a), key(b)), cmp.Compare(a, b))
-	})
-	for lo := 0; lo < len(p.byKey); {
+// groups calls f for each group of clients with the same key in the
+// sorted list, each in client order.
+func (p *sendPlan) groups(sorted []keyed, f func(members []keyed)) {
+	for lo := 0; lo < len(sorted); {
 		hi := lo + 1
-		for hi < len(p.byKey) && key(p.byKey[hi]) == key(p.byKey[lo]) {
+		for hi < len(sorted) && sorted[hi].key == sorted[lo].key {
 			hi++
 		}
-		f(p.byKey[lo:hi])
+		f(sorted[lo:hi])
 		lo = hi
 	}
 }
@@ -173,10 +196,9 @@ func (p *sendPlan) chooseCoders() {
 		}
 		p.load[p.run[i]] += int64(p.role[i])
 	}
-	all := func(int) bool { return true }
-	p.choose(func(i int) uint64 { return p.share[i].Same }, all, func(m []int, c int) {
-		for _, i := range m {
-			p.coder[i] = c
+	p.choose(p.bySame, false, func(m []keyed, c int) {
+		for _, k := range m {
+			p.coder[k.client] = c
 		}
 		code := p.share[c].Reuse
 		if p.share[c].Decide == 0 {
@@ -190,8 +212,7 @@ func (p *sendPlan) chooseCoders() {
 // publishes it: the first coder among its members on the worker with the
 // least load among theirs.
 func (p *sendPlan) chooseRecorders() {
-	coder := func(i int) bool { return p.coder[i] == i }
-	p.choose(func(i int) uint64 { return p.share[i].Decide }, coder, func(_ []int, r int) {
+	p.choose(p.byDecide, true, func(_ []keyed, r int) {
 		p.setRole(r, p.share[r].Whole)
 		p.first[r] = true
 		p.records[p.run[r]]++
@@ -199,50 +220,50 @@ func (p *sendPlan) chooseRecorders() {
 }
 
 // choose calls set(members, chosen) for every group of clients with the
-// same nonzero key, chosen the member (that ok accepts) picked for the
-// work the group shares: first the groups whose members are all on one
-// worker, which have no choice, then the others, each on the least
-// loaded worker so far (a greedy balance: the forced loads first, or a
-// choice made early could be undone by them).
-func (p *sendPlan) choose(key func(int) uint64, ok func(int) bool, set func(members []int, chosen int)) {
-	for _, forced := range []bool{true, false} {
-		p.groups(key, func(m []int) {
-			c := p.pick(m, ok)
-			if c >= 0 && p.oneRun(m, ok) == forced {
-				set(m, c)
-			}
-		})
+// same key in sorted, chosen the member picked for the work the group
+// shares (among its coders only, if coders): first the groups whose
+// members are all on one worker, which have no choice, then the others,
+// each on the least loaded worker so far (a greedy balance: the forced
+// loads first, or a choice made early could be undone by them).
+func (p *sendPlan) choose(sorted []keyed, coders bool, set func(members []keyed, chosen int)) {
+	p.groupEnd = p.groupEnd[:0]
+	p.groups(sorted, func(m []keyed) {
+		if c, free := p.pick(m, coders); c >= 0 && !free {
+			set(m, c)
+		}
+		p.groupEnd = append(p.groupEnd, len(m))
+	})
+	lo := 0
+	for _, n := range p.groupEnd {
+		m := sorted[lo : lo+n]
+		lo += n
+		if c, free := p.pick(m, coders); c >= 0 && free {
+			set(m, c)
+		}
 	}
 }
 
-// oneRun reports whether the members ok accepts are on one worker.
-func (p *sendPlan) oneRun(members []int, ok func(int) bool) bool {
-	run := -1
-	for _, i := range members {
-		if !ok(i) {
+// pick returns the first member (by client) on the least loaded worker
+// among those the members are on (only the coders if coders), −1 if none,
+// and whether there was a choice: members on more than one worker.
+func (p *sendPlan) pick(members []keyed, coders bool) (best int, free bool) {
+	best = -1
+	for _, k := range members {
+		i := k.client
+		if coders && p.coder[i] != i {
 			continue
 		}
-		if run >= 0 && p.run[i] != run {
-			return false
-		}
-		run = p.run[i]
-	}
-	return true
-}
-
-// pick returns the first member (by client) that ok accepts on the
-// least loaded worker among those such members are on, −1 if none.
-func (p *sendPlan) pick(members []int, ok func(int) bool) int {
-	best := -1
-	for _, i := range members {
-		if !ok(i) {
-			continue
-		}
-		if best < 0 || p.load[p.run[i]] < p.load[p.run[best]] {
+		switch {
+		case best < 0:
 			best = i
+		case p.run[i] != p.run[best]:
+			free = true
+			if p.load[p.run[i]] < p.load[p.run[best]] {
+				best = i
+			}
 		}
 	}
-	return best
+	return best, free
 }
 
 // setRole gives client i the cost c, its worker's load following.
@@ -253,19 +274,20 @@ func (p *sendPlan) setRole(i int, c int32) {
 
 // rankAll ranks every client in its worker's order.
 func (p *sendPlan) rankAll() {
-	// Where each Decide is recorded: a client reuses from its own worker
-	// or from another.
 	for i := range p.rank {
 		p.rank[i] = rankNone
 	}
-	p.groups(func(i int) uint64 { return p.share[i].Decide }, func(m []int) {
+	// Where each Decide is recorded: a client reuses from its own worker
+	// or from another.
+	p.groups(p.byDecide, func(m []keyed) {
 		rec := -1
-		for _, i := range m {
-			if p.first[i] {
-				rec = i
+		for _, k := range m {
+			if p.first[k.client] {
+				rec = k.client
 			}
 		}
-		for _, i := range m {
+		for _, k := range m {
+			i := k.client
 			switch {
 			case p.coder[i] != i: // a copy: ranked below
 			case i == rec:

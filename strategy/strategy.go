@@ -180,7 +180,8 @@ type SendShare struct {
 	// ones code from them (Reuse).
 	Decide uint64
 	// Same: clients whose packets are the same bits (their Decide is the
-	// same too). The first codes it, the later ones copy it (Copy).
+	// same too). The first codes it (in the role its Decide gives it), the
+	// later ones copy it (Copy).
 	Same uint64
 	// The costs of the send in each role, in any unit shared by every
 	// instance: Whole, deciding and coding (the first of its Decide, or
