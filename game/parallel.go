@@ -19,9 +19,10 @@ import (
 // serial run sends: the shared part is done first, once, serially
 // (strategy.Preparer), after which a client's Send reads what it shares
 // and writes only its own instance, its own streams and its own links; the
-// clients are split into fixed contiguous runs, each run sent in order,
-// and nothing a client computes depends on another's, so how many cores
-// run them changes nothing but the time. A strategy that does not
+// clients are split into fixed contiguous runs, each run sent in order
+// (client order, or the send plan's: sendplan.go), and nothing a client
+// computes depends on another's, so how many cores run them, and in what
+// order, changes nothing but the time. A strategy that does not
 // implement Preparer is sent serially, as are sessions a test taps
 // (Config.Tap, whose callback is not made for concurrent calls).
 
