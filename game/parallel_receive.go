@@ -82,7 +82,7 @@ func (s *Session) receiveAll(now wire.Tick) {
 			s.clients[k].receiveNow(now)
 		}
 	case s.rightOrder == rightsAsTheyFit && independent && workers >= 2 && s.cfg.Tap == nil && s.onSend == nil:
-		s.runClients(workers, &s.rightWorkerNs, now, (*client).receiveNow)
+		s.runClients(workers, nil, &s.rightWorkerNs, now, (*client).receiveNow)
 	default:
 		for _, c := range s.clients {
 			c.receiveNow(now)

@@ -150,6 +150,7 @@ type Session struct {
 	// sends, workerNs) and in all (serverCPU).
 	serverNs, serverCPU int64
 	workerNs            []int64
+	plan                sendPlan // the order of the parallel sends (sendplan.go)
 	// rightNs is the clients' side of the last tick (Config.Timing), the
 	// same two ways (parallel_receive.go); rightWorkerNs its workers'.
 	rightNs, rightCPU int64
