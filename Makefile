@@ -139,7 +139,8 @@ FUZZ_TARGETS := ./wire:FuzzReadStream ./wire:FuzzSamplePacket ./wire:FuzzAckHead
 	./snapshot:FuzzLevel14Packet \
 	./predict:FuzzPredictJoinPieces \
 	./wire/arith:FuzzReplayKernel \
-	./physics:FuzzLaneKernel
+	./physics:FuzzLaneKernel \
+	./physics:FuzzTailKernel
 
 fuzz: $(TESTRUN)
 	$(PHASE) fuzz $(TESTRUN) fuzz -time $(FUZZTIME) -minimize $(FUZZMINIMIZE) -jobs $(FUZZJOBS) $(FUZZ_TARGETS)

@@ -39,3 +39,11 @@ func (s *Session) RunRightsReversed(force bool) {
 // RightWorkers is how many workers ran the clients' right sides in the
 // last tick (0: serially) under Config.Timing.
 func (s *Session) RightWorkers() int { return len(s.rightWorkerNs) }
+
+// SetSendPlan switches the send plan (sendplan.go) off or back on: off,
+// the parallel workers send their clients in client order.
+func (s *Session) SetSendPlan(on bool) { s.plan.noPlan = !on }
+
+// SendPlanRecords is how many recordings the send plan gave each worker
+// since the session began.
+func (s *Session) SendPlanRecords() []int { return s.plan.records }

@@ -19,9 +19,10 @@ import (
 // serial run sends: the shared part is done first, once, serially
 // (strategy.Preparer), after which a client's Send reads what it shares
 // and writes only its own instance, its own streams and its own links; the
-// clients are split into fixed contiguous runs, each run sent in order,
-// and nothing a client computes depends on another's, so how many cores
-// run them changes nothing but the time. A strategy that does not
+// clients are split into fixed contiguous runs, each run sent in order
+// (client order, or the send plan's: sendplan.go), and nothing a client
+// computes depends on another's, so how many cores run them, and in what
+// order, changes nothing but the time. A strategy that does not
 // implement Preparer is sent serially, as are sessions a test taps
 // (Config.Tap, whose callback is not made for concurrent calls).
 
@@ -43,19 +44,25 @@ func (s *Session) sendAll() {
 		}
 		return
 	}
-	s.runClients(workers, &s.workerNs, 0, sendOne)
+	per := (len(s.clients) + workers - 1) / workers
+	s.runClients(workers, s.planSends(per), &s.workerNs, 0, sendOne)
 }
 
 // sendOne is a client's send, as runClients calls it.
 func sendOne(c *client, _ wire.Tick) { c.sendData() }
 
 // runClients calls f(c, now) for every client c in fixed contiguous runs,
-// one goroutine each, each run in client order, and waits for them all.
-// Under Config.Timing each worker's thread CPU time goes to (*ns)[w].
-// Every worker's slot is taken before any starts: a slot appended while
-// the earlier workers run could move under them.
-func (s *Session) runClients(workers int, ns *[]int64, now wire.Tick, f func(*client, wire.Tick)) {
+// one goroutine each, each run in client order (or in the order of
+// ordered, the clients with each run's members permuted among
+// themselves: sendplan.go), and waits for them all. Under Config.Timing
+// each worker's thread CPU time goes to (*ns)[w]. Every worker's slot is
+// taken before any starts: a slot appended while the earlier workers run
+// could move under them.
+func (s *Session) runClients(workers int, ordered []*client, ns *[]int64, now wire.Tick, f func(*client, wire.Tick)) {
 	per := (len(s.clients) + workers - 1) / workers
+	if ordered == nil {
+		ordered = s.clients
+	}
 	*ns = (*ns)[:0]
 	for from := 0; from < len(s.clients); from += per {
 		*ns = append(*ns, 0)
@@ -63,7 +70,7 @@ func (s *Session) runClients(workers int, ns *[]int64, now wire.Tick, f func(*cl
 	times := *ns
 	var wg sync.WaitGroup
 	for w, from := 0, 0; from < len(s.clients); w, from = w+1, from+per {
-		run := s.clients[from:min(from+per, len(s.clients))]
+		run := ordered[from:min(from+per, len(s.clients))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -82,17 +82,14 @@ func (s *Session) receiveAll(now wire.Tick) {
 			s.clients[k].receiveNow(now)
 		}
 	case s.rightOrder == rightsAsTheyFit && independent && workers >= 2 && s.cfg.Tap == nil && s.onSend == nil:
-		s.runClients(workers, &s.rightWorkerNs, now, (*client).receiveNow)
+		s.runClients(workers, nil, &s.rightWorkerNs, now, (*client).receiveNow)
 	default:
 		for _, c := range s.clients {
 			c.receiveNow(now)
 		}
 	}
 	if s.cfg.Timing {
-		t1, _ := cputime.Thread()
-		serial := int64(t1 - t0)
-		slowest, all := workersNs(s.rightWorkerNs)
-		s.rightNs, s.rightCPU = serial+slowest, serial+all
+		s.rightNs, s.rightCPU = partTime(t0, s.rightWorkerNs)
 	}
 }
 
@@ -109,6 +106,16 @@ func workersNs(ns []int64) (slowest, all int64) {
 		all += n
 	}
 	return slowest, all
+}
+
+// partTime is a part of the tick timed on the calling thread from t0, its
+// workers ns included: on its critical path (the thread's CPU and the
+// slowest worker) and in all (every worker's too).
+func partTime(t0 time.Duration, ns []int64) (path, cpu int64) {
+	t1, _ := cputime.Thread()
+	serial := int64(t1 - t0)
+	slowest, all := workersNs(ns)
+	return serial + slowest, serial + all
 }
 
 // RightNanos is the CPU time of the clients' side of the last tick

@@ -2,6 +2,7 @@ package game_test
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 
 	"netcubes/catalog"
@@ -9,6 +10,7 @@ import (
 	"netcubes/game"
 	"netcubes/link"
 	"netcubes/snapshot"
+	"netcubes/strategy"
 )
 
 // TestParallelSendsSameBits: with enough clients the session encodes them
@@ -68,4 +70,49 @@ func TestParallelSendsSameBits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSendPlanSameBits: on two cores at level 13, where the session plans
+// who records each tick's decisions (sendplan.go), every client's packets
+// are the bits of the same session sending each worker's clients in
+// client order, and the plan gave recordings to both workers.
+func TestSendPlanSameBits(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	sc, err := cubes.LoadScript("katamari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const clients, frames = 16, 90
+	run := func(plan bool) ([]uint64, []int) {
+		st := snapshot.NewCompression()
+		st.SetLevel(snapshot.MotionPredicted)
+		cfg := game.DefaultConfig()
+		cfg.Strategies = []strategy.Strategy{st}
+		cfg.Clients, cfg.Thin = clients, true
+		cfg.World.Players = 4
+		cfg.World.GridSide = 6 // 37 cubes a player: the test is about who codes what
+		cfg.Link = link.PresetIntercontinental.Config()
+		s, err := game.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetSendPlan(plan)
+		for f := range frames {
+			s.Step(sc.InputAt(f))
+		}
+		hs := make([]uint64, clients)
+		for k := range hs {
+			hs[k] = s.ClientSentHash(k)
+		}
+		return hs, slices.Clone(s.SendPlanRecords())
+	}
+	planned, records := run(true)
+	plain, none := run(false)
+	if !slices.Equal(planned, plain) {
+		t.Errorf("the packets differ with the plan:\n%x\n%x", planned, plain)
+	}
+	if len(records) != 2 || records[0] == 0 || records[1] == 0 || len(none) != 0 {
+		t.Errorf("the plan gave the workers %v recordings (%v without it)", records, none)
+	}
+	t.Logf("recordings planned per worker: %v", records)
 }

@@ -150,6 +150,7 @@ type Session struct {
 	// sends, workerNs) and in all (serverCPU).
 	serverNs, serverCPU int64
 	workerNs            []int64
+	plan                sendPlan // the order of the parallel sends (sendplan.go)
 	// rightNs is the clients' side of the last tick (Config.Timing), the
 	// same two ways (parallel_receive.go); rightWorkerNs its workers'.
 	rightNs, rightCPU int64
@@ -809,10 +810,7 @@ func (s *Session) stepBoth(now wire.Tick) {
 	}
 	s.leftHalf(now)
 	if s.cfg.Timing {
-		t1, _ := cputime.Thread()
-		serial := int64(t1 - t0)
-		slowest, all := workersNs(s.workerNs)
-		s.serverNs, s.serverCPU = serial+slowest, serial+all
+		s.serverNs, s.serverCPU = partTime(t0, s.workerNs)
 	}
 	s.receiveAll(now)
 	s.finish()

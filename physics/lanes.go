@@ -22,7 +22,9 @@ package physics
 // bodies are in earlier groups, so no two of a group share a body, and
 // the long chains go first so that the others fill the lanes beside them.
 // The tail after that (the player's last contacts, one after the other,
-// and the overflow colour) stays in the Go loop, run after the kernel.
+// and the overflow colour) runs after the kernel, one constraint at a
+// time: in a kernel of its own where there is one (tail.go), else in the
+// Go loop.
 
 // Within a lane the operations are the Go loop's: adds, subtracts,
 // multiplies, divides and square roots round each lane as the scalar
@@ -106,9 +108,9 @@ func (s *solver) buildLanes() {
 	// The lanes take the colours up to the last one with two constraints
 	// or more; the rest, a tail of colours of one constraint each (on
 	// the katamari ball, the player cube's contacts past the others'
-	// colours) and the overflow colour, stay in the Go loop, which runs
-	// after the kernel, as they come after in the Go loop's order. In
-	// lanes they would fill one lane of four.
+	// colours) and the overflow colour, run after the kernel
+	// (solveTail), as they come after in the Go loop's order. In lanes
+	// they would fill one lane of four.
 	n, end := 0, int32(0)
 	for k := range 64 {
 		if s.counts[k]-end >= 2 {
@@ -315,6 +317,15 @@ func (s *solver) lanesBack() {
 // solveLanes is one pass of solveDynamic over the lane groups.
 func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	L := &w.sol.lanes
+	p := makeLaneParams(sw, mu, warm)
+	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
+	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
+	w.solveTail(sw, mu, warm, &p, L.split)
+}
+
+// makeLaneParams is what one pass tells the kernels (the lanes' and the
+// tail's).
+func makeLaneParams(sw normalSweep, mu float64, warm bool) laneParams {
 	p := laneParams{invH: sw.invH, negMaxPush: -sw.maxPush, mu: mu}
 	if sw.useBias {
 		p.useBias = 1
@@ -328,7 +339,5 @@ func (w *World) solveLanes(sw normalSweep, mu float64, warm bool) {
 	if mu > 0 {
 		p.friction = 1
 	}
-	L.scratch.sign = lane4{negZero, negZero, negZero, negZero}
-	laneKernel(L.groups, &w.sol.bodies[0], &p, &L.scratch)
-	w.solveDynamic(sw, mu, warm, L.split)
+	return p
 }

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"sync"
 
+	"netcubes/strategy"
 	"netcubes/wire"
 	"netcubes/wire/arith"
 )
@@ -119,21 +120,103 @@ func (p *Packet) load(sp *sharedPacket) {
 	p.Stats = sp.stats
 }
 
-// packetKey is the key of the packet p the sender is about to code, and
-// whether it can be shared: a coded level, and when it carries models, a
-// baseline whose chain is known.
-func (s *snapshotSender) packetKey(p *Packet, f int) (packetKey, bool) {
-	k := packetKey{frame: f, level: p.Level, predict: p.Predict, initial: p.Initial, carried: p.Carried,
-		motion: p.Motion, baseline: p.Baseline, span: p.MotionSpan}
-	if !p.Level.IsCoded() || s.shared.clones == 0 || s.shared.apart {
+// packetKey is the key of the packet with header h the sender is about
+// to code at frame f, and whether it can be shared: a coded level, and
+// when it carries models, a baseline whose chain is known.
+func (s *snapshotSender) packetKey(h packetHeader, f int) (packetKey, bool) {
+	k := packetKey{frame: f, level: h.level, predict: h.predict, initial: h.initial, carried: h.carried,
+		motion: h.motion, baseline: h.baseline, span: h.span}
+	if !h.level.IsCoded() || s.shared.clones == 0 || s.shared.apart {
 		return k, false
 	}
-	if p.Carried {
-		e := s.history.Find(s.frame + wire.SequenceDiff(p.Baseline, uint16(s.frame)))
+	if h.carried {
+		e := s.history.Find(f + wire.SequenceDiff(h.baseline, uint16(f)))
 		if e == nil || e.chain == 0 {
 			return k, false
 		}
 		k.chain = e.chain
 	}
 	return k, true
+}
+
+// The costs of a level 12-13 send in each role (strategy.SendShare), in
+// microseconds of thread CPU time as measured in the goal's run (the
+// design note's "Who records, planned"): replaying a trace about 150 µs
+// against a baseline 12 ticks old, 12 µs more for each tick older (more
+// cubes changed since), recording about 320 µs more, copying another
+// client's packet (its models and payload) a few tens. Only their ratios
+// matter: the plan compares sums of them.
+const (
+	planReuseAt12 = 150
+	planReusePer  = 12 // a tick older baseline
+	planRecord    = 320
+	planCopy      = 40
+	planOldest    = 30 // ages beyond count as this (the initial state: older still)
+)
+
+// planCosts are the costs of a send whose baseline is age ticks old
+// (−1: the initial state).
+func planCosts(age int) strategy.SendShare {
+	if age < 0 || age > planOldest {
+		age = planOldest
+	}
+	reuse := int32(planReuseAt12 + planReusePer*(age-12))
+	if reuse < planReuseAt12/2 {
+		reuse = planReuseAt12 / 2
+	}
+	return strategy.SendShare{Whole: reuse + planRecord, Reuse: reuse, Copy: planCopy}
+}
+
+var _ strategy.SendPlanner = (*Strategy)(nil)
+
+// PlanSend implements strategy.SendPlanner: the keys of the trace and of
+// the shared packet this instance's send will claim (trace.go,
+// sendshare.go), told by the header it will choose.
+func (st *Strategy) PlanSend(ctx strategy.Context) strategy.SendShare {
+	if !st.built {
+		return strategy.SendShare{}
+	}
+	return st.send.plan(ctx.Frame(), &st.cfg)
+}
+
+// plan is PlanSend for the sender at frame f. It reads what send will:
+// the header and the baseline's chain.
+func (s *snapshotSender) plan(f int, cfg *Config) strategy.SendShare {
+	if f%cfg.Rate.Interval() != 0 {
+		return strategy.SendShare{} // nothing sent this tick
+	}
+	h := s.header(cfg, f)
+	age := -1 // against the initial state
+	if !h.initial {
+		age = f - (f + wire.SequenceDiff(h.baseline, uint16(f))) // the baseline's frame unwrapped
+	}
+	share := planCosts(age)
+	k, ok := s.packetKey(h, f)
+	if !ok {
+		return share // coded alone (or not coded: the plan does nothing)
+	}
+	bits := h.bits()
+	if h.level < TurnWithMiss {
+		share.Decide = bits // claimTrace: level 14 does not share decisions
+	}
+	// A chain id is unique, a function of the packets; mixed into the
+	// header's bits (a collision would only make a worse plan).
+	share.Same = bits ^ k.chain*0x9e3779b97f4a7c15
+	if share.Same == 0 {
+		share.Same = 1
+	}
+	return share
+}
+
+// bits is h packed into a nonzero key: the fields of a traceKey but the
+// frame, which is the same for every client of a tick.
+func (h packetHeader) bits() uint64 {
+	b := func(v bool, at uint) uint64 {
+		if v {
+			return 1 << at
+		}
+		return 0
+	}
+	return 1<<63 | uint64(h.level) | b(h.predict, 8) | b(h.initial, 9) | b(h.carried, 10) | b(h.motion, 11) |
+		uint64(h.baseline)<<16 | uint64(h.span)<<32
 }

@@ -540,31 +540,18 @@ func (s *snapshotSender) send(ctx strategy.Context, cfg *Config) {
 		cubes = s.current
 	}
 	p := &s.packet
-	p.Level, p.Cubes, p.Sent = level, cubes, nil
+	p.Cubes, p.Sent = cubes, nil
 	p.fits, p.traces = &s.shared.fits, &s.shared.traces
 	if s.shared.apart || s.shared.clones == 0 {
 		p.fits, p.traces = nil, nil
 	}
-	p.AllVelocities = !cfg.AtRestFlag
-	p.Predict = cfg.Predicting()
-	p.Initial, p.Baseline = true, 0
-	p.Sequence, p.Motion, p.MotionSpan, p.Carried = uint16(f), false, 0, false
-	if level.IsDelta() && s.newestAcked >= 0 {
-		// The newest snapshot the right is known to hold. If it has left
-		// our history (a long ack outage), or was sent at a raw level,
-		// the initial state is the baseline: always safe.
-		if e := s.history.Find(s.newestAcked); e != nil && e.Level.CanBeBaseline() {
-			p.Initial, p.Baseline = false, uint16(e.Frame)
-			p.Carried = level.IsCoded() && cfg.CarryModels && e.HasModels
-			if level >= MotionPredicted {
-				s.chooseMotion(p, e.Frame, f)
-			}
-		}
-	}
+	p.AllVelocities, p.Sequence = !cfg.AtRestFlag, uint16(f)
+	h := s.header(cfg, f)
+	h.set(p)
 	var chain uint64
 	var sp *sharedPacket
 	publish := false
-	if k, ok := s.packetKey(p, f); ok {
+	if k, ok := s.packetKey(h, f); ok {
 		chain, sp, publish = s.shared.packets.claim(k)
 	}
 	var b wire.Breakdown
@@ -638,13 +625,49 @@ func (s *snapshotSender) dropOldModels() {
 	}
 }
 
+// packetHeader is what the sender chooses of a packet's header before
+// coding it: its level, its baseline, whether it carries the baseline's
+// models, and level 13's older baseline.
+type packetHeader struct {
+	level                             Level
+	predict, initial, carried, motion bool
+	baseline                          uint16
+	span                              uint8
+}
+
+// header chooses the header of the packet sent at frame f. It only reads
+// the sender (the send plan asks for it before the tick's sends: plan.go).
+func (s *snapshotSender) header(cfg *Config, f int) packetHeader {
+	h := packetHeader{level: cfg.Level, predict: cfg.Predicting(), initial: true}
+	if h.level.IsDelta() && s.newestAcked >= 0 {
+		// The newest snapshot the right is known to hold. If it has left
+		// our history (a long ack outage), or was sent at a raw level,
+		// the initial state is the baseline: always safe.
+		if e := s.history.Find(s.newestAcked); e != nil && e.Level.CanBeBaseline() {
+			h.initial, h.baseline = false, uint16(e.Frame)
+			h.carried = h.level.IsCoded() && cfg.CarryModels && e.HasModels
+			if h.level >= MotionPredicted {
+				h.motion, h.span = s.chooseMotion(e.Frame, f)
+			}
+		}
+	}
+	return h
+}
+
+// set makes h p's header (its sequence is the frame it is sent at).
+func (h packetHeader) set(p *Packet) {
+	p.Level, p.Predict, p.Initial, p.Baseline = h.level, h.predict, h.initial, h.baseline
+	p.Carried, p.Motion, p.MotionSpan = h.carried, h.motion, h.span
+}
+
 // chooseMotion picks level 13's older baseline (entropy.go): the newest
 // acked snapshot at least MotionSpanFor(age) frames before the baseline
-// (b1, sent at frame f), within MaxMotionSpan frames; none, no motion.
-func (s *snapshotSender) chooseMotion(p *Packet, b1, f int) {
+// (b1, sent at frame f), within MaxMotionSpan frames, as its distance
+// from b1; none, no motion.
+func (s *snapshotSender) chooseMotion(b1, f int) (motion bool, span uint8) {
 	age := f - b1
 	if age < 1 || age > MaxMotionSpan {
-		return
+		return false, 0
 	}
 	want := b1 - MotionSpanFor(age)
 	for k := s.history.Len() - 1; k >= 0; k-- {
@@ -653,13 +676,13 @@ func (s *snapshotSender) chooseMotion(p *Packet, b1, f int) {
 			continue
 		}
 		if b1-e.Frame > MaxMotionSpan {
-			return
+			return false, 0
 		}
 		if e.Acked && e.Level.CanBeBaseline() {
-			p.Motion, p.MotionSpan = true, uint8(b1-e.Frame)
-			return
+			return true, uint8(b1 - e.Frame)
 		}
 	}
+	return false, 0
 }
 
 func (s *snapshotSender) acked(now int, seq uint16) {

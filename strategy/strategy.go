@@ -154,6 +154,42 @@ type Preparer interface {
 	PrepareSend(ctx Context)
 }
 
+// SendPlanner is implemented by a Preparer whose clients' packets share
+// work beyond PrepareSend, claimed by whichever client meets it first
+// during the parallel sends: the first client to need a piece of work
+// does it and publishes it, the later ones use it (a client that finds it
+// claimed and not yet published does its own, the same bits). The
+// session then runs each worker's clients in an order that spreads the
+// costly firsts over the workers and puts a client whose work another
+// worker publishes after that worker's firsts. The order changes who does
+// a shared piece first, never a packet's bits.
+//
+// PlanSend runs on every client's instance after PrepareSend and before
+// any Send, one after another; it must only read (the plan is a guess at
+// what the Sends will meet, and a Send must not depend on it).
+type SendPlanner interface {
+	PlanSend(ctx Context) SendShare
+}
+
+// SendShare is what one client's packet this tick shares with the other
+// clients' (SendPlanner), and what its send costs in each role. The keys
+// compare equal for clients that share; 0 shares nothing.
+type SendShare struct {
+	// Decide: clients whose packets make the same decisions. The first
+	// to send decides and publishes them (the Whole cost), the later
+	// ones code from them (Reuse).
+	Decide uint64
+	// Same: clients whose packets are the same bits (their Decide is the
+	// same too). The first codes it (in the role its Decide gives it), the
+	// later ones copy it (Copy).
+	Same uint64
+	// The costs of the send in each role, in any unit shared by every
+	// instance: Whole, deciding and coding (the first of its Decide, or
+	// Decide 0); Reuse, coding decisions another published; Copy,
+	// copying a packet another coded. All 0: the client sends nothing.
+	Whole, Reuse, Copy int32
+}
+
 // IndependentRight is implemented by a strategy whose clients' right sides
 // are machines of their own: in one process, each client's Receive,
 // Update and SendBack (TwoWay) reads and writes only its own instance,
