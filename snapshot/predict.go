@@ -180,17 +180,32 @@ func (f *correctionFit) fit(pr *snapPredictor, base, cur []Cube) (c [6]int32) {
 			normalRow(&a, &v, w, r[2], 0, 1, 5, d[1], -d[0], 1)
 		}
 		x = solve6(a, v)
-		w := mgl64.Vec3{x[0], x[1], x[2]}
-		for j := range n {
-			d := f.d[j]
-			e := mgl64.Vec3{ // ω × d + t
-				float64(w[1]*d[2]) - float64(w[2]*d[1]) + x[3],
-				float64(w[2]*d[0]) - float64(w[0]*d[2]) + x[4],
-				float64(w[0]*d[1]) - float64(w[1]*d[0]) + x[5],
-			}
-			f.w[j] = 1 / max(math.Abs(f.r[j][0]-e[0])+math.Abs(f.r[j][1]-e[1])+math.Abs(f.r[j][2]-e[2]), 1)
-		}
+		f.reweigh(x, n)
 	}
+	return roundCorrection(x)
+}
+
+// reweigh sets each cube's weight for the fit's next round from its
+// residual under the solution x: 1/max(|r − (ω × d + t)|₁, 1), so that
+// cubes the shared error does not explain (knocked about on their own)
+// count less.
+func (f *correctionFit) reweigh(x [6]float64, n int) {
+	w := mgl64.Vec3{x[0], x[1], x[2]}
+	for j := range n {
+		d := f.d[j]
+		e := mgl64.Vec3{ // ω × d + t
+			float64(w[1]*d[2]) - float64(w[2]*d[1]) + x[3],
+			float64(w[2]*d[0]) - float64(w[0]*d[2]) + x[4],
+			float64(w[0]*d[1]) - float64(w[1]*d[0]) + x[5],
+		}
+		f.w[j] = 1 / max(math.Abs(f.r[j][0]-e[0])+math.Abs(f.r[j][1]-e[1])+math.Abs(f.r[j][2]-e[2]), 1)
+	}
+}
+
+// roundCorrection is the fit's solution in the packet's units: the turn
+// in CorrectionStep, the shift in grid units, each clamped to
+// ±CorrectionMax (a NaN, from a degenerate system, is no correction).
+func roundCorrection(x [6]float64) (c [6]int32) {
 	for k := range 6 {
 		s := 1.0
 		if k < 3 {

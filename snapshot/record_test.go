@@ -4,13 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"os"
 	"slices"
 	"testing"
 	"unsafe"
-
-	"github.com/go-gl/mathgl/mgl64"
 
 	"netcubes/game"
 	"netcubes/geom"
@@ -113,29 +110,9 @@ func (f *correctionFit) fitRef(pr *snapPredictor, base, cur []Cube) (c [6]int32)
 			}
 		}
 		x = solve6(a, v)
-		w := mgl64.Vec3{x[0], x[1], x[2]}
-		for j := range n {
-			d := f.d[j]
-			e := mgl64.Vec3{
-				float64(w[1]*d[2]) - float64(w[2]*d[1]) + x[3],
-				float64(w[2]*d[0]) - float64(w[0]*d[2]) + x[4],
-				float64(w[0]*d[1]) - float64(w[1]*d[0]) + x[5],
-			}
-			f.w[j] = 1 / max(math.Abs(f.r[j][0]-e[0])+math.Abs(f.r[j][1]-e[1])+math.Abs(f.r[j][2]-e[2]), 1)
-		}
+		f.reweigh(x, n) // (unchanged by the new form: shared)
 	}
-	for k := range 6 {
-		s := 1.0
-		if k < 3 {
-			s = CorrectionStep
-		}
-		v := math.Round(x[k] / s)
-		if math.IsNaN(v) {
-			v = 0
-		}
-		c[k] = int32(min(max(v, -CorrectionMax), CorrectionMax))
-	}
-	return c
+	return roundCorrection(x)
 }
 
 // TestTraceDigests writes a digest of every trace the servers of 8-client
