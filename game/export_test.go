@@ -17,6 +17,15 @@ func (s *Session) SetClientLink(k int, c link.Config) { s.SetClientLinks(k, link
 // parallel sender's tests read this instead.)
 func (s *Session) ClientSentHash(k int) uint64 { return s.clients[k].sentHash }
 
+// SentHashes are ClientSentHash of every client, in client order.
+func (s *Session) SentHashes() []uint64 {
+	hs := make([]uint64, len(s.clients))
+	for k := range hs {
+		hs[k] = s.ClientSentHash(k)
+	}
+	return hs
+}
+
 // TruthSent is what the left sent of the truth: bytes (sealing included)
 // and datagrams.
 func (s *Session) TruthSent() (int64, int64) { return s.tp.pacer.Bytes, s.tp.pacer.Datagrams }

@@ -46,11 +46,7 @@ func TestParallelSendsSameBits(t *testing.T) {
 		for f := range frames {
 			s.Step(sc.InputAt(f))
 		}
-		hs := make([]uint64, clients)
-		for k := range hs {
-			hs[k] = s.ClientSentHash(k)
-		}
-		return hs, s.Left().StateHash()
+		return s.SentHashes(), s.Left().StateHash()
 	}
 	for i, st := range catalog.All() {
 		levels := []snapshot.Level{0}
@@ -100,11 +96,7 @@ func TestSendPlanSameBits(t *testing.T) {
 		for f := range frames {
 			s.Step(sc.InputAt(f))
 		}
-		hs := make([]uint64, clients)
-		for k := range hs {
-			hs[k] = s.ClientSentHash(k)
-		}
-		return hs, slices.Clone(s.SendPlanRecords())
+		return s.SentHashes(), slices.Clone(s.SendPlanRecords())
 	}
 	planned, records := run(true)
 	plain, none := run(false)
