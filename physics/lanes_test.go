@@ -306,21 +306,33 @@ func TestLaneSchedule(t *testing.T) {
 	}
 }
 
-// TestLanesSameWorld: the katamari pile stepped with and without the
-// kernel ends in the same state, bit for bit.
-func TestLanesSameWorld(t *testing.T) {
-	if !haveLaneKernel {
-		t.Skip("no lane kernel on this platform")
-	}
-	run := func(on bool) uint64 {
-		saved := useLanes
-		useLanes = on
-		defer func() { useLanes = saved }()
-		w, _ := katamariWorld(t, 60, 40)
-		return w.StateHash()
-	}
-	if a, b := run(false), run(true); a != b {
-		t.Fatalf("state hash %#x with the Go loop, %#x with the lanes", a, b)
+// TestKernelsSameWorld: the katamari pile stepped with and without each
+// assembly kernel (the lanes; the tail, with the lanes on) ends in the
+// same state, bit for bit.
+func TestKernelsSameWorld(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		have bool
+		use  *bool
+	}{
+		{"lanes", haveLaneKernel, &useLanes},
+		{"tail", haveTailKernel, &useTail},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			if !k.have {
+				t.Skip("no such kernel on this platform")
+			}
+			run := func(on bool) uint64 {
+				saved := *k.use
+				*k.use = on
+				defer func() { *k.use = saved }()
+				w, _ := katamariWorld(t, 60, 40)
+				return w.StateHash()
+			}
+			if a, b := run(false), run(true); a != b {
+				t.Fatalf("state hash %#x with the Go loop, %#x with the %s kernel", a, b, k.name)
+			}
+		})
 	}
 }
 

@@ -104,24 +104,6 @@ func TestTailKernelAgainstGo(t *testing.T) {
 	}
 }
 
-// TestTailSameWorld: the katamari pile stepped with and without the tail
-// kernel (the lanes on) ends in the same state, bit for bit.
-func TestTailSameWorld(t *testing.T) {
-	if !haveTailKernel {
-		t.Skip("no tail kernel on this platform")
-	}
-	run := func(on bool) uint64 {
-		saved := useTail
-		useTail = on
-		defer func() { useTail = saved }()
-		w, _ := katamariWorld(t, 60, 40)
-		return w.StateHash()
-	}
-	if a, b := run(false), run(true); a != b {
-		t.Fatalf("state hash %#x with the Go tail, %#x with the kernel", a, b)
-	}
-}
-
 // FuzzTailKernel: the tail kernel against the Go loop on the pile shaken
 // by the fuzzer's seed and amount, from the fuzzer's constraint on.
 func FuzzTailKernel(f *testing.F) {
